@@ -1,0 +1,128 @@
+# Makefile - perfconv / perfcheck and the libperfdata parsing core.
+#
+#   make                 build bin/perfconv and bin/libperfdata.a
+#   make test            build and run the whole test suite
+#   make asan            sanitizer build (address, undefined) in build-asan/
+#   make fuzz            libFuzzer target (clang) in build-fuzz/
+#   make install PREFIX=/usr/local DESTDIR=
+#   V=1 shows commands; WERROR=1 turns warnings into errors.
+
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+VERSION := 0.1.0
+
+# Output directory: bin/ for the normal build, build-asan/ etc. for variants.
+O ?= bin
+OBJ := $(O)/obj
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wwrite-strings \
+	-Wcast-qual -Wnull-dereference -Wno-unused-parameter
+override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude $(WARN)
+ifeq ($(WERROR),1)
+override CFLAGS += -Werror
+endif
+
+# Dependencies come from pkg-config; a missing one triggers install-deps.sh.
+DEPS_PC := libzstd jansson cunit
+DEPS_OK := $(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(info dependencies missing: running scripts/install-deps.sh)
+DEPS_RUN := $(shell sh scripts/install-deps.sh >&2; echo $$?)
+endif
+
+ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd)
+ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd)
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson)
+JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
+CUNIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags cunit)
+CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit)
+
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
+LIB := $(O)/libperfdata.a
+
+CONVERT_SRCS := $(wildcard convert/*.c)
+CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
+
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
+
+all: $(O)/perfconv $(LIB)
+
+$(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) lib/internal.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(ZSTD_CFLAGS) -c -o $@ $<
+
+$(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(JANSSON_CFLAGS) -c -o $@ $<
+
+$(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.h) lib/internal.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(CUNIT_CFLAGS) $(JANSSON_CFLAGS) -Ilib -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/perfconv: $(CONVERT_OBJS) $(LIB)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+
+$(O)/unit-tests: $(TEST_OBJS) $(LIB)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+
+# The whole suite: unit tests, corpus and CLI tests, layering check.
+test: all $(O)/unit-tests
+	$(Q)sh scripts/check-layers.sh
+	$(Q)PERFCONV=$(O)/perfconv $(O)/unit-tests
+	$(Q)PERFCONV=$(O)/perfconv UNIT_TESTS=$(O)/unit-tests sh tests/run-cli-tests.sh
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+asan:
+	$(Q)$(MAKE) --no-print-directory O=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
+
+asan-test: asan
+	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv build-asan/unit-tests
+	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv UNIT_TESTS=build-asan/unit-tests sh tests/run-cli-tests.sh
+
+FUZZ_CC ?= clang
+fuzz:
+	$(Q)$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+		build-fuzz/libperfdata.a
+	$(Q)$(FUZZ_CC) -O1 -g -std=c11 -D_GNU_SOURCE -Iinclude -fsanitize=fuzzer,address,undefined \
+		-o build-fuzz/fuzz-reader fuzz/fuzz_reader.c build-fuzz/libperfdata.a $(ZSTD_LIBS)
+
+fuzz-run: fuzz
+	$(Q)sh scripts/fuzz-run.sh build-fuzz/fuzz-reader $(FUZZ_SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfdata \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(O)/perfconv $(DESTDIR)$(BINDIR)/perfconv
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libperfdata.a
+	install -m 644 include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
+	install -m 644 man/perfconv.1 $(DESTDIR)$(MANDIR)/man1/perfconv.1
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		libperfdata.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libperfdata.pc
+
+clean:
+	rm -rf bin build-asan build-fuzz
+
+.PHONY: all test asan asan-test fuzz fuzz-run install clean

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli.c - helpers shared by the perfconv subcommands.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_progname = "perfconv";
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)
+{
+	memset(cd, 0, sizeof(*cd));
+	cd->name = strcmp(path, "-") ? path : "<stdin>";
+	cd->verbose = verbose;
+}
+
+void cli_diag_cb(const struct pd_diag *d, void *arg)
+{
+	struct cli_diag *cd = arg;
+	unsigned int sev = d->severity <= PD_SEV_ERROR ? d->severity : PD_SEV_ERROR;
+	char tbuf[24];
+
+	cd->count[sev]++;
+	if (cd->hook)
+		cd->hook(d, cd->hook_arg);
+	if (cd->quiet || (sev == PD_SEV_NOTE && !cd->verbose))
+		return;
+
+	/*
+	 * One line per finding so that the output greps and diffs well.
+	 * stdout is flushed first: when both go to a terminal or the same
+	 * file, a finding then appears next to the output it concerns.
+	 */
+	fflush(stdout);
+	fputs(cd->name, stderr);
+	if (d->stream)
+		fprintf(stderr, "/%s", d->stream);
+	if (d->offset != PD_NO_OFFSET)
+		fprintf(stderr, ":0x%" PRIx64, d->offset);
+	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
+	if (d->record_index >= 0)
+		fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index,
+			cli_type_name(d->record_type, tbuf, sizeof(tbuf)));
+	fprintf(stderr, ": %s", pd_code_text(d->code));
+	if (d->detail && d->detail[0])
+		fprintf(stderr, " %s", d->detail);
+	fputc('\n', stderr);
+}
+
+int cli_exit_code(int status, const struct cli_diag *cd)
+{
+	if (status == PD_STATUS_IO || status == PD_STATUS_NOMEM)
+		return CLI_EXIT_IO;
+	if (status < 0 || cd->count[PD_SEV_ERROR])
+		return CLI_EXIT_MALFORMED;
+	return CLI_EXIT_OK;
+}
+
+int cli_finish_output(int code)
+{
+	/* fflush() reports a failed write of buffered data, ferror() an earlier one. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		return CLI_EXIT_IO;
+	}
+	return code;
+}
+
+const char *cli_type_name(uint32_t type, char *buf, size_t size)
+{
+	const char *n = pd_record_type_name(type);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
+	return buf;
+}
+
+const char *cli_feature_name(unsigned int id, char *buf, size_t size)
+{
+	const char *n = pd_feature_name(id);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "FEATURE_%u", id);
+	return buf;
+}
+
+const char *cli_format_bits(char *buf, size_t size, uint64_t v,
+			    const char *(*name)(unsigned int bit), const char *sep)
+{
+	size_t len = 0;
+	unsigned int bit;
+	int n;
+
+	buf[0] = '\0';
+	if (!v) {
+		snprintf(buf, size, "0");
+		return buf;
+	}
+	for (bit = 0; bit < 64; bit++) {
+		const char *s;
+
+		if (!(v & (1ULL << bit)))
+			continue;
+		s = name(bit);
+		if (s)
+			n = snprintf(buf + len, size - len, "%s%s", len ? sep : "", s);
+		else
+			n = snprintf(buf + len, size - len, "%sbit%u", len ? sep : "", bit);
+		if (n < 0 || (size_t)n >= size - len)
+			break;		/* truncated, still terminated */
+		len += (size_t)n;
+	}
+	return buf;
+}
+
+void cli_print_bits(FILE *f, uint64_t v, const char *(*name)(unsigned int bit), const char *sep)
+{
+	char buf[1024];
+
+	fputs(cli_format_bits(buf, sizeof(buf), v, name, sep), f);
+}
+
+void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep)
+{
+	bool first = true;
+	unsigned int bit;
+
+	for (bit = 0; bit < 64; bit++) {
+		const char *s;
+
+		if (bit == PD_ATTR_PRECISE_IP_SHIFT || bit == PD_ATTR_PRECISE_IP_SHIFT + 1) {
+			/* a 2-bit value, not two flags: print it once */
+			if (bit == PD_ATTR_PRECISE_IP_SHIFT && pd_attr_precise_ip(a)) {
+				fprintf(f, "%sprecise_ip=%u", first ? "" : sep, pd_attr_precise_ip(a));
+				first = false;
+			}
+			continue;
+		}
+		if (!(a->flags & (1ULL << bit)))
+			continue;
+		s = pd_attr_flag_name(bit);
+		if (s)
+			fprintf(f, "%s%s", first ? "" : sep, s);
+		else
+			fprintf(f, "%sbit%u", first ? "" : sep, bit);
+		first = false;
+	}
+	if (first)
+		fputs("0", f);
+}
+
+void cli_getopt_reset(void)
+{
+	/* glibc: optind 0 also resets the state kept between calls */
+	optind = 0;
+	opterr = 0;
+}
+
+int cli_bad_option(const char *cmd, int argc, char **argv, int c)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+	if (c == ':')
+		cli_error("%s: option '%s' needs an argument", cmd, arg);
+	else if (optopt)
+		cli_error("%s: unknown option '-%c'", cmd, optopt);
+	else
+		cli_error("%s: unknown option '%s'", cmd, arg);
+	fprintf(stderr, "Try '%s %s --help'.\n", cli_progname, cmd);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - helpers shared by the perfconv subcommands: the command table,
+ * exit codes, diagnostic printing, option parsing and name formatting.
+ */
+#ifndef PERFCONV_CLI_H
+#define PERFCONV_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfdata/perfdata.h"
+
+/*
+ * The subcommands: _CMD(name, function, summary).  Adding a command is one
+ * line here plus one file defining `int function(int argc, char **argv)`;
+ * perfconv.c builds its dispatch table and its help text from this list.
+ * argv[0] is the command name; run() returns a CLI_EXIT_* code and never
+ * calls exit().
+ */
+#define CLI_COMMANDS								\
+	_CMD("info", cmd_info, "header, attrs, features and record counts")	\
+	_CMD("dump", cmd_dump, "one line per record with every decoded field")
+
+#define _CMD(name, fn, summary) int fn(int argc, char **argv);
+CLI_COMMANDS
+#undef _CMD
+
+/* Exit codes of every command (documented in perfconv(1)). */
+enum cli_exit {
+	CLI_EXIT_OK = 0,		/* success */
+	CLI_EXIT_MALFORMED = 1,		/* input is malformed: error diagnostic or PD_STATUS_MALFORMED */
+	CLI_EXIT_USAGE = 2,		/* bad command line */
+	CLI_EXIT_IO = 3,		/* I/O or system error, out of memory, cannot open */
+};
+
+/* Program name used in messages ("perfconv"). */
+extern const char *cli_progname;
+
+/* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag
+ * as pd_reader_opts.diag_fn/diag_arg.  Every diagnostic is counted; notes
+ * are printed only when `verbose`, warnings and errors always, one line
+ * each on stderr:
+ *	FILE:0xOFFSET: SEVERITY PDnnn [rec#N TYPE]: text detail
+ * `hook`, when set, sees every diagnostic after it was counted (info
+ * --json collects them).
+ */
+struct cli_diag {
+	const char *name;	/* input as shown in messages: path, or "<stdin>" */
+	bool verbose;
+	bool quiet;		/* print nothing, only count */
+	uint64_t count[3];	/* by enum pd_severity */
+	void (*hook)(const struct pd_diag *d, void *arg);
+	void *hook_arg;
+};
+
+void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose);
+void cli_diag_cb(const struct pd_diag *d, void *arg);
+
+/*
+ * Exit code of a finished run: `status` is the last negative result of
+ * pd_reader_open()/pd_reader_next() or 0.  I/O and memory failures win over
+ * malformed input, which wins over success.
+ */
+int cli_exit_code(int status, const struct cli_diag *cd);
+
+/*
+ * Flush stdout and report a write error (full disk, closed pipe...).
+ * Returns `code`, or CLI_EXIT_IO when the output could not be written.
+ */
+int cli_finish_output(int code);
+
+/* Record type name, "UNKNOWN_<n>" for an unknown type; buf needs 24 bytes. */
+const char *cli_type_name(uint32_t type, char *buf, size_t size);
+/* Feature name, "FEATURE_<n>" for an unknown id; buf needs 24 bytes. */
+const char *cli_feature_name(unsigned int id, char *buf, size_t size);
+
+/*
+ * Write the names of the bits set in `v` separated by `sep` ("IP|TID");
+ * unknown bits are written as "bitN".  `name` maps a bit number to a name
+ * or NULL.  Writes "0" when v is 0.
+ */
+void cli_print_bits(FILE *f, uint64_t v, const char *(*name)(unsigned int bit), const char *sep);
+
+/* Same into a caller buffer, truncated to `size` (always NUL-terminated). */
+const char *cli_format_bits(char *buf, size_t size, uint64_t v,
+			    const char *(*name)(unsigned int bit), const char *sep);
+
+/* attr flag names, with precise_ip shown once as "precise_ip=N". */
+void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep);
+
+/*
+ * Commands scan their options with getopt_long(); cli_getopt_reset()
+ * prepares a fresh scan and turns getopt's own messages off so that every
+ * command words them the same way.
+ */
+void cli_getopt_reset(void);
+/* Report an unknown option or missing argument seen by getopt_long(); returns CLI_EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_val);
+
+#endif /* PERFCONV_CLI_H */

@@ -1,0 +1,1164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_info.c - perfconv info: header, attrs, features and record counts.
+ *
+ * The whole input is read before anything is printed: in pipe mode the
+ * attrs and the features arrive as records, so only the end of the stream
+ * gives the complete picture.  Text and --json output are built from the
+ * same JSON tree for the features (the typed pd_features members are many
+ * and varied; one converter keeps both outputs complete and in step).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+
+/* Diagnostics kept for --json; beyond this only the counts grow. */
+#define INFO_MAX_JSON_DIAGS 100000
+/* Distinct record types outside the known ranges that get their own count. */
+#define INFO_MAX_OTHER_TYPES 65536
+
+struct type_count {
+	uint32_t type;
+	uint64_t n;
+};
+
+struct record_counts {
+	uint64_t low[128];	/* kernel and perf tool types */
+	uint64_t sp[128];	/* simpleperf types from PD_REC_SP_START */
+	struct type_count *other;	/* sorted by type */
+	size_t nr_other, cap_other;
+	uint64_t other_overflow;	/* types beyond INFO_MAX_OTHER_TYPES */
+	uint64_t total;
+};
+
+struct info_ctx {
+	const char *path;
+	bool json;
+	struct cli_diag cd;
+	json_t *diags;		/* --json: array of diagnostic objects */
+	uint64_t diags_dropped;
+	struct record_counts rc;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s info [--json] [-v] FILE|DIR|-\n\n"
+		"Read the whole input and show its header, event attributes, header\n"
+		"features and the number of records of each type.\n\n"
+		"  -j, --json     write one JSON object (see perfconv(1), OUTPUT)\n"
+		"  -v, --verbose  also print diagnostics of severity note\n"
+		"  -h, --help     show this help\n\n"
+		"FILE '-' reads standard input (pipe or file mode).\n", cli_progname);
+}
+
+/* ---- record counts ---- */
+
+static int count_record(struct record_counts *rc, uint32_t type)
+{
+	size_t lo, hi;
+
+	rc->total++;
+	if (type < 128) {
+		rc->low[type]++;
+		return 0;
+	}
+	if (type >= PD_REC_SP_START && type - PD_REC_SP_START < 128) {
+		rc->sp[type - PD_REC_SP_START]++;
+		return 0;
+	}
+	/* binary search, insert when new: unknown types are rare */
+	lo = 0;
+	hi = rc->nr_other;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rc->other[mid].type < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < rc->nr_other && rc->other[lo].type == type) {
+		rc->other[lo].n++;
+		return 0;
+	}
+	if (rc->nr_other >= INFO_MAX_OTHER_TYPES) {
+		rc->other_overflow++;
+		return 0;
+	}
+	if (rc->nr_other == rc->cap_other) {
+		size_t cap = rc->cap_other ? rc->cap_other * 2 : 16;
+		struct type_count *n = realloc(rc->other, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		rc->other = n;
+		rc->cap_other = cap;
+	}
+	memmove(rc->other + lo + 1, rc->other + lo, (rc->nr_other - lo) * sizeof(*rc->other));
+	rc->other[lo].type = type;
+	rc->other[lo].n = 1;
+	rc->nr_other++;
+	return 0;
+}
+
+/* Call fn for every counted type in ascending type order. */
+static void for_each_count(const struct record_counts *rc,
+			   void (*fn)(uint32_t type, uint64_t n, void *arg), void *arg)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < 128; i++)
+		if (rc->low[i])
+			fn((uint32_t)i, rc->low[i], arg);
+	/* unknown types between the two known ranges */
+	for (; j < rc->nr_other && rc->other[j].type < PD_REC_SP_START; j++)
+		fn(rc->other[j].type, rc->other[j].n, arg);
+	for (i = 0; i < 128; i++)
+		if (rc->sp[i])
+			fn((uint32_t)(PD_REC_SP_START + i), rc->sp[i], arg);
+	for (; j < rc->nr_other; j++)
+		fn(rc->other[j].type, rc->other[j].n, arg);
+}
+
+/* ---- JSON helpers ---- */
+
+static json_t *ju64(uint64_t v)
+{
+	char buf[24];
+
+	/* JSON integers are signed 64-bit in jansson: keep huge values exact as text */
+	if (v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return json_string(buf);
+}
+
+static json_t *jhex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *copy;
+	size_t i;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	/* not UTF-8: keep the ASCII, show other bytes as '?' so the output stays JSON */
+	copy = strdup(s);
+	if (!copy)
+		return json_null();
+	for (i = 0; copy[i]; i++)
+		if ((unsigned char)copy[i] >= 0x80)
+			copy[i] = '?';
+	j = json_string(copy);
+	free(copy);
+	return j ? j : json_null();
+}
+
+static void jset(json_t *o, const char *key, json_t *v)
+{
+	json_object_set_new(o, key, v ? v : json_null());
+}
+
+static void jpush(json_t *a, json_t *v)
+{
+	json_array_append_new(a, v ? v : json_null());
+}
+
+static json_t *jbits(uint64_t v, const char *(*name)(unsigned int bit))
+{
+	json_t *a = json_array();
+	unsigned int bit;
+	char buf[16];
+
+	for (bit = 0; bit < 64; bit++) {
+		const char *s;
+
+		if (!(v & (1ULL << bit)))
+			continue;
+		s = name(bit);
+		if (!s) {
+			snprintf(buf, sizeof(buf), "bit%u", bit);
+			s = buf;
+		}
+		jpush(a, json_string(s));
+	}
+	return a;
+}
+
+static json_t *jstr_list(const struct pd_str_list *l)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; i < l->nr; i++)
+		jpush(a, jstr(l->s[i]));
+	return a;
+}
+
+static json_t *ju32_array(const uint32_t *v, uint32_t nr)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; v && i < nr; i++)
+		jpush(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *ju64_array(const uint64_t *v, uint64_t nr)
+{
+	json_t *a = json_array();
+	uint64_t i;
+
+	for (i = 0; v && i < nr; i++)
+		jpush(a, ju64(v[i]));
+	return a;
+}
+
+static json_t *jkv_list(const struct pd_kv_list *l)
+{
+	json_t *o = json_object();
+	uint32_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *k = l->kv[i].key ? l->kv[i].key : "";
+
+		if (json_object_set_new(o, k, jstr(l->kv[i].value)) < 0) {
+			/* a key that is not UTF-8: sanitised through jstr() */
+			json_t *ks = jstr(k);
+
+			if (json_is_string(ks))
+				jset(o, json_string_value(ks), jstr(l->kv[i].value));
+			json_decref(ks);
+		}
+	}
+	return o;
+}
+
+static json_t *jbuild_id(const uint8_t *id, unsigned int size)
+{
+	char buf[2 * 20 + 1];
+	unsigned int i;
+
+	if (size > 20)
+		size = 20;
+	for (i = 0; i < size; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+	buf[2 * size] = '\0';
+	return json_string(buf);
+}
+
+static json_t *jsection(const struct pd_section *s)
+{
+	json_t *o = json_object();
+
+	jset(o, "offset", ju64(s->offset));
+	jset(o, "size", ju64(s->size));
+	return o;
+}
+
+/* ---- header and attrs ---- */
+
+static const char *mode_name(enum pd_mode m)
+{
+	switch (m) {
+	case PD_MODE_FILE:
+		return "file";
+	case PD_MODE_PIPE:
+		return "pipe";
+	case PD_MODE_DIR:
+		return "dir";
+	}
+	return "unknown";
+}
+
+static json_t *header_json(const struct pd_header *h)
+{
+	json_t *o = json_object();
+
+	jset(o, "magic", jhex(h->magic));
+	jset(o, "header_size", ju64(h->header_size));
+	jset(o, "attr_size", ju64(h->attr_size));
+	jset(o, "attrs", jsection(&h->attrs));
+	jset(o, "data", jsection(&h->data));
+	jset(o, "event_types", jsection(&h->event_types));
+	if (h->has_feature_bitmap) {
+		json_t *a = json_array();
+		unsigned int id;
+		char buf[24];
+
+		for (id = 0; id < PD_FEAT_BITS; id++)
+			if ((h->features[id / 64] >> (id % 64)) & 1)
+				jpush(a, json_string(cli_feature_name(id, buf, sizeof(buf))));
+		jset(o, "feature_bitmap", a);
+	} else {
+		jset(o, "feature_bitmap", json_null());
+	}
+	jset(o, "file_size", ju64(h->file_size));
+	jset(o, "swapped", json_boolean(h->swapped));
+	jset(o, "spooled", json_boolean(h->spooled));
+	if (h->mode == PD_MODE_DIR)
+		jset(o, "nr_streams", json_integer(h->nr_streams));
+	return o;
+}
+
+static json_t *attr_flags_json(const struct pd_attr *a)
+{
+	return jbits(a->flags & ~PD_ATTR_PRECISE_IP_MASK, pd_attr_flag_name);
+}
+
+static json_t *attr_json(const struct pd_event *ev, size_t idx)
+{
+	const struct pd_attr *a = &ev->attr;
+	json_t *o = json_object();
+
+	jset(o, "index", json_integer((json_int_t)idx));
+	jset(o, "name", jstr(ev->name));
+	jset(o, "type", json_integer(a->type));
+	jset(o, "type_name", jstr(pd_attr_type_name(a->type)));
+	jset(o, "config", jhex(a->config));
+	jset(o, "config1", jhex(a->config1));
+	jset(o, "config2", jhex(a->config2));
+	jset(o, "config3", jhex(a->config3));
+	jset(o, "config4", jhex(a->config4));
+	jset(o, "size", json_integer(a->size));
+	jset(o, "size_on_disk", json_integer(ev->attr_size_on_disk));
+	jset(o, "file_offset", ju64(ev->file_offset));
+	if (a->flags & PD_ATTR_FREQ)
+		jset(o, "sample_freq", ju64(a->sample_period));
+	else
+		jset(o, "sample_period", ju64(a->sample_period));
+	jset(o, "sample_type", jbits(a->sample_type, pd_sample_bit_name));
+	jset(o, "read_format", jbits(a->read_format, pd_read_format_bit_name));
+	jset(o, "flags", attr_flags_json(a));
+	jset(o, "precise_ip", json_integer(pd_attr_precise_ip(a)));
+	jset(o, "wakeup_events", json_integer(a->wakeup_events));
+	jset(o, "bp_type", json_integer(a->bp_type));
+	jset(o, "branch_sample_type", jbits(a->branch_sample_type, pd_branch_sample_bit_name));
+	jset(o, "sample_regs_user", jhex(a->sample_regs_user));
+	jset(o, "sample_stack_user", json_integer(a->sample_stack_user));
+	jset(o, "clockid", json_integer(a->clockid));
+	jset(o, "sample_regs_intr", jhex(a->sample_regs_intr));
+	jset(o, "aux_watermark", json_integer(a->aux_watermark));
+	jset(o, "sample_max_stack", json_integer(a->sample_max_stack));
+	jset(o, "aux_sample_size", json_integer(a->aux_sample_size));
+	jset(o, "aux_action", json_integer(a->aux_action));
+	jset(o, "sig_data", jhex(a->sig_data));
+	jset(o, "ids", ju64_array(ev->ids, ev->nr_ids));
+	return o;
+}
+
+static void print_attr_text(const struct pd_event *ev, size_t idx)
+{
+	const struct pd_attr *a = &ev->attr;
+	const char *tn = pd_attr_type_name(a->type);
+	size_t i;
+
+	printf("  [%zu] %s: type %s (%" PRIu32 ") config 0x%" PRIx64 " size %" PRIu32
+	       " (on disk %" PRIu32 ")\n", idx, ev->name, tn ? tn : "?", a->type, a->config,
+	       a->size, ev->attr_size_on_disk);
+	printf("      %s %" PRIu64 "\n", a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period",
+	       a->sample_period);
+	printf("      sample_type ");
+	cli_print_bits(stdout, a->sample_type, pd_sample_bit_name, "|");
+	printf("\n      read_format ");
+	cli_print_bits(stdout, a->read_format, pd_read_format_bit_name, "|");
+	printf("\n      flags ");
+	cli_print_attr_flags(stdout, a, "|");
+	printf("\n      branch_sample_type ");
+	cli_print_bits(stdout, a->branch_sample_type, pd_branch_sample_bit_name, "|");
+	printf("\n      config1 0x%" PRIx64 " config2 0x%" PRIx64 " config3 0x%" PRIx64
+	       " config4 0x%" PRIx64 " bp_type %" PRIu32 " wakeup_events %" PRIu32 "\n",
+	       a->config1, a->config2, a->config3, a->config4, a->bp_type, a->wakeup_events);
+	printf("      sample_regs_user 0x%" PRIx64 " sample_regs_intr 0x%" PRIx64
+	       " sample_stack_user %" PRIu32 " sample_max_stack %u clockid %" PRId32 "\n",
+	       a->sample_regs_user, a->sample_regs_intr, a->sample_stack_user,
+	       (unsigned int)a->sample_max_stack, a->clockid);
+	if (a->aux_watermark || a->aux_sample_size || a->aux_action || a->sig_data)
+		printf("      aux_watermark %" PRIu32 " aux_sample_size %" PRIu32
+		       " aux_action %" PRIu32 " sig_data 0x%" PRIx64 "\n", a->aux_watermark,
+		       a->aux_sample_size, a->aux_action, a->sig_data);
+	printf("      ids (%zu):", ev->nr_ids);
+	for (i = 0; ev->ids && i < ev->nr_ids; i++)
+		printf(" %" PRIu64, ev->ids[i]);
+	putchar('\n');
+}
+
+/* ---- features ---- */
+
+static json_t *sp_files_json(const struct pd_feat_sp_files *sf, bool full)
+{
+	json_t *a = json_array();
+	uint32_t i, j;
+
+	for (i = 0; i < sf->nr; i++) {
+		const struct pd_feat_sp_file *e = &sf->files[i];
+		json_t *o = json_object();
+
+		jset(o, "path", jstr(e->path));
+		jset(o, "type", json_integer(e->type));
+		jset(o, "min_vaddr", jhex(e->min_vaddr));
+		if (e->has_min_vaddr_offset)
+			jset(o, "min_vaddr_offset", jhex(e->min_vaddr_offset));
+		if (e->msg_size)
+			jset(o, "msg_size", ju64(e->msg_size));
+		jset(o, "nr_symbols", json_integer(e->nr_symbols));
+		/* symbol tables can be long: --json has them, the text only counts them */
+		if (full) {
+			json_t *syms = json_array();
+
+			for (j = 0; e->symbols && j < e->nr_symbols; j++) {
+				json_t *s = json_object();
+
+				jset(s, "vaddr", jhex(e->symbols[j].vaddr));
+				jset(s, "len", json_integer(e->symbols[j].len));
+				jset(s, "name", jstr(e->symbols[j].name));
+				jpush(syms, s);
+			}
+			jset(o, "symbols", syms);
+		}
+		if (e->nr_dex_offsets) {
+			json_t *d = json_array();
+
+			for (j = 0; e->dex_offsets && j < e->nr_dex_offsets; j++)
+				jpush(d, jhex(e->dex_offsets[j]));
+			jset(o, "dex_offsets", d);
+		}
+		jpush(a, o);
+	}
+	return a;
+}
+
+static json_t *build_ids_json(const struct pd_feat_build_ids *b)
+{
+	json_t *o = json_object(), *a = json_array();
+	uint32_t i;
+
+	jset(o, "legacy", json_boolean(b->legacy));
+	jset(o, "perf612_padding", json_boolean(b->perf612_padding));
+	for (i = 0; i < b->nr; i++) {
+		const struct pd_feat_build_id *e = &b->ids[i];
+		json_t *x = json_object();
+		const char *cm = pd_cpumode_name(e->misc & PD_MISC_CPUMODE_MASK);
+
+		jset(x, "build_id", jbuild_id(e->id, e->size));
+		jset(x, "cpumode", cm ? json_string(cm) : json_integer(e->misc & PD_MISC_CPUMODE_MASK));
+		jset(x, "misc", jhex(e->misc));
+		jset(x, "pid", json_integer(e->pid));
+		jset(x, "filename", jstr(e->filename));
+		jset(x, "offset", ju64(e->offset));
+		jpush(a, x);
+	}
+	jset(o, "entries", a);
+	return o;
+}
+
+static json_t *cpu_topology_json(const struct pd_feat_cpu_topology *t)
+{
+	json_t *o = json_object();
+
+	jset(o, "core_siblings", jstr_list(&t->core_siblings));
+	jset(o, "thread_siblings", jstr_list(&t->thread_siblings));
+	if (t->has_cpu_ids) {
+		jset(o, "nr_cpus", json_integer(t->nr_cpus));
+		jset(o, "core_id", ju32_array(t->core_id, t->nr_cpus));
+		jset(o, "socket_id", ju32_array(t->socket_id, t->nr_cpus));
+		if (t->nr_cpus_guessed)
+			jset(o, "nr_cpus_guessed", json_true());
+	}
+	if (t->has_dies) {
+		jset(o, "die_siblings", jstr_list(&t->die_siblings));
+		jset(o, "die_id", ju32_array(t->die_id, t->nr_cpus));
+	}
+	return o;
+}
+
+static json_t *event_desc_json(const struct pd_feat_event_desc *e)
+{
+	json_t *o = json_object(), *a = json_array();
+	uint32_t i;
+
+	jset(o, "attr_size", json_integer(e->attr_size));
+	for (i = 0; i < e->nr; i++) {
+		const struct pd_feat_event *ev = &e->ev[i];
+		json_t *x = json_object();
+
+		jset(x, "name", jstr(ev->name));
+		jset(x, "type", json_integer(ev->attr.type));
+		jset(x, "config", jhex(ev->attr.config));
+		jset(x, "sample_type", jhex(ev->attr.sample_type));
+		jset(x, "ids", ju64_array(ev->ids, ev->nr_ids));
+		jpush(a, x);
+	}
+	jset(o, "events", a);
+	return o;
+}
+
+static json_t *feature_json(const struct pd_features *f, unsigned int id, bool full)
+{
+	const struct pd_feat_raw *raw = &f->raw[id];
+	json_t *o, *a;
+	uint64_t i;
+	uint32_t k;
+
+	if (!raw->decoded || !pd_feature_is_known(id)) {
+		o = json_object();
+		jset(o, "size", ju64(raw->len));
+		if (pd_feature_is_known(id))
+			jset(o, "decoded", json_false());
+		if (id == PD_FEAT_BPF_PROG_INFO && f->bpf_prog_info.skipped_swapped)
+			jset(o, "skipped_swapped", json_true());
+		if (id == PD_FEAT_BPF_BTF && f->bpf_btf.skipped_swapped)
+			jset(o, "skipped_swapped", json_true());
+		return o;
+	}
+
+	switch (id) {
+	case PD_FEAT_TRACING_DATA:
+		o = json_object();
+		jset(o, "size", ju64(f->tracing_data.size));
+		jset(o, "magic_ok", json_boolean(f->tracing_data.magic_ok));
+		jset(o, "version", jstr(f->tracing_data.version));
+		return o;
+	case PD_FEAT_BUILD_ID:
+		return build_ids_json(&f->build_ids);
+	case PD_FEAT_HOSTNAME:
+		return jstr(f->hostname);
+	case PD_FEAT_OSRELEASE:
+		return jstr(f->osrelease);
+	case PD_FEAT_VERSION:
+		return jstr(f->version);
+	case PD_FEAT_ARCH:
+		return jstr(f->arch);
+	case PD_FEAT_CPUDESC:
+		return jstr(f->cpudesc);
+	case PD_FEAT_CPUID:
+		return jstr(f->cpuid);
+	case PD_FEAT_NRCPUS:
+		o = json_object();
+		jset(o, "available", json_integer(f->nrcpus.avail));
+		jset(o, "online", json_integer(f->nrcpus.online));
+		return o;
+	case PD_FEAT_TOTAL_MEM:
+		return ju64(f->total_mem);
+	case PD_FEAT_CMDLINE:
+		return jstr_list(&f->cmdline);
+	case PD_FEAT_EVENT_DESC:
+		return event_desc_json(&f->event_desc);
+	case PD_FEAT_CPU_TOPOLOGY:
+		return cpu_topology_json(&f->cpu_topology);
+	case PD_FEAT_NUMA_TOPOLOGY:
+		a = json_array();
+		for (k = 0; k < f->numa_topology.nr; k++) {
+			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[k];
+
+			o = json_object();
+			jset(o, "node", json_integer(n->node));
+			jset(o, "mem_total", ju64(n->mem_total));
+			jset(o, "mem_free", ju64(n->mem_free));
+			jset(o, "cpus", jstr(n->cpus));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_BRANCH_STACK:
+		return json_boolean(f->branch_stack);
+	case PD_FEAT_PMU_MAPPINGS:
+		a = json_array();
+		for (k = 0; k < f->pmu_mappings.nr; k++) {
+			o = json_object();
+			jset(o, "type", json_integer(f->pmu_mappings.pmus[k].type));
+			jset(o, "name", jstr(f->pmu_mappings.pmus[k].name));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_GROUP_DESC:
+		a = json_array();
+		for (k = 0; k < f->group_desc.nr; k++) {
+			const struct pd_feat_group *g = &f->group_desc.groups[k];
+
+			o = json_object();
+			jset(o, "name", jstr(g->name));
+			jset(o, "leader_idx", json_integer(g->leader_idx));
+			jset(o, "nr_members", json_integer(g->nr_members));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_AUXTRACE:
+		o = json_object();
+		a = json_array();
+		jset(o, "simpleperf", json_boolean(f->auxtrace.simpleperf));
+		for (i = 0; i < f->auxtrace.nr; i++) {
+			json_t *x = json_object();
+
+			jset(x, "file_offset", ju64(f->auxtrace.entries[i].file_offset));
+			jset(x, "size", ju64(f->auxtrace.entries[i].size));
+			jpush(a, x);
+		}
+		jset(o, "entries", a);
+		return o;
+	case PD_FEAT_STAT:
+		return json_boolean(f->stat);
+	case PD_FEAT_CACHE:
+		o = json_object();
+		a = json_array();
+		jset(o, "version", json_integer(f->cache.version));
+		for (k = 0; k < f->cache.nr; k++) {
+			const struct pd_feat_cache_level *c = &f->cache.levels[k];
+			json_t *x = json_object();
+
+			jset(x, "level", json_integer(c->level));
+			jset(x, "type", jstr(c->type));
+			jset(x, "size", jstr(c->size));
+			jset(x, "line_size", json_integer(c->line_size));
+			jset(x, "sets", json_integer(c->sets));
+			jset(x, "ways", json_integer(c->ways));
+			jset(x, "map", jstr(c->map));
+			jpush(a, x);
+		}
+		jset(o, "levels", a);
+		return o;
+	case PD_FEAT_SAMPLE_TIME:
+		o = json_object();
+		jset(o, "first", ju64(f->sample_time.first));
+		jset(o, "last", ju64(f->sample_time.last));
+		return o;
+	case PD_FEAT_MEM_TOPOLOGY:
+		o = json_object();
+		a = json_array();
+		jset(o, "version", ju64(f->mem_topology.version));
+		jset(o, "block_size", ju64(f->mem_topology.block_size));
+		for (i = 0; i < f->mem_topology.nr; i++) {
+			const struct pd_feat_mem_node *n = &f->mem_topology.nodes[i];
+			json_t *x = json_object(), *bm = json_array();
+			uint64_t w;
+
+			jset(x, "node_id", ju64(n->node_id));
+			jset(x, "nbits", ju64(n->nbits));
+			for (w = 0; n->bitmap && w < (n->nbits + 63) / 64; w++)
+				jpush(bm, jhex(n->bitmap[w]));
+			jset(x, "bitmap", bm);
+			jpush(a, x);
+		}
+		jset(o, "nodes", a);
+		return o;
+	case PD_FEAT_CLOCKID:
+		o = json_object();
+		jset(o, "resolution_ns", ju64(f->clockid_res_ns));
+		return o;
+	case PD_FEAT_DIR_FORMAT:
+		o = json_object();
+		jset(o, "version", ju64(f->dir_format));
+		return o;
+	case PD_FEAT_BPF_PROG_INFO:
+		a = json_array();
+		for (k = 0; k < f->bpf_prog_info.nr; k++) {
+			const struct pd_feat_bpf_prog *p = &f->bpf_prog_info.progs[k];
+
+			o = json_object();
+			jset(o, "info_len", json_integer(p->info_len));
+			jset(o, "data_len", json_integer(p->data_len));
+			jset(o, "arrays", jhex(p->arrays));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_BPF_BTF:
+		a = json_array();
+		for (k = 0; k < f->bpf_btf.nr; k++) {
+			o = json_object();
+			jset(o, "id", json_integer(f->bpf_btf.btfs[k].id));
+			jset(o, "data_size", json_integer(f->bpf_btf.btfs[k].data_size));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_COMPRESSED:
+		o = json_object();
+		jset(o, "version", json_integer(f->compressed.version));
+		jset(o, "type", json_integer(f->compressed.type));
+		jset(o, "type_name", json_string(f->compressed.type == 0 ? "none" :
+						 f->compressed.type == 1 ? "zstd" : "unknown"));
+		jset(o, "level", json_integer(f->compressed.level));
+		jset(o, "ratio", json_integer(f->compressed.ratio));
+		jset(o, "mmap_len", json_integer(f->compressed.mmap_len));
+		return o;
+	case PD_FEAT_CPU_PMU_CAPS:
+		return jkv_list(&f->cpu_pmu_caps);
+	case PD_FEAT_CLOCK_DATA:
+		o = json_object();
+		jset(o, "version", json_integer(f->clock_data.version));
+		jset(o, "clockid", json_integer(f->clock_data.clockid));
+		jset(o, "tod_ns", ju64(f->clock_data.tod_ns));
+		jset(o, "clockid_ns", ju64(f->clock_data.clockid_ns));
+		return o;
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		a = json_array();
+		for (k = 0; k < f->hybrid_topology.nr; k++) {
+			o = json_object();
+			jset(o, "pmu_name", jstr(f->hybrid_topology.nodes[k].pmu_name));
+			jset(o, "cpus", jstr(f->hybrid_topology.nodes[k].cpus));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_PMU_CAPS:
+		a = json_array();
+		for (k = 0; k < f->pmu_caps.nr; k++) {
+			o = json_object();
+			jset(o, "pmu_name", jstr(f->pmu_caps.pmus[k].pmu_name));
+			jset(o, "caps", jkv_list(&f->pmu_caps.pmus[k].caps));
+			jpush(a, o);
+		}
+		return a;
+	case PD_FEAT_CPU_DOMAIN_INFO:
+		o = json_object();
+		a = json_array();
+		jset(o, "schedstat_version", json_integer(f->cpu_domain_info.schedstat_version));
+		jset(o, "max_sched_domains", json_integer(f->cpu_domain_info.max_sched_domains));
+		for (k = 0; k < f->cpu_domain_info.nr; k++) {
+			const struct pd_feat_domain_cpu *c = &f->cpu_domain_info.cpus[k];
+			json_t *x = json_object(), *doms = json_array();
+			uint32_t d;
+
+			jset(x, "cpu", json_integer(c->cpu));
+			for (d = 0; d < c->nr_domains; d++) {
+				json_t *y = json_object();
+
+				jset(y, "domain", json_integer(c->domains[d].domain));
+				if (c->domains[d].name)
+					jset(y, "name", jstr(c->domains[d].name));
+				jset(y, "cpumask", jstr(c->domains[d].cpumask));
+				jset(y, "cpulist", jstr(c->domains[d].cpulist));
+				jpush(doms, y);
+			}
+			jset(x, "domains", doms);
+			jpush(a, x);
+		}
+		jset(o, "cpus", a);
+		return o;
+	case PD_FEAT_E_MACHINE:
+		o = json_object();
+		jset(o, "e_machine", json_integer(f->e_machine.e_machine));
+		jset(o, "e_flags", jhex(f->e_machine.e_flags));
+		return o;
+	case PD_FEAT_CLN_SIZE:
+		o = json_object();
+		if (f->cln_size.has_value)
+			jset(o, "value", ju64(f->cln_size.value));
+		jset(o, "size", ju64(raw->len));
+		return o;
+	case PD_FEAT_SP_FILE:
+		return sp_files_json(&f->sp_file, full);
+	case PD_FEAT_SP_FILE2:
+		return sp_files_json(&f->sp_file2, full);
+	case PD_FEAT_SP_META_INFO:
+		return jkv_list(&f->sp_meta_info);
+	case PD_FEAT_SP_DEBUG_UNWIND:
+		a = json_array();
+		for (k = 0; k < f->sp_debug_unwind.nr; k++) {
+			o = json_object();
+			jset(o, "path", jstr(f->sp_debug_unwind.paths[k]));
+			jset(o, "size", ju64(f->sp_debug_unwind.sizes[k]));
+			jpush(a, o);
+		}
+		return a;
+	default:
+		/* DEBUG_UNWIND_FILE, ETM_BRANCH_LIST, INIT_MAP...: bytes only */
+		o = json_object();
+		jset(o, "size", ju64(raw->len));
+		return o;
+	}
+}
+
+static json_t *features_json(const struct pd_features *f, bool full)
+{
+	json_t *o = json_object();
+	unsigned int id;
+	char buf[24];
+
+	if (!f)
+		return o;
+	for (id = 0; id < PD_FEAT_BITS; id++)
+		if (pd_features_has(f, id))
+			jset(o, cli_feature_name(id, buf, sizeof(buf)), feature_json(f, id, full));
+	return o;
+}
+
+/* ---- text rendering of a JSON tree (features) ---- */
+
+static bool j_scalar(json_t *v)
+{
+	return !json_is_object(v) && !json_is_array(v);
+}
+
+static void put_scalar(json_t *v, bool quote)
+{
+	const char *s;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		s = json_string_value(v);
+		if (quote && (!s[0] || strpbrk(s, " \t=")))
+			printf("\"%s\"", s);
+		else
+			fputs(s, stdout);
+		break;
+	case JSON_INTEGER:
+		printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		printf("%g", json_real_value(v));
+		break;
+	case JSON_TRUE:
+		fputs("yes", stdout);
+		break;
+	case JSON_FALSE:
+		fputs("no", stdout);
+		break;
+	default:
+		fputs("-", stdout);
+		break;
+	}
+}
+
+static bool j_scalar_array(json_t *v)
+{
+	size_t i;
+
+	if (!json_is_array(v))
+		return false;
+	for (i = 0; i < json_array_size(v); i++)
+		if (!j_scalar(json_array_get(v, i)))
+			return false;
+	return true;
+}
+
+/* An object of scalars (or short scalar arrays) prints on one line. */
+static bool j_flat_object(json_t *v)
+{
+	const char *k;
+	json_t *m;
+
+	if (!json_is_object(v))
+		return false;
+	json_object_foreach(v, k, m)
+		if (!j_scalar(m) && !(j_scalar_array(m) && json_array_size(m) <= 32))
+			return false;
+	return true;
+}
+
+static void put_scalar_array(json_t *v, const char *sep, bool quote)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(v); i++) {
+		if (i)
+			fputs(sep, stdout);
+		put_scalar(json_array_get(v, i), quote);
+	}
+}
+
+static void put_flat_object(json_t *v)
+{
+	const char *k;
+	json_t *m;
+	bool first = true;
+
+	json_object_foreach(v, k, m) {
+		printf("%s%s=", first ? "" : " ", k);
+		if (j_scalar(m)) {
+			put_scalar(m, true);
+		} else {
+			putchar('[');
+			put_scalar_array(m, ",", true);
+			putchar(']');
+		}
+		first = false;
+	}
+}
+
+static void render(int indent, const char *key, json_t *v)
+{
+	const char *k;
+	json_t *m;
+	size_t i;
+
+	printf("%*s%s:", indent, "", key);
+	if (j_scalar(v)) {
+		putchar(' ');
+		put_scalar(v, false);
+		putchar('\n');
+	} else if (j_scalar_array(v)) {
+		if (!json_array_size(v))
+			fputs(" (none)", stdout);
+		else
+			putchar(' ');
+		put_scalar_array(v, ", ", false);
+		putchar('\n');
+	} else if (j_flat_object(v)) {
+		putchar(' ');
+		put_flat_object(v);
+		putchar('\n');
+	} else if (json_is_object(v)) {
+		putchar('\n');
+		json_object_foreach(v, k, m)
+			render(indent + 2, k, m);
+	} else {
+		printf(" %zu entries\n", json_array_size(v));
+		for (i = 0; i < json_array_size(v); i++) {
+			json_t *e = json_array_get(v, i);
+			char idx[24];
+
+			if (j_flat_object(e)) {
+				printf("%*s[%zu] ", indent + 2, "", i);
+				put_flat_object(e);
+				putchar('\n');
+			} else {
+				snprintf(idx, sizeof(idx), "[%zu]", i);
+				render(indent + 2, idx, e);
+			}
+		}
+	}
+}
+
+/* ---- diagnostics as JSON ---- */
+
+static void collect_diag(const struct pd_diag *d, void *arg)
+{
+	struct info_ctx *ic = arg;
+	json_t *o;
+	char buf[24];
+
+	if (json_array_size(ic->diags) >= INFO_MAX_JSON_DIAGS) {
+		ic->diags_dropped++;
+		return;
+	}
+	o = json_object();
+	jset(o, "code", json_string(pd_code_id(d->code)));
+	jset(o, "name", jstr(pd_code_name(d->code)));
+	jset(o, "severity", json_string(pd_severity_name(d->severity)));
+	jset(o, "offset", d->offset == PD_NO_OFFSET ? json_null() : ju64(d->offset));
+	jset(o, "record_index", d->record_index < 0 ? json_null() : json_integer(d->record_index));
+	jset(o, "record_type", d->record_index < 0 ? json_null() :
+	     json_string(cli_type_name(d->record_type, buf, sizeof(buf))));
+	if (d->stream)
+		jset(o, "stream", jstr(d->stream));
+	jset(o, "message", jstr(pd_code_text(d->code)));
+	jset(o, "detail", jstr(d->detail ? d->detail : ""));
+	jpush(ic->diags, o);
+}
+
+/* ---- output ---- */
+
+static void count_json_cb(uint32_t type, uint64_t n, void *arg)
+{
+	char buf[24];
+
+	jset(arg, cli_type_name(type, buf, sizeof(buf)), ju64(n));
+}
+
+static void count_text_cb(uint32_t type, uint64_t n, void *arg)
+{
+	char buf[24];
+
+	printf("  %-24s %12" PRIu64 "\n", cli_type_name(type, buf, sizeof(buf)), n);
+}
+
+static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
+{
+	json_t *o = json_object();
+
+	jset(o, "records", ju64(ic->rc.total));
+	jset(o, "bytes", ju64(r ? pd_reader_bytes_read(r) : 0));
+	jset(o, "errors", ju64(ic->cd.count[PD_SEV_ERROR]));
+	jset(o, "warnings", ju64(ic->cd.count[PD_SEV_WARNING]));
+	jset(o, "notes", ju64(ic->cd.count[PD_SEV_NOTE]));
+	if (ic->diags_dropped)
+		jset(o, "diagnostics_dropped", ju64(ic->diags_dropped));
+	return o;
+}
+
+static int output_json(struct info_ctx *ic, struct pd_reader *r)
+{
+	const struct pd_header *h = r ? pd_reader_header(r) : NULL;
+	json_t *root = json_object(), *attrs = json_array(), *recs = json_object();
+	size_t i;
+	int ret;
+
+	jset(root, "mode", h ? json_string(mode_name(h->mode)) : json_null());
+	jset(root, "byte_order", h ? json_string(h->big_endian ? "big" : "little") : json_null());
+	jset(root, "header", h ? header_json(h) : json_null());
+	for (i = 0; r && i < pd_reader_nr_events(r); i++)
+		jpush(attrs, attr_json(pd_reader_event(r, i), i));
+	jset(root, "attrs", attrs);
+	jset(root, "features", features_json(r ? pd_reader_features(r) : NULL, true));
+	for_each_count(&ic->rc, count_json_cb, recs);
+	if (ic->rc.other_overflow)
+		jset(recs, "UNKNOWN_OTHER", ju64(ic->rc.other_overflow));
+	jset(root, "records", recs);
+	jset(root, "diagnostics", json_incref(ic->diags));
+	jset(root, "summary", summary_json(ic, r));
+
+	ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(root);
+	return ret;
+}
+
+static void output_text(struct info_ctx *ic, struct pd_reader *r)
+{
+	const struct pd_header *h = pd_reader_header(r);
+	json_t *feats;
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	printf("file: %s\n", ic->cd.name);
+	printf("mode: %s\n", mode_name(h->mode));
+	printf("byte order: %s%s\n", h->big_endian ? "big" : "little",
+	       h->swapped ? " (opposite of this host)" : "");
+	printf("header:\n");
+	printf("  magic: 0x%016" PRIx64 "\n", h->magic);
+	printf("  header size: %" PRIu64 "\n", h->header_size);
+	if (h->mode != PD_MODE_PIPE) {
+		printf("  attr size: %" PRIu64 "\n", h->attr_size);
+		printf("  attrs: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->attrs.offset, h->attrs.size);
+		printf("  data: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->data.offset, h->data.size);
+		printf("  event_types: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->event_types.offset,
+		       h->event_types.size);
+		printf("  file size: %" PRIu64 "%s\n", h->file_size,
+		       h->spooled ? " (standard input copied to a temporary file)" : "");
+	}
+	if (h->mode == PD_MODE_DIR)
+		printf("  streams: %" PRIu32 "\n", h->nr_streams);
+	if (h->has_feature_bitmap) {
+		unsigned int id;
+		char buf[24];
+
+		printf("  feature bitmap: %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n   ",
+		       h->features[3], h->features[2], h->features[1], h->features[0]);
+		for (id = 0; id < PD_FEAT_BITS; id++)
+			if ((h->features[id / 64] >> (id % 64)) & 1)
+				printf(" %s", cli_feature_name(id, buf, sizeof(buf)));
+		putchar('\n');
+	}
+
+	printf("attrs: %zu\n", pd_reader_nr_events(r));
+	for (i = 0; i < pd_reader_nr_events(r); i++)
+		print_attr_text(pd_reader_event(r, i), i);
+
+	feats = features_json(pd_reader_features(r), false);
+	printf("features: %zu\n", json_object_size(feats));
+	json_object_foreach(feats, k, v) {
+		/* a command line reads best as one line */
+		if (!strcmp(k, "CMDLINE") && j_scalar_array(v)) {
+			printf("  %s: ", k);
+			put_scalar_array(v, " ", false);
+			putchar('\n');
+		} else {
+			render(2, k, v);
+		}
+	}
+	json_decref(feats);
+
+	printf("records: %" PRIu64 "\n", ic->rc.total);
+	for_each_count(&ic->rc, count_text_cb, NULL);
+	if (ic->rc.other_overflow)
+		printf("  %-24s %12" PRIu64 "\n", "UNKNOWN_OTHER", ic->rc.other_overflow);
+	printf("summary: %" PRIu64 " records, %" PRIu64 " bytes, %" PRIu64 " errors, %" PRIu64
+	       " warnings, %" PRIu64 " notes\n", ic->rc.total, pd_reader_bytes_read(r),
+	       ic->cd.count[PD_SEV_ERROR], ic->cd.count[PD_SEV_WARNING], ic->cd.count[PD_SEV_NOTE]);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct pd_reader *r = NULL;
+	const struct pd_record *rec;
+	struct info_ctx ic;
+	bool verbose = false;
+	int c, status = 0, code;
+
+	memset(&ic, 0, sizeof(ic));
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":jvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			ic.json = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_output(CLI_EXIT_OK);
+		default:
+			return cli_bad_option("info", argc, argv, c);
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("info: %s", argc - optind ? "too many arguments" : "no input file");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	ic.path = argv[optind];
+	cli_diag_init(&ic.cd, ic.path, verbose);
+	if (ic.json) {
+		ic.diags = json_array();
+		if (!ic.diags) {
+			cli_error("out of memory");
+			return CLI_EXIT_IO;
+		}
+		ic.cd.hook = collect_diag;
+		ic.cd.hook_arg = &ic;
+	}
+	o.diag_fn = cli_diag_cb;
+	o.diag_arg = &ic.cd;
+
+	status = pd_reader_open(ic.path, &o, &r);
+	if (status >= 0) {
+		while ((status = pd_reader_next(r, &rec)) > 0) {
+			if (count_record(&ic.rc, rec->type) < 0) {
+				cli_error("out of memory");
+				status = PD_STATUS_NOMEM;
+				break;
+			}
+		}
+	}
+
+	code = cli_exit_code(status, &ic.cd);
+	if (ic.json) {
+		/* even a file that cannot be opened gets its object: diagnostics say why */
+		if (output_json(&ic, r) < 0 && code == CLI_EXIT_OK)
+			code = CLI_EXIT_IO;
+	} else if (r) {
+		output_text(&ic, r);
+	}
+	code = cli_finish_output(code);
+
+	if (r)
+		pd_reader_close(r);
+	json_decref(ic.diags);
+	free(ic.rc.other);
+	return code;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd_reader.h - the streaming perf.data reader.
+ *
+ * Usage:
+ *	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+ *	struct pd_reader *r;
+ *	const struct pd_record *rec;
+ *	int ret;
+ *
+ *	o.diag_fn = print_diag;
+ *	ret = pd_reader_open(path, &o, &r);	// path "-" reads standard input
+ *	if (ret < 0)
+ *		... open failed: ret is a pd_status, a diagnostic said why ...
+ *	while ((ret = pd_reader_next(r, &rec)) > 0)
+ *		... use rec until the next call ...
+ *	pd_reader_close(r);
+ *
+ * Header, attrs and (in file mode) features are read by pd_reader_open();
+ * in pipe mode they arrive as records and the reader's view of them grows
+ * while records are read.  Memory stays bounded whatever the input size.
+ */
+#ifndef PERFDATA_PD_READER_H
+#define PERFDATA_PD_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/pd_attr.h"
+#include "perfdata/pd_diag.h"
+#include "perfdata/pd_feature.h"
+#include "perfdata/pd_record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Negative results of the reader's functions. */
+enum pd_status {
+	PD_STATUS_MALFORMED = -1,	/* input is malformed beyond recovery (exit 1) */
+	PD_STATUS_IO = -2,		/* I/O or system error (exit 3) */
+	PD_STATUS_NOMEM = -3,		/* out of memory (exit 3) */
+};
+
+enum pd_mode {
+	PD_MODE_FILE = 0,
+	PD_MODE_PIPE = 1,
+	PD_MODE_DIR = 2,
+};
+
+struct pd_section {
+	uint64_t offset;
+	uint64_t size;
+};
+
+/* What the reader learnt from the file or pipe header. */
+struct pd_header {
+	enum pd_mode mode;
+	bool swapped;		/* written on a host of the opposite byte order */
+	bool big_endian;	/* byte order of the file */
+	uint64_t magic;		/* as read, host order */
+	uint64_t header_size;	/* 104, 72 or 16 */
+	uint64_t attr_size;	/* file mode */
+	struct pd_section attrs;
+	struct pd_section data;
+	struct pd_section event_types;
+	uint64_t features[4];	/* feature bitmap (after the byte-order fix) */
+	bool has_feature_bitmap;	/* false for 72-byte headers and pipe mode */
+	uint64_t file_size;	/* size of the main file, 0 for a stream */
+	bool spooled;		/* a non-seekable file-mode input was copied to a temporary file */
+	uint32_t nr_streams;	/* directory mode: 1 + number of data.N files */
+};
+
+struct pd_reader_opts {
+	pd_diag_fn diag_fn;	/* NULL: diagnostics are only counted */
+	void *diag_arg;
+	bool time_order;	/* deliver records in time order (FINISHED_ROUND rule) */
+	bool skip_compressed;	/* do not deliver COMPRESSED containers themselves */
+	size_t window_size;	/* bytes read at a time (0: default 4 MiB) */
+	size_t order_queue_max;	/* time-order queue limit in bytes (0: 32 MiB) */
+	uint64_t max_decompressed;	/* per compressed record (0: 256 MiB) */
+	uint64_t max_ids;	/* sample ids over all attrs (0: 4 Mi) */
+};
+
+#define PD_READER_OPTS_INIT { 0 }
+
+struct pd_reader;
+
+/*
+ * Open a perf.data file, a directory (perf record --threads) or, for
+ * path "-", standard input.  Reads and checks the header, the attrs and
+ * the features (file mode) or the pipe header (pipe mode).
+ * Returns 0 and sets *out, or a negative enum pd_status (with *out NULL);
+ * a diagnostic has described the problem.
+ */
+int pd_reader_open(const char *path, const struct pd_reader_opts *opts, struct pd_reader **out);
+
+/* Same for an open descriptor (not closed by the reader); name is used in messages. */
+int pd_reader_open_fd(int fd, const char *name, const struct pd_reader_opts *opts,
+		      struct pd_reader **out);
+
+/*
+ * Next record.  Returns 1 and sets *rec (valid until the next call), 0 at
+ * the end of the input, or a negative enum pd_status when reading cannot
+ * continue (a fatal diagnostic said why; records before it were delivered).
+ */
+int pd_reader_next(struct pd_reader *r, const struct pd_record **rec);
+
+void pd_reader_close(struct pd_reader *r);
+
+const struct pd_header *pd_reader_header(const struct pd_reader *r);
+size_t pd_reader_nr_events(const struct pd_reader *r);
+const struct pd_event *pd_reader_event(const struct pd_reader *r, size_t i);
+/* The event that owns a sample id, or NULL. */
+const struct pd_event *pd_reader_event_by_id(const struct pd_reader *r, uint64_t id);
+const struct pd_features *pd_reader_features(const struct pd_reader *r);
+/* Diagnostics reported so far with the given severity / code. */
+uint64_t pd_reader_diag_count(const struct pd_reader *r, enum pd_severity sev);
+uint64_t pd_reader_code_count(const struct pd_reader *r, enum pd_code code);
+/* Bytes consumed from the input so far (all streams), for progress and speed figures. */
+uint64_t pd_reader_bytes_read(const struct pd_reader *r);
+
+/* Library version string, e.g. "0.1.0". */
+const char *pd_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_PD_READER_H */

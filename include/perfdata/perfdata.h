@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfdata.h - libperfdata: a streaming reader of Linux perf.data files.
+ * Include this header; it pulls in the others.
+ */
+#ifndef PERFDATA_PERFDATA_H
+#define PERFDATA_PERFDATA_H
+
+#include "perfdata/pd_consts.h"
+#include "perfdata/pd_diag.h"
+#include "perfdata/pd_attr.h"
+#include "perfdata/pd_feature.h"
+#include "perfdata/pd_record.h"
+#include "perfdata/pd_reader.h"
+
+#endif /* PERFDATA_PERFDATA_H */

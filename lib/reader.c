@@ -1,0 +1,2198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c - the streaming perf.data reader: container detection (file,
+ * pipe, directory), file header, attrs and features, record framing over a
+ * bounded read window, zstd decompression, simpleperf SPLIT reassembly and
+ * optional time ordering.
+ *
+ * Memory is bounded by the window, the decompression buffer, the
+ * time-order queue limit and the caps on attrs, ids and features, never by
+ * the size of the input.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "decode.h"
+#include "internal.h"
+#include "perfdata/pd_reader.h"
+
+#define PD_VERSION_STRING "0.1.0"
+
+#define MAGIC_PERFILE2		0x32454c4946524550ULL
+#define MAGIC_PERFILE2_SWAPPED	0x50455246494c4532ULL
+#define MAGIC_PERFFILE		0x454c494646524550ULL	/* "PERFFILE" read LE */
+#define MAGIC_PERFFILE_SWAPPED	0x5045524646494c45ULL
+
+#define FILE_HEADER_SIZE	104
+#define FILE_HEADER_SIZE_OLD	72
+#define PIPE_HEADER_SIZE	16
+
+#define DEFAULT_WINDOW		(4u << 20)
+#define DEFAULT_QUEUE_MAX	(32u << 20)
+#define DEFAULT_MAX_DECOMP	(256ULL << 20)
+#define DEFAULT_MAX_IDS		(4ULL << 20)
+#define MAX_ATTRS		65536
+#define MAX_FEATURE_SIZE	(256ULL << 20)
+#define MAX_TRACING_DATA	(256ULL << 20)
+#define MAX_SPLIT_RECORD	(64ULL << 20)
+#define MAX_RECORD_SIZE		(16u << 20)	/* simpleperf 32-bit sizes only */
+#define ZBUF_CHUNK		(1u << 20)
+#define AUX_HOLD_MAX		(1u << 20)	/* AUX data kept in memory up to this */
+#define MAX_DIR_STREAMS		4096
+
+/* One byte stream: the main file or pipe, or a data.N file of a directory. */
+struct pd_stream {
+	int fd;
+	bool own_fd;
+	char *name;		/* diagnostics: NULL for the main stream of file/pipe mode */
+	uint8_t *buf;
+	size_t cap;
+	size_t start;		/* first unconsumed byte */
+	size_t end;		/* end of valid bytes */
+	uint64_t pos;		/* stream offset of buf[start] */
+	uint64_t limit;		/* end of the data: records must not cross it */
+	bool eof;
+	bool done;
+	uint64_t index;		/* next record index */
+
+	/* compressed records */
+	ZSTD_DStream *zds;
+	uint8_t *zbuf;
+	size_t zcap, zstart, zend;
+	bool zactive;		/* inner records of a container are being delivered */
+	bool zpending;		/* container delivered, start decompressing on next call */
+	bool zbroken;		/* the zstd stream failed: later containers are skipped */
+	const uint8_t *zin;
+	size_t zin_len, zin_pos;
+	uint64_t zcontainer_off;
+	uint64_t zcontainer_total;
+	uint32_t zinner_off;
+
+	/* simpleperf SPLIT reassembly */
+	uint8_t *split;
+	size_t split_len, split_cap;
+	uint64_t split_off;
+	bool split_ready;	/* deliver the reassembled record on the next call */
+};
+
+/* A record waiting in the time-order queue. */
+struct qent {
+	uint64_t time;
+	uint64_t seq;
+	uint8_t *raw;
+	uint32_t len;
+	uint32_t inner_off;
+	uint64_t offset;
+	uint64_t index;
+	bool from_compressed;
+	uint16_t stream;
+};
+
+struct pd_reader {
+	struct pd_reader_opts opts;
+	struct pd_diag_sink sink;
+	struct pd_header hdr;
+	struct pd_features feat;
+	bool swap;
+	bool simpleperf;
+
+	/* events and sample ids */
+	struct pd_event *events;
+	size_t nr_events, cap_events;
+	uint64_t **event_ids;		/* owned id arrays, parallel to events */
+	char **event_names;		/* owned names, parallel to events */
+	uint64_t total_ids;
+	/* open-addressing id -> event index + 1 (0 = empty) */
+	uint64_t *ht_keys;
+	uint32_t *ht_vals;
+	size_t ht_cap;
+
+	struct pd_stream *streams;
+	uint32_t nr_streams;
+	uint32_t cur_stream;
+	char *dir_path;
+
+	struct pd_decoder dec;
+	struct pd_record rec;
+
+	uint8_t *tracing;		/* pipe-mode tracing data blob */
+	uint64_t tracing_len;
+
+	/* time order */
+	struct qent *q;
+	size_t q_nr, q_cap;
+	uint64_t q_bytes;
+	uint64_t q_seq;
+	uint64_t round_limit;		/* flush records with time <= this at the next round */
+	uint64_t max_time;		/* newest time seen */
+	uint64_t last_flushed;
+	bool have_flushed;
+	bool flushing;			/* deliver queued records up to flush_limit */
+	uint64_t flush_limit;
+	bool pending_valid;		/* a FINISHED_ROUND held back while flushing */
+	struct pd_record round_rec;
+	uint8_t round_raw[8];
+	uint8_t *deliver_buf;		/* copy of the record currently delivered from the queue */
+	bool ooo_reported;
+	bool qfull_reported;
+	bool ended;
+
+	uint64_t bytes_read;
+};
+
+const char *pd_version(void)
+{
+	return PD_VERSION_STRING;
+}
+
+/* ------------------------------------------------------------------ */
+/* diagnostics helpers                                                 */
+
+#define DIAG(r, code, off, fmt, ...) \
+	pd_diag_emit(&(r)->sink, (code), (off), -1, 0, false, fmt, ##__VA_ARGS__)
+#define DIAG_FATAL(r, code, off, fmt, ...) \
+	pd_diag_emit(&(r)->sink, (code), (off), -1, 0, true, fmt, ##__VA_ARGS__)
+
+static void set_stream_name(struct pd_reader *r, const struct pd_stream *s)
+{
+	r->sink.stream = s->name;
+}
+
+/* ------------------------------------------------------------------ */
+/* low-level I/O                                                       */
+
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Make at least `need` bytes available at s->buf + s->start.  Returns the
+ * number available (less than need only at end of input), or -1 on a
+ * read error.  May move the window: pointers into it are invalidated.
+ */
+static ssize_t stream_fill(struct pd_reader *r, struct pd_stream *s, size_t need)
+{
+	size_t avail = s->end - s->start;
+
+	if (avail >= need)
+		return (ssize_t)avail;
+	if (s->start) {
+		memmove(s->buf, s->buf + s->start, avail);
+		s->start = 0;
+		s->end = avail;
+	}
+	if (need > s->cap) {
+		size_t ncap = s->cap;
+		uint8_t *nb;
+
+		while (ncap < need)
+			ncap *= 2;
+		nb = realloc(s->buf, ncap);
+		if (!nb)
+			return -2;
+		s->buf = nb;
+		s->cap = ncap;
+	}
+	while (!s->eof && s->end - s->start < need) {
+		size_t want = s->cap - s->end;
+		ssize_t n;
+
+		/* Never read past the data limit of a file: the feature table follows. */
+		if (s->limit != UINT64_MAX) {
+			uint64_t in_buf = s->pos + (s->end - s->start);
+			uint64_t left = s->limit > in_buf ? s->limit - in_buf : 0;
+
+			if (left < want)
+				want = (size_t)left;
+			if (!want) {
+				s->eof = true;
+				break;
+			}
+		}
+		n = read(s->fd, s->buf + s->end, want);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			s->eof = true;
+			break;
+		}
+		s->end += (size_t)n;
+		r->bytes_read += (uint64_t)n;
+	}
+	return (ssize_t)(s->end - s->start);
+}
+
+static void stream_consume(struct pd_stream *s, size_t n)
+{
+	s->start += n;
+	s->pos += n;
+}
+
+/* Skip n bytes that are not kept (large AUX data). Returns 0, -1 short, -2 error. */
+static int stream_skip(struct pd_reader *r, struct pd_stream *s, uint64_t n)
+{
+	size_t avail = s->end - s->start;
+
+	if (n <= avail) {
+		stream_consume(s, (size_t)n);
+		return 0;
+	}
+	n -= avail;
+	s->pos += avail;
+	s->start = s->end = 0;
+	if (lseek(s->fd, (off_t)n, SEEK_CUR) != (off_t)-1) {
+		struct stat st;
+
+		/* A seek past EOF succeeds silently: check against the size. */
+		if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+			off_t cur = lseek(s->fd, 0, SEEK_CUR);
+
+			if (cur > st.st_size) {
+				s->eof = true;
+				return -1;
+			}
+		}
+		s->pos += n;
+		r->bytes_read += n;
+		return 0;
+	}
+	while (n) {
+		ssize_t got = stream_fill(r, s, 1);
+
+		if (got < 0)
+			return -2;
+		if (got == 0)
+			return -1;
+		avail = s->end - s->start;
+		if (avail > n)
+			avail = (size_t)n;
+		stream_consume(s, avail);
+		n -= avail;
+	}
+	return 0;
+}
+
+static int stream_init(struct pd_reader *r, struct pd_stream *s, int fd, bool own_fd,
+		       const char *name, uint64_t pos, uint64_t limit)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->own_fd = own_fd;
+	s->pos = pos;
+	s->limit = limit;
+	s->cap = r->opts.window_size;
+	s->buf = malloc(s->cap);
+	if (!s->buf)
+		return -1;
+	if (name) {
+		s->name = strdup(name);
+		if (!s->name)
+			return -1;
+	}
+	return 0;
+}
+
+static void stream_fini(struct pd_stream *s)
+{
+	if (s->own_fd && s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	free(s->name);
+	free(s->zbuf);
+	free(s->split);
+	if (s->zds)
+		ZSTD_freeDStream(s->zds);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* events and ids                                                      */
+
+static void event_positions(struct pd_event *ev)
+{
+	uint64_t st = ev->attr.sample_type;
+	uint64_t fixed = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ADDR |
+			 PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |
+			 PD_SAMPLE_IDENTIFIER;
+	uint64_t trailer = PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID |
+			   PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER;
+
+	if (st & PD_SAMPLE_IDENTIFIER) {
+		ev->id_pos = 0;
+		ev->is_pos = 1;
+	} else if (st & PD_SAMPLE_ID) {
+		ev->id_pos = __builtin_popcountll(st & (PD_SAMPLE_IP | PD_SAMPLE_TID |
+							PD_SAMPLE_TIME | PD_SAMPLE_ADDR));
+		ev->is_pos = 1 + !!(st & PD_SAMPLE_CPU) + !!(st & PD_SAMPLE_STREAM_ID);
+	} else {
+		ev->id_pos = -1;
+		ev->is_pos = -1;
+	}
+	ev->id_hdr_size = 8u * (uint32_t)__builtin_popcountll(st & trailer);
+	ev->sample_fixed_size = 8u * (uint32_t)__builtin_popcountll(st & fixed);
+}
+
+static uint64_t id_hash(uint64_t id)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return id;
+}
+
+static int ht_lookup(const struct pd_reader *r, uint64_t id)
+{
+	size_t mask, i;
+
+	if (!r->ht_cap)
+		return -1;
+	mask = r->ht_cap - 1;
+	for (i = id_hash(id) & mask;; i = (i + 1) & mask) {
+		if (!r->ht_vals[i])
+			return -1;
+		if (r->ht_keys[i] == id)
+			return (int)r->ht_vals[i] - 1;
+	}
+}
+
+static int ht_grow(struct pd_reader *r, size_t want)
+{
+	size_t ncap = r->ht_cap ? r->ht_cap : 64, i;
+	uint64_t *nk;
+	uint32_t *nv;
+
+	while (ncap < want * 2)
+		ncap *= 2;
+	if (ncap == r->ht_cap)
+		return 0;
+	nk = calloc(ncap, sizeof(*nk));
+	nv = calloc(ncap, sizeof(*nv));
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return -1;
+	}
+	for (i = 0; i < r->ht_cap; i++) {
+		size_t j;
+
+		if (!r->ht_vals[i])
+			continue;
+		for (j = id_hash(r->ht_keys[i]) & (ncap - 1); nv[j]; j = (j + 1) & (ncap - 1))
+			;
+		nk[j] = r->ht_keys[i];
+		nv[j] = r->ht_vals[i];
+	}
+	free(r->ht_keys);
+	free(r->ht_vals);
+	r->ht_keys = nk;
+	r->ht_vals = nv;
+	r->ht_cap = ncap;
+	return 0;
+}
+
+/* Map an id to an event; returns -1 when the id is already taken by another event. */
+static int ht_insert(struct pd_reader *r, uint64_t id, size_t ev)
+{
+	size_t mask, i;
+
+	if (ht_grow(r, r->total_ids + 1) < 0)
+		return -2;
+	mask = r->ht_cap - 1;
+	for (i = id_hash(id) & mask; r->ht_vals[i]; i = (i + 1) & mask) {
+		if (r->ht_keys[i] == id)
+			return r->ht_vals[i] - 1 == ev ? 0 : -1;
+	}
+	r->ht_keys[i] = id;
+	r->ht_vals[i] = (uint32_t)ev + 1;
+	r->total_ids++;
+	return 0;
+}
+
+/*
+ * Append an event.  Ids are copied (and capped).  Pointers inside the
+ * events array change when it grows, so the ids/names pointers are
+ * refreshed from the parallel arrays.
+ */
+static int add_event(struct pd_reader *r, const struct pd_attr *attr, uint32_t on_disk,
+		     uint64_t file_offset, const uint64_t *ids, size_t nr_ids, int64_t rec_idx,
+		     uint32_t rec_type)
+{
+	struct pd_event *ev;
+	size_t i, idx = r->nr_events;
+	uint64_t *copy = NULL;
+
+	if (r->nr_events >= MAX_ATTRS) {
+		pd_diag_emit(&r->sink, PD_TOO_MANY_ATTRS, file_offset, rec_idx, rec_type, false,
+			     "max=%d", MAX_ATTRS);
+		return -1;
+	}
+	if (r->nr_events == r->cap_events) {
+		size_t ncap = r->cap_events ? r->cap_events * 2 : 8;
+		struct pd_event *ne = realloc(r->events, ncap * sizeof(*ne));
+		uint64_t **ni;
+		char **nn;
+
+		if (!ne)
+			return -2;
+		r->events = ne;
+		ni = realloc(r->event_ids, ncap * sizeof(*ni));
+		if (!ni)
+			return -2;
+		r->event_ids = ni;
+		nn = realloc(r->event_names, ncap * sizeof(*nn));
+		if (!nn)
+			return -2;
+		r->event_names = nn;
+		r->cap_events = ncap;
+	}
+	if (nr_ids > r->opts.max_ids - r->total_ids) {
+		pd_diag_emit(&r->sink, PD_ATTR_TOO_MANY_IDS, file_offset, rec_idx, rec_type, false,
+			     "nr_ids=%zu max=%" PRIu64, nr_ids, r->opts.max_ids);
+		nr_ids = 0;
+	}
+	if (nr_ids) {
+		copy = malloc(nr_ids * sizeof(*copy));
+		if (!copy)
+			return -2;
+		memcpy(copy, ids, nr_ids * sizeof(*copy));
+	}
+	ev = &r->events[idx];
+	memset(ev, 0, sizeof(*ev));
+	ev->attr = *attr;
+	ev->attr_size_on_disk = on_disk;
+	ev->file_offset = file_offset;
+	ev->ids = copy;
+	ev->nr_ids = nr_ids;
+	r->event_ids[idx] = copy;
+	r->event_names[idx] = NULL;
+	event_positions(ev);
+	r->nr_events++;
+
+	for (i = 0; i < nr_ids; i++) {
+		int ret = ht_insert(r, copy[i], idx);
+
+		if (ret == -2)
+			return -2;
+		if (ret == -1)
+			pd_diag_emit(&r->sink, PD_DUPLICATE_ID, file_offset, rec_idx, rec_type,
+				     false, "id=%" PRIu64 " attr=%zu other_attr=%d", copy[i], idx,
+				     ht_lookup(r, copy[i]));
+	}
+	return 0;
+}
+
+static void refresh_event_pointers(struct pd_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_events; i++) {
+		struct pd_event *ev = &r->events[i];
+
+		ev->ids = r->event_ids[i];
+		if (r->event_names[i]) {
+			ev->name = r->event_names[i];
+		} else {
+			const char *dn = pd_event_default_name(ev->attr.type, ev->attr.config);
+
+			ev->name = dn ? dn : "unknown";
+		}
+	}
+}
+
+static int set_event_name(struct pd_reader *r, size_t idx, const char *name)
+{
+	char *copy = strdup(name);
+
+	if (!copy)
+		return -2;
+	free(r->event_names[idx]);
+	r->event_names[idx] = copy;
+	r->events[idx].name = copy;
+	return 0;
+}
+
+/* Names from EVENT_DESC, matched by position as perf does. */
+static void apply_event_desc(struct pd_reader *r)
+{
+	const struct pd_feat_event_desc *ed = &r->feat.event_desc;
+	size_t i;
+
+	if (!r->feat.raw[PD_FEAT_EVENT_DESC].decoded)
+		return;
+	for (i = 0; i < ed->nr && i < r->nr_events; i++)
+		if (ed->ev[i].name && ed->ev[i].name[0])
+			set_event_name(r, i, ed->ev[i].name);
+}
+
+/* ------------------------------------------------------------------ */
+/* file header                                                         */
+
+static void fix_bitmap(struct pd_reader *r, const uint8_t *raw)
+{
+	uint64_t *bm = r->hdr.features;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		bm[i] = pd_ld64(raw + 8 * i, r->swap);
+	if (!r->swap || (bm[0] & (1ULL << PD_FEAT_HOSTNAME)))
+		return;
+	/* A 32-bit big-endian writer: swap as u32 words instead (perf's heuristic). */
+	for (i = 0; i < 4; i++) {
+		uint32_t lo = pd_ld32(raw + 8 * i, true);
+		uint32_t hi = pd_ld32(raw + 8 * i + 4, true);
+
+		bm[i] = (uint64_t)lo | ((uint64_t)hi << 32);
+	}
+	if (bm[0] & (1ULL << PD_FEAT_HOSTNAME)) {
+		DIAG(r, PD_BITMAP_HEURISTIC, 72, "words=u32");
+		return;
+	}
+	memset(bm, 0, 4 * sizeof(*bm));
+	bm[0] = 1ULL << PD_FEAT_BUILD_ID;
+	DIAG(r, PD_BITMAP_HEURISTIC, 72, "fallback=build_id_only");
+}
+
+static bool section_in_file(const struct pd_section *s, uint64_t file_size)
+{
+	return s->offset <= file_size && s->size <= file_size - s->offset;
+}
+
+static bool sections_overlap(const struct pd_section *a, const struct pd_section *b)
+{
+	if (!a->size || !b->size)
+		return false;
+	return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+static int read_attrs(struct pd_reader *r, int fd)
+{
+	const struct pd_header *h = &r->hdr;
+	uint64_t n, i, file_size = h->file_size;
+	uint8_t *buf;
+
+	if (h->attr_size < PD_ATTR_SIZE_VER0 + 16) {
+		DIAG_FATAL(r, PD_BAD_ATTR_SIZE, 16, "attr_size=%" PRIu64 " min=%d", h->attr_size,
+			   PD_ATTR_SIZE_VER0 + 16);
+		return PD_STATUS_MALFORMED;
+	}
+	if (!section_in_file(&h->attrs, file_size)) {
+		DIAG_FATAL(r, PD_SECTION_OUT_OF_FILE, 24,
+			   "section=attrs offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,
+			   h->attrs.offset, h->attrs.size, file_size);
+		return PD_STATUS_MALFORMED;
+	}
+	n = h->attrs.size / h->attr_size;
+	if (h->attrs.size % h->attr_size)
+		DIAG(r, PD_ATTRS_SIZE_REMAINDER, 32, "attrs_size=%" PRIu64 " attr_size=%" PRIu64,
+		     h->attrs.size, h->attr_size);
+	if (n == 0) {
+		DIAG(r, PD_NO_ATTRS, 32, "attrs_size=%" PRIu64, h->attrs.size);
+		return 0;
+	}
+	if (n > MAX_ATTRS) {
+		DIAG_FATAL(r, PD_TOO_MANY_ATTRS, 32, "nr=%" PRIu64 " max=%d", n, MAX_ATTRS);
+		return PD_STATUS_MALFORMED;
+	}
+	buf = malloc((size_t)(n * h->attr_size));
+	if (!buf)
+		return PD_STATUS_NOMEM;
+	if (pread_full(fd, buf, (size_t)(n * h->attr_size), h->attrs.offset) < 0) {
+		free(buf);
+		DIAG_FATAL(r, PD_IO_ERROR, h->attrs.offset, "errno=%d", errno);
+		return PD_STATUS_IO;
+	}
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = buf + i * h->attr_size;
+		uint64_t eoff = h->attrs.offset + i * h->attr_size;
+		uint32_t asz = pd_ld32(e + 4, r->swap);
+		uint32_t on_disk = asz ? asz : PD_ATTR_SIZE_VER0;
+		uint32_t room = (uint32_t)(h->attr_size - 16);
+		struct pd_section ids;
+		struct pd_attr attr;
+		uint64_t *idv = NULL;
+		size_t nr_ids = 0;
+		int ret;
+
+		if (on_disk != room)
+			DIAG(r, PD_ATTR_SIZE_MISMATCH, eoff + 4,
+			     "attr=%" PRIu64 " size=%u attr_size=%" PRIu64, i, on_disk, h->attr_size);
+		if (on_disk % 8 || on_disk < PD_ATTR_SIZE_VER0 || (on_disk > 96 && on_disk < 104) ||
+		    on_disk > PD_ATTR_SIZE_MAX_KNOWN)
+			if (on_disk != 96 && !(on_disk >= 64 && on_disk <= PD_ATTR_SIZE_MAX_KNOWN &&
+					       on_disk % 8 == 0))
+				DIAG(r, PD_ATTR_SIZE_UNKNOWN, eoff + 4, "attr=%" PRIu64 " size=%u",
+				     i, on_disk);
+		pd_attr_decode(e, on_disk < room ? on_disk : room, r->swap, &attr);
+		/* The id section follows the attr as the header's attr_size places it. */
+		ids.offset = pd_ld64(e + room, r->swap);
+		ids.size = pd_ld64(e + room + 8, r->swap);
+		if (ids.size) {
+			if (!section_in_file(&ids, file_size)) {
+				DIAG(r, PD_ATTR_IDS_OUT_OF_FILE, eoff + room,
+				     "attr=%" PRIu64 " offset=%" PRIu64 " size=%" PRIu64, i,
+				     ids.offset, ids.size);
+			} else {
+				if (ids.size % 8)
+					DIAG(r, PD_ATTR_IDS_SIZE, eoff + room + 8,
+					     "attr=%" PRIu64 " size=%" PRIu64, i, ids.size);
+				nr_ids = (size_t)(ids.size / 8);
+				if (nr_ids > r->opts.max_ids) {
+					DIAG(r, PD_ATTR_TOO_MANY_IDS, eoff + room + 8,
+					     "attr=%" PRIu64 " nr=%zu max=%" PRIu64, i, nr_ids,
+					     r->opts.max_ids);
+					nr_ids = 0;
+				}
+			}
+			if (nr_ids) {
+				size_t k;
+
+				idv = malloc(nr_ids * 8);
+				if (!idv) {
+					free(buf);
+					return PD_STATUS_NOMEM;
+				}
+				if (pread_full(fd, idv, nr_ids * 8, ids.offset) < 0) {
+					free(idv);
+					free(buf);
+					DIAG_FATAL(r, PD_IO_ERROR, ids.offset, "errno=%d", errno);
+					return PD_STATUS_IO;
+				}
+				if (r->swap)
+					for (k = 0; k < nr_ids; k++)
+						idv[k] = __builtin_bswap64(idv[k]);
+			}
+		}
+		ret = add_event(r, &attr, on_disk, eoff, idv, nr_ids, -1, 0);
+		free(idv);
+		if (ret == -2) {
+			free(buf);
+			return PD_STATUS_NOMEM;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+/* The cross-attr rules perf applies when opening a file (reference §7.7). */
+static void check_attr_consistency(struct pd_reader *r)
+{
+	const struct pd_event *first;
+	size_t i;
+
+	if (!r->nr_events)
+		return;
+	first = &r->events[0];
+	if ((first->attr.sample_type & PD_SAMPLE_READ) &&
+	    !(first->attr.read_format & PD_FORMAT_ID))
+		DIAG(r, PD_ATTR_READ_WITHOUT_ID, first->file_offset + 32,
+		     "attr=0 read_format=%#" PRIx64, first->attr.read_format);
+	if (r->nr_events < 2 || pd_features_has(&r->feat, PD_FEAT_STAT))
+		return;
+	for (i = 0; i < r->nr_events; i++) {
+		const struct pd_event *ev = &r->events[i];
+
+		if (ev->id_pos != first->id_pos || ev->is_pos != first->is_pos || ev->id_pos < 0)
+			DIAG(r, PD_ATTR_ID_POS_MISMATCH, ev->file_offset + 24,
+			     "attr=%zu id_pos=%d is_pos=%d first_id_pos=%d first_is_pos=%d", i,
+			     ev->id_pos, ev->is_pos, first->id_pos, first->is_pos);
+		if ((ev->attr.flags ^ first->attr.flags) & PD_ATTR_SAMPLE_ID_ALL)
+			DIAG(r, PD_ATTR_SAMPLE_ID_ALL_MISMATCH, ev->file_offset + 40,
+			     "attr=%zu sample_id_all=%d first=%d", i,
+			     !!(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL),
+			     !!(first->attr.flags & PD_ATTR_SAMPLE_ID_ALL));
+	}
+}
+
+static int read_features(struct pd_reader *r, int fd)
+{
+	const struct pd_header *h = &r->hdr;
+	uint64_t table_off, nr = 0, k = 0;
+	uint8_t *table;
+	unsigned int bit;
+
+	if (!h->has_feature_bitmap || !h->data.size)
+		return 0;
+	for (bit = 0; bit < PD_FEAT_BITS; bit++)
+		if ((h->features[bit / 64] >> (bit % 64)) & 1)
+			nr++;
+	if (h->features[0] & 1)
+		DIAG(r, PD_RESERVED_FEATURE_BIT, 72, "bit=0");
+	if (!nr)
+		return 0;
+	table_off = h->data.offset + h->data.size;
+	if (table_off > h->file_size || nr * 16 > h->file_size - table_off) {
+		DIAG(r, PD_FEATURE_TABLE_OUT_OF_FILE, table_off,
+		     "offset=%" PRIu64 " entries=%" PRIu64 " file_size=%" PRIu64, table_off, nr,
+		     h->file_size);
+		return 0;
+	}
+	table = malloc((size_t)nr * 16);
+	if (!table)
+		return PD_STATUS_NOMEM;
+	if (pread_full(fd, table, (size_t)nr * 16, table_off) < 0) {
+		free(table);
+		DIAG_FATAL(r, PD_IO_ERROR, table_off, "errno=%d", errno);
+		return PD_STATUS_IO;
+	}
+	for (bit = 0; bit < PD_FEAT_BITS; bit++) {
+		struct pd_section s;
+		uint64_t eoff;
+		uint8_t *payload;
+		int ret;
+
+		if (!((h->features[bit / 64] >> (bit % 64)) & 1))
+			continue;
+		eoff = table_off + k * 16;
+		s.offset = pd_ld64(table + k * 16, r->swap);
+		s.size = pd_ld64(table + k * 16 + 8, r->swap);
+		k++;
+		if (bit == 0)
+			continue;
+		if (!pd_feature_is_known(bit))
+			DIAG(r, PD_UNKNOWN_FEATURE_BIT, 72 + bit / 8, "bit=%u size=%" PRIu64, bit,
+			     s.size);
+		if (!section_in_file(&s, h->file_size)) {
+			DIAG(r, PD_FEAT_SECTION_OUT_OF_FILE, eoff,
+			     "feature=%s offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,
+			     pd_feature_name(bit) ? pd_feature_name(bit) : "unknown", s.offset,
+			     s.size, h->file_size);
+			continue;
+		}
+		if (s.size > MAX_FEATURE_SIZE) {
+			DIAG(r, PD_FEAT_TOO_LARGE, eoff + 8, "feature=%u size=%" PRIu64 " max=%llu",
+			     bit, s.size, MAX_FEATURE_SIZE);
+			continue;
+		}
+		payload = malloc(s.size ? (size_t)s.size : 1);
+		if (!payload) {
+			free(table);
+			return PD_STATUS_NOMEM;
+		}
+		if (s.size && pread_full(fd, payload, (size_t)s.size, s.offset) < 0) {
+			free(payload);
+			free(table);
+			DIAG_FATAL(r, PD_IO_ERROR, s.offset, "errno=%d", errno);
+			return PD_STATUS_IO;
+		}
+		ret = pd_feature_decode(&r->feat, bit, payload, (size_t)s.size, r->swap, s.offset,
+					-1, 0, &r->sink);
+		free(payload);
+		if (ret == -2) {
+			free(table);
+			return PD_STATUS_NOMEM;
+		}
+	}
+	free(table);
+	return 0;
+}
+
+/* simpleperf writes its own feature ids or record types; some rules differ. */
+static void detect_simpleperf(struct pd_reader *r)
+{
+	unsigned int bit;
+
+	for (bit = PD_FEAT_SP_FILE; bit < PD_FEAT_SP_MAX; bit++)
+		if ((r->hdr.features[bit / 64] >> (bit % 64)) & 1)
+			r->simpleperf = true;
+}
+
+static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
+{
+	struct pd_header *h = &r->hdr;
+	struct pd_stream *s;
+	uint64_t limit;
+	int ret;
+
+	h->mode = PD_MODE_FILE;
+	h->attr_size = pd_ld64(hb + 16, r->swap);
+	h->attrs.offset = pd_ld64(hb + 24, r->swap);
+	h->attrs.size = pd_ld64(hb + 32, r->swap);
+	h->data.offset = pd_ld64(hb + 40, r->swap);
+	h->data.size = pd_ld64(hb + 48, r->swap);
+	h->event_types.offset = pd_ld64(hb + 56, r->swap);
+	h->event_types.size = pd_ld64(hb + 64, r->swap);
+	if (h->header_size == FILE_HEADER_SIZE) {
+		h->has_feature_bitmap = true;
+		fix_bitmap(r, hb + 72);
+	}
+	detect_simpleperf(r);
+
+	if (h->event_types.size)
+		DIAG(r, PD_EVENT_TYPES_NONZERO, 56, "offset=%" PRIu64 " size=%" PRIu64,
+		     h->event_types.offset, h->event_types.size);
+	if (!section_in_file(&h->data, h->file_size)) {
+		/* A truncated copy: read what is there, complain once. */
+		DIAG(r, PD_SECTION_OUT_OF_FILE, 40,
+		     "section=data offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,
+		     h->data.offset, h->data.size, h->file_size);
+		if (h->data.offset > h->file_size) {
+			DIAG_FATAL(r, PD_SECTION_OUT_OF_FILE, 40, "section=data unreadable");
+			return PD_STATUS_MALFORMED;
+		}
+	}
+	if (h->data.offset < h->header_size && h->data.size)
+		DIAG(r, PD_HEADER_DATA_BEFORE_HEADER, 40, "section=data offset=%" PRIu64,
+		     h->data.offset);
+	if (h->attrs.offset < h->header_size && h->attrs.size)
+		DIAG(r, PD_HEADER_DATA_BEFORE_HEADER, 24, "section=attrs offset=%" PRIu64,
+		     h->attrs.offset);
+	if (sections_overlap(&h->attrs, &h->data))
+		DIAG(r, PD_SECTION_OVERLAP, 24,
+		     "a=attrs b=data attrs_offset=%" PRIu64 " data_offset=%" PRIu64,
+		     h->attrs.offset, h->data.offset);
+
+	ret = read_attrs(r, fd);
+	if (ret < 0)
+		return ret;
+	if (!h->data.size)
+		DIAG(r, PD_DATA_SIZE_ZERO, 48, "data_offset=%" PRIu64 " file_size=%" PRIu64,
+		     h->data.offset, h->file_size);
+	ret = read_features(r, fd);
+	if (ret < 0)
+		return ret;
+	check_attr_consistency(r);
+	apply_event_desc(r);
+
+	/*
+	 * data.size == 0 means perf record was killed: the records run to
+	 * the end of the file (reference §12.3).
+	 */
+	if (h->data.size == 0)
+		limit = h->file_size;
+	else if (section_in_file(&h->data, h->file_size))
+		limit = h->data.offset + h->data.size;
+	else
+		limit = h->file_size;
+
+	r->streams = calloc(1, sizeof(*r->streams));
+	if (!r->streams)
+		return PD_STATUS_NOMEM;
+	r->nr_streams = 1;
+	s = &r->streams[0];
+	if (stream_init(r, s, fd, false, NULL, h->data.offset, limit) < 0)
+		return PD_STATUS_NOMEM;
+	if (lseek(fd, (off_t)h->data.offset, SEEK_SET) == (off_t)-1) {
+		DIAG_FATAL(r, PD_IO_ERROR, h->data.offset, "errno=%d", errno);
+		return PD_STATUS_IO;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	return 0;
+}
+
+/* Copy a non-seekable input to an unlinked temporary file. */
+static int spool(struct pd_reader *r, int fd, const uint8_t *head, size_t head_len)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	uint8_t *buf;
+	int tfd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof(path), "%s/perfdata-spool-XXXXXX", dir);
+	tfd = mkstemp(path);
+	if (tfd < 0)
+		return -1;
+	unlink(path);
+	buf = malloc(1 << 20);
+	if (!buf) {
+		close(tfd);
+		return -1;
+	}
+	if (write(tfd, head, head_len) != (ssize_t)head_len)
+		goto fail;
+	for (;;) {
+		ssize_t n = read(fd, buf, 1 << 20), w = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		r->bytes_read += (uint64_t)n;
+		while (w < n) {
+			ssize_t k = write(tfd, buf + w, (size_t)(n - w));
+
+			if (k < 0)
+				goto fail;
+			w += k;
+		}
+	}
+	free(buf);
+	r->hdr.spooled = true;
+	return tfd;
+fail:
+	free(buf);
+	close(tfd);
+	return -1;
+}
+
+static int read_some(int fd, uint8_t *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (int)got;
+}
+
+/*
+ * Identify the container from its first bytes.  `main_fd` may be replaced
+ * by a spool file for non-seekable file-mode input.
+ */
+static int open_main(struct pd_reader *r, int fd, bool own_fd)
+{
+	struct pd_header *h = &r->hdr;
+	uint8_t hb[FILE_HEADER_SIZE];
+	bool seekable;
+	struct stat st;
+	int got, ret;
+	uint64_t magic;
+
+	memset(hb, 0, sizeof(hb));
+	seekable = lseek(fd, 0, SEEK_CUR) != (off_t)-1 && fstat(fd, &st) == 0 &&
+		   S_ISREG(st.st_mode);
+	if (seekable) {
+		h->file_size = (uint64_t)st.st_size;
+		got = (int)pread(fd, hb, sizeof(hb), 0);
+		if (got < 0) {
+			DIAG_FATAL(r, PD_IO_ERROR, 0, "errno=%d", errno);
+			return PD_STATUS_IO;
+		}
+	} else {
+		got = read_some(fd, hb, PIPE_HEADER_SIZE);
+		if (got < 0) {
+			DIAG_FATAL(r, PD_IO_ERROR, 0, "errno=%d", errno);
+			return PD_STATUS_IO;
+		}
+		r->bytes_read += (uint64_t)got;
+	}
+	if (got == 0) {
+		DIAG_FATAL(r, PD_EMPTY_FILE, 0, "size=0");
+		return PD_STATUS_MALFORMED;
+	}
+	if (got < 16) {
+		DIAG_FATAL(r, PD_TRUNCATED_HEADER, 0, "size=%d need=16", got);
+		return PD_STATUS_MALFORMED;
+	}
+	magic = pd_ld64(hb, false);
+	h->magic = magic;
+	if (magic == MAGIC_PERFILE2) {
+		r->swap = false;
+	} else if (magic == MAGIC_PERFILE2_SWAPPED) {
+		r->swap = true;
+	} else if (magic == MAGIC_PERFFILE || magic == MAGIC_PERFFILE_SWAPPED) {
+		DIAG_FATAL(r, PD_LEGACY_PERFFILE, 0, "magic=PERFFILE");
+		return PD_STATUS_MALFORMED;
+	} else {
+		DIAG_FATAL(r, PD_NOT_PERF, 0, "magic=%#018" PRIx64, magic);
+		return PD_STATUS_MALFORMED;
+	}
+	h->swapped = r->swap;
+	h->big_endian = (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) == r->swap;
+	if (r->swap)
+		DIAG(r, PD_BYTE_SWAPPED, 0, "byte_order=%s", h->big_endian ? "big" : "little");
+	pd_decoder_init(&r->dec, r->swap);
+	h->header_size = pd_ld64(hb + 8, r->swap);
+
+	if (h->header_size == PIPE_HEADER_SIZE) {
+		struct pd_stream *s;
+
+		h->mode = PD_MODE_PIPE;
+		r->streams = calloc(1, sizeof(*r->streams));
+		if (!r->streams)
+			return PD_STATUS_NOMEM;
+		r->nr_streams = 1;
+		s = &r->streams[0];
+		if (stream_init(r, s, fd, own_fd, NULL, PIPE_HEADER_SIZE, UINT64_MAX) < 0)
+			return PD_STATUS_NOMEM;
+		if (seekable) {
+			if (lseek(fd, PIPE_HEADER_SIZE, SEEK_SET) == (off_t)-1) {
+				DIAG_FATAL(r, PD_IO_ERROR, 0, "errno=%d", errno);
+				return PD_STATUS_IO;
+			}
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		}
+		return 0;
+	}
+	if (h->header_size != FILE_HEADER_SIZE && h->header_size != FILE_HEADER_SIZE_OLD) {
+		DIAG_FATAL(r, PD_BAD_HEADER_SIZE, 8, "size=%" PRIu64, h->header_size);
+		return PD_STATUS_MALFORMED;
+	}
+	if (!seekable) {
+		int tfd = spool(r, fd, hb, (size_t)got);
+
+		if (tfd < 0) {
+			DIAG_FATAL(r, PD_IO_ERROR, 0, "spool errno=%d", errno);
+			return PD_STATUS_IO;
+		}
+		if (own_fd)
+			close(fd);
+		fd = tfd;
+		own_fd = true;
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			return PD_STATUS_IO;
+		}
+		h->file_size = (uint64_t)st.st_size;
+		got = (int)pread(fd, hb, sizeof(hb), 0);
+	}
+	if ((uint64_t)got < h->header_size) {
+		if (own_fd)
+			close(fd);
+		DIAG_FATAL(r, PD_TRUNCATED_HEADER, 0, "size=%d need=%" PRIu64, got, h->header_size);
+		return PD_STATUS_MALFORMED;
+	}
+	ret = open_file_mode(r, fd, hb);
+	if (r->streams)
+		r->streams[0].own_fd = own_fd;
+	else if (own_fd)
+		close(fd);
+	return ret;
+}
+
+static int cmp_dir_names(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	unsigned long nx = strtoul(x + 5, NULL, 10), ny = strtoul(y + 5, NULL, 10);
+
+	return nx < ny ? -1 : nx > ny;
+}
+
+/* Directory mode: DIR/data plus DIR/data.N streams (HEADER_DIR_FORMAT 1). */
+static int open_dir_streams(struct pd_reader *r, const char *dir)
+{
+	char **names = NULL;
+	size_t nr = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		char *end;
+
+		if (strncmp(n, "data.", 5) || !n[5])
+			continue;
+		strtoul(n + 5, &end, 10);
+		if (*end)
+			continue;
+		if (nr == MAX_DIR_STREAMS)
+			break;
+		if (nr == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			char **nn = realloc(names, ncap * sizeof(*nn));
+
+			if (!nn) {
+				ret = PD_STATUS_NOMEM;
+				goto out;
+			}
+			names = nn;
+			cap = ncap;
+		}
+		names[nr] = strdup(n);
+		if (!names[nr]) {
+			ret = PD_STATUS_NOMEM;
+			goto out;
+		}
+		nr++;
+	}
+	if (!nr)
+		goto out;
+	qsort(names, nr, sizeof(*names), cmp_dir_names);
+	{
+		struct pd_stream *ns = realloc(r->streams, (1 + nr) * sizeof(*ns));
+
+		if (!ns) {
+			ret = PD_STATUS_NOMEM;
+			goto out;
+		}
+		r->streams = ns;
+	}
+	for (i = 0; i < nr; i++) {
+		char path[4096];
+		struct pd_stream *s = &r->streams[r->nr_streams];
+		struct stat st;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			DIAG(r, PD_DIR_STREAM, PD_NO_OFFSET, "stream=%s errno=%d", names[i], errno);
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (stream_init(r, s, fd, true, names[i], 0, (uint64_t)st.st_size) < 0) {
+			close(fd);
+			ret = PD_STATUS_NOMEM;
+			goto out;
+		}
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		r->nr_streams++;
+	}
+out:
+	closedir(d);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+static void init_opts(struct pd_reader *r, const struct pd_reader_opts *opts)
+{
+	if (opts)
+		r->opts = *opts;
+	if (!r->opts.window_size)
+		r->opts.window_size = DEFAULT_WINDOW;
+	if (r->opts.window_size < 256 * 1024)
+		r->opts.window_size = 256 * 1024;
+	if (!r->opts.order_queue_max)
+		r->opts.order_queue_max = DEFAULT_QUEUE_MAX;
+	if (!r->opts.max_decompressed)
+		r->opts.max_decompressed = DEFAULT_MAX_DECOMP;
+	if (!r->opts.max_ids)
+		r->opts.max_ids = DEFAULT_MAX_IDS;
+	r->sink.fn = r->opts.diag_fn;
+	r->sink.arg = r->opts.diag_arg;
+}
+
+static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
+{
+	struct pd_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	init_opts(r, opts);
+	pd_features_init(&r->feat);
+	return r;
+}
+
+int pd_reader_open_fd(int fd, const char *name, const struct pd_reader_opts *opts,
+		      struct pd_reader **out)
+{
+	struct pd_reader *r;
+	int ret;
+
+	*out = NULL;
+	r = reader_alloc(opts);
+	if (!r)
+		return PD_STATUS_NOMEM;
+	ret = open_main(r, fd, false);
+	if (ret < 0) {
+		pd_reader_close(r);
+		return ret;
+	}
+	r->hdr.nr_streams = r->nr_streams;
+	refresh_event_pointers(r);
+	*out = r;
+	return 0;
+}
+
+int pd_reader_open(const char *path, const struct pd_reader_opts *opts, struct pd_reader **out)
+{
+	struct pd_reader *r;
+	struct stat st;
+	bool is_dir = false;
+	int fd, ret;
+
+	*out = NULL;
+	if (!strcmp(path, "-"))
+		return pd_reader_open_fd(STDIN_FILENO, "-", opts, out);
+	r = reader_alloc(opts);
+	if (!r)
+		return PD_STATUS_NOMEM;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char dpath[4096];
+
+		is_dir = true;
+		snprintf(dpath, sizeof(dpath), "%s/data", path);
+		fd = open(dpath, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			DIAG_FATAL(r, PD_DIR_NO_DATA, PD_NO_OFFSET, "path=%s errno=%d", dpath, errno);
+			pd_reader_close(r);
+			return PD_STATUS_IO;
+		}
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			DIAG_FATAL(r, PD_IO_ERROR, PD_NO_OFFSET, "open errno=%d", errno);
+			pd_reader_close(r);
+			return PD_STATUS_IO;
+		}
+	}
+	ret = open_main(r, fd, true);
+	if (ret < 0) {
+		pd_reader_close(r);
+		return ret;
+	}
+	if (is_dir) {
+		r->hdr.mode = PD_MODE_DIR;
+		r->streams[0].name = strdup("data");
+		if (!r->streams[0].name) {
+			pd_reader_close(r);
+			return PD_STATUS_NOMEM;
+		}
+		ret = open_dir_streams(r, path);
+		if (ret < 0) {
+			pd_reader_close(r);
+			return ret;
+		}
+		r->sink.stream = r->streams[0].name;
+	}
+	r->hdr.nr_streams = r->nr_streams;
+	refresh_event_pointers(r);
+	*out = r;
+	return 0;
+}
+
+void pd_reader_close(struct pd_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_streams; i++)
+		stream_fini(&r->streams[i]);
+	free(r->streams);
+	for (i = 0; i < r->nr_events; i++) {
+		free(r->event_ids[i]);
+		free(r->event_names[i]);
+	}
+	free(r->events);
+	free(r->event_ids);
+	free(r->event_names);
+	free(r->ht_keys);
+	free(r->ht_vals);
+	for (i = 0; i < r->q_nr; i++)
+		free(r->q[i].raw);
+	free(r->q);
+	free(r->deliver_buf);
+	free(r->tracing);
+	free(r->dir_path);
+	pd_features_free(&r->feat);
+	pd_decoder_fini(&r->dec);
+	free(r);
+}
+
+const struct pd_header *pd_reader_header(const struct pd_reader *r)
+{
+	return &r->hdr;
+}
+
+size_t pd_reader_nr_events(const struct pd_reader *r)
+{
+	return r->nr_events;
+}
+
+const struct pd_event *pd_reader_event(const struct pd_reader *r, size_t i)
+{
+	return i < r->nr_events ? &r->events[i] : NULL;
+}
+
+const struct pd_event *pd_reader_event_by_id(const struct pd_reader *r, uint64_t id)
+{
+	int i = ht_lookup(r, id);
+
+	return i < 0 ? NULL : &r->events[i];
+}
+
+const struct pd_features *pd_reader_features(const struct pd_reader *r)
+{
+	return &r->feat;
+}
+
+uint64_t pd_reader_diag_count(const struct pd_reader *r, enum pd_severity sev)
+{
+	return (unsigned int)sev < 3 ? r->sink.counts[sev] : 0;
+}
+
+uint64_t pd_reader_code_count(const struct pd_reader *r, enum pd_code code)
+{
+	return (unsigned int)code < 1000 ? r->sink.by_code[code] : 0;
+}
+
+uint64_t pd_reader_bytes_read(const struct pd_reader *r)
+{
+	return r->bytes_read;
+}
+
+/* ------------------------------------------------------------------ */
+/* attribution of records to events                                    */
+
+static const struct pd_event *find_event(struct pd_reader *r, struct pd_record *rec)
+{
+	const struct pd_event *first;
+	uint64_t id;
+	size_t n_u64;
+	int idx;
+
+	rec->event_index = -1;
+	if (!r->nr_events)
+		return NULL;
+	if (rec->type >= 64 && rec->type != PD_REC_SAMPLE)
+		return NULL;
+	if (rec->type >= PD_REC_KERNEL_MAX)
+		return NULL;
+	first = &r->events[0];
+	if (r->nr_events == 1) {
+		rec->event_index = 0;
+		return first;
+	}
+	if (rec->type != PD_REC_SAMPLE && !(first->attr.flags & PD_ATTR_SAMPLE_ID_ALL)) {
+		rec->event_index = 0;
+		return first;
+	}
+	n_u64 = (rec->raw_len - 8) / 8;
+	if (rec->type == PD_REC_SAMPLE) {
+		if (first->id_pos < 0 || (size_t)first->id_pos >= n_u64) {
+			rec->event_index = 0;
+			return first;
+		}
+		id = pd_ld64(rec->raw + 8 + 8 * (size_t)first->id_pos, r->swap);
+	} else {
+		if (first->is_pos < 0 || (size_t)first->is_pos > n_u64) {
+			rec->event_index = 0;
+			return first;
+		}
+		id = pd_ld64(rec->raw + rec->raw_len - 8 * (size_t)first->is_pos, r->swap);
+	}
+	if (id == 0) {
+		rec->event_index = 0;
+		return first;
+	}
+	idx = ht_lookup(r, id);
+	if (idx < 0) {
+		pd_diag_emit(&r->sink, PD_REC_UNKNOWN_ID, rec->offset, (int64_t)rec->index,
+			     rec->type, false, "id=%" PRIu64, id);
+		return NULL;
+	}
+	rec->event_index = idx;
+	return &r->events[idx];
+}
+
+/* ------------------------------------------------------------------ */
+/* record side effects on the reader's state                          */
+
+static void handle_header_attr(struct pd_reader *r, const struct pd_record *rec)
+{
+	const struct pd_rec_header_attr *ha = &rec->u.header_attr;
+	size_t before = r->nr_events;
+
+	if (add_event(r, &ha->attr, ha->attr_size, rec->offset + 8, ha->ids,
+		      (size_t)ha->nr_ids, (int64_t)rec->index, rec->type) == 0 &&
+	    r->nr_events > before) {
+		/* EVENT_DESC may have arrived first in unusual streams. */
+		refresh_event_pointers(r);
+		apply_event_desc(r);
+	}
+}
+
+static void handle_header_feature(struct pd_reader *r, const struct pd_record *rec)
+{
+	const struct pd_rec_header_feature *hf = &rec->u.header_feature;
+	int ret;
+
+	if (hf->end_marker)
+		return;
+	if (hf->feat_id >= PD_FEAT_BITS || !pd_feature_is_known((unsigned int)hf->feat_id)) {
+		pd_diag_emit(&r->sink, PD_FEAT_UNKNOWN_ID, rec->offset + 8, (int64_t)rec->index,
+			     rec->type, false, "feat_id=%" PRIu64 " size=%zu", hf->feat_id, hf->len);
+		if (hf->feat_id >= PD_FEAT_BITS)
+			return;
+	}
+	if (pd_features_has(&r->feat, (unsigned int)hf->feat_id))
+		pd_diag_emit(&r->sink, PD_FEAT_DUPLICATE, rec->offset, (int64_t)rec->index,
+			     rec->type, false, "feature=%s",
+			     pd_feature_name((unsigned int)hf->feat_id) ?
+			     pd_feature_name((unsigned int)hf->feat_id) : "unknown");
+	ret = pd_feature_decode(&r->feat, (unsigned int)hf->feat_id, hf->payload, hf->len,
+				r->swap, rec->from_compressed ? rec->offset : rec->offset + 16,
+				(int64_t)rec->index, rec->type, &r->sink);
+	if (ret == 0 && hf->feat_id == PD_FEAT_EVENT_DESC)
+		apply_event_desc(r);
+}
+
+static void handle_event_update(struct pd_reader *r, const struct pd_record *rec)
+{
+	const struct pd_rec_event_update *eu = &rec->u.event_update;
+	int idx;
+
+	if (eu->type != 2 || !eu->str)
+		return;
+	idx = ht_lookup(r, eu->id);
+	if (idx < 0 && r->nr_events == 1)
+		idx = 0;
+	if (idx >= 0)
+		set_event_name(r, (size_t)idx, eu->str);
+}
+
+static void handle_sp_event_id(struct pd_reader *r, const struct pd_record *rec)
+{
+	const struct pd_rec_sp_event_id *ei = &rec->u.sp_event_id;
+	uint64_t i;
+
+	for (i = 0; i < ei->nr; i++) {
+		if (ei->entries[i].attr_index >= r->nr_events)
+			continue;
+		ht_insert(r, ei->entries[i].event_id, (size_t)ei->entries[i].attr_index);
+	}
+}
+
+static void apply_record(struct pd_reader *r, struct pd_record *rec)
+{
+	if (!rec->decoded)
+		return;
+	switch (rec->type) {
+	case PD_REC_HEADER_ATTR:
+		handle_header_attr(r, rec);
+		break;
+	case PD_REC_HEADER_FEATURE:
+		handle_header_feature(r, rec);
+		break;
+	case PD_REC_EVENT_UPDATE:
+		handle_event_update(r, rec);
+		break;
+	case PD_REC_SP_EVENT_ID:
+		handle_sp_event_id(r, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* framing                                                             */
+
+enum frame_result {
+	FRAME_OK = 1,
+	FRAME_END = 0,
+	FRAME_AGAIN = 2,	/* nothing to deliver, call again */
+};
+
+static bool kernel_type_aligned(uint32_t type)
+{
+	return type >= 1 && type < PD_REC_KERNEL_MAX;
+}
+
+/* Fill the common fields of r->rec for raw bytes. */
+static void rec_frame(struct pd_reader *r, struct pd_stream *s, const uint8_t *raw, size_t len,
+		      uint64_t offset, bool from_compressed, uint32_t inner_off)
+{
+	struct pd_record *rec = &r->rec;
+
+	rec->type = pd_ld32(raw, r->swap);
+	if (rec->type >= PD_REC_SP_START) {
+		rec->misc = 0;
+		rec->size = ((uint32_t)pd_ld16(raw + 4, r->swap) << 16) | pd_ld16(raw + 6, r->swap);
+	} else {
+		rec->misc = pd_ld16(raw + 4, r->swap);
+		rec->size = pd_ld16(raw + 6, r->swap);
+	}
+	rec->offset = offset;
+	rec->index = s->index++;
+	rec->from_compressed = from_compressed;
+	rec->inner_offset = inner_off;
+	rec->swapped = r->swap;
+	rec->raw = raw;
+	rec->raw_len = len;
+	rec->extra = NULL;
+	rec->extra_len = 0;
+	rec->extra_offset = 0;
+	rec->decoded = false;
+	rec->has_trailer = false;
+	memset(&rec->sid, 0, sizeof(rec->sid));
+}
+
+/* Decode the framed record and apply its effects.  Returns <0 on no memory. */
+static int rec_finish(struct pd_reader *r)
+{
+	struct pd_record *rec = &r->rec;
+	const struct pd_event *ev;
+	int ret;
+
+	ev = find_event(r, rec);
+	rec->event = ev;
+	if (rec->type == PD_REC_SAMPLE && !r->nr_events)
+		pd_diag_emit(&r->sink, PD_REC_NO_ATTR, rec->offset, (int64_t)rec->index, rec->type,
+			     false, "nr_attrs=0");
+	if (!pd_record_type_known(rec->type))
+		pd_diag_emit(&r->sink, PD_REC_UNKNOWN_TYPE, rec->offset, (int64_t)rec->index,
+			     rec->type, false, "type=%u size=%u", rec->type, rec->size);
+	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
+	if (ret == -2)
+		return PD_STATUS_NOMEM;
+	apply_record(r, rec);
+	return 0;
+}
+
+/* Header sanity shared by outer and inner records.  Returns false when fatal. */
+static bool check_size(struct pd_reader *r, uint32_t type, uint32_t size, uint64_t off,
+		       uint64_t idx)
+{
+	if (size == 0) {
+		pd_diag_emit(&r->sink, PD_REC_ZERO_SIZE, off, (int64_t)idx, type, true,
+			     "type=%u size=0", type);
+		return false;
+	}
+	if (size < 8) {
+		pd_diag_emit(&r->sink, PD_REC_SIZE_TOO_SMALL, off, (int64_t)idx, type, true,
+			     "type=%u size=%u min=8", type, size);
+		return false;
+	}
+	if (size > MAX_RECORD_SIZE) {
+		pd_diag_emit(&r->sink, PD_REC_BAD_FIELD, off, (int64_t)idx, type, true,
+			     "type=%u size=%u max=%u", type, size, MAX_RECORD_SIZE);
+		return false;
+	}
+	return true;
+}
+
+/* Deliver the next inner record of the active compressed container. */
+static int next_inner(struct pd_reader *r, struct pd_stream *s)
+{
+	for (;;) {
+		size_t avail = s->zend - s->zstart;
+
+		if (avail >= 8) {
+			const uint8_t *p = s->zbuf + s->zstart;
+			uint32_t type = pd_ld32(p, r->swap);
+			uint32_t size;
+
+			if (type >= PD_REC_SP_START)
+				size = ((uint32_t)pd_ld16(p + 4, r->swap) << 16) |
+				       pd_ld16(p + 6, r->swap);
+			else
+				size = pd_ld16(p + 6, r->swap);
+			if (!check_size(r, type, size, s->zcontainer_off, s->index)) {
+				/* The decompressed stream is out of sync; the outer one is not. */
+				s->zbroken = true;
+				s->zactive = false;
+				s->zstart = s->zend = 0;
+				return FRAME_AGAIN;
+			}
+			if (size <= avail) {
+				if (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2)
+					pd_diag_emit(&r->sink, PD_NESTED_COMPRESSED,
+						     s->zcontainer_off, (int64_t)s->index, type,
+						     false, "type=%u", type);
+				rec_frame(r, s, p, size, s->zcontainer_off, true, s->zinner_off);
+				s->zstart += size;
+				s->zinner_off += size;
+				if (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2) {
+					/* Do not recurse: deliver it undecoded. */
+					r->rec.event = NULL;
+					r->rec.event_index = -1;
+					r->rec.decoded = false;
+					return FRAME_OK;
+				}
+				if (rec_finish(r) < 0)
+					return PD_STATUS_NOMEM;
+				return FRAME_OK;
+			}
+		}
+		if (s->zin_pos >= s->zin_len) {
+			s->zactive = false;
+			return FRAME_AGAIN;
+		}
+		/* Make room: keep the partial record, decompress more after it. */
+		if (s->zstart) {
+			memmove(s->zbuf, s->zbuf + s->zstart, avail);
+			s->zstart = 0;
+			s->zend = avail;
+		}
+		{
+			ZSTD_outBuffer out = { s->zbuf, s->zcap, s->zend };
+			ZSTD_inBuffer in = { s->zin, s->zin_len, s->zin_pos };
+			size_t zr = ZSTD_decompressStream(s->zds, &out, &in);
+
+			if (ZSTD_isError(zr)) {
+				pd_diag_emit(&r->sink, PD_ZSTD_ERROR, s->zcontainer_off, -1, 0, false,
+					     "zstd=\"%s\"", ZSTD_getErrorName(zr));
+				s->zbroken = true;
+				s->zactive = false;
+				s->zstart = s->zend = 0;
+				return FRAME_AGAIN;
+			}
+			if (out.pos == s->zend && in.pos == s->zin_pos) {
+				/* No progress: output full with a record larger than the buffer. */
+				if (s->zend == s->zcap) {
+					pd_diag_emit(&r->sink, PD_DECOMPRESS_LIMIT, s->zcontainer_off,
+						     -1, 0, false, "buffer=%zu", s->zcap);
+					s->zbroken = true;
+				}
+				s->zactive = false;
+				s->zstart = s->zend = 0;
+				return FRAME_AGAIN;
+			}
+			s->zcontainer_total += out.pos - s->zend;
+			s->zend = out.pos;
+			s->zin_pos = in.pos;
+			if (s->zcontainer_total > r->opts.max_decompressed) {
+				pd_diag_emit(&r->sink, PD_DECOMPRESS_LIMIT, s->zcontainer_off, -1, 0,
+					     false, "decompressed=%" PRIu64 " max=%" PRIu64,
+					     s->zcontainer_total, r->opts.max_decompressed);
+				s->zin_pos = s->zin_len;
+			}
+		}
+	}
+}
+
+/* Start delivering the inner records of the container just delivered. */
+static int start_container(struct pd_reader *r, struct pd_stream *s,
+			   const struct pd_rec_compressed *c, uint64_t off)
+{
+	if (s->zbroken)
+		return 0;
+	if (!s->zds) {
+		s->zds = ZSTD_createDStream();
+		if (!s->zds)
+			return PD_STATUS_NOMEM;
+		ZSTD_initDStream(s->zds);
+		s->zcap = ZBUF_CHUNK + 65536;
+		s->zbuf = malloc(s->zcap);
+		if (!s->zbuf)
+			return PD_STATUS_NOMEM;
+		s->zstart = s->zend = 0;
+	}
+	/*
+	 * The container's payload stays valid: the window is not refilled
+	 * while inner records are delivered (next_inner reads only zbuf).
+	 */
+	s->zin = c->data;
+	s->zin_len = (size_t)c->data_size;
+	s->zin_pos = 0;
+	s->zcontainer_off = off;
+	s->zcontainer_total = 0;
+	s->zinner_off = 0;
+	s->zactive = true;
+	return 0;
+}
+
+/* simpleperf: append a SPLIT chunk; a SPLIT_END completes the record. */
+static int split_add(struct pd_reader *r, struct pd_stream *s, const struct pd_record *rec)
+{
+	size_t chunk = rec->raw_len - 8;
+
+	if (!s->split_len)
+		s->split_off = rec->offset;
+	if (chunk > MAX_SPLIT_RECORD - s->split_len) {
+		pd_diag_emit(&r->sink, PD_REC_SPLIT_TOO_LARGE, rec->offset, (int64_t)rec->index,
+			     rec->type, false, "size=%zu max=%llu", s->split_len + chunk,
+			     MAX_SPLIT_RECORD);
+		s->split_len = 0;
+		return 0;
+	}
+	if (s->split_len + chunk > s->split_cap) {
+		size_t ncap = s->split_cap ? s->split_cap : 65536;
+		uint8_t *nb;
+
+		while (ncap < s->split_len + chunk)
+			ncap *= 2;
+		nb = realloc(s->split, ncap);
+		if (!nb)
+			return PD_STATUS_NOMEM;
+		s->split = nb;
+		s->split_cap = ncap;
+	}
+	memcpy(s->split + s->split_len, rec->raw + 8, chunk);
+	s->split_len += chunk;
+	return 0;
+}
+
+static void split_end(struct pd_reader *r, struct pd_stream *s, const struct pd_record *rec)
+{
+	uint32_t size;
+
+	if (!s->split_len) {
+		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, rec->type,
+			     false, "reason=no_split_before_end");
+		return;
+	}
+	if (s->split_len < 8) {
+		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, rec->type,
+			     false, "reason=too_short size=%zu", s->split_len);
+		s->split_len = 0;
+		return;
+	}
+	if (pd_ld32(s->split, r->swap) >= PD_REC_SP_START)
+		size = ((uint32_t)pd_ld16(s->split + 4, r->swap) << 16) |
+		       pd_ld16(s->split + 6, r->swap);
+	else
+		size = pd_ld16(s->split + 6, r->swap);
+	if (size != s->split_len) {
+		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, rec->type,
+			     false, "reason=size_mismatch inner_size=%u assembled=%zu", size,
+			     s->split_len);
+		s->split_len = 0;
+		return;
+	}
+	s->split_ready = true;
+}
+
+/*
+ * Frame the next record of stream s from the window (or from the active
+ * container / the reassembled SPLIT).  Returns FRAME_OK with r->rec
+ * filled, FRAME_END at the end of the stream, FRAME_AGAIN, or a negative
+ * status.
+ */
+static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
+{
+	struct pd_record *rec = &r->rec;
+	const uint8_t *p;
+	uint32_t type, size;
+	uint64_t extra = 0;
+	ssize_t avail;
+	bool hold_extra = false;
+
+	if (s->done)
+		return FRAME_END;
+	if (s->split_ready) {
+		s->split_ready = false;
+		rec_frame(r, s, s->split, s->split_len, s->split_off, false, 0);
+		s->split_len = 0;
+		if (rec_finish(r) < 0)
+			return PD_STATUS_NOMEM;
+		return FRAME_OK;
+	}
+	if (s->zpending) {
+		s->zpending = false;
+		if (!s->zbroken)
+			s->zactive = true;
+	}
+	if (s->zactive)
+		return next_inner(r, s);
+
+	avail = stream_fill(r, s, 8);
+	if (avail < 0) {
+		DIAG_FATAL(r, avail == -2 ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
+		s->done = true;
+		return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+	}
+	if (avail == 0) {
+		s->done = true;
+		if (s->limit != UINT64_MAX && s->pos < s->limit && r->hdr.mode != PD_MODE_PIPE)
+			pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, 0, false,
+				     "data_end=%" PRIu64 " file_end=%" PRIu64, s->limit, s->pos);
+		if (s->zend > s->zstart)
+			pd_diag_emit(&r->sink, PD_COMPRESSED_TAIL, s->pos, -1, 0, false,
+				     "bytes=%zu", s->zend - s->zstart);
+		if (s->split_len)
+			pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, s->pos, -1, 0, false,
+				     "reason=missing_split_end");
+		return FRAME_END;
+	}
+	if (avail < 8) {
+		s->done = true;
+		pd_diag_emit(&r->sink,
+			     s->eof && s->limit != UINT64_MAX && s->pos + (uint64_t)avail == s->limit ?
+			     PD_REC_DATA_TAIL : PD_REC_TRUNCATED,
+			     s->pos, (int64_t)s->index, 0, true, "bytes=%zd need=8", avail);
+		return FRAME_END;
+	}
+	p = s->buf + s->start;
+	type = pd_ld32(p, r->swap);
+	if (type >= PD_REC_SP_START)
+		size = ((uint32_t)pd_ld16(p + 4, r->swap) << 16) | pd_ld16(p + 6, r->swap);
+	else
+		size = pd_ld16(p + 6, r->swap);
+	if (!check_size(r, type, size, s->pos, s->index)) {
+		s->done = true;
+		return PD_STATUS_MALFORMED;
+	}
+	if (s->limit != UINT64_MAX && size > s->limit - s->pos) {
+		pd_diag_emit(&r->sink, PD_REC_CROSSES_END, s->pos, (int64_t)s->index, type, true,
+			     "size=%u data_end=%" PRIu64, size, s->limit);
+		s->done = true;
+		return PD_STATUS_MALFORMED;
+	}
+	if (kernel_type_aligned(type) && size % 8)
+		pd_diag_emit(&r->sink, PD_REC_UNALIGNED, s->pos, (int64_t)s->index, type, false,
+			     "size=%u", size);
+	avail = stream_fill(r, s, size);
+	if (avail < 0) {
+		DIAG_FATAL(r, avail == -2 ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
+		s->done = true;
+		return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+	}
+	if ((size_t)avail < size) {
+		pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, type, true,
+			     "size=%u available=%zd", size, avail);
+		s->done = true;
+		return FRAME_END;
+	}
+	p = s->buf + s->start;
+
+	/* Payload that follows the record outside header.size. */
+	if (type == PD_REC_AUXTRACE && size >= 16) {
+		extra = pd_ld64(p + 8, r->swap);
+	} else if (type == PD_REC_HEADER_TRACING_DATA && size >= 12) {
+		uint32_t tsz = pd_ld32(p + 8, r->swap);
+
+		/* simpleperf's old inline form keeps the data inside the record. */
+		if (!(tsz && size == 12 + PD_ALIGN(tsz, 64)))
+			extra = tsz;
+	}
+	if (extra && s->limit != UINT64_MAX && extra > s->limit - s->pos - size) {
+		pd_diag_emit(&r->sink, PD_REC_PAYLOAD_OUT_OF_DATA, s->pos + 8, (int64_t)s->index,
+			     type, true, "payload=%" PRIu64 " data_end=%" PRIu64, extra, s->limit);
+		s->done = true;
+		return PD_STATUS_MALFORMED;
+	}
+	if (extra && (type == PD_REC_HEADER_TRACING_DATA ? extra <= MAX_TRACING_DATA :
+		      extra <= AUX_HOLD_MAX)) {
+		if (extra > SIZE_MAX - size)
+			return PD_STATUS_NOMEM;
+		avail = stream_fill(r, s, size + (size_t)extra);
+		if (avail < 0) {
+			s->done = true;
+			return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+		}
+		if ((uint64_t)avail < size + extra) {
+			pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, type,
+				     true, "size=%u payload=%" PRIu64 " available=%zd", size, extra,
+				     avail);
+			s->done = true;
+			return FRAME_END;
+		}
+		p = s->buf + s->start;
+		hold_extra = true;
+	}
+
+	rec_frame(r, s, p, size, s->pos, false, 0);
+	rec->extra_len = extra;
+	rec->extra_offset = s->pos + size;
+	if (hold_extra)
+		rec->extra = p + size;
+	stream_consume(s, size);
+	if (extra) {
+		if (hold_extra) {
+			stream_consume(s, (size_t)extra);
+		} else {
+			int sk = stream_skip(r, s, extra);
+
+			if (sk == -2) {
+				s->done = true;
+				return PD_STATUS_IO;
+			}
+			if (sk == -1) {
+				pd_diag_emit(&r->sink, PD_REC_TRUNCATED, rec->offset,
+					     (int64_t)rec->index, type, false,
+					     "payload=%" PRIu64, extra);
+				s->done = true;
+			}
+		}
+	}
+	if (rec_finish(r) < 0)
+		return PD_STATUS_NOMEM;
+
+	if (rec->decoded && (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2)) {
+		int ret = start_container(r, s, &rec->u.compressed, rec->offset);
+
+		if (ret < 0)
+			return ret;
+		if (s->zbroken)
+			pd_diag_emit(&r->sink, PD_ZSTD_ERROR, rec->offset, (int64_t)rec->index, type,
+				     false, "reason=earlier_failure");
+		/* Deliver the container first, its contents on the next calls. */
+		s->zactive = false;
+		s->zpending = !s->zbroken;
+		if (r->opts.skip_compressed)
+			return FRAME_AGAIN;
+	}
+	if (type == PD_REC_SP_SPLIT) {
+		if (split_add(r, s, rec) < 0)
+			return PD_STATUS_NOMEM;
+	} else if (type == PD_REC_SP_SPLIT_END) {
+		split_end(r, s, rec);
+	} else if (s->split_len) {
+		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, type,
+			     false, "reason=split_not_followed_by_end");
+		s->split_len = 0;
+	}
+	return FRAME_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* file order and time order                                           */
+
+/* Next record of all streams in file order: stream by stream. */
+static int next_file_order(struct pd_reader *r)
+{
+	while (r->cur_stream < r->nr_streams) {
+		struct pd_stream *s = &r->streams[r->cur_stream];
+		int ret;
+
+		set_stream_name(r, s);
+		ret = next_from_stream(r, s);
+		if (ret == FRAME_AGAIN)
+			continue;
+		if (ret == FRAME_END) {
+			r->cur_stream++;
+			continue;
+		}
+		return ret;
+	}
+	return FRAME_END;
+}
+
+static bool qless(const struct qent *a, const struct qent *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void q_sift_up(struct pd_reader *r, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct qent t;
+
+		if (!qless(&r->q[i], &r->q[p]))
+			break;
+		t = r->q[i];
+		r->q[i] = r->q[p];
+		r->q[p] = t;
+		i = p;
+	}
+}
+
+static void q_sift_down(struct pd_reader *r, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct qent t;
+
+		if (l < r->q_nr && qless(&r->q[l], &r->q[m]))
+			m = l;
+		if (l + 1 < r->q_nr && qless(&r->q[l + 1], &r->q[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		t = r->q[i];
+		r->q[i] = r->q[m];
+		r->q[m] = t;
+		i = m;
+	}
+}
+
+static int q_push(struct pd_reader *r, uint64_t time)
+{
+	const struct pd_record *rec = &r->rec;
+	struct qent *e;
+
+	if (r->q_nr == r->q_cap) {
+		size_t ncap = r->q_cap ? r->q_cap * 2 : 1024;
+		struct qent *nq = realloc(r->q, ncap * sizeof(*nq));
+
+		if (!nq)
+			return PD_STATUS_NOMEM;
+		r->q = nq;
+		r->q_cap = ncap;
+	}
+	e = &r->q[r->q_nr];
+	e->raw = malloc(rec->raw_len);
+	if (!e->raw)
+		return PD_STATUS_NOMEM;
+	memcpy(e->raw, rec->raw, rec->raw_len);
+	e->len = (uint32_t)rec->raw_len;
+	e->time = time;
+	e->seq = r->q_seq++;
+	e->offset = rec->offset;
+	e->index = rec->index;
+	e->from_compressed = rec->from_compressed;
+	e->inner_off = rec->inner_offset;
+	e->stream = (uint16_t)r->cur_stream;
+	r->q_nr++;
+	r->q_bytes += rec->raw_len + sizeof(*e);
+	q_sift_up(r, r->q_nr - 1);
+	return 0;
+}
+
+/* Pop the oldest queued record into r->rec (decoded again from its copy). */
+static int q_pop(struct pd_reader *r)
+{
+	struct qent e = r->q[0];
+	struct pd_record *rec = &r->rec;
+	struct pd_stream *s;
+	int ret;
+
+	r->q[0] = r->q[--r->q_nr];
+	if (r->q_nr)
+		q_sift_down(r, 0);
+	r->q_bytes -= e.len + sizeof(e);
+	free(r->deliver_buf);
+	r->deliver_buf = e.raw;
+	r->last_flushed = e.time;
+	r->have_flushed = true;
+	s = &r->streams[e.stream < r->nr_streams ? e.stream : 0];
+	set_stream_name(r, s);
+	{
+		uint64_t keep = s->index;
+
+		rec_frame(r, s, e.raw, e.len, e.offset, e.from_compressed, e.inner_off);
+		s->index = keep;
+		rec->index = e.index;
+	}
+	/* Records in the queue never change reader state: decode only. */
+	rec->event = find_event(r, rec);
+	ret = pd_record_decode(&r->dec, rec, rec->event, &r->sink);
+	return ret == -2 ? PD_STATUS_NOMEM : FRAME_OK;
+}
+
+/*
+ * Time of a framed record, or false when it has none (then it is
+ * delivered at once, as perf does).
+ */
+static bool record_time(const struct pd_reader *r, uint64_t *t)
+{
+	const struct pd_record *rec = &r->rec;
+
+	if (!rec->decoded || rec->type >= 64)
+		return false;
+	if (rec->type == PD_REC_SAMPLE) {
+		if (!(rec->u.sample.sample_type & PD_SAMPLE_TIME))
+			return false;
+		*t = rec->u.sample.time;
+		return true;
+	}
+	if (rec->has_trailer && (rec->sid.present & PD_SAMPLE_TIME)) {
+		*t = rec->sid.time;
+		return true;
+	}
+	return false;
+}
+
+static int next_time_order(struct pd_reader *r)
+{
+	for (;;) {
+		uint64_t t;
+		int ret;
+
+		if (r->flushing) {
+			if (r->q_nr && r->q[0].time <= r->flush_limit)
+				return q_pop(r);
+			r->flushing = false;
+			if (r->pending_valid) {
+				/* The FINISHED_ROUND that started the flush. */
+				r->pending_valid = false;
+				r->rec = r->round_rec;
+				return FRAME_OK;
+			}
+		}
+		if (r->ended) {
+			if (r->q_nr)
+				return q_pop(r);
+			return FRAME_END;
+		}
+		ret = next_file_order(r);
+		if (ret == FRAME_END) {
+			r->ended = true;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		if (r->rec.type == PD_REC_FINISHED_ROUND && !r->rec.from_compressed) {
+			/* Flush what cannot be overtaken any more (reference §8.5). */
+			r->flush_limit = r->round_limit;
+			r->round_limit = r->max_time;
+			if (!r->q_nr || r->q[0].time > r->flush_limit)
+				return FRAME_OK;
+			/* The round record itself goes out after the flush. */
+			r->round_rec = r->rec;
+			memcpy(r->round_raw, r->rec.raw, 8);
+			r->round_rec.raw = r->round_raw;
+			r->round_rec.raw_len = 8;
+			r->pending_valid = true;
+			r->flushing = true;
+			return q_pop(r);
+		}
+		if (!record_time(r, &t))
+			return FRAME_OK;
+		if (r->have_flushed && t < r->last_flushed) {
+			if (!r->ooo_reported) {
+				pd_diag_emit(&r->sink, PD_OUT_OF_ORDER, r->rec.offset,
+					     (int64_t)r->rec.index, r->rec.type, false,
+					     "time=%" PRIu64 " last_delivered=%" PRIu64, t,
+					     r->last_flushed);
+				r->ooo_reported = true;
+			}
+			return FRAME_OK;
+		}
+		if (t > r->max_time)
+			r->max_time = t;
+		ret = q_push(r, t);
+		if (ret < 0)
+			return ret;
+		if (r->q_bytes > r->opts.order_queue_max) {
+			/* Bounded memory beats perfect order: flush the oldest half. */
+			if (!r->qfull_reported) {
+				pd_diag_emit(&r->sink, PD_ORDER_QUEUE_FULL, r->rec.offset,
+					     (int64_t)r->rec.index, r->rec.type, false,
+					     "limit=%zu", r->opts.order_queue_max);
+				r->qfull_reported = true;
+			}
+			r->flush_limit = r->q[0].time + (r->max_time - r->q[0].time) / 2;
+			r->flushing = true;
+		}
+	}
+}
+
+int pd_reader_next(struct pd_reader *r, const struct pd_record **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (r->opts.time_order)
+		ret = next_time_order(r);
+	else
+		ret = next_file_order(r);
+	if (ret == FRAME_OK) {
+		*out = &r->rec;
+		return 1;
+	}
+	if (ret == FRAME_END)
+		return 0;
+	return ret;
+}

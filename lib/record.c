@@ -1,0 +1,1199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c - typed decoding of every record layout but SAMPLE (sample.c).
+ *
+ * Fields are read at their documented offsets with byte-order aware loads
+ * (perf-data-format.md §6, simpleperf-format.md §3); nothing is converted
+ * in place.  Each decoder gets the payload window [0, end) where end
+ * excludes the sample_id trailer, checks counts against what is left by
+ * division before reserving arena room, checks that strings end inside
+ * their field, and flags bytes left over where the layout is exact.
+ *
+ * Any error leaves the record undecoded (-1); warnings (trailing bytes)
+ * do not.
+ */
+#include "decode.h"
+
+#define ALIGN8(x)	PD_ALIGN((uint64_t)(x), 8)
+#define ALIGN64(x)	PD_ALIGN((uint64_t)(x), 64)
+
+struct rctx {
+	struct pd_decoder *d;
+	struct pd_record *rec;
+	const struct pd_event *ev;
+	struct pd_diag_sink *sink;
+	const uint8_t *p;	/* record start (header included) */
+	size_t end;		/* payload end: the trailer starts here */
+	bool swap;
+	/*
+	 * False for kernel records without an event: whether a trailer
+	 * follows is unknown, so leftover bytes prove nothing.
+	 */
+	bool check_tail;
+};
+
+#define RDIAG(c, code, pos, ...)						\
+	do {									\
+		if ((c)->sink)							\
+			pd_diag_emit((c)->sink, code, pd_rec_off((c)->rec, pos),\
+				     (int64_t)(c)->rec->index, (c)->rec->type,	\
+				     false, __VA_ARGS__);			\
+	} while (0)
+
+static inline uint16_t r16(const struct rctx *c, size_t pos)
+{
+	return pd_ld16(c->p + pos, c->swap);
+}
+
+static inline uint32_t r32(const struct rctx *c, size_t pos)
+{
+	return pd_ld32(c->p + pos, c->swap);
+}
+
+static inline uint64_t r64(const struct rctx *c, size_t pos)
+{
+	return pd_ld64(c->p + pos, c->swap);
+}
+
+static void copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
+{
+	size_t i;
+
+	if (!swap) {
+		memcpy(dst, src, n * 8);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = pd_ld64(src + 8 * i, true);
+}
+
+static int below_min(struct rctx *c, size_t need)
+{
+	RDIAG(c, PD_REC_BELOW_MIN, 0, "size=%zu min=%zu", c->rec->raw_len, need);
+	return -1;
+}
+
+static int bad_count(struct rctx *c, size_t pos, uint64_t nr)
+{
+	RDIAG(c, PD_REC_BAD_COUNT, pos, "nr=%llu bytes=%zu", (unsigned long long)nr,
+	      pos < c->end ? c->end - pos : 0);
+	return -1;
+}
+
+static int bad_field(struct rctx *c, size_t pos, uint64_t val)
+{
+	RDIAG(c, PD_REC_BAD_FIELD, pos, "value=%llu", (unsigned long long)val);
+	return -1;
+}
+
+/* Warn about bytes between the last field (`pos`) and the payload end. */
+static void trailing(struct rctx *c, uint64_t pos)
+{
+	if (c->check_tail && pos < c->end)
+		RDIAG(c, PD_REC_TRAILING_BYTES, (size_t)pos, "bytes=%llu",
+		      (unsigned long long)(c->end - pos));
+}
+
+static void *alloc(struct rctx *c, size_t n)
+{
+	void *p = pd_scratch_alloc(c->d, n);
+
+	if (!p)
+		RDIAG(c, PD_NO_MEMORY, 0, "bytes=%zu", n);
+	return p;
+}
+
+/* A string in a fixed array of n bytes at pos (the record may cut it short). */
+static int str_fixed(struct rctx *c, size_t pos, size_t n, const char **out)
+{
+	size_t avail = pos < c->end ? c->end - pos : 0;
+
+	if (n > avail)
+		n = avail;
+	if (!n || !memchr(c->p + pos, 0, n)) {
+		RDIAG(c, PD_REC_BAD_STRING, pos, "len=%zu", n);
+		return -1;
+	}
+	*out = (const char *)(c->p + pos);
+	return 0;
+}
+
+/*
+ * A string that is the last field: NUL-terminated inside the payload and
+ * padded with zeros to `align`; only bytes beyond that padding are extra.
+ */
+static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char **out)
+{
+	const uint8_t *nul = NULL;
+
+	if (pos < c->end)
+		nul = memchr(c->p + pos, 0, c->end - pos);
+	if (!nul) {
+		RDIAG(c, PD_REC_BAD_STRING, pos, "len=%zu", pos < c->end ? c->end - pos : 0);
+		return -1;
+	}
+	*out = (const char *)(c->p + pos);
+	trailing(c, pos + PD_ALIGN((uint64_t)(nul - (c->p + pos)) + 1, align));
+	return 0;
+}
+
+/* ---- kernel records ---- */
+
+static int dec_mmap(struct rctx *c)
+{
+	struct pd_rec_mmap *m = &c->rec->u.mmap;
+
+	m->pid = r32(c, 8);
+	m->tid = r32(c, 12);
+	m->start = r64(c, 16);
+	m->len = r64(c, 24);
+	m->pgoff = r64(c, 32);
+	return str_tail(c, 40, 8, &m->filename);
+}
+
+static int dec_mmap2(struct rctx *c)
+{
+	struct pd_rec_mmap *m = &c->rec->u.mmap;
+
+	m->pid = r32(c, 8);
+	m->tid = r32(c, 12);
+	m->start = r64(c, 16);
+	m->len = r64(c, 24);
+	m->pgoff = r64(c, 32);
+	if (c->rec->misc & PD_MISC_MMAP_BUILD_ID) {
+		m->has_build_id = true;
+		m->build_id_size = c->p[40];
+		if (m->build_id_size > 20)
+			return bad_field(c, 40, m->build_id_size);
+		memcpy(m->build_id, c->p + 44, 20);
+	} else {
+		m->maj = r32(c, 40);
+		m->min = r32(c, 44);
+		m->ino = r64(c, 48);
+		m->ino_generation = r64(c, 56);
+	}
+	m->prot = r32(c, 64);
+	m->flags = r32(c, 68);
+	return str_tail(c, 72, 8, &m->filename);
+}
+
+static int dec_comm(struct rctx *c)
+{
+	struct pd_rec_comm *m = &c->rec->u.comm;
+
+	m->pid = r32(c, 8);
+	m->tid = r32(c, 12);
+	return str_tail(c, 16, 8, &m->comm);
+}
+
+static int dec_fork(struct rctx *c)
+{
+	struct pd_rec_fork *f = &c->rec->u.fork;
+
+	f->pid = r32(c, 8);
+	f->ppid = r32(c, 12);
+	f->tid = r32(c, 16);
+	f->ptid = r32(c, 20);
+	f->time = r64(c, 24);
+	trailing(c, 32);
+	return 0;
+}
+
+static int dec_read(struct rctx *c)
+{
+	struct pd_rec_read *r = &c->rec->u.read;
+	uint64_t rf = c->ev ? c->ev->attr.read_format : 0;
+	enum pd_code code = PD_OK;
+	struct pd_cur cur;
+
+	r->pid = r32(c, 8);
+	r->tid = r32(c, 12);
+	pd_cur_init(&cur, c->p, c->end, 0, c->swap);
+	cur.pos = 16;
+	if (!pd_read_values_decode(c->d, &cur, rf, &r->values, &code)) {
+		if (code == PD_NO_MEMORY) {
+			RDIAG(c, PD_NO_MEMORY, 0, "size=%zu", c->rec->raw_len);
+			return -2;
+		}
+		if (code == PD_SAMPLE_READ_GROUP_NR)
+			return bad_count(c, cur.pos, r64(c, cur.pos));
+		RDIAG(c, PD_REC_BELOW_MIN, 0, "size=%zu read_format=%#llx",
+		      c->rec->raw_len, (unsigned long long)rf);
+		return -1;
+	}
+	trailing(c, cur.pos);
+	return 0;
+}
+
+static int dec_namespaces(struct rctx *c)
+{
+	struct pd_rec_namespaces *n = &c->rec->u.namespaces;
+	struct pd_ns_link *l;
+	uint64_t nr = r64(c, 16), i;
+
+	n->pid = r32(c, 8);
+	n->tid = r32(c, 12);
+	if (nr > (c->end - 24) / 16)
+		return bad_count(c, 16, nr);
+	n->nr = nr;
+	if (nr) {
+		l = alloc(c, (size_t)nr * sizeof(*l));
+		if (!l)
+			return -2;
+		for (i = 0; i < nr; i++) {
+			l[i].dev = r64(c, 24 + 16 * i);
+			l[i].ino = r64(c, 32 + 16 * i);
+		}
+		n->links = l;
+	}
+	trailing(c, 24 + 16 * nr);
+	return 0;
+}
+
+static int dec_ksymbol(struct rctx *c)
+{
+	struct pd_rec_ksymbol *k = &c->rec->u.ksymbol;
+
+	k->addr = r64(c, 8);
+	k->len = r32(c, 16);
+	k->ksym_type = r16(c, 20);
+	k->flags = r16(c, 22);
+	return str_tail(c, 24, 8, &k->name);
+}
+
+static int dec_text_poke(struct rctx *c)
+{
+	struct pd_rec_text_poke *t = &c->rec->u.text_poke;
+	size_t n;
+
+	t->addr = r64(c, 8);
+	t->old_len = r16(c, 16);
+	t->new_len = r16(c, 18);
+	n = (size_t)t->old_len + t->new_len;
+	if (n > c->end - 20)
+		return bad_count(c, 16, n);
+	t->old_bytes = t->old_len ? c->p + 20 : NULL;
+	t->new_bytes = t->new_len ? c->p + 20 + t->old_len : NULL;
+	/* The bytes are padded so that the trailer is u64 aligned. */
+	trailing(c, 16 + ALIGN8(4 + n));
+	return 0;
+}
+
+static int dec_callchain_deferred(struct rctx *c)
+{
+	struct pd_rec_callchain_deferred *cd = &c->rec->u.callchain_deferred;
+	uint64_t nr = r64(c, 16), *ips;
+
+	cd->cookie = r64(c, 8);
+	if (nr > (c->end - 24) / 8)
+		return bad_count(c, 16, nr);
+	cd->nr = nr;
+	if (nr) {
+		ips = alloc(c, (size_t)nr * 8);
+		if (!ips)
+			return -2;
+		copy_u64(ips, c->p + 24, (size_t)nr, c->swap);
+		cd->ips = ips;
+	}
+	trailing(c, 24 + 8 * nr);
+	return 0;
+}
+
+/* ---- perf-tool records ---- */
+
+static int dec_header_attr(struct rctx *c)
+{
+	struct pd_rec_header_attr *h = &c->rec->u.header_attr;
+	uint32_t asz = r32(c, 12);
+	uint64_t nr, *ids;
+
+	/* attr.size 0 is PERF_ATTR_SIZE_VER0 in very old files. */
+	if (!asz)
+		asz = PD_ATTR_SIZE_VER0;
+	if (asz < PD_ATTR_SIZE_VER0) {
+		RDIAG(c, PD_ATTR_TOO_SMALL, 12, "attr_size=%u", asz);
+		return -1;
+	}
+	if (asz > c->end - 8)
+		return bad_field(c, 12, asz);
+	pd_attr_decode(c->p + 8, asz, c->swap, &h->attr);
+	h->attr_size = asz;
+	/* ids start at 8 + attr.size, not at the reader's sizeof(attr). */
+	nr = (c->end - 8 - asz) / 8;
+	h->nr_ids = nr;
+	if (nr) {
+		ids = alloc(c, (size_t)nr * 8);
+		if (!ids)
+			return -2;
+		copy_u64(ids, c->p + 8 + asz, (size_t)nr, c->swap);
+		h->ids = ids;
+	}
+	trailing(c, 8 + asz + 8 * nr);
+	return 0;
+}
+
+static int dec_event_type(struct rctx *c)
+{
+	struct pd_rec_event_type *e = &c->rec->u.event_type;
+
+	e->event_id = r64(c, 8);
+	if (str_fixed(c, 16, 64, &e->name))
+		return -1;
+	trailing(c, 80);
+	return 0;
+}
+
+/*
+ * Linux: {u32 size; u32 pad} (12 bytes in old perf) with the blob after
+ * the record.  Old simpleperf used this type for its inline layout
+ * {u32 size; data[align64(size)]}: the sizes cannot be confused because
+ * an inline record with data is at least 76 bytes (simpleperf §3.8).
+ */
+static int dec_tracing_data(struct rctx *c)
+{
+	struct pd_rec_tracing_data *t = &c->rec->u.tracing_data;
+	uint32_t n = r32(c, 8);
+
+	t->size = n;
+	if (n && c->end - 12 == ALIGN64(n)) {
+		t->inline_data = true;
+		t->data = c->p + 12;
+		return 0;
+	}
+	t->data = c->rec->extra;
+	trailing(c, c->end >= 16 ? 16 : 12);
+	return 0;
+}
+
+static int dec_build_id(struct rctx *c)
+{
+	struct pd_rec_build_id *b = &c->rec->u.build_id;
+
+	b->cpumode = c->rec->misc & PD_MISC_CPUMODE_MASK;
+	/* Released perf leaves pid unswapped; it is a file-order s32. */
+	b->pid = (int32_t)r32(c, 8);
+	memcpy(b->build_id, c->p + 12, 20);
+	b->build_id_size = 20;
+	if (c->rec->misc & PD_MISC_BUILD_ID_SIZE) {
+		b->build_id_size = c->p[32];
+		if (b->build_id_size > 20)
+			return bad_field(c, 32, b->build_id_size);
+	}
+	/* Filenames are padded to NAME_ALIGN (64). */
+	return str_tail(c, 36, 64, &b->filename);
+}
+
+static int dec_id_index(struct rctx *c)
+{
+	struct pd_rec_id_index *x = &c->rec->u.id_index;
+	struct pd_id_index_entry *e;
+	uint64_t nr = r64(c, 8), i;
+	size_t room = c->end - 16, vbase;
+
+	if (nr > room / 32)
+		return bad_count(c, 8, nr);
+	/* The machine_pid/vcpu array is there iff it fits (§6.4). */
+	x->has_vcpu = nr <= room / 48;
+	x->nr = nr;
+	if (nr) {
+		e = alloc(c, (size_t)nr * sizeof(*e));
+		if (!e)
+			return -2;
+		vbase = 16 + 32 * (size_t)nr;
+		for (i = 0; i < nr; i++) {
+			e[i].id = r64(c, 16 + 32 * i);
+			e[i].idx = r64(c, 24 + 32 * i);
+			e[i].cpu = r64(c, 32 + 32 * i);
+			e[i].tid = r64(c, 40 + 32 * i);
+			e[i].machine_pid = 0;
+			e[i].vcpu = 0;
+			if (x->has_vcpu) {
+				e[i].machine_pid = r64(c, vbase + 16 * i);
+				e[i].vcpu = r64(c, vbase + 8 + 16 * i);
+			}
+		}
+		x->entries = e;
+	}
+	trailing(c, 16 + nr * (x->has_vcpu ? 48 : 32));
+	return 0;
+}
+
+static int dec_auxtrace_info(struct rctx *c)
+{
+	struct pd_rec_auxtrace_info *a = &c->rec->u.auxtrace_info;
+	uint64_t nr = (c->end - 16) / 8, *priv;
+
+	a->type = r32(c, 8);
+	a->reserved = r32(c, 12);
+	a->nr_priv = nr;
+	if (nr) {
+		priv = alloc(c, (size_t)nr * 8);
+		if (!priv)
+			return -2;
+		copy_u64(priv, c->p + 16, (size_t)nr, c->swap);
+		a->priv = priv;
+	}
+	trailing(c, 16 + 8 * nr);
+	return 0;
+}
+
+static int dec_auxtrace(struct rctx *c)
+{
+	struct pd_rec_auxtrace *a = &c->rec->u.auxtrace;
+
+	a->size = r64(c, 8);
+	a->offset = r64(c, 16);
+	a->reference = r64(c, 24);
+	a->idx = r32(c, 32);
+	a->tid = r32(c, 36);
+	a->cpu = r32(c, 40);
+	a->reserved = r32(c, 44);
+	trailing(c, 48);
+	return 0;
+}
+
+static int dec_auxtrace_error(struct rctx *c)
+{
+	struct pd_rec_auxtrace_error *a = &c->rec->u.auxtrace_error;
+	size_t msg = 48;
+
+	a->type = r32(c, 8);
+	a->code = r32(c, 12);
+	a->cpu = r32(c, 16);
+	a->pid = r32(c, 20);
+	a->tid = r32(c, 24);
+	a->fmt = r32(c, 28);
+	a->ip = r64(c, 32);
+	/* fmt 0 had no time: the message starts where time is now. */
+	if (a->fmt == 0)
+		msg = 40;
+	else
+		a->time = r64(c, 40);
+	if (str_fixed(c, msg, 64, &a->msg))
+		return -1;
+	if (a->fmt >= 2 && c->end >= 120) {
+		a->machine_pid = r32(c, 112);
+		a->vcpu = r32(c, 116);
+	}
+	trailing(c, 120);
+	return 0;
+}
+
+static int dec_thread_map(struct rctx *c)
+{
+	struct pd_rec_thread_map *t = &c->rec->u.thread_map;
+	struct pd_thread_map_entry *e;
+	uint64_t nr = r64(c, 8), i;
+
+	if (nr > (c->end - 16) / 24)
+		return bad_count(c, 8, nr);
+	t->nr = nr;
+	if (nr) {
+		e = alloc(c, (size_t)nr * sizeof(*e));
+		if (!e)
+			return -2;
+		for (i = 0; i < nr; i++) {
+			e[i].pid = r64(c, 16 + 24 * i);
+			/* comm[16] need not hold a NUL: ours has room for one. */
+			memcpy(e[i].comm, c->p + 24 + 24 * i, 16);
+			e[i].comm[16] = '\0';
+		}
+		t->entries = e;
+	}
+	trailing(c, 16 + 24 * nr);
+	return 0;
+}
+
+/*
+ * perf_record_cpu_map_data at `base` (§6.7), packed, read with unaligned
+ * loads; the record is padded to 8 after it.
+ */
+static int dec_cpu_map_data(struct rctx *c, size_t base, struct pd_cpu_map *m)
+{
+	size_t avail = c->end - base, used, w, nw, k;
+	unsigned int lbits, b;
+	uint64_t total = 0, word;
+	uint32_t *cpus, i;
+	uint16_t nr, start, stop;
+
+	if (avail < 4)
+		return below_min(c, base + 4);
+	m->encoding = r16(c, base);
+	switch (m->encoding) {
+	case 0:		/* CPUS: u16 nr, u16 cpu[nr] */
+		nr = r16(c, base + 2);
+		if (nr > (avail - 4) / 2)
+			return bad_count(c, base + 2, nr);
+		if (nr) {
+			cpus = alloc(c, (size_t)nr * 4);
+			if (!cpus)
+				return -2;
+			for (i = 0; i < nr; i++) {
+				uint16_t v = r16(c, base + 4 + 2 * i);
+
+				/* (u16)-1 stands for the "any CPU" entry -1. */
+				if (v == 0xffff) {
+					m->any_cpu = true;
+					cpus[i] = UINT32_MAX;
+				} else {
+					cpus[i] = v;
+				}
+			}
+			m->cpus = cpus;
+		}
+		m->nr = nr;
+		used = 4 + 2 * (size_t)nr;
+		break;
+	case 1:		/* MASK: u16 nr, u16 long_size, mask words */
+		if (avail < 6)
+			return below_min(c, base + 6);
+		nr = r16(c, base + 2);
+		m->long_size = r16(c, base + 4);
+		if (m->long_size == 4) {
+			w = base + 6;
+		} else if (m->long_size == 8) {
+			/* 4 bytes of padding keep the old u64 layout. */
+			if (avail < 10)
+				return below_min(c, base + 10);
+			w = base + 10;
+		} else {
+			return bad_field(c, base + 4, m->long_size);
+		}
+		nw = nr;
+		if (nw > (c->end - w) / m->long_size)
+			return bad_count(c, base + 2, nr);
+		lbits = 8u * m->long_size;
+		for (k = 0; k < nw; k++) {
+			word = m->long_size == 4 ? r32(c, w + 4 * k) : r64(c, w + 8 * k);
+			total += (uint64_t)__builtin_popcountll(word);
+		}
+		/* The cap keeps the list inside the arena's slack. */
+		if (total > PD_CPU_LIST_MAX)
+			return bad_count(c, base + 2, nr);
+		if (total) {
+			cpus = alloc(c, (size_t)total * 4);
+			if (!cpus)
+				return -2;
+			i = 0;
+			for (k = 0; k < nw; k++) {
+				word = m->long_size == 4 ? r32(c, w + 4 * k) : r64(c, w + 8 * k);
+				for (b = 0; word; b++, word >>= 1)
+					if (word & 1)
+						cpus[i++] = (uint32_t)(k * lbits + b);
+			}
+			m->cpus = cpus;
+		}
+		m->nr = (uint32_t)total;
+		used = (w - base) + nw * m->long_size;
+		break;
+	case 2:		/* RANGE_CPUS: u8 any_cpu, u8 pad, u16 start, u16 end */
+		if (avail < 8)
+			return below_min(c, base + 8);
+		m->any_cpu = c->p[base + 2] != 0;
+		start = r16(c, base + 4);
+		stop = r16(c, base + 6);
+		if (start > stop)
+			return bad_field(c, base + 4, start);
+		m->nr = (uint32_t)stop - start + 1;
+		cpus = alloc(c, (size_t)m->nr * 4);
+		if (!cpus)
+			return -2;
+		for (i = 0; i < m->nr; i++)
+			cpus[i] = start + i;
+		m->cpus = cpus;
+		used = 8;
+		break;
+	default:
+		return bad_field(c, base, m->encoding);
+	}
+	trailing(c, ALIGN8(base + used));
+	return 0;
+}
+
+static int dec_stat_config(struct rctx *c)
+{
+	struct pd_rec_stat_config *s = &c->rec->u.stat_config;
+	struct pd_stat_config_entry *e;
+	uint64_t nr = r64(c, 8), i;
+
+	if (nr > (c->end - 16) / 16)
+		return bad_count(c, 8, nr);
+	s->nr = nr;
+	if (nr) {
+		e = alloc(c, (size_t)nr * sizeof(*e));
+		if (!e)
+			return -2;
+		for (i = 0; i < nr; i++) {
+			e[i].tag = r64(c, 16 + 16 * i);
+			e[i].val = r64(c, 24 + 16 * i);
+		}
+		s->entries = e;
+	}
+	trailing(c, 16 + 16 * nr);
+	return 0;
+}
+
+static int dec_stat(struct rctx *c)
+{
+	struct pd_rec_stat *s = &c->rec->u.stat;
+
+	s->id = r64(c, 8);
+	s->cpu = r32(c, 16);
+	s->thread = r32(c, 20);
+	s->val = r64(c, 24);
+	s->ena = r64(c, 32);
+	s->run = r64(c, 40);
+	trailing(c, 48);
+	return 0;
+}
+
+static int dec_event_update(struct rctx *c)
+{
+	struct pd_rec_event_update *e = &c->rec->u.event_update;
+	uint64_t bits;
+
+	e->type = r64(c, 8);
+	e->id = r64(c, 16);
+	switch (e->type) {
+	case 0:		/* UNIT */
+	case 2:		/* NAME */
+		return str_tail(c, 24, 8, &e->str);
+	case 1:		/* SCALE: a double, swapped as a u64 */
+		if (c->end < 32)
+			return below_min(c, 32);
+		bits = r64(c, 24);
+		memcpy(&e->scale, &bits, sizeof(e->scale));
+		trailing(c, 32);
+		return 0;
+	case 3:		/* CPUS */
+		return dec_cpu_map_data(c, 24, &e->cpus);
+	default:
+		return bad_field(c, 8, e->type);
+	}
+}
+
+static int dec_time_conv(struct rctx *c)
+{
+	struct pd_rec_time_conv *t = &c->rec->u.time_conv;
+
+	t->time_shift = r64(c, 8);
+	t->time_mult = r64(c, 16);
+	t->time_zero = r64(c, 24);
+	/* Old perf wrote 32 bytes; the 56-byte layout adds the rest. */
+	if (c->end >= 56) {
+		t->extended = true;
+		t->time_cycles = r64(c, 32);
+		t->time_mask = r64(c, 40);
+		t->cap_user_time_zero = c->p[48];
+		t->cap_user_time_short = c->p[49];
+		trailing(c, 56);
+	} else {
+		trailing(c, 32);
+	}
+	return 0;
+}
+
+static int dec_compressed2(struct rctx *c)
+{
+	struct pd_rec_compressed *z = &c->rec->u.compressed;
+	uint64_t ds = r64(c, 8);
+
+	if (ds > c->end - 16) {
+		RDIAG(c, PD_COMPRESSED_BAD_SIZE, 8, "data_size=%llu bytes=%zu",
+		      (unsigned long long)ds, c->end - 16);
+		return -1;
+	}
+	z->data_size = ds;
+	z->data = c->p + 16;
+	trailing(c, ALIGN8(16 + ds));
+	return 0;
+}
+
+static int dec_bpf_metadata(struct rctx *c)
+{
+	struct pd_rec_bpf_metadata *b = &c->rec->u.bpf_metadata;
+	struct pd_bpf_metadata_entry *e;
+	uint64_t nr = r64(c, 520), i;
+
+	if (str_fixed(c, 8, 512, &b->prog_name))
+		return -1;
+	if (nr > (c->end - 528) / 320)
+		return bad_count(c, 520, nr);
+	b->nr = nr;
+	if (nr) {
+		e = alloc(c, (size_t)nr * sizeof(*e));
+		if (!e)
+			return -2;
+		for (i = 0; i < nr; i++) {
+			if (str_fixed(c, 528 + 320 * i, 64, &e[i].key) ||
+			    str_fixed(c, 592 + 320 * i, 256, &e[i].value))
+				return -1;
+		}
+		b->entries = e;
+	}
+	trailing(c, 528 + 320 * nr);
+	return 0;
+}
+
+/*
+ * SCHEDSTAT counter lists, in the order of perf's schedstat-v15/16/17.h
+ * (fields laid out with natural alignment).  Domain counters are all u32.
+ */
+struct ss_field {
+	const char *name;
+	uint8_t size;
+};
+
+static const struct ss_field ss_cpu[] = {
+	{ "yld_count", 4 }, { "array_exp", 4 }, { "sched_count", 4 },
+	{ "sched_goidle", 4 }, { "ttwu_count", 4 }, { "ttwu_local", 4 },
+	{ "rq_cpu_time", 8 }, { "run_delay", 8 }, { "pcount", 8 },
+};
+
+#define LB8(p)	p "_lb_count", p "_lb_balanced", p "_lb_failed", p "_lb_imbalance", \
+		p "_lb_gained", p "_lb_hot_gained", p "_lb_nobusyq", p "_lb_nobusyg"
+#define LB11(p)	p "_lb_count", p "_lb_balanced", p "_lb_failed",		\
+		p "_lb_imbalance_load", p "_lb_imbalance_util",			\
+		p "_lb_imbalance_task", p "_lb_imbalance_misfit",		\
+		p "_lb_gained", p "_lb_hot_gained", p "_lb_nobusyq", p "_lb_nobusyg"
+#define DOM_TAIL "alb_count", "alb_failed", "alb_pushed", "sbe_count",		\
+		"sbe_balanced", "sbe_pushed", "sbf_count", "sbf_balanced",	\
+		"sbf_pushed", "ttwu_wake_remote", "ttwu_move_affine",		\
+		"ttwu_move_balance"
+
+static const char *const ss_dom_v15[] = { LB8("idle"), LB8("busy"), LB8("newidle"), DOM_TAIL };
+static const char *const ss_dom_v16[] = { LB8("busy"), LB8("idle"), LB8("newidle"), DOM_TAIL };
+static const char *const ss_dom_v17[] = { LB11("busy"), LB11("idle"), LB11("newidle"), DOM_TAIL };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int dec_schedstat(struct rctx *c, bool domain)
+{
+	struct pd_rec_schedstat *s = &c->rec->u.schedstat;
+	struct pd_schedstat_counter *ctr;
+	const char *const *names = NULL;
+	size_t n = 0, i, off = 0, need;
+
+	s->timestamp = r64(c, 8);
+	s->cpu = r32(c, 16);
+	s->version = r16(c, 20);
+	if (domain)
+		s->domain = r16(c, 22);
+	s->counter_bytes = c->p + 24;
+	s->counter_len = c->end - 24;
+
+	if (s->version < 15 || s->version > 17)
+		return 0;	/* unknown version: raw counter bytes only */
+	if (domain) {
+		if (s->version == 15) {
+			names = ss_dom_v15;
+			n = NELEM(ss_dom_v15);
+		} else if (s->version == 16) {
+			names = ss_dom_v16;
+			n = NELEM(ss_dom_v16);
+		} else {
+			names = ss_dom_v17;
+			n = NELEM(ss_dom_v17);
+		}
+		need = 4 * n;
+	} else {
+		n = NELEM(ss_cpu);
+		need = 48;
+	}
+	if (s->counter_len < need)
+		return below_min(c, 24 + need);
+	ctr = alloc(c, n * sizeof(*ctr));
+	if (!ctr)
+		return -2;
+	for (i = 0; i < n; i++) {
+		if (domain) {
+			ctr[i].name = names[i];
+			ctr[i].value = r32(c, 24 + 4 * i);
+			continue;
+		}
+		off = PD_ALIGN(off, ss_cpu[i].size);
+		ctr[i].name = ss_cpu[i].name;
+		ctr[i].value = ss_cpu[i].size == 4 ? r32(c, 24 + off) : r64(c, 24 + off);
+		off += ss_cpu[i].size;
+	}
+	s->nr = (uint32_t)n;
+	s->counters = ctr;
+	/* The struct is padded to its u64 alignment. */
+	trailing(c, ALIGN8(24 + need));
+	return 0;
+}
+
+/* ---- simpleperf records ---- */
+
+static int dec_sp_kernel_symbol(struct rctx *c)
+{
+	struct pd_rec_sp_kernel_symbol *k = &c->rec->u.sp_kernel_symbol;
+	uint32_t n = r32(c, 8);
+
+	if (n > c->end - 12)
+		return bad_count(c, 8, n);
+	k->kallsyms_size = n;
+	k->kallsyms = (const char *)(c->p + 12);
+	trailing(c, 12 + ALIGN8(n));
+	return 0;
+}
+
+static int dec_sp_dso(struct rctx *c)
+{
+	struct pd_rec_sp_dso *s = &c->rec->u.sp_dso;
+
+	s->dso_type = r64(c, 8);
+	s->dso_id = r64(c, 16);
+	s->min_vaddr = r64(c, 24);
+	return str_tail(c, 32, 8, &s->name);
+}
+
+static int dec_sp_symbol(struct rctx *c)
+{
+	struct pd_rec_sp_symbol *s = &c->rec->u.sp_symbol;
+
+	s->addr = r64(c, 8);
+	s->len = r64(c, 16);
+	s->dso_id = r64(c, 24);
+	return str_tail(c, 32, 8, &s->name);
+}
+
+static int dec_sp_event_id(struct rctx *c)
+{
+	struct pd_rec_sp_event_id *s = &c->rec->u.sp_event_id;
+	struct pd_sp_event_id_entry *e;
+	uint64_t nr = r64(c, 8), i;
+
+	if (nr > (c->end - 16) / 16)
+		return bad_count(c, 8, nr);
+	s->nr = nr;
+	if (nr) {
+		e = alloc(c, (size_t)nr * sizeof(*e));
+		if (!e)
+			return -2;
+		for (i = 0; i < nr; i++) {
+			e[i].attr_index = r64(c, 16 + 16 * i);
+			e[i].event_id = r64(c, 24 + 16 * i);
+		}
+		s->entries = e;
+	}
+	trailing(c, 16 + 16 * nr);
+	return 0;
+}
+
+/* n ips then n sps at pos, for CALLCHAIN and UNWINDING_RESULT */
+static int ips_sps(struct rctx *c, size_t pos, uint64_t n, const uint64_t **ips,
+		   const uint64_t **sps)
+{
+	uint64_t *a;
+
+	if (!n)
+		return 0;
+	a = alloc(c, (size_t)n * 16);
+	if (!a)
+		return -2;
+	copy_u64(a, c->p + pos, (size_t)n * 2, c->swap);
+	*ips = a;
+	*sps = a + n;
+	return 0;
+}
+
+static int dec_sp_callchain(struct rctx *c)
+{
+	struct pd_rec_sp_callchain *s = &c->rec->u.sp_callchain;
+	uint64_t nr = r64(c, 32);
+
+	s->pid = r32(c, 8);
+	s->tid = r32(c, 12);
+	s->chain_type = r64(c, 16);
+	s->time = r64(c, 24);
+	if (nr > (c->end - 40) / 16)
+		return bad_count(c, 32, nr);
+	s->nr = nr;
+	if (ips_sps(c, 40, nr, &s->ips, &s->sps))
+		return -2;
+	trailing(c, 40 + 16 * nr);
+	return 0;
+}
+
+static int dec_sp_unwinding_result(struct rctx *c)
+{
+	struct pd_rec_sp_unwinding_result *u = &c->rec->u.sp_unwinding_result;
+	size_t pos = 72, ss_pos;
+	uint64_t n, *regs;
+
+	u->time = r64(c, 8);
+	u->used_time = r64(c, 16);
+	u->error_code = r64(c, 24);
+	u->error_addr = r64(c, 32);
+	u->stack_start = r64(c, 40);
+	u->stack_end = r64(c, 48);
+	u->regs_abi = r64(c, 56);
+	u->reg_mask = r64(c, 64);
+	/* The mask is in the record; stack_size must follow the regs. */
+	n = (uint64_t)__builtin_popcountll(u->reg_mask);
+	if (n > (c->end - pos - 8) / 8)
+		return bad_count(c, 64, n);
+	u->nr_regs = (uint32_t)n;
+	if (n) {
+		regs = alloc(c, (size_t)n * 8);
+		if (!regs)
+			return -2;
+		copy_u64(regs, c->p + pos, (size_t)n, c->swap);
+		u->regs = regs;
+	}
+	pos += 8 * (size_t)n;
+	ss_pos = pos;
+	u->stack_size = r64(c, pos);
+	pos += 8;
+	if (u->stack_size) {
+		if (u->stack_size > c->end - pos || c->end - pos - u->stack_size < 8)
+			return bad_count(c, ss_pos, u->stack_size);
+		u->stack = c->p + pos;
+		pos += (size_t)u->stack_size;
+		u->dyn_size = r64(c, pos);
+		if (u->dyn_size > u->stack_size)
+			return bad_field(c, pos, u->dyn_size);
+		pos += 8;
+	}
+	/* The callchain tail (2021-03+) is present iff bytes remain. */
+	if (c->end - pos >= 8) {
+		n = r64(c, pos);
+		if (n > (c->end - pos - 8) / 16)
+			return bad_count(c, pos, n);
+		u->has_callchain = true;
+		u->callchain_nr = n;
+		if (ips_sps(c, pos + 8, n, &u->ips, &u->sps))
+			return -2;
+		pos += 8 + 16 * (size_t)n;
+	}
+	trailing(c, pos);
+	return 0;
+}
+
+static int dec_sp_tracing_data(struct rctx *c)
+{
+	struct pd_rec_tracing_data *t = &c->rec->u.sp_tracing_data;
+	uint32_t n = r32(c, 8);
+
+	if (n > c->end - 12)
+		return bad_count(c, 8, n);
+	t->size = n;
+	t->inline_data = true;
+	t->data = c->p + 12;
+	trailing(c, 12 + ALIGN64(n));
+	return 0;
+}
+
+static int dec_sp_debug(struct rctx *c)
+{
+	struct pd_rec_sp_debug *s = &c->rec->u.sp_debug;
+
+	s->time = r64(c, 8);
+	return str_tail(c, 16, 8, &s->s);
+}
+
+static int dispatch(struct rctx *c)
+{
+	struct pd_record *rec = c->rec;
+
+	switch (rec->type) {
+	case PD_REC_MMAP:
+		return dec_mmap(c);
+	case PD_REC_LOST:
+		rec->u.lost.id = r64(c, 8);
+		rec->u.lost.lost = r64(c, 16);
+		trailing(c, 24);
+		return 0;
+	case PD_REC_COMM:
+		return dec_comm(c);
+	case PD_REC_EXIT:
+	case PD_REC_FORK:
+		return dec_fork(c);
+	case PD_REC_THROTTLE:
+	case PD_REC_UNTHROTTLE:
+		rec->u.throttle.time = r64(c, 8);
+		rec->u.throttle.id = r64(c, 16);
+		rec->u.throttle.stream_id = r64(c, 24);
+		trailing(c, 32);
+		return 0;
+	case PD_REC_READ:
+		return dec_read(c);
+	case PD_REC_MMAP2:
+		return dec_mmap2(c);
+	case PD_REC_AUX:
+		rec->u.aux.aux_offset = r64(c, 8);
+		rec->u.aux.aux_size = r64(c, 16);
+		rec->u.aux.flags = r64(c, 24);
+		trailing(c, 32);
+		return 0;
+	case PD_REC_ITRACE_START:
+		rec->u.itrace_start.pid = r32(c, 8);
+		rec->u.itrace_start.tid = r32(c, 12);
+		trailing(c, 16);
+		return 0;
+	case PD_REC_LOST_SAMPLES:
+		rec->u.lost_samples.lost = r64(c, 8);
+		trailing(c, 16);
+		return 0;
+	case PD_REC_SWITCH:
+	case PD_REC_FINISHED_ROUND:
+	case PD_REC_FINISHED_INIT:
+	case PD_REC_SP_SPLIT_END:
+		trailing(c, 8);
+		return 0;
+	case PD_REC_SWITCH_CPU_WIDE:
+		rec->u.sw.next_prev_pid = r32(c, 8);
+		rec->u.sw.next_prev_tid = r32(c, 12);
+		trailing(c, 16);
+		return 0;
+	case PD_REC_NAMESPACES:
+		return dec_namespaces(c);
+	case PD_REC_KSYMBOL:
+		return dec_ksymbol(c);
+	case PD_REC_BPF_EVENT:
+		rec->u.bpf_event.type = r16(c, 8);
+		rec->u.bpf_event.flags = r16(c, 10);
+		rec->u.bpf_event.id = r32(c, 12);
+		memcpy(rec->u.bpf_event.tag, c->p + 16, 8);
+		trailing(c, 24);
+		return 0;
+	case PD_REC_CGROUP:
+		rec->u.cgroup.id = r64(c, 8);
+		return str_tail(c, 16, 8, &rec->u.cgroup.path);
+	case PD_REC_TEXT_POKE:
+		return dec_text_poke(c);
+	case PD_REC_AUX_OUTPUT_HW_ID:
+		rec->u.aux_output_hw_id.hw_id = r64(c, 8);
+		trailing(c, 16);
+		return 0;
+	case PD_REC_CALLCHAIN_DEFERRED:
+		return dec_callchain_deferred(c);
+	case PD_REC_HEADER_ATTR:
+		return dec_header_attr(c);
+	case PD_REC_HEADER_EVENT_TYPE:
+		return dec_event_type(c);
+	case PD_REC_HEADER_TRACING_DATA:
+		return dec_tracing_data(c);
+	case PD_REC_HEADER_BUILD_ID:
+		return dec_build_id(c);
+	case PD_REC_ID_INDEX:
+		return dec_id_index(c);
+	case PD_REC_AUXTRACE_INFO:
+		return dec_auxtrace_info(c);
+	case PD_REC_AUXTRACE:
+		return dec_auxtrace(c);
+	case PD_REC_AUXTRACE_ERROR:
+		return dec_auxtrace_error(c);
+	case PD_REC_THREAD_MAP:
+		return dec_thread_map(c);
+	case PD_REC_CPU_MAP:
+		return dec_cpu_map_data(c, 8, &rec->u.cpu_map.map);
+	case PD_REC_STAT_CONFIG:
+		return dec_stat_config(c);
+	case PD_REC_STAT:
+		return dec_stat(c);
+	case PD_REC_STAT_ROUND:
+		rec->u.stat_round.type = r64(c, 8);
+		rec->u.stat_round.time = r64(c, 16);
+		trailing(c, 24);
+		return 0;
+	case PD_REC_EVENT_UPDATE:
+		return dec_event_update(c);
+	case PD_REC_TIME_CONV:
+		return dec_time_conv(c);
+	case PD_REC_HEADER_FEATURE:
+		rec->u.header_feature.feat_id = r64(c, 8);
+		rec->u.header_feature.len = c->end - 16;
+		rec->u.header_feature.payload = c->end > 16 ? c->p + 16 : NULL;
+		rec->u.header_feature.end_marker = c->end == 16;
+		return 0;
+	case PD_REC_COMPRESSED:
+		rec->u.compressed.data_size = c->end - 8;
+		rec->u.compressed.data = c->p + 8;
+		return 0;
+	case PD_REC_COMPRESSED2:
+		return dec_compressed2(c);
+	case PD_REC_BPF_METADATA:
+		return dec_bpf_metadata(c);
+	case PD_REC_SCHEDSTAT_CPU:
+		return dec_schedstat(c, false);
+	case PD_REC_SCHEDSTAT_DOMAIN:
+		return dec_schedstat(c, true);
+	case PD_REC_SP_KERNEL_SYMBOL:
+		return dec_sp_kernel_symbol(c);
+	case PD_REC_SP_DSO:
+		return dec_sp_dso(c);
+	case PD_REC_SP_SYMBOL:
+		return dec_sp_symbol(c);
+	case PD_REC_SP_EVENT_ID:
+		return dec_sp_event_id(c);
+	case PD_REC_SP_CALLCHAIN:
+		return dec_sp_callchain(c);
+	case PD_REC_SP_UNWINDING_RESULT:
+		return dec_sp_unwinding_result(c);
+	case PD_REC_SP_TRACING_DATA:
+		return dec_sp_tracing_data(c);
+	case PD_REC_SP_DEBUG:
+		return dec_sp_debug(c);
+	default:
+		/* SPLIT chunks and unknown types: nothing to decode here. */
+		return 0;
+	}
+}
+
+int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
+		     struct pd_diag_sink *sink)
+{
+	size_t len = rec->raw_len, min;
+	struct rctx c;
+	int ret;
+
+	/* pd_sample_decode() sets up the arena itself. */
+	if (rec->type == PD_REC_SAMPLE)
+		return pd_sample_decode(d, rec, ev, sink);
+
+	rec->decoded = false;
+	rec->has_trailer = false;
+	memset(&rec->sid, 0, sizeof(rec->sid));
+	memset(&rec->u, 0, sizeof(rec->u));
+
+	c.d = d;
+	c.rec = rec;
+	c.ev = ev;
+	c.sink = sink;
+	c.p = rec->raw;
+	c.end = len;
+	c.swap = rec->swapped;
+	c.check_tail = true;
+
+	if (!pd_decoder_begin(d, len)) {
+		RDIAG(&c, PD_NO_MEMORY, 0, "size=%zu", len);
+		return -2;
+	}
+	min = pd_record_min_size(rec->type);
+	if (len < min)
+		return below_min(&c, min);
+
+	/* Kernel records end with the sample_id trailer of their event. */
+	if (rec->type < PD_REC_KERNEL_MAX) {
+		if (!ev) {
+			c.check_tail = false;
+		} else if ((ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) && ev->id_hdr_size) {
+			if (len - min < ev->id_hdr_size ||
+			    !pd_trailer_decode(rec->raw, len, c.swap, ev, &rec->sid)) {
+				RDIAG(&c, PD_REC_TRAILER_DOES_NOT_FIT, 0,
+				      "size=%zu min=%zu id_hdr_size=%u", len, min,
+				      ev->id_hdr_size);
+				return -1;
+			}
+			rec->has_trailer = true;
+			c.end = len - ev->id_hdr_size;
+		}
+	}
+
+	ret = dispatch(&c);
+	if (ret == 0)
+		rec->decoded = true;
+	return ret;
+}

@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sample.c - PERF_RECORD_SAMPLE bodies, read_format values and the
+ * sample_id trailer of non-sample records.
+ *
+ * This is the hot path of the reader: one straight pass over the fields in
+ * the order of the format (perf-data-format.md §7.2), no allocation (arrays
+ * go to the decoder's arena, reserved per record), no indirect calls, and
+ * the fixed slots before READ bounds-checked with a single comparison.
+ *
+ * Internally the parse steps return a pd_code and leave the position of
+ * the offending field in `bad`; only the entry point emits diagnostics, so
+ * that the empty-branch-stack retry (below) can run a parse without
+ * reporting anything.
+ */
+#include "decode.h"
+
+#define SID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
+		  PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
+
+/* The u64 slots that precede READ: perf's PERF_SAMPLE_MASK. */
+#define FIXED_BITS (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID | \
+		    PD_SAMPLE_TIME | PD_SAMPLE_ADDR | PD_SAMPLE_ID | \
+		    PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD)
+
+#define SDIAG(sink, rec, code, pos, ...)					\
+	do {									\
+		if (sink)							\
+			pd_diag_emit(sink, code, pd_rec_off(rec, pos),		\
+				     (int64_t)(rec)->index, (rec)->type, false,	\
+				     __VA_ARGS__);				\
+	} while (0)
+
+struct sparse {
+	const uint8_t *p;	/* record start */
+	size_t len;		/* record length */
+	size_t pos;		/* next field */
+	size_t bad;		/* offending field on failure */
+	bool swap;
+	bool file_be;		/* branch flags need the bit-field remap */
+};
+
+static inline uint64_t ld64(const struct sparse *s, size_t pos)
+{
+	return pd_ld64(s->p + pos, s->swap);
+}
+
+static inline size_t left(const struct sparse *s)
+{
+	return s->len - s->pos;
+}
+
+/* Copy n u64 in file order to host order: the only array copy of the file. */
+static inline void copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
+{
+	size_t i;
+
+	if (!swap) {
+		memcpy(dst, src, n * 8);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = pd_ld64(src + 8 * i, true);
+}
+
+static inline bool host_is_be(void)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return true;
+#else
+	return false;
+#endif
+}
+
+/*
+ * A big-endian writer allocates the bit-fields of perf_branch_entry from
+ * the most significant bit: a field of width w at little-endian position
+ * p sits at bit 64 - p - w of the value.  Move each one back (§11.3).
+ */
+static inline uint64_t br_flags_from_be(uint64_t v)
+{
+	return ((v >> 63) & 1) |
+	       (((v >> 62) & 1) << 1) |
+	       (((v >> 61) & 1) << 2) |
+	       (((v >> 60) & 1) << 3) |
+	       (((v >> 44) & 0xffff) << 4) |
+	       (((v >> 40) & 0xf) << 20) |
+	       (((v >> 38) & 0x3) << 24) |
+	       (((v >> 34) & 0xf) << 26) |
+	       (((v >> 31) & 0x7) << 30) |
+	       ((v & 0x7fffffffULL) << 33);
+}
+
+bool pd_read_values_decode(struct pd_decoder *d, struct pd_cur *c, uint64_t read_format,
+			   struct pd_read *out, enum pd_code *code)
+{
+	unsigned int n_id = !!(read_format & PD_FORMAT_ID);
+	unsigned int n_lost = !!(read_format & PD_FORMAT_LOST);
+	unsigned int n_en = !!(read_format & PD_FORMAT_TOTAL_TIME_ENABLED);
+	unsigned int n_run = !!(read_format & PD_FORMAT_TOTAL_TIME_RUNNING);
+	const uint8_t *p = c->p;
+	struct pd_read_value *v;
+	size_t pos = c->pos, avail = c->len - c->pos, ent, need, nr_pos;
+	uint64_t nr, i;
+
+	out->format = read_format;
+	out->time_enabled = 0;
+	out->time_running = 0;
+	out->values = NULL;
+	out->nr = 0;
+
+	if (!(read_format & PD_FORMAT_GROUP)) {
+		/* value, time_enabled, time_running, id, lost: all u64 */
+		need = 8 * (1 + n_en + n_run + n_id + n_lost);
+		if (avail < need) {
+			/* The first slot that does not fit. */
+			c->pos = pos + (avail / 8) * 8;
+			*code = PD_SAMPLE_TRUNCATED;
+			return false;
+		}
+		v = pd_scratch_alloc(d, sizeof(*v));
+		if (!v) {
+			*code = PD_NO_MEMORY;
+			return false;
+		}
+		v->value = pd_ld64(p + pos, c->swap);
+		pos += 8;
+		if (n_en) {
+			out->time_enabled = pd_ld64(p + pos, c->swap);
+			pos += 8;
+		}
+		if (n_run) {
+			out->time_running = pd_ld64(p + pos, c->swap);
+			pos += 8;
+		}
+		v->id = 0;
+		v->lost = 0;
+		if (n_id) {
+			v->id = pd_ld64(p + pos, c->swap);
+			pos += 8;
+		}
+		if (n_lost) {
+			v->lost = pd_ld64(p + pos, c->swap);
+			pos += 8;
+		}
+		out->nr = 1;
+		out->values = v;
+		c->pos = pos;
+		return true;
+	}
+
+	/* Group: nr, time_enabled, time_running, nr x {value, id, lost}. */
+	need = 8 * (1 + n_en + n_run);
+	if (avail < need) {
+		c->pos = pos + (avail / 8) * 8;
+		*code = PD_SAMPLE_TRUNCATED;
+		return false;
+	}
+	nr_pos = pos;
+	nr = pd_ld64(p + pos, c->swap);
+	pos += 8;
+	if (n_en) {
+		out->time_enabled = pd_ld64(p + pos, c->swap);
+		pos += 8;
+	}
+	if (n_run) {
+		out->time_running = pd_ld64(p + pos, c->swap);
+		pos += 8;
+	}
+	ent = 8 * (1 + n_id + n_lost);
+	/* Division: nr * ent cannot overflow what is compared. */
+	if (nr > (c->len - pos) / ent) {
+		c->pos = nr_pos;
+		*code = PD_SAMPLE_READ_GROUP_NR;
+		return false;
+	}
+	if (nr) {
+		v = pd_scratch_alloc(d, (size_t)nr * sizeof(*v));
+		if (!v) {
+			*code = PD_NO_MEMORY;
+			return false;
+		}
+		for (i = 0; i < nr; i++) {
+			v[i].value = pd_ld64(p + pos, c->swap);
+			pos += 8;
+			v[i].id = 0;
+			v[i].lost = 0;
+			if (n_id) {
+				v[i].id = pd_ld64(p + pos, c->swap);
+				pos += 8;
+			}
+			if (n_lost) {
+				v[i].lost = pd_ld64(p + pos, c->swap);
+				pos += 8;
+			}
+		}
+		out->values = v;
+	}
+	out->nr = nr;
+	c->pos = pos;
+	return true;
+}
+
+bool pd_trailer_decode(const uint8_t *raw, size_t len, bool swap, const struct pd_event *ev,
+		       struct pd_sample_id *sid)
+{
+	uint64_t st = ev->attr.sample_type & SID_BITS;
+	size_t n = 8 * (size_t)__builtin_popcountll(st);
+	size_t pos;
+
+	memset(sid, 0, sizeof(*sid));
+	/* The trailer never overlaps the 8-byte header. */
+	if (len < 8 || len - 8 < n)
+		return false;
+	/* perf reads it backwards from the record end (§7.6). */
+	pos = len;
+	if (st & PD_SAMPLE_IDENTIFIER) {
+		pos -= 8;
+		sid->id = pd_ld64(raw + pos, swap);
+	}
+	if (st & PD_SAMPLE_CPU) {
+		pos -= 8;
+		sid->cpu = pd_ld32(raw + pos, swap);
+		sid->cpu_res = pd_ld32(raw + pos + 4, swap);
+	}
+	if (st & PD_SAMPLE_STREAM_ID) {
+		pos -= 8;
+		sid->stream_id = pd_ld64(raw + pos, swap);
+	}
+	if (st & PD_SAMPLE_ID) {
+		pos -= 8;
+		/* IDENTIFIER, when present, holds the same id. */
+		if (!(st & PD_SAMPLE_IDENTIFIER))
+			sid->id = pd_ld64(raw + pos, swap);
+	}
+	if (st & PD_SAMPLE_TIME) {
+		pos -= 8;
+		sid->time = pd_ld64(raw + pos, swap);
+	}
+	if (st & PD_SAMPLE_TID) {
+		pos -= 8;
+		sid->pid = pd_ld32(raw + pos, swap);
+		sid->tid = pd_ld32(raw + pos + 4, swap);
+	}
+	sid->present = st;
+	return true;
+}
+
+static enum pd_code parse_regs(struct pd_decoder *d, struct sparse *s, uint64_t mask,
+			       struct pd_regs *r)
+{
+	uint64_t abi, *regs;
+	unsigned int n;
+
+	r->mask = mask;
+	r->abi = 0;
+	r->nr = 0;
+	r->regs = NULL;
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	abi = ld64(s, s->pos);
+	if (abi > 2) {
+		s->bad = s->pos;
+		return PD_SAMPLE_BAD_REGS_ABI;
+	}
+	s->pos += 8;
+	r->abi = abi;
+	if (!abi)
+		return PD_OK;
+	n = (unsigned int)__builtin_popcountll(mask);
+	if (left(s) / 8 < n) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	if (n) {
+		regs = pd_scratch_alloc(d, (size_t)n * 8);
+		if (!regs)
+			return PD_NO_MEMORY;
+		copy_u64(regs, s->p + s->pos, n, s->swap);
+		s->pos += (size_t)n * 8;
+		r->regs = regs;
+	}
+	r->nr = n;
+	return PD_OK;
+}
+
+static inline enum pd_code parse_u64(struct sparse *s, uint64_t *out)
+{
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	*out = ld64(s, s->pos);
+	s->pos += 8;
+	return PD_OK;
+}
+
+/* Everything after the branch stack (§7.2 rows 14..24). */
+static enum pd_code parse_tail(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
+			       struct pd_sample *out)
+{
+	uint64_t st = ev->attr.sample_type;
+	enum pd_code code;
+	uint64_t sz;
+
+	if (st & PD_SAMPLE_REGS_USER) {
+		code = parse_regs(d, s, ev->attr.sample_regs_user, &out->regs_user);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_STACK_USER) {
+		if (left(s) < 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_TRUNCATED;
+		}
+		sz = ld64(s, s->pos);
+		out->stack_size = sz;
+		out->stack_data = NULL;
+		out->stack_dyn_size = 0;
+		if (sz) {
+			if (sz > left(s) - 8) {
+				s->bad = s->pos;
+				return PD_SAMPLE_STACK_SIZE;
+			}
+			s->pos += 8;
+			/* Raw memory of the task: never swapped. */
+			out->stack_data = s->p + s->pos;
+			s->pos += (size_t)sz;
+			if (left(s) < 8) {
+				s->bad = s->pos;
+				return PD_SAMPLE_TRUNCATED;
+			}
+			out->stack_dyn_size = ld64(s, s->pos);
+			if (out->stack_dyn_size > sz) {
+				s->bad = s->pos;
+				return PD_SAMPLE_STACK_DYN_SIZE;
+			}
+		}
+		s->pos += 8;
+	}
+	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)) {
+		/* WEIGHT_STRUCT shares the slot; read by value (§7.5). */
+		code = parse_u64(s, &out->weight);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_DATA_SRC) {
+		code = parse_u64(s, &out->data_src);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_TRANSACTION) {
+		code = parse_u64(s, &out->transaction);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_REGS_INTR) {
+		code = parse_regs(d, s, ev->attr.sample_regs_intr, &out->regs_intr);
+		if (code)
+			return code;
+	}
+	/* perf reads these four unchecked; we do not. */
+	if (st & PD_SAMPLE_PHYS_ADDR) {
+		code = parse_u64(s, &out->phys_addr);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_CGROUP) {
+		code = parse_u64(s, &out->cgroup);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_DATA_PAGE_SIZE) {
+		code = parse_u64(s, &out->data_page_size);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_CODE_PAGE_SIZE) {
+		code = parse_u64(s, &out->code_page_size);
+		if (code)
+			return code;
+	}
+	if (st & PD_SAMPLE_AUX) {
+		if (left(s) < 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_TRUNCATED;
+		}
+		sz = ld64(s, s->pos);
+		if (sz > left(s) - 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_AUX_SIZE;
+		}
+		s->pos += 8;
+		out->aux_size = sz;
+		out->aux_data = sz ? s->p + s->pos : NULL;
+		s->pos += (size_t)sz;
+	}
+	return PD_OK;
+}
+
+/* Branch entries and counters after nr (and hw_idx) were consumed. */
+static enum pd_code parse_branches(struct pd_decoder *d, struct sparse *s, uint64_t nr,
+				   size_t nr_pos, bool counters, struct pd_sample *out)
+{
+	struct pd_branch_entry *br;
+	const uint8_t *src;
+	uint64_t *cnt;
+	size_t per = counters ? 32 : 24, i;
+
+	out->branch_nr = nr;
+	out->branches = NULL;
+	out->branch_counters = NULL;
+	if (nr > left(s) / per) {
+		s->bad = nr_pos;
+		return PD_SAMPLE_BRANCH_TOO_LONG;
+	}
+	if (!nr)
+		return PD_OK;
+	br = pd_scratch_alloc(d, (size_t)nr * sizeof(*br));
+	if (!br)
+		return PD_NO_MEMORY;
+	src = s->p + s->pos;
+	if (!s->swap) {
+		/* pd_branch_entry is the UAPI layout: 3 x u64, no padding. */
+		memcpy(br, src, (size_t)nr * 24);
+		if (s->file_be)
+			for (i = 0; i < nr; i++)
+				br[i].flags = br_flags_from_be(br[i].flags);
+	} else {
+		for (i = 0; i < nr; i++, src += 24) {
+			br[i].from = pd_ld64(src, true);
+			br[i].to = pd_ld64(src + 8, true);
+			br[i].flags = pd_ld64(src + 16, true);
+			if (s->file_be)
+				br[i].flags = br_flags_from_be(br[i].flags);
+		}
+	}
+	s->pos += (size_t)nr * 24;
+	out->branches = br;
+	if (counters) {
+		cnt = pd_scratch_alloc(d, (size_t)nr * 8);
+		if (!cnt)
+			return PD_NO_MEMORY;
+		copy_u64(cnt, s->p + s->pos, (size_t)nr, s->swap);
+		s->pos += (size_t)nr * 8;
+		out->branch_counters = cnt;
+	}
+	return PD_OK;
+}
+
+_Static_assert(sizeof(struct pd_branch_entry) == 24, "branch entry is 3 x u64");
+
+/*
+ * The branch stack and everything after it.  With HW_INDEX the kernel
+ * writes only nr = 0 (no hw_idx) for a sample without branch data while
+ * perf always expects hw_idx (§7.4): when nr is 0 we accept whichever of
+ * the two readings consumes the sample exactly, preferring hw_idx.
+ */
+static enum pd_code parse_branch_and_tail(struct pd_decoder *d, struct sparse *s,
+					  const struct pd_event *ev, struct pd_sample *out)
+{
+	uint64_t bst = ev->attr.branch_sample_type, nr;
+	bool counters = bst & PD_BRANCH_COUNTERS;
+	size_t nr_pos, mark, after_nr;
+	enum pd_code code;
+
+	if (!(ev->attr.sample_type & PD_SAMPLE_BRANCH_STACK))
+		return parse_tail(d, s, ev, out);
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	nr_pos = s->pos;
+	nr = ld64(s, s->pos);
+	s->pos += 8;
+	if (!(bst & PD_BRANCH_HW_INDEX)) {
+		code = parse_branches(d, s, nr, nr_pos, counters, out);
+		return code ? code : parse_tail(d, s, ev, out);
+	}
+	after_nr = s->pos;
+	mark = d->used;
+	if (nr == 0) {
+		/* Reading 1: hw_idx present. */
+		if (left(s) >= 8) {
+			s->pos += 8;
+			code = parse_tail(d, s, ev, out);
+			if (code == PD_OK && s->pos == s->len) {
+				out->branch_has_hw_idx = true;
+				out->branch_hw_idx = ld64(s, after_nr);
+				return PD_OK;
+			}
+			if (code == PD_NO_MEMORY)
+				return code;
+		}
+		/* Reading 2: the kernel's bare nr = 0. */
+		d->used = mark;
+		s->pos = after_nr;
+		code = parse_tail(d, s, ev, out);
+		if (code == PD_OK && s->pos == s->len) {
+			out->branch_has_hw_idx = false;
+			out->branch_hw_idx = 0;
+			return PD_OK;
+		}
+		if (code == PD_NO_MEMORY)
+			return code;
+		/* Neither is exact: report against perf's reading. */
+		d->used = mark;
+		s->pos = after_nr;
+	}
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	out->branch_has_hw_idx = true;
+	out->branch_hw_idx = ld64(s, s->pos);
+	s->pos += 8;
+	code = parse_branches(d, s, nr, nr_pos, counters, out);
+	return code ? code : parse_tail(d, s, ev, out);
+}
+
+static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
+		       struct pd_diag_sink *sink)
+{
+	struct pd_sample *out = &rec->u.sample;
+	struct sparse s;
+	struct pd_cur c;
+	enum pd_code code;
+	uint64_t st, nr;
+	size_t need, avail;
+
+	rec->decoded = false;
+	rec->has_trailer = false;
+	memset(&rec->sid, 0, sizeof(rec->sid));
+	/* No attr, no layout: the reader reports the missing attr. */
+	if (!ev)
+		return -1;
+	if (rec->raw_len < 8) {
+		SDIAG(sink, rec, PD_REC_BELOW_MIN, 0, "size=%zu min=8", rec->raw_len);
+		return -1;
+	}
+
+	st = ev->attr.sample_type;
+	memset(out, 0, sizeof(*out));
+	out->sample_type = st;
+	/* Without PERIOD perf uses attr.sample_period; without TIME time stays 0. */
+	out->period = ev->attr.sample_period;
+
+	s.p = rec->raw;
+	s.len = rec->raw_len;
+	s.pos = 8;
+	s.bad = 8;
+	s.swap = rec->swapped;
+	s.file_be = rec->swapped != host_is_be();
+
+	/* One check covers every slot up to PERIOD. */
+	need = 8 * (size_t)__builtin_popcountll(st & FIXED_BITS);
+	avail = s.len - s.pos;
+	if (avail < need) {
+		s.bad = s.pos + (avail / 8) * 8;
+		code = PD_SAMPLE_TRUNCATED;
+		goto fail;
+	}
+	if (st & PD_SAMPLE_IDENTIFIER) {
+		out->identifier = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_IP) {
+		out->ip = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_TID) {
+		/* Two u32 in file order, not one swapped u64 (§11.1). */
+		out->pid = pd_ld32(s.p + s.pos, s.swap);
+		out->tid = pd_ld32(s.p + s.pos + 4, s.swap);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_TIME) {
+		out->time = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_ADDR) {
+		out->addr = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_ID) {
+		out->id = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_STREAM_ID) {
+		out->stream_id = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_CPU) {
+		out->cpu = pd_ld32(s.p + s.pos, s.swap);
+		out->cpu_res = pd_ld32(s.p + s.pos + 4, s.swap);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_PERIOD) {
+		out->period = ld64(&s, s.pos);
+		s.pos += 8;
+	}
+	if (st & PD_SAMPLE_READ) {
+		pd_cur_init(&c, s.p, s.len, 0, s.swap);
+		c.pos = s.pos;
+		if (!pd_read_values_decode(d, &c, ev->attr.read_format, &out->read, &code)) {
+			s.bad = c.pos;
+			goto fail;
+		}
+		s.pos = c.pos;
+	}
+	if (st & PD_SAMPLE_CALLCHAIN) {
+		if (left(&s) < 8) {
+			s.bad = s.pos;
+			code = PD_SAMPLE_TRUNCATED;
+			goto fail;
+		}
+		nr = ld64(&s, s.pos);
+		if (nr > (left(&s) - 8) / 8) {
+			s.bad = s.pos;
+			code = PD_SAMPLE_CALLCHAIN_TOO_LONG;
+			goto fail;
+		}
+		s.pos += 8;
+		out->callchain_nr = nr;
+		if (nr) {
+			uint64_t *ips = pd_scratch_alloc(d, (size_t)nr * 8);
+
+			if (!ips) {
+				code = PD_NO_MEMORY;
+				goto fail;
+			}
+			copy_u64(ips, s.p + s.pos, (size_t)nr, s.swap);
+			s.pos += (size_t)nr * 8;
+			out->callchain = ips;
+		}
+	}
+	if (st & PD_SAMPLE_RAW) {
+		uint32_t rsz;
+
+		if (left(&s) < 4) {
+			s.bad = s.pos;
+			code = PD_SAMPLE_TRUNCATED;
+			goto fail;
+		}
+		rsz = pd_ld32(s.p + s.pos, s.swap);
+		if (rsz > left(&s) - 4) {
+			s.bad = s.pos;
+			code = PD_SAMPLE_RAW_SIZE;
+			goto fail;
+		}
+		out->raw_size = rsz;
+		out->raw_data = rsz ? s.p + s.pos + 4 : NULL;
+		s.pos += 4 + (size_t)rsz;
+	}
+	code = parse_branch_and_tail(d, &s, ev, out);
+	if (code)
+		goto fail;
+
+	if (s.pos != s.len)
+		SDIAG(sink, rec, PD_SAMPLE_TRAILING_BYTES, s.pos, "bytes=%zu", s.len - s.pos);
+
+	rec->sid.present = st & SID_BITS;
+	rec->sid.pid = out->pid;
+	rec->sid.tid = out->tid;
+	rec->sid.time = out->time;
+	rec->sid.id = (st & PD_SAMPLE_IDENTIFIER) ? out->identifier : out->id;
+	rec->sid.stream_id = out->stream_id;
+	rec->sid.cpu = out->cpu;
+	rec->sid.cpu_res = out->cpu_res;
+	rec->decoded = true;
+	return 0;
+
+fail:
+	if (code == PD_NO_MEMORY) {
+		SDIAG(sink, rec, PD_NO_MEMORY, 0, "size=%zu", rec->raw_len);
+		return -2;
+	}
+	SDIAG(sink, rec, code, s.bad, "sample_type=%#llx size=%zu",
+	      (unsigned long long)st, rec->raw_len);
+	return -1;
+}
+
+int pd_sample_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
+		     struct pd_diag_sink *sink)
+{
+	if (!pd_decoder_begin(d, rec->raw_len)) {
+		SDIAG(sink, rec, PD_NO_MEMORY, 0, "size=%zu", rec->raw_len);
+		rec->decoded = false;
+		return -2;
+	}
+	return sample_body(d, rec, ev, sink);
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages this project builds and tests with.
+#
+# Idempotent: only packages that are missing are installed.  As root it runs
+# apt-get itself; otherwise it prints the exact command to run and fails.
+#
+# Usage: sh scripts/install-deps.sh [--with-fuzz]
+#   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)
+set -eu
+
+PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
+libprotobuf-c-dev protobuf-c-compiler libelf-dev libdw-dev libtraceevent-dev \
+zstd"
+
+for arg in "$@"; do
+	case "$arg" in
+	--with-fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
+	*) echo "install-deps.sh: unknown option: $arg" >&2; exit 2 ;;
+	esac
+done
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps.sh: missing packages:$missing" >&2
+	echo "run as root:  apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "install-deps.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine starts with empty package lists.
+if ! apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -qq
+	apt-get install -y --no-install-recommends $missing
+fi

@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_reader.c - the reader end to end on hand-built streams: container
+ * detection, pipe and file headers, attribution by id, compression, time
+ * order, directory mode, spooling of non-seekable file-mode input and the
+ * diagnostics (code and exact offset) for damaged framing.
+ *
+ * Every stream is built twice, in little- and big-endian byte order, by
+ * the same builder, and must decode to the same values.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+#include <zstd.h>
+
+#include "perfdata/perfdata.h"
+#include "test_suites.h"
+
+/* ---- a byte builder that writes in a chosen byte order ---- */
+
+struct bb {
+	uint8_t buf[65536 * 2];
+	size_t len;
+	bool be;
+};
+
+static void bb_u8(struct bb *b, uint8_t v)
+{
+	b->buf[b->len++] = v;
+}
+
+static void bb_uint(struct bb *b, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int shift = b->be ? 8 * (n - 1 - i) : 8 * i;
+
+		b->buf[b->len++] = (uint8_t)(v >> shift);
+	}
+}
+
+static void bb_u16(struct bb *b, uint16_t v) { bb_uint(b, v, 2); }
+static void bb_u32(struct bb *b, uint32_t v) { bb_uint(b, v, 4); }
+static void bb_u64(struct bb *b, uint64_t v) { bb_uint(b, v, 8); }
+
+static void bb_bytes(struct bb *b, const void *p, size_t n)
+{
+	memcpy(b->buf + b->len, p, n);
+	b->len += n;
+}
+
+static void bb_put_u16_at(struct bb *b, size_t at, uint16_t v)
+{
+	size_t save = b->len;
+
+	b->len = at;
+	bb_u16(b, v);
+	b->len = save;
+}
+
+/* Record header; returns the record start for bb_end_rec(). */
+static size_t bb_rec(struct bb *b, uint32_t type, uint16_t misc)
+{
+	size_t start = b->len;
+
+	bb_u32(b, type);
+	bb_u16(b, misc);
+	bb_u16(b, 0);	/* size, patched by bb_end_rec */
+	return start;
+}
+
+static void bb_end_rec(struct bb *b, size_t start)
+{
+	bb_put_u16_at(b, start + 6, (uint16_t)(b->len - start));
+}
+
+static void bb_pipe_header(struct bb *b)
+{
+	/* magic "PERFILE2" as a u64 in the writer's order */
+	bb_u64(b, 0x32454c4946524550ULL);
+	bb_u64(b, 16);	/* header size: pipe */
+}
+
+/*
+ * attr (VER5, 112 bytes) with the given sample_type; flags word: a
+ * big-endian writer allocates bit-fields from the most significant bit of
+ * each byte, so the value stored is each byte's bits reversed.
+ */
+static void bb_attr(struct bb *b, uint64_t sample_type, uint64_t flags)
+{
+	uint64_t stored = flags;
+	int i;
+
+	if (b->be) {
+		stored = 0;
+		for (i = 0; i < 64; i++)
+			if (flags & (1ULL << i))
+				stored |= 1ULL << ((i & ~7) + (7 - (i & 7)));
+	}
+	bb_u32(b, 1);		/* type: SOFTWARE */
+	bb_u32(b, 112);		/* size */
+	bb_u64(b, 0);		/* config: cpu-clock */
+	bb_u64(b, 4000);	/* sample_period */
+	bb_u64(b, sample_type);
+	bb_u64(b, 0);		/* read_format */
+	bb_u64(b, stored);	/* flags */
+	bb_u32(b, 0);		/* wakeup_events */
+	bb_u32(b, 0);		/* bp_type */
+	bb_u64(b, 0);		/* config1 */
+	bb_u64(b, 0);		/* config2 */
+	bb_u64(b, 0);		/* branch_sample_type */
+	bb_u64(b, 0);		/* sample_regs_user */
+	bb_u32(b, 0);		/* sample_stack_user */
+	bb_u32(b, 0);		/* clockid */
+	bb_u64(b, 0);		/* sample_regs_intr */
+	bb_u32(b, 0);		/* aux_watermark */
+	bb_u16(b, 0);		/* sample_max_stack */
+	bb_u16(b, 0);		/* reserved_2 */
+}
+
+#define ST_BASIC (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME)
+
+static void bb_header_attr(struct bb *b, uint64_t id)
+{
+	size_t r = bb_rec(b, PD_REC_HEADER_ATTR, 0);
+
+	bb_attr(b, ST_BASIC, PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_FREQ);
+	bb_u64(b, id);
+	bb_end_rec(b, r);
+}
+
+static void bb_sample(struct bb *b, uint64_t id, uint64_t ip, uint32_t pid, uint64_t time)
+{
+	size_t r = bb_rec(b, PD_REC_SAMPLE, 2 /* USER */);
+
+	bb_u64(b, id);
+	bb_u64(b, ip);
+	bb_u32(b, pid);
+	bb_u32(b, pid + 1);
+	bb_u64(b, time);
+	bb_end_rec(b, r);
+}
+
+static void bb_round(struct bb *b)
+{
+	size_t r = bb_rec(b, PD_REC_FINISHED_ROUND, 0);
+
+	bb_end_rec(b, r);
+}
+
+/* ---- diagnostics collected by the tests ---- */
+
+#define MAX_DIAGS 64
+
+struct seen {
+	unsigned int n;
+	enum pd_code code[MAX_DIAGS];
+	uint64_t offset[MAX_DIAGS];
+	int64_t rec[MAX_DIAGS];
+};
+
+static void collect(const struct pd_diag *d, void *arg)
+{
+	struct seen *s = arg;
+
+	if (s->n < MAX_DIAGS) {
+		s->code[s->n] = d->code;
+		s->offset[s->n] = d->offset;
+		s->rec[s->n] = d->record_index;
+		s->n++;
+	}
+}
+
+static int find_code(const struct seen *s, enum pd_code code)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->code[i] == code)
+			return (int)i;
+	return -1;
+}
+
+static int write_tmp(const struct bb *b)
+{
+	char path[] = "/tmp/pd-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	unlink(path);
+	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+/* A real pipe: the reader must cope with a non-seekable descriptor. */
+static int write_pipe(const struct bb *b)
+{
+	int p[2];
+
+	CU_ASSERT_FATAL(b->len < 60000);	/* fits the pipe buffer */
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	CU_ASSERT_FATAL(write(p[1], b->buf, b->len) == (ssize_t)b->len);
+	close(p[1]);
+	return p[0];
+}
+
+static struct pd_reader *open_bb(const struct bb *b, bool use_pipe, struct seen *seen,
+				 bool time_order, int *fd_out, int *status)
+{
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct pd_reader *r = NULL;
+	int fd = use_pipe ? write_pipe(b) : write_tmp(b);
+
+	o.diag_fn = collect;
+	o.diag_arg = seen;
+	o.time_order = time_order;
+	*status = pd_reader_open_fd(fd, "test", &o, &r);
+	*fd_out = fd;
+	return r;
+}
+
+/* ---- tests ---- */
+
+static void check_pipe_basic(bool be, bool use_pipe)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, st, n = 0;
+
+	b->be = be;
+	bb_pipe_header(b);
+	bb_header_attr(b, 77);
+	bb_sample(b, 77, 0x401000, 100, 5000);
+	r = open_bb(b, use_pipe, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->mode, PD_MODE_PIPE);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->big_endian, be);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (n == 0) {
+			CU_ASSERT_EQUAL(rec->type, PD_REC_HEADER_ATTR);
+			CU_ASSERT_EQUAL(rec->offset, 16);
+		} else {
+			CU_ASSERT_EQUAL(rec->type, PD_REC_SAMPLE);
+			CU_ASSERT_EQUAL(rec->offset, 16 + 8 + 112 + 8);
+			CU_ASSERT_TRUE(rec->decoded);
+			CU_ASSERT_EQUAL(rec->event_index, 0);
+			CU_ASSERT_EQUAL(rec->u.sample.ip, 0x401000);
+			CU_ASSERT_EQUAL(rec->u.sample.pid, 100);
+			CU_ASSERT_EQUAL(rec->u.sample.tid, 101);
+			CU_ASSERT_EQUAL(rec->u.sample.time, 5000);
+			CU_ASSERT_EQUAL(rec->u.sample.identifier, 77);
+			CU_ASSERT_EQUAL(rec->u.sample.period, 4000);
+		}
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(pd_reader_nr_events(r), 1);
+	CU_ASSERT_EQUAL(pd_reader_event(r, 0)->attr.sample_type, ST_BASIC);
+	CU_ASSERT_TRUE(pd_reader_event(r, 0)->attr.flags & PD_ATTR_SAMPLE_ID_ALL);
+	CU_ASSERT_TRUE(pd_reader_event(r, 0)->attr.flags & PD_ATTR_FREQ);
+	CU_ASSERT_STRING_EQUAL(pd_reader_event(r, 0)->name, "cpu-clock");
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_pipe_le(void)
+{
+	check_pipe_basic(false, true);
+}
+
+static void test_pipe_be(void)
+{
+	check_pipe_basic(true, true);
+}
+
+static void test_pipe_saved_as_file(void)
+{
+	check_pipe_basic(false, false);
+	check_pipe_basic(true, false);
+}
+
+static void expect_open_failure(const uint8_t *bytes, size_t len, enum pd_code code,
+				uint64_t offset)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, st, i;
+
+	bb_bytes(b, bytes, len);
+	r = open_bb(b, false, &seen, false, &fd, &st);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_EQUAL(st, PD_STATUS_MALFORMED);
+	i = find_code(&seen, code);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], offset);
+	close(fd);
+	free(b);
+}
+
+static void test_bad_magic(void)
+{
+	static const uint8_t junk[32] = "this is not a perf.data file...";
+
+	expect_open_failure(junk, sizeof(junk), PD_NOT_PERF, 0);
+}
+
+static void test_legacy_perffile(void)
+{
+	uint8_t hdr[104] = "PERFFILE";
+
+	expect_open_failure(hdr, sizeof(hdr), PD_LEGACY_PERFFILE, 0);
+}
+
+static void test_bad_header_size(void)
+{
+	uint8_t hdr[104] = "PERFILE2";
+
+	hdr[8] = 50;	/* header size 50: neither 16, 72 nor 104 */
+	expect_open_failure(hdr, sizeof(hdr), PD_BAD_HEADER_SIZE, 8);
+}
+
+static void test_truncated_header(void)
+{
+	static const uint8_t hdr[10] = "PERFILE2";
+
+	expect_open_failure(hdr, sizeof(hdr), PD_TRUNCATED_HEADER, 0);
+}
+
+static void test_empty_input(void)
+{
+	expect_open_failure(NULL, 0, PD_EMPTY_FILE, 0);
+}
+
+static void test_zero_size_record(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	size_t bad_at;
+	int fd, st, ret, n = 0, i;
+
+	bb_pipe_header(b);
+	bb_header_attr(b, 1);
+	bad_at = b->len;
+	bb_u32(b, PD_REC_SAMPLE);	/* type */
+	bb_u16(b, 0);			/* misc */
+	bb_u16(b, 0);			/* size 0: would loop a naive reader */
+	r = open_bb(b, true, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0)
+		n++;
+	CU_ASSERT_EQUAL(ret, PD_STATUS_MALFORMED);
+	CU_ASSERT_EQUAL(n, 1);
+	i = find_code(&seen, PD_REC_ZERO_SIZE);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], bad_at);
+	CU_ASSERT_EQUAL(seen.rec[i], 1);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_truncated_stream(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	size_t cut;
+	int fd, st, ret, n = 0, i;
+
+	bb_pipe_header(b);
+	bb_header_attr(b, 1);
+	bb_sample(b, 1, 0x1000, 5, 10);
+	cut = b->len;
+	bb_sample(b, 1, 0x2000, 5, 20);
+	b->len -= 4;	/* a killed perf record -o - */
+	r = open_bb(b, true, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0)
+		n++;
+	CU_ASSERT_EQUAL(ret, 0);	/* everything complete was delivered */
+	CU_ASSERT_EQUAL(n, 2);
+	i = find_code(&seen, PD_REC_TRUNCATED);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], cut);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+/* COMPRESSED records: one zstd stream over two containers, a record split between them. */
+static void check_compressed(bool be, bool v2)
+{
+	struct bb *b = calloc(1, sizeof(*b)), *inner = calloc(1, sizeof(*inner));
+	uint8_t zout[4096];
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	ZSTD_CStream *zcs = ZSTD_createCStream();
+	size_t half, k, cut[2];
+	int fd, st, n_samples = 0, n_containers = 0;
+	uint64_t want_ip = 0x1000;
+
+	b->be = inner->be = be;
+	for (k = 0; k < 6; k++)
+		bb_sample(inner, 9, 0x1000 + k, 42, 100 + k);
+	half = inner->len / 2 + 3;	/* cuts a record in two */
+	cut[0] = half;
+	cut[1] = inner->len - half;
+	bb_pipe_header(b);
+	bb_header_attr(b, 9);
+	ZSTD_initCStream(zcs, 3);
+	for (k = 0; k < 2; k++) {
+		ZSTD_inBuffer in = { inner->buf + (k ? half : 0), cut[k], 0 };
+		ZSTD_outBuffer out = { zout, sizeof(zout), 0 };
+		size_t rs;
+
+		while (in.pos < in.size)
+			ZSTD_compressStream(zcs, &out, &in);
+		ZSTD_flushStream(zcs, &out);
+		if (v2) {
+			rs = bb_rec(b, PD_REC_COMPRESSED2, 0);
+			bb_u64(b, out.pos);
+			bb_bytes(b, zout, out.pos);
+			while ((b->len - rs) % 8)
+				bb_u8(b, 0);
+		} else {
+			rs = bb_rec(b, PD_REC_COMPRESSED, 0);
+			bb_bytes(b, zout, out.pos);
+		}
+		bb_end_rec(b, rs);
+	}
+	ZSTD_freeCStream(zcs);
+	r = open_bb(b, true, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec->type == PD_REC_COMPRESSED || rec->type == PD_REC_COMPRESSED2) {
+			n_containers++;
+			CU_ASSERT_FALSE(rec->from_compressed);
+		}
+		if (rec->type == PD_REC_SAMPLE) {
+			CU_ASSERT_TRUE(rec->from_compressed);
+			CU_ASSERT_EQUAL(rec->u.sample.ip, want_ip);
+			CU_ASSERT_EQUAL(rec->u.sample.pid, 42);
+			want_ip++;
+			n_samples++;
+		}
+	}
+	CU_ASSERT_EQUAL(n_containers, 2);
+	CU_ASSERT_EQUAL(n_samples, 6);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+	free(inner);
+}
+
+static void test_compressed(void)
+{
+	check_compressed(false, false);
+	check_compressed(true, false);
+	check_compressed(false, true);
+	check_compressed(true, true);
+}
+
+static void test_compressed_corrupt(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	size_t rs, at;
+	int fd, st, ret, n = 0, i;
+
+	bb_pipe_header(b);
+	bb_header_attr(b, 9);
+	at = b->len;
+	rs = bb_rec(b, PD_REC_COMPRESSED, 0);
+	bb_bytes(b, "not a zstd frame at all", 24);
+	bb_end_rec(b, rs);
+	bb_sample(b, 9, 0x5000, 1, 1);	/* the outer stream stays in sync */
+	r = open_bb(b, true, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0)
+		n++;
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(n, 3);
+	i = find_code(&seen, PD_ZSTD_ERROR);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], at);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+/* FINISHED_ROUND ordering as perf report does it (reference §8.5). */
+static void test_time_order(void)
+{
+	static const uint64_t want[] = { 5, 7, 10, 15, 20 };
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	char order[64] = "";
+	int fd, st, ns = 0;
+
+	bb_pipe_header(b);
+	bb_header_attr(b, 3);
+	bb_sample(b, 3, 1, 1, 10);
+	bb_sample(b, 3, 1, 1, 5);
+	bb_round(b);
+	bb_sample(b, 3, 1, 1, 7);
+	bb_sample(b, 3, 1, 1, 20);
+	bb_round(b);
+	bb_sample(b, 3, 1, 1, 15);
+	r = open_bb(b, true, &seen, true, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while (pd_reader_next(r, &rec) > 0) {
+		size_t l = strlen(order);
+
+		if (rec->type == PD_REC_SAMPLE) {
+			CU_ASSERT_TRUE_FATAL(ns < 5);
+			CU_ASSERT_EQUAL(rec->u.sample.time, want[ns]);
+			ns++;
+			snprintf(order + l, sizeof(order) - l, "S");
+		} else if (rec->type == PD_REC_FINISHED_ROUND) {
+			snprintf(order + l, sizeof(order) - l, "R");
+		} else {
+			snprintf(order + l, sizeof(order) - l, "A");
+		}
+	}
+	CU_ASSERT_EQUAL(ns, 5);
+	/* attr, round 1 (nothing to flush), 5 7 10, round 2, then 15 20 at the end */
+	CU_ASSERT_STRING_EQUAL(order, "ARSSSRSS");
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+/*
+ * A file-mode file with two attrs told apart by IDENTIFIER, a HOSTNAME
+ * feature, and a trailer on a COMM record.
+ */
+static void build_file(struct bb *b, bool killed)
+{
+	size_t ids_off, attrs_off, data_off, data_end, feat_tab, rs;
+	static const char host[64] = "testhost";
+
+	bb_u64(b, 0x32454c4946524550ULL);	/* magic */
+	bb_u64(b, 104);				/* header size */
+	bb_u64(b, 112 + 16);			/* attr_size */
+	b->len = 104;
+	ids_off = b->len;
+	bb_u64(b, 11);				/* ids of attr 0 */
+	bb_u64(b, 22);				/* ids of attr 1 */
+	attrs_off = b->len;
+	bb_attr(b, ST_BASIC, PD_ATTR_SAMPLE_ID_ALL);
+	bb_u64(b, ids_off);
+	bb_u64(b, 8);
+	bb_attr(b, ST_BASIC, PD_ATTR_SAMPLE_ID_ALL);
+	bb_u64(b, ids_off + 8);
+	bb_u64(b, 8);
+	data_off = b->len;
+	bb_sample(b, 11, 0xa, 7, 100);
+	bb_sample(b, 22, 0xb, 7, 200);
+	rs = bb_rec(b, PD_REC_COMM, 0);
+	bb_u32(b, 7);
+	bb_u32(b, 7);
+	bb_bytes(b, "worker\0\0", 8);
+	bb_u32(b, 7);		/* trailer: pid, tid */
+	bb_u32(b, 7);
+	bb_u64(b, 300);		/* time */
+	bb_u64(b, 22);		/* identifier */
+	bb_end_rec(b, rs);
+	data_end = b->len;
+	feat_tab = b->len;
+	bb_u64(b, feat_tab + 16);	/* HOSTNAME section */
+	bb_u64(b, 4 + 64);
+	bb_u32(b, 64);
+	bb_bytes(b, host, 64);
+	/* patch the header */
+	{
+		size_t save = b->len;
+
+		b->len = 24;
+		bb_u64(b, attrs_off);
+		bb_u64(b, 2 * (112 + 16));
+		bb_u64(b, data_off);
+		bb_u64(b, killed ? 0 : data_end - data_off);
+		bb_u64(b, 0);
+		bb_u64(b, 0);
+		bb_u64(b, 1ULL << PD_FEAT_HOSTNAME);
+		b->len = save;
+	}
+	if (killed)
+		b->len = data_end;	/* perf record died: no features written */
+}
+
+static void check_file(bool be, bool via_pipe)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, st, n = 0;
+
+	b->be = be;
+	build_file(b, false);
+	r = open_bb(b, via_pipe, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->mode, PD_MODE_FILE);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->spooled, via_pipe);
+	CU_ASSERT_EQUAL(pd_reader_nr_events(r), 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pd_reader_features(r)->hostname);
+	CU_ASSERT_STRING_EQUAL(pd_reader_features(r)->hostname, "testhost");
+	while (pd_reader_next(r, &rec) > 0) {
+		switch (n) {
+		case 0:
+			CU_ASSERT_EQUAL(rec->event_index, 0);
+			CU_ASSERT_EQUAL(rec->u.sample.ip, 0xa);
+			break;
+		case 1:
+			CU_ASSERT_EQUAL(rec->event_index, 1);
+			CU_ASSERT_EQUAL(rec->u.sample.ip, 0xb);
+			break;
+		case 2:
+			CU_ASSERT_EQUAL(rec->type, PD_REC_COMM);
+			CU_ASSERT_EQUAL(rec->event_index, 1);
+			CU_ASSERT_TRUE(rec->has_trailer);
+			CU_ASSERT_EQUAL(rec->sid.time, 300);
+			CU_ASSERT_STRING_EQUAL(rec->u.comm.comm, "worker");
+			break;
+		}
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_WARNING), 0);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_file_mode(void)
+{
+	check_file(false, false);
+	check_file(true, false);
+}
+
+static void test_file_mode_spooled(void)
+{
+	check_file(false, true);
+}
+
+static void test_killed_recording(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, st, n = 0, i;
+
+	build_file(b, true);
+	r = open_bb(b, false, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	i = find_code(&seen, PD_DATA_SIZE_ZERO);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], 48);
+	while (pd_reader_next(r, &rec) > 0)
+		n++;
+	CU_ASSERT_EQUAL(n, 3);	/* records run to the end of the file */
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_record_crosses_data_end(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, st, ret, n = 0, i;
+	size_t third = 104 + 16 + 2 * 128 + 32 + 32;
+
+	build_file(b, false);
+	/* grow the COMM record's size by 8: it now runs into the feature table */
+	bb_put_u16_at(b, third + 6, 48 + 8);
+	r = open_bb(b, false, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0)
+		n++;
+	CU_ASSERT_EQUAL(ret, PD_STATUS_MALFORMED);
+	CU_ASSERT_EQUAL(n, 2);
+	i = find_code(&seen, PD_REC_CROSSES_END);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.offset[i], third);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_directory_mode(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	char dir[] = "/tmp/pd-dir-XXXXXX", path[256];
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	const struct pd_record *rec;
+	struct seen seen = { 0 };
+	struct pd_reader *r;
+	int fd, n = 0, in_streams = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	build_file(b, false);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
+	close(fd);
+	b->len = 0;
+	bb_sample(b, 11, 0xc, 8, 150);
+	bb_sample(b, 22, 0xd, 8, 250);
+	snprintf(path, sizeof(path), "%s/data.0", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/data.1", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
+	close(fd);
+
+	o.diag_fn = collect;
+	o.diag_arg = &seen;
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open(dir, &o, &r), 0);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->mode, PD_MODE_DIR);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->nr_streams, 3);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (n >= 3) {
+			CU_ASSERT_EQUAL(rec->type, PD_REC_SAMPLE);
+			CU_ASSERT_EQUAL(rec->event_index, n % 2 ? 0 : 1);
+			in_streams++;
+		}
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 7);
+	CU_ASSERT_EQUAL(in_streams, 4);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/data.0", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/data.1", dir);
+	unlink(path);
+	rmdir(dir);
+	free(b);
+}
+
+static void test_diag_table(void)
+{
+	unsigned int i;
+	enum pd_code c;
+
+	CU_ASSERT_STRING_EQUAL(pd_code_id(PD_REC_SIZE_TOO_SMALL), "PD301");
+	CU_ASSERT_STRING_EQUAL(pd_code_id(PD_NOT_PERF), "PD001");
+	CU_ASSERT_STRING_EQUAL(pd_code_name(PD_REC_ZERO_SIZE), "REC_ZERO_SIZE");
+	CU_ASSERT_EQUAL(pd_code_severity(PD_DATA_SIZE_ZERO), PD_SEV_WARNING);
+	/* every code has an id, a name and a text */
+	for (i = 0; (c = pd_code_at(i)) != PD_OK; i++) {
+		CU_ASSERT_NOT_EQUAL(strcmp(pd_code_id(c), "PD???"), 0);
+		CU_ASSERT_TRUE(strlen(pd_code_text(c)) > 0);
+	}
+	CU_ASSERT_TRUE(i > 80);
+}
+
+int pd_test_register_reader(void)
+{
+	CU_pSuite s = CU_add_suite("reader", NULL, NULL);
+
+	if (!s)
+		return CU_get_error();
+	if (!CU_add_test(s, "pipe mode, little-endian, real pipe", test_pipe_le) ||
+	    !CU_add_test(s, "pipe mode, big-endian, real pipe", test_pipe_be) ||
+	    !CU_add_test(s, "pipe stream saved as a file", test_pipe_saved_as_file) ||
+	    !CU_add_test(s, "bad magic", test_bad_magic) ||
+	    !CU_add_test(s, "legacy PERFFILE", test_legacy_perffile) ||
+	    !CU_add_test(s, "bad header size", test_bad_header_size) ||
+	    !CU_add_test(s, "truncated header", test_truncated_header) ||
+	    !CU_add_test(s, "empty input", test_empty_input) ||
+	    !CU_add_test(s, "zero-size record", test_zero_size_record) ||
+	    !CU_add_test(s, "stream truncated mid-record", test_truncated_stream) ||
+	    !CU_add_test(s, "compressed records", test_compressed) ||
+	    !CU_add_test(s, "corrupt compressed record", test_compressed_corrupt) ||
+	    !CU_add_test(s, "time order by rounds", test_time_order) ||
+	    !CU_add_test(s, "file mode, two attrs, both byte orders", test_file_mode) ||
+	    !CU_add_test(s, "file mode from a non-seekable input", test_file_mode_spooled) ||
+	    !CU_add_test(s, "killed recording (data.size 0)", test_killed_recording) ||
+	    !CU_add_test(s, "record crossing the data end", test_record_crosses_data_end) ||
+	    !CU_add_test(s, "directory mode", test_directory_mode) ||
+	    !CU_add_test(s, "diagnostic table", test_diag_table))
+		return CU_get_error();
+	return CUE_SUCCESS;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* test_suites.h - registration functions of the CUnit suites. */
+#ifndef PD_TEST_SUITES_H
+#define PD_TEST_SUITES_H
+
+#include <stdbool.h>
+
+int pd_test_register_feature(void);
+int pd_test_register_record(void);
+int pd_test_register_sample(void);
+int pd_test_register_reader(void);
+int pd_test_register_corpus(void);
+int pd_test_register_swap(void);
+
+#endif /* PD_TEST_SUITES_H */
