@@ -720,11 +720,15 @@ static void dec_event_desc(struct fctx *c, struct pd_cur *cur)
 		nr_off = pd_cur_off(cur);
 		if (!rd_u32(c, cur, &ev->nr_ids, "nr_ids") || !rd_str(c, cur, &ev->name, "name"))
 			return;
-		if (!count_fits(c, cur, ev->nr_ids, 8, nr_off, "nr_ids"))
+		if (!count_fits(c, cur, ev->nr_ids, 8, nr_off, "nr_ids")) {
+			ev->nr_ids = 0;
 			return;
+		}
 		ev->ids = fcalloc(c, nr_off, ev->nr_ids, sizeof(*ev->ids));
-		if (ev->nr_ids && !ev->ids)
+		if (ev->nr_ids && !ev->ids) {
+			ev->nr_ids = 0;
 			return;
+		}
 		for (j = 0; j < ev->nr_ids; j++)
 			pd_cur_u64(cur, &ev->ids[j]);
 	}
@@ -1011,11 +1015,12 @@ static void dec_mem_topology(struct fctx *c, struct pd_cur *cur)
 			      "node=%" PRIu64 " size=%" PRIu64 " nbits=%" PRIu64, n->node_id, size,
 			      n->nbits);
 		words = n->nbits / 64 + (n->nbits % 64 != 0);
-		if (!count_fits(c, cur, words, 8, nbits_off, "nbits"))
+		if (!count_fits(c, cur, words, 8, nbits_off, "nbits") ||
+		    (words && !(n->bitmap = fcalloc(c, nbits_off, (size_t)words, sizeof(uint64_t))))) {
+			/* never leave nbits describing a bitmap that is not there */
+			n->nbits = 0;
 			return;
-		n->bitmap = fcalloc(c, nbits_off, (size_t)words, sizeof(uint64_t));
-		if (words && !n->bitmap)
-			return;
+		}
 		for (j = 0; j < words; j++)
 			pd_cur_u64(cur, &n->bitmap[j]);
 	}
@@ -1217,7 +1222,7 @@ static void dec_cpu_domain_info(struct fctx *c, struct pd_cur *cur)
 	for (i = 0; have_nr ? i < online : pd_cur_left(cur) > 0; i++) {
 		struct pd_feat_domain_cpu *dc;
 		uint64_t cpu_off = pd_cur_off(cur), nr_off;
-		uint32_t cpu;
+		uint32_t cpu, nd;
 
 		if (!rd_u32(c, cur, &cpu, "cpu"))
 			return;
@@ -1231,13 +1236,12 @@ static void dec_cpu_domain_info(struct fctx *c, struct pd_cur *cur)
 			fdiag(c, PD_FEAT_INCONSISTENT, cpu_off, "cpu=%u nr_cpus_avail=%u", cpu,
 			      avail);
 		nr_off = pd_cur_off(cur);
-		if (!rd_count32(c, cur, &dc->nr_domains, min_dom, "nr_domains"))
+		if (!rd_count32(c, cur, &nd, min_dom, "nr_domains"))
 			return;
-		dc->domains = fcalloc(c, nr_off, dc->nr_domains, sizeof(*dc->domains));
-		if (dc->nr_domains && !dc->domains) {
-			dc->nr_domains = 0;
+		dc->domains = fcalloc(c, nr_off, nd, sizeof(*dc->domains));
+		if (nd && !dc->domains)
 			return;
-		}
+		dc->nr_domains = nd;
 		for (j = 0; j < dc->nr_domains; j++) {
 			struct pd_feat_sched_domain *sd = &dc->domains[j];
 			uint64_t dom_off = pd_cur_off(cur);

@@ -732,6 +732,21 @@ static void check_attr_consistency(struct pd_reader *r)
 	}
 }
 
+/* Features whose payload may legitimately be empty. */
+static bool feature_may_be_empty(const struct pd_reader *r, unsigned int bit)
+{
+	switch (bit) {
+	case PD_FEAT_BRANCH_STACK:
+	case PD_FEAT_STAT:
+	case PD_FEAT_BUILD_ID:
+		return true;
+	case PD_FEAT_AUXTRACE:
+		return r->simpleperf;
+	default:
+		return !pd_feature_is_known(bit) || bit >= PD_FEAT_SP_FILE;
+	}
+}
+
 static int read_features(struct pd_reader *r, int fd)
 {
 	const struct pd_header *h = &r->hdr;
@@ -790,6 +805,11 @@ static int read_features(struct pd_reader *r, int fd)
 		if (s.size > MAX_FEATURE_SIZE) {
 			DIAG(r, PD_FEAT_TOO_LARGE, eoff + 8, "feature=%u size=%" PRIu64 " max=%llu",
 			     bit, s.size, MAX_FEATURE_SIZE);
+			continue;
+		}
+		if (!s.size && !feature_may_be_empty(r, bit)) {
+			/* perf leaves the bit set when a writer fails (seen in perf 3.x files). */
+			DIAG(r, PD_FEAT_EMPTY, eoff + 8, "feature=%s", pd_feature_name(bit));
 			continue;
 		}
 		payload = malloc(s.size ? (size_t)s.size : 1);

@@ -19,6 +19,7 @@
 #include <zstd.h>
 
 #include "perfdata/perfdata.h"
+#include "internal.h"
 #include "test_suites.h"
 
 /* ---- a byte builder that writes in a chosen byte order ---- */
@@ -51,6 +52,8 @@ static void bb_u64(struct bb *b, uint64_t v) { bb_uint(b, v, 8); }
 
 static void bb_bytes(struct bb *b, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	memcpy(b->buf + b->len, p, n);
 	b->len += n;
 }
@@ -89,8 +92,8 @@ static void bb_pipe_header(struct bb *b)
 
 /*
  * attr (VER5, 112 bytes) with the given sample_type; flags word: a
- * big-endian writer allocates bit-fields from the most significant bit of
- * each byte, so the value stored is each byte's bits reversed.
+ * big-endian compiler allocates bit-fields from the most significant bit
+ * of the word, so flag bit i is stored as bit 63 - i.
  */
 static void bb_attr(struct bb *b, uint64_t sample_type, uint64_t flags)
 {
@@ -98,10 +101,11 @@ static void bb_attr(struct bb *b, uint64_t sample_type, uint64_t flags)
 	int i;
 
 	if (b->be) {
+		/* bit i of the LE numbering is bit 63 - i of a big-endian word */
 		stored = 0;
 		for (i = 0; i < 64; i++)
 			if (flags & (1ULL << i))
-				stored |= 1ULL << ((i & ~7) + (7 - (i & 7)));
+				stored |= 1ULL << (63 - i);
 	}
 	bb_u32(b, 1);		/* type: SOFTWARE */
 	bb_u32(b, 112);		/* size */
@@ -696,7 +700,7 @@ static void test_record_crosses_data_end(void)
 	struct seen seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, ret, n = 0, i;
-	size_t third = 104 + 16 + 2 * 128 + 32 + 32;
+	size_t third = 104 + 16 + 2 * 128 + 40 + 40;	/* header, ids, attrs, 2 samples */
 
 	build_file(b, false);
 	/* grow the COMM record's size by 8: it now runs into the feature table */
@@ -787,11 +791,70 @@ static void test_diag_table(void)
 	CU_ASSERT_TRUE(i > 80);
 }
 
+/* ---- the bounds-checked cursor of lib/internal.h ---- */
+
+static void test_cursor(void)
+{
+	static const uint8_t bytes[] = {
+		/* u16 0x0102 LE */	0x02, 0x01,
+		/* u32 0x03040506 */	0x06, 0x05, 0x04, 0x03,
+		/* u64 */		0x0f, 0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08,
+		/* 3 spare bytes */	0xaa, 0xbb, 0xcc,
+	};
+	struct pd_cur c, sub;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+	const uint8_t *p;
+
+	pd_cur_init(&c, bytes, sizeof(bytes), 0x1000, false);
+	CU_ASSERT_TRUE(pd_cur_u16(&c, &v16));
+	CU_ASSERT_EQUAL(v16, 0x0102);
+	CU_ASSERT_TRUE(pd_cur_u32(&c, &v32));
+	CU_ASSERT_EQUAL(v32, 0x03040506);
+	CU_ASSERT_EQUAL(pd_cur_off(&c), 0x1006);
+	CU_ASSERT_TRUE(pd_cur_u64(&c, &v64));
+	CU_ASSERT_EQUAL(v64, 0x08090a0b0c0d0e0fULL);
+	/* 3 bytes left: a u32 does not fit and the cursor does not move */
+	CU_ASSERT_FALSE(pd_cur_u32(&c, &v32));
+	CU_ASSERT_EQUAL(pd_cur_left(&c), 3);
+	CU_ASSERT_FALSE(pd_cur_bytes(&c, 4, &p));
+	CU_ASSERT_FALSE(pd_cur_skip(&c, SIZE_MAX));	/* no overflow in the check */
+	CU_ASSERT_TRUE(pd_cur_sub(&c, 2, &sub));
+	CU_ASSERT_EQUAL(sub.base, 0x100e);
+	CU_ASSERT_EQUAL(sub.len, 2);
+	CU_ASSERT_TRUE(pd_cur_u8(&c, (uint8_t *)&v16));
+	CU_ASSERT_EQUAL(pd_cur_left(&c), 0);
+
+	/* the same bytes read as big-endian */
+	pd_cur_init(&c, bytes, sizeof(bytes), 0, true);
+	CU_ASSERT_TRUE(pd_cur_u16(&c, &v16));
+	CU_ASSERT_EQUAL(v16, 0x0201);
+	CU_ASSERT_TRUE(pd_cur_u32(&c, &v32));
+	CU_ASSERT_EQUAL(v32, 0x06050403);
+	CU_ASSERT_TRUE(pd_cur_u64(&c, &v64));
+	CU_ASSERT_EQUAL(v64, 0x0f0e0d0c0b0a0908ULL);
+}
+
+static void test_bitrev(void)
+{
+	/* bit 0 of each byte becomes bit 7 (big-endian bit-field allocation) */
+	CU_ASSERT_EQUAL(pd_bitrev_bytes(0x0000000000000001ULL), 0x0000000000000080ULL);
+	CU_ASSERT_EQUAL(pd_bitrev_bytes(0x0100000000000000ULL), 0x8000000000000000ULL);
+	CU_ASSERT_EQUAL(pd_bitrev_bytes(0x00000000000000f0ULL), 0x000000000000000fULL);
+	CU_ASSERT_EQUAL(pd_bitrev_bytes(pd_bitrev_bytes(0x123456789abcdef0ULL)),
+			0x123456789abcdef0ULL);
+}
+
 int pd_test_register_reader(void)
 {
+	CU_pSuite c = CU_add_suite("cursor", NULL, NULL);
 	CU_pSuite s = CU_add_suite("reader", NULL, NULL);
 
-	if (!s)
+	if (!c || !s)
+		return CU_get_error();
+	if (!CU_add_test(c, "typed loads, bounds, sub-windows", test_cursor) ||
+	    !CU_add_test(c, "bit-field byte reversal", test_bitrev))
 		return CU_get_error();
 	if (!CU_add_test(s, "pipe mode, little-endian, real pipe", test_pipe_le) ||
 	    !CU_add_test(s, "pipe mode, big-endian, real pipe", test_pipe_be) ||

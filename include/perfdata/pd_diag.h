@@ -87,6 +87,7 @@ enum pd_severity {
 	_PD(213, FEAT_SECTION_OUT_OF_FILE, ERROR, "feature section lies outside the file") \
 	_PD(214, FEAT_SECTION_OVERLAP, ERROR, "feature section overlaps another section") \
 	_PD(215, FEAT_SKIPPED_SWAPPED, NOTE, "feature kept as bytes: host-order only payload in a byte-swapped file") \
+	_PD(216, FEAT_EMPTY, WARNING, "feature section is empty: its writer failed") \
 	/* records: 300..399 */							\
 	_PD(301, REC_SIZE_TOO_SMALL, ERROR, "record size is smaller than its header") \
 	_PD(302, REC_CROSSES_END, ERROR, "record crosses the end of the data section") \

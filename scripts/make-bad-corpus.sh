@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# make-bad-corpus.sh - regenerate corpus/bad/ (damaged perf.data files and
+# their MANIFEST) from the small real recordings in corpus/.
+#
+# Usage: sh scripts/make-bad-corpus.sh [CORPUS_DIR]
+#
+# The damage is done by scripts/make_bad_corpus.c, compiled here with the
+# system C compiler; it computes every expected offset from the base files,
+# so the MANIFEST stays right whenever corpus/ is re-recorded.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${1:-$top/corpus}
+out=$corpus/bad
+cc=${CC:-cc}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+for f in basic.data basic.pipe.data callchain-fp.data multi-event.data compressed.data; do
+	if [ ! -f "$corpus/$f" ]; then
+		echo "make-bad-corpus: $corpus/$f is missing (run scripts/make-corpus.sh)" >&2
+		exit 1
+	fi
+done
+
+$cc -std=c11 -O1 -Wall -Wextra -o "$tmp/make_bad_corpus" "$top/scripts/make_bad_corpus.c"
+mkdir -p "$out"
+# Old outputs go: the MANIFEST lists exactly what this run produces.
+find "$out" -maxdepth 1 -type f -name '*.data' -exec rm -f {} +
+"$tmp/make_bad_corpus" "$corpus" "$out"
+n=$(grep -vc '^#' "$out/MANIFEST")
+echo "make-bad-corpus: wrote $n files to $out"

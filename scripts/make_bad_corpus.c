@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: MIT
+/*
+ * make_bad_corpus.c - derive the hand-made damaged inputs of corpus/bad/
+ * from small real recordings of corpus/.
+ *
+ * Usage: make_bad_corpus CORPUS_DIR OUT_DIR
+ *
+ * Every output damages one field of a valid recording so that exactly one
+ * reader diagnostic is the point of the file.  The offsets written to
+ * OUT_DIR/MANIFEST are computed here from the base file, so regenerating
+ * corpus/ and running scripts/make-bad-corpus.sh again keeps them right.
+ *
+ * Host byte order is assumed to be little-endian (the base files are
+ * recorded on the build machine); the generator refuses anything else.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR_SIZE	104
+#define MAX_FEAT	256
+
+/* sample_type bits used here */
+#define S_IP		(1ULL << 0)
+#define S_TID		(1ULL << 1)
+#define S_TIME		(1ULL << 2)
+#define S_ADDR		(1ULL << 3)
+#define S_READ		(1ULL << 4)
+#define S_CALLCHAIN	(1ULL << 5)
+#define S_ID		(1ULL << 6)
+#define S_CPU		(1ULL << 7)
+#define S_PERIOD	(1ULL << 8)
+#define S_STREAM_ID	(1ULL << 9)
+#define S_IDENTIFIER	(1ULL << 16)
+#define S_TRAILER	(S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
+#define SAMPLE_ID_ALL	(1ULL << 18)
+
+#define R_COMM		3
+#define R_SAMPLE	9
+#define R_FINISHED_ROUND 68
+#define R_COMPRESSED	81
+#define R_COMPRESSED2	83
+
+#define FEAT_HOSTNAME	3
+
+struct buf {
+	uint8_t *p;
+	size_t len;
+};
+
+static const char *out_dir;
+static FILE *manifest;
+static int failures;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "make_bad_corpus: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static uint16_t get16(const struct buf *b, size_t off)
+{
+	uint16_t v;
+
+	if (off + 2 > b->len)
+		die("read past end at %zu", off);
+	memcpy(&v, b->p + off, 2);
+	return v;
+}
+
+static uint32_t get32(const struct buf *b, size_t off)
+{
+	uint32_t v;
+
+	if (off + 4 > b->len)
+		die("read past end at %zu", off);
+	memcpy(&v, b->p + off, 4);
+	return v;
+}
+
+static uint64_t get64(const struct buf *b, size_t off)
+{
+	uint64_t v;
+
+	if (off + 8 > b->len)
+		die("read past end at %zu", off);
+	memcpy(&v, b->p + off, 8);
+	return v;
+}
+
+static void put16(struct buf *b, size_t off, uint16_t v)
+{
+	memcpy(b->p + off, &v, 2);
+}
+
+static void put32(struct buf *b, size_t off, uint32_t v)
+{
+	memcpy(b->p + off, &v, 4);
+}
+
+static void put64(struct buf *b, size_t off, uint64_t v)
+{
+	memcpy(b->p + off, &v, 8);
+}
+
+static struct buf load(const char *dir, const char *name)
+{
+	char path[4096];
+	struct buf b = { NULL, 0 };
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	for (;;) {
+		size_t n;
+
+		if (b.len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			b.p = realloc(b.p, cap);
+			if (!b.p)
+				die("out of memory");
+		}
+		n = fread(b.p + b.len, 1, cap - b.len, f);
+		if (!n)
+			break;
+		b.len += n;
+	}
+	fclose(f);
+	return b;
+}
+
+static struct buf copy(const struct buf *src)
+{
+	struct buf b;
+
+	b.len = src->len;
+	b.p = malloc(b.len ? b.len : 1);
+	if (!b.p)
+		die("out of memory");
+	memcpy(b.p, src->p, b.len);
+	return b;
+}
+
+/* Write OUT_DIR/name and its MANIFEST line. */
+static void emit(const char *name, struct buf *b, unsigned int code, uint64_t offset,
+		 const char *what)
+{
+	char path[4096];
+	FILE *f;
+
+	if (b->len > 65536)
+		die("%s: %zu bytes, keep bad files under 64 KiB", name, b->len);
+	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+	f = fopen(path, "wb");
+	if (!f || (b->len && fwrite(b->p, 1, b->len, f) != b->len) || fclose(f))
+		die("%s: %s", path, strerror(errno));
+	fprintf(manifest, "%s | %u | %llu | %s\n", name, code, (unsigned long long)offset, what);
+	free(b->p);
+	b->p = NULL;
+}
+
+/* ---- file-mode helpers ---- */
+
+static uint64_t data_off(const struct buf *b)
+{
+	return get64(b, 40);
+}
+
+static uint64_t data_size(const struct buf *b)
+{
+	return get64(b, 48);
+}
+
+static uint64_t attr0(const struct buf *b, size_t field)
+{
+	return get64(b, get64(b, 24) + field);
+}
+
+/* Offset of the n-th record (0-based) of `type` in [start, end), or 0. */
+static uint64_t find_rec(const struct buf *b, uint64_t start, uint64_t end, uint32_t type,
+			 unsigned int nth)
+{
+	uint64_t pos = start;
+
+	while (pos + 8 <= end) {
+		uint16_t size = get16(b, pos + 6);
+
+		if (size < 8)
+			die("bad base record at %llu", (unsigned long long)pos);
+		if (get32(b, pos) == type && !nth--)
+			return pos;
+		pos += size;
+	}
+	return 0;
+}
+
+static uint64_t last_rec(const struct buf *b, uint64_t start, uint64_t end, uint16_t min)
+{
+	uint64_t pos = start, last = 0;
+
+	while (pos + 8 <= end) {
+		if (get16(b, pos + 6) >= min)
+			last = pos;
+		pos += get16(b, pos + 6);
+	}
+	return last;
+}
+
+static unsigned int nr_feat(const struct buf *b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		n += (unsigned int)__builtin_popcountll(get64(b, 72 + 8 * i));
+	return n;
+}
+
+/* Absolute offset of the feature table entry of `bit` (must be set). */
+static uint64_t feat_entry(const struct buf *b, unsigned int bit)
+{
+	unsigned int i, rank = 0;
+
+	for (i = 0; i < bit; i++)
+		if ((get64(b, 72 + 8 * (i / 64)) >> (i % 64)) & 1)
+			rank++;
+	return data_off(b) + data_size(b) + 16ULL * rank;
+}
+
+/*
+ * Rebuild the feature area with one extra bit set and `len` payload bytes
+ * for it: the table grows by one entry and every payload moves.
+ */
+static struct buf add_feature(const struct buf *src, unsigned int bit, const uint8_t *payload,
+			      size_t len)
+{
+	uint64_t table = data_off(src) + data_size(src);
+	unsigned int n = nr_feat(src), i, k = 0;
+	struct buf b;
+	uint64_t pos;
+
+	b.len = table + 16ULL * (n + 1);
+	for (i = 0; i < n; i++)
+		b.len += get64(src, table + 16ULL * i + 8);
+	b.len += len;
+	b.p = calloc(1, b.len);
+	if (!b.p)
+		die("out of memory");
+	memcpy(b.p, src->p, table);
+	put64(&b, 72 + 8 * (bit / 64), get64(src, 72 + 8 * (bit / 64)) | (1ULL << (bit % 64)));
+	pos = table + 16ULL * (n + 1);
+	for (i = 0; i < MAX_FEAT; i++) {
+		uint64_t off, size;
+
+		if (!((get64(&b, 72 + 8 * (i / 64)) >> (i % 64)) & 1))
+			continue;
+		if (i == bit) {
+			off = pos;
+			size = len;
+			memcpy(b.p + pos, payload, len);
+		} else {
+			uint64_t e = feat_entry(src, i);
+
+			off = pos;
+			size = get64(src, e + 8);
+			memcpy(b.p + pos, src->p + get64(src, e), size);
+		}
+		put64(&b, table + 16ULL * k, off);
+		put64(&b, table + 16ULL * k + 8, size);
+		pos += size;
+		k++;
+	}
+	return b;
+}
+
+/* Position of the first byte after the fixed sample slots, before READ. */
+static size_t sample_slot(uint64_t st, uint64_t upto)
+{
+	static const uint64_t order[] = {
+		S_IDENTIFIER, S_IP, S_TID, S_TIME, S_ADDR, S_ID, S_STREAM_ID, S_CPU, S_PERIOD,
+	};
+	size_t i, pos = 8;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i] == upto)
+			break;
+		if (st & order[i])
+			pos += 8;
+	}
+	return pos;
+}
+
+/* ---- the damaged files ---- */
+
+static void header_cases(const struct buf *base)
+{
+	uint64_t table = data_off(base) + data_size(base);
+	struct buf b;
+	uint64_t off;
+
+	b = copy(base);
+	memcpy(b.p, "PERFILE3", 8);
+	emit("bad-magic.data", &b, 1, 0, "basic.data with magic PERFILE3");
+
+	b = copy(base);
+	memcpy(b.p, "PERFFILE", 8);
+	emit("legacy-perffile.data", &b, 2, 0, "basic.data with the version-1 magic PERFFILE");
+
+	b = copy(base);
+	put64(&b, 8, 100);
+	emit("bad-header-size.data", &b, 3, 8, "basic.data with header size 100 (not 104/72/16)");
+
+	b = copy(base);
+	b.len = 60;
+	emit("truncated-header.data", &b, 4, 0, "first 60 bytes of basic.data: ends inside the 104-byte header");
+
+	b = copy(base);
+	put64(&b, 40, b.len + 4096);
+	emit("data-out-of-file.data", &b, 5, 40, "basic.data with data.offset 4096 bytes past the end of the file");
+
+	b = copy(base);
+	put64(&b, 16, 40);
+	emit("attr-size-small.data", &b, 7, 16, "basic.data with header attr_size 40 (< 64 + 16)");
+
+	/* A killed perf record: data.size never rewritten, no feature table. */
+	b = copy(base);
+	b.len = table;
+	put64(&b, 48, 0);
+	emit("data-size-zero.data", &b, 8, 48,
+	     "basic.data cut at the end of its data, data.size 0: a killed recording (warning)");
+
+	b = copy(base);
+	b.len = table + 8;
+	emit("feature-table-out-of-file.data", &b, 11, table,
+	     "basic.data cut 8 bytes into its feature section table");
+
+	b = add_feature(base, 0, NULL, 0);
+	emit("reserved-feature-bit.data", &b, 12, 72,
+	     "basic.data with feature bit 0 (HEADER_RESERVED) set and an empty section for it");
+
+	{
+		static const uint8_t payload[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+		b = add_feature(base, 100, payload, sizeof(payload));
+		emit("unknown-feature-bit.data", &b, 13, 72 + 100 / 8,
+		     "basic.data with feature bit 100 set and an 8-byte section for it (warning)");
+	}
+
+	/* HOSTNAME: u32 len, then the string; len runs past the section. */
+	b = copy(base);
+	off = get64(&b, feat_entry(&b, FEAT_HOSTNAME));
+	put32(&b, off, (uint32_t)get64(&b, feat_entry(&b, FEAT_HOSTNAME) + 8) + 100);
+	emit("feature-string-overrun.data", &b, 203, off,
+	     "basic.data with the HOSTNAME string length 100 bytes past its section");
+
+	b.p = NULL;
+	b.len = 0;
+	emit("empty.data", &b, 19, 0, "empty file");
+}
+
+static void record_cases(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t st = attr0(base, 24), flags = attr0(base, 40);
+	uint64_t off, last;
+	size_t trailer = 0, pos;
+	struct buf b;
+
+	if (flags & SAMPLE_ID_ALL)
+		trailer = 8 * (size_t)__builtin_popcountll(st & S_TRAILER);
+
+	off = find_rec(base, start, end, R_COMM, 0);
+	if (!off)
+		die("basic.data has no COMM record");
+
+	b = copy(base);
+	put16(&b, off + 6, 0);
+	emit("zero-size-record.data", &b, 317, off, "basic.data with the size of its first COMM record set to 0");
+
+	b = copy(base);
+	put16(&b, off + 6, 4);
+	emit("record-size-small.data", &b, 301, off, "basic.data with the size of its first COMM record set to 4");
+
+	b = copy(base);
+	put32(&b, off, 63);
+	emit("unknown-record-type.data", &b, 305, off,
+	     "basic.data with its first COMM record retyped to 63 (unknown kernel type, warning)");
+
+	/* comm[] from offset 16 up to the trailer filled with 'A': no NUL. */
+	b = copy(base);
+	pos = get16(&b, off + 6) - trailer;
+	memset(b.p + off + 16, 'A', pos - 16);
+	emit("comm-no-nul.data", &b, 307, off + 16,
+	     "basic.data with the comm string of its first COMM record filled without a NUL");
+
+	last = last_rec(base, start, end, 8);
+	b = copy(base);
+	put16(&b, last + 6, (uint16_t)(get16(&b, last + 6) + 64));
+	emit("record-crosses-end.data", &b, 302, last,
+	     "basic.data with the size of its last record grown 64 bytes past the data section");
+
+	/* Cut 16 bytes into the last record of 24+ bytes; data.size still claims it. */
+	last = last_rec(base, start, end, 24);
+	b = copy(base);
+	b.len = last + 16;
+	emit("truncated-mid-record.data", &b, 303, last,
+	     "basic.data cut 16 bytes into its last record of 24 or more bytes (header still claims the full data section)");
+}
+
+static void callchain_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t st = attr0(base, 24), off;
+	size_t pos;
+	struct buf b;
+
+	if (!(st & S_CALLCHAIN) || (st & S_READ))
+		die("callchain-fp.data: unexpected sample_type %#llx", (unsigned long long)st);
+	off = find_rec(base, start, end, R_SAMPLE, 0);
+	if (!off)
+		die("callchain-fp.data has no SAMPLE");
+	pos = sample_slot(st, 0);
+	b = copy(base);
+	put64(&b, off + pos, 0x10000);
+	emit("callchain-too-long.data", &b, 403, off + pos,
+	     "callchain-fp.data with the callchain nr of its first SAMPLE set to 65536");
+}
+
+static void unknown_id_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t st = attr0(base, 24), off;
+	size_t pos;
+	struct buf b;
+
+	if (!(st & (S_ID | S_IDENTIFIER)))
+		die("multi-event.data: samples carry no id");
+	off = find_rec(base, start, end, R_SAMPLE, 0);
+	if (!off)
+		die("multi-event.data has no SAMPLE");
+	pos = (st & S_IDENTIFIER) ? 8 : sample_slot(st, S_ID);
+	b = copy(base);
+	put64(&b, off + pos, 0xdeadbeefULL);
+	emit("unknown-sample-id.data", &b, 311, off,
+	     "multi-event.data with the id of its first SAMPLE set to 0xdeadbeef");
+}
+
+static void zstd_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t off;
+	size_t payload;
+	struct buf b;
+
+	off = find_rec(base, start, end, R_COMPRESSED, 0);
+	payload = 8;
+	if (!off) {
+		off = find_rec(base, start, end, R_COMPRESSED2, 0);
+		payload = 16;
+	}
+	if (!off)
+		die("compressed.data has no COMPRESSED record");
+	b = copy(base);
+	/* Destroy the zstd frame magic at the start of the stream. */
+	memset(b.p + off + payload, 0xee, 4);
+	emit("bad-zstd.data", &b, 501, off,
+	     "compressed.data with the zstd frame magic of its first COMPRESSED record overwritten");
+}
+
+static void pipe_case(const struct buf *base)
+{
+	uint64_t last = last_rec(base, 16, base->len, 24);
+	struct buf b;
+
+	if (get64(base, 8) != 16)
+		die("basic.pipe.data is not a pipe stream");
+	b = copy(base);
+	b.len = last + 16;
+	emit("pipe-truncated.pipe.data", &b, 303, last,
+	     "basic.pipe.data cut 16 bytes into its last record of 24 or more bytes");
+}
+
+int main(int argc, char **argv)
+{
+	const uint16_t probe = 1;
+	char path[4096];
+	struct buf b;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s CORPUS_DIR OUT_DIR\n", argv[0]);
+		return 2;
+	}
+	if (*(const uint8_t *)&probe != 1)
+		die("little-endian host required");
+	out_dir = argv[2];
+	snprintf(path, sizeof(path), "%s/MANIFEST", out_dir);
+	manifest = fopen(path, "w");
+	if (!manifest)
+		die("%s: %s", path, strerror(errno));
+	fprintf(manifest,
+		"# corpus/bad: hand-made damaged inputs, written by scripts/make-bad-corpus.sh\n"
+		"# name | code | offset | what is wrong\n"
+		"# code: the diagnostic (PDnnn) the reader must report; offset: its absolute\n"
+		"# byte offset in the file.  Other diagnostics may follow the first damage.\n");
+
+	b = load(argv[1], "basic.data");
+	header_cases(&b);
+	record_cases(&b);
+	free(b.p);
+
+	b = load(argv[1], "callchain-fp.data");
+	callchain_case(&b);
+	free(b.p);
+
+	b = load(argv[1], "multi-event.data");
+	unknown_id_case(&b);
+	free(b.p);
+
+	b = load(argv[1], "compressed.data");
+	zstd_case(&b);
+	free(b.p);
+
+	b = load(argv[1], "basic.pipe.data");
+	pipe_case(&b);
+	free(b.p);
+
+	if (fclose(manifest))
+		die("%s: %s", path, strerror(errno));
+	return failures ? 1 : 0;
+}
