@@ -33,7 +33,7 @@ override CFLAGS += -Werror
 endif
 
 # Dependencies come from pkg-config; a missing one triggers install-deps.sh.
-DEPS_PC := libzstd jansson cunit
+DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent
 DEPS_OK := $(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(info dependencies missing: running scripts/install-deps.sh)
@@ -57,7 +57,18 @@ CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
 
-all: $(O)/perfconv $(LIB)
+# Feature fragments (mk/*.mk) add to these: extra perfconv objects and
+# libraries, extra programs, test objects and their libraries, and extra
+# test commands.
+PERFCONV_EXTRA_OBJS :=
+PERFCONV_EXTRA_LIBS :=
+EXTRA_PROGS :=
+TEST_EXTRA_LIBS :=
+EXTRA_TESTS :=
+EXTRA_CFLAGS_CONVERT :=
+-include $(sort $(wildcard mk/*.mk))
+
+all: $(O)/perfconv $(LIB) $(EXTRA_PROGS)
 
 $(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) lib/internal.h
 	@mkdir -p $(dir $@)
@@ -67,7 +78,7 @@ $(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) lib/internal.h
 $(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(JANSSON_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(JANSSON_CFLAGS) $(EXTRA_CFLAGS_CONVERT) -c -o $@ $<
 
 $(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.h) lib/internal.h
 	@mkdir -p $(dir $@)
@@ -78,19 +89,20 @@ $(LIB): $(LIB_OBJS)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(O)/perfconv: $(CONVERT_OBJS) $(LIB)
+$(O)/perfconv: $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB) $(PERFCONV_EXTRA_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 $(O)/unit-tests: $(TEST_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(TEST_EXTRA_LIBS) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 # The whole suite: unit tests, corpus and CLI tests, layering check.
 test: all $(O)/unit-tests
 	$(Q)sh scripts/check-layers.sh
 	$(Q)PERFCONV=$(O)/perfconv $(O)/unit-tests
 	$(Q)PERFCONV=$(O)/perfconv UNIT_TESTS=$(O)/unit-tests sh tests/run-cli-tests.sh
+	$(Q)for t in $(EXTRA_TESTS); do O=$(O) sh $$t || exit 1; done
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan:
@@ -99,6 +111,7 @@ asan:
 asan-test: asan
 	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv build-asan/unit-tests
 	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv UNIT_TESTS=build-asan/unit-tests sh tests/run-cli-tests.sh
+	$(Q)for t in $(EXTRA_TESTS); do O=build-asan ASAN_OPTIONS=detect_leaks=1 sh $$t || exit 1; done
 
 FUZZ_CC ?= clang
 fuzz:
@@ -114,10 +127,10 @@ fuzz-run: fuzz
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfdata \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 755 $(O)/perfconv $(DESTDIR)$(BINDIR)/perfconv
+	install -m 755 $(O)/perfconv $(EXTRA_PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libperfdata.a
 	install -m 644 include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
-	install -m 644 man/perfconv.1 $(DESTDIR)$(MANDIR)/man1/perfconv.1
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		libperfdata.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libperfdata.pc

@@ -68,7 +68,7 @@ fi
 found=0
 for f in $new; do
 	case $f in
-	crash-*|leak-*|timeout-*|oom-*|slow-unit-*)
+	crash-*|leak-*|timeout-*|oom-*)
 		cp "fuzz/out/$f" "fuzz/regress/$f"
 		echo "fuzz-run: $f copied to fuzz/regress/ (reproduce: $bin fuzz/regress/$f)"
 		found=1
