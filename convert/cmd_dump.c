@@ -810,10 +810,12 @@ static void out_fields(const struct dump_ctx *dc, const struct pd_record *rec)
 		if (e->type == 0 || e->type == 2) {
 			out_kv_s(e->type ? "name" : "unit", e->str);
 		} else if (e->type == 1) {
-			/* a double: printf is the honest way, and it is rare */
+			/* the shortest text that reads back as the same double; rare, so printf */
 			char d[40];
 
-			snprintf(d, sizeof(d), "%.17g", e->scale);
+			snprintf(d, sizeof(d), "%.15g", e->scale);
+			if (strtod(d, NULL) != e->scale)
+				snprintf(d, sizeof(d), "%.17g", e->scale);
 			out_kv_s("scale", d);
 		} else if (e->type == 3) {
 			out_cpu_map("cpus", &e->cpus);

@@ -805,6 +805,19 @@ static bool j_scalar(json_t *v)
 	return !json_is_object(v) && !json_is_array(v);
 }
 
+/* Strings from the file: control characters as \xNN keep one item per line. */
+static void put_text(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
 static void put_scalar(json_t *v, bool quote)
 {
 	const char *s;
@@ -812,10 +825,13 @@ static void put_scalar(json_t *v, bool quote)
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		s = json_string_value(v);
-		if (quote && (!s[0] || strpbrk(s, " \t=")))
-			printf("\"%s\"", s);
-		else
-			fputs(s, stdout);
+		if (quote && (!s[0] || strpbrk(s, " \t="))) {
+			putchar('"');
+			put_text(s);
+			putchar('"');
+		} else {
+			put_text(s);
+		}
 		break;
 	case JSON_INTEGER:
 		printf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
@@ -909,7 +925,8 @@ static void render(int indent, const char *key, json_t *v)
 			putchar(' ');
 		put_scalar_array(v, ", ", false);
 		putchar('\n');
-	} else if (j_flat_object(v)) {
+	} else if (j_flat_object(v) && json_object_size(v) <= 6) {
+		/* small records of scalars read best on one line; larger ones get a line per key */
 		putchar(' ');
 		put_flat_object(v);
 		putchar('\n');

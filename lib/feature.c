@@ -610,7 +610,8 @@ restart:
 		 * first filename 4 bytes late: "[kernel.kallsyms]" shows up as
 		 * "nel.kallsyms]".  perf then re-reads the table; do the same.
 		 */
-		if (!legacy && size >= BID_HDR + 13 && !memcmp(e.p + BID_HDR, "nel.kallsyms]", 13)) {
+		if (!legacy && size >= BID_HDR + 13 &&
+		    !memcmp(e.p + BID_HDR, "nel.kallsyms]", 13)) {
 			uint32_t i;
 
 			for (i = 0; i < b->nr; i++)
@@ -1015,8 +1016,9 @@ static void dec_mem_topology(struct fctx *c, struct pd_cur *cur)
 			      "node=%" PRIu64 " size=%" PRIu64 " nbits=%" PRIu64, n->node_id, size,
 			      n->nbits);
 		words = n->nbits / 64 + (n->nbits % 64 != 0);
-		if (!count_fits(c, cur, words, 8, nbits_off, "nbits") ||
-		    (words && !(n->bitmap = fcalloc(c, nbits_off, (size_t)words, sizeof(uint64_t))))) {
+		if (count_fits(c, cur, words, 8, nbits_off, "nbits") && words)
+			n->bitmap = fcalloc(c, nbits_off, (size_t)words, sizeof(uint64_t));
+		if (c->stop) {
 			/* never leave nbits describing a bitmap that is not there */
 			n->nbits = 0;
 			return;
@@ -1356,7 +1358,8 @@ static void dec_sp_file(struct fctx *c, struct pd_cur *cur)
 		for (i = 0; i < e->nr_symbols; i++) {
 			struct pd_feat_sp_symbol *s = &e->symbols[i];
 
-			if (!rd_u64(c, &ec, &s->vaddr, "vaddr") || !rd_u32(c, &ec, &s->len, "len") ||
+			if (!rd_u64(c, &ec, &s->vaddr, "vaddr") ||
+			    !rd_u32(c, &ec, &s->len, "len") ||
 			    !rd_cstr(c, &ec, &s->name, "name"))
 				return;
 		}
@@ -1572,8 +1575,8 @@ static bool file2_dex(struct fctx *c, struct pd_feat_sp_file *e, struct pd_cur *
 		if (num != 1)
 			continue;
 		if (wt == 0) {
-			if (!fgrow(c, m->base, (void **)&e->dex_offsets, &cap, e->nr_dex_offsets + 1,
-				   sizeof(uint64_t)))
+			if (!fgrow(c, m->base, (void **)&e->dex_offsets, &cap,
+				   e->nr_dex_offsets + 1, sizeof(uint64_t)))
 				return false;
 			e->dex_offsets[e->nr_dex_offsets++] = val;
 		} else if (wt == 2) {

@@ -437,6 +437,34 @@ static int ht_insert(struct pd_reader *r, uint64_t id, size_t ev)
 	return 0;
 }
 
+/* Bits and values the kernel ABI leaves reserved (reference §4.7, §12.4). */
+static void check_attr(struct pd_reader *r, const struct pd_attr *a, uint64_t off, int64_t rec_idx,
+		       uint32_t rec_type)
+{
+	if (a->sample_type & ~(PD_SAMPLE_MAX - 1))
+		pd_diag_emit(&r->sink, PD_ATTR_UNKNOWN_SAMPLE_BITS, off + 24, rec_idx, rec_type,
+			     false, "sample_type=%#" PRIx64, a->sample_type);
+	if (a->read_format & ~(PD_FORMAT_MAX - 1))
+		pd_diag_emit(&r->sink, PD_ATTR_UNKNOWN_READ_FORMAT, off + 32, rec_idx, rec_type,
+			     false, "read_format=%#" PRIx64, a->read_format);
+	if (a->flags & ~PD_ATTR_FLAGS_KNOWN)
+		pd_diag_emit(&r->sink, PD_ATTR_RESERVED_BITS, off + 40, rec_idx, rec_type, false,
+			     "field=flags value=%#" PRIx64, (uint64_t)(a->flags & ~PD_ATTR_FLAGS_KNOWN));
+	if (a->reserved_2)
+		pd_diag_emit(&r->sink, PD_ATTR_RESERVED_BITS, off + 110, rec_idx, rec_type, false,
+			     "field=reserved_2 value=%#x", a->reserved_2);
+	if (a->aux_action & ~7u)
+		pd_diag_emit(&r->sink, PD_ATTR_RESERVED_BITS, off + 116, rec_idx, rec_type, false,
+			     "field=aux_action value=%#x", a->aux_action);
+	if ((a->sample_type & PD_SAMPLE_WEIGHT) && (a->sample_type & PD_SAMPLE_WEIGHT_STRUCT))
+		pd_diag_emit(&r->sink, PD_ATTR_WEIGHT_BOTH, off + 24, rec_idx, rec_type, false,
+			     "sample_type=%#" PRIx64, a->sample_type);
+	if ((a->sample_type & PD_SAMPLE_BRANCH_STACK) &&
+	    (a->branch_sample_type & ~(PD_BRANCH_MAX - 1)))
+		pd_diag_emit(&r->sink, PD_ATTR_UNKNOWN_BRANCH_BITS, off + 72, rec_idx, rec_type,
+			     false, "branch_sample_type=%#" PRIx64, a->branch_sample_type);
+}
+
 /*
  * Append an event.  Ids are copied (and capped).  Pointers inside the
  * events array change when it grows, so the ids/names pointers are
@@ -485,6 +513,7 @@ static int add_event(struct pd_reader *r, const struct pd_attr *attr, uint32_t o
 			return -2;
 		memcpy(copy, ids, nr_ids * sizeof(*copy));
 	}
+	check_attr(r, attr, file_offset, rec_idx, rec_type);
 	ev = &r->events[idx];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr = *attr;

@@ -114,7 +114,8 @@ static void both(unsigned int id, const uint8_t *le, size_t lel, const uint8_t *
 }
 
 #define BOTH(id, name, check) \
-	both(id, name##_le, sizeof(name##_le), name##_be, sizeof(name##_be), check, 0, NULL, 0, NULL, 0)
+	both(id, name##_le, sizeof(name##_le), name##_be, sizeof(name##_be), check,	\
+	     0, NULL, 0, NULL, 0)
 
 /* Decode a modified copy of a fixture; return the decoder's result. */
 static int bad(unsigned int id, const uint8_t *p, size_t len, struct pd_features *f)
@@ -379,7 +380,7 @@ static void test_strings(void)
 	pd_features_free(&f);
 }
 
-/* ================= NRCPUS, TOTAL_MEM, CLOCKID, DIR_FORMAT, E_MACHINE, CLN_SIZE ================= */
+/* ========== NRCPUS, TOTAL_MEM, CLOCKID, DIR_FORMAT, E_MACHINE, CLN_SIZE ========== */
 
 #define FX_NRCPUS(W16, W32, W64)					\
 	W32(2),				/* nr_cpus_avail */		\
@@ -1433,7 +1434,8 @@ static void test_sp_file2(void)
 static void test_raw_only(void)
 {
 	static const uint8_t blob[] = { 1, 2, 3, 4, 5 };
-	static const unsigned int ids[] = { PD_FEAT_SP_DEBUG_UNWIND_FILE, PD_FEAT_SP_ETM_BRANCH_LIST,
+	static const unsigned int ids[] = { PD_FEAT_SP_DEBUG_UNWIND_FILE,
+					    PD_FEAT_SP_ETM_BRANCH_LIST,
 					    PD_FEAT_SP_INIT_MAP };
 	struct pd_features f;
 	unsigned int i;
@@ -1544,10 +1546,18 @@ static void test_duplicate_and_pipe(void)
 		   PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_MMAP2 | PD_ATTR_BUILD_ID)
 
 static const uint8_t attr_le[] = { FX_ATTR(L16, L32, L64, FLAGS_LE, AFLAGS(2), AA_LE(5)) };
-static const uint8_t attr_be_p0[] = { FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(0), AA_BE(0xa0000000)) };
-static const uint8_t attr_be_p1[] = { FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(1), AA_BE(0xa0000000)) };
-static const uint8_t attr_be_p2[] = { FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(2), AA_BE(0xa0000000)) };
-static const uint8_t attr_be_p3[] = { FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(3), AA_BE(0xa0000000)) };
+static const uint8_t attr_be_p0[] = {
+	FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(0), AA_BE(0xa0000000))
+};
+static const uint8_t attr_be_p1[] = {
+	FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(1), AA_BE(0xa0000000))
+};
+static const uint8_t attr_be_p2[] = {
+	FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(2), AA_BE(0xa0000000))
+};
+static const uint8_t attr_be_p3[] = {
+	FX_ATTR(B16, B32, B64, FLAGS_BE, AFLAGS(3), AA_BE(0xa0000000))
+};
 
 static void attr_expect(size_t len, struct pd_attr *e)
 {

@@ -78,7 +78,7 @@ struct pd_feat_cpu_topology {
 	bool has_dies;				/* part 4 (and then 5) present */
 	struct pd_str_list die_siblings;
 	uint32_t *die_id;
-	bool nr_cpus_guessed;			/* NRCPUS was missing: nr_cpus inferred from size */
+	bool nr_cpus_guessed;			/* no NRCPUS: nr_cpus inferred from size */
 };
 
 struct pd_feat_numa_node {

@@ -1,0 +1,324 @@
+#!/bin/bash
+# bench.sh - throughput and peak memory of perfconv on LARGE perf.data files,
+# next to `cat` (the I/O ceiling) and `perf report -D` (the reference parser).
+#
+# Usage (as root, with perf installed, after `make`):
+#     scripts/bench.sh [--keep] [--dir DIR] [--size MB] [--small-size MB]
+#                      [--runs N] [--freq HZ] [--help]
+#     BENCH_DIR=DIR scripts/bench.sh        # same as --dir DIR
+#
+# Not part of the test suite: it records ~1 GB of fresh data and takes a
+# few minutes.  Written for and run on a Debian 12 VM with perf 6.1, two
+# CPUs and only software events (cpu-clock).
+#
+# Inputs (recorded on the fly, then reused when they are already there):
+#     big.data         file mode, >= --size MB (default 400)
+#     big.pipe.data    pipe mode twin (perf record -o - > FILE), same size class
+#     small.data       file mode, ~--small-size MB (default 40), for perf's rate
+#     small.pipe.data  pipe mode twin of small.data
+# All recorded with `perf record -a -g -F HZ -m PAGES -B` while a niced,
+# multi-threaded kernel-heavy load runs (perf bench sched messaging -t);
+# recording stops when the output reaches the wanted size.  perf report -D
+# only manages ~10 MB/s, so its rate is measured on the small files.
+#
+# Files live in a fresh temporary directory that is removed at the end,
+# unless --keep is given (the directory is then printed; pass it back with
+# BENCH_DIR=... or --dir to skip recording next time).  A directory given
+# with --dir / BENCH_DIR is never cleaned up; missing or too small inputs
+# in it are (re)recorded.
+#
+# Measurements: every input is read once first (warm page cache), then each
+# command runs --runs times (default 3); the best (shortest) wall time is
+# kept, and the largest peak RSS over the runs.  Wall time comes from bash's
+# EPOCHREALTIME around the command; peak RSS from GNU time's %M (the
+# kernel's ru_maxrss, in KiB: the maximum over the command's process tree,
+# so for a pipeline it is its largest process).  MB = 10^6 bytes, RSS in
+# MiB.  "vs cat" is the row's MB/s over `cat` of the same input, "vs perf"
+# over `perf report -D` of an input of the same mode (file/pipe).
+#
+# Output: progress on stderr; on stdout a markdown report (context, table,
+# target check), ready for notes:  scripts/bench.sh --keep | tee notes.md
+# Exit status: 0, 1 when a perfconv target is missed, 2 on usage or setup
+# errors, 3 when a measured command failed.
+#
+# Adding a row: call bench_cmd NAME FILE CMD... in main() below.  CMD is
+# shell text run by `bash -o pipefail -c`; $IN is the input file, $PERFCONV
+# and $PERF the tools, e.g.
+#     bench_cmd "perfconv dump" "$BIG" '"$PERFCONV" dump "$IN" > /dev/null'
+
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export PERFCONV=${PERFCONV:-$ROOT/bin/perfconv}
+export PERF=${PERF:-perf}
+TIME_BIN=${TIME_BIN:-/usr/bin/time}
+
+SIZE_MB=400		# big inputs: at least this many MB
+SMALL_MB=40		# small inputs for perf report -D
+RUNS=3
+FREQ=50000
+MMAP_PAGES=${MMAP_PAGES:-4096}	# per-CPU ring buffer (16 MiB): fewer LOST records
+MAX_RECORD_SECONDS=${MAX_RECORD_SECONDS:-300}
+KEEP=0
+DIR=${BENCH_DIR:-}
+
+# perfconv targets (warm cache, big inputs)
+TARGET_MBS=1000
+TARGET_RSS_MIB=64
+
+usage() {
+	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+}
+
+die() {
+	echo "bench.sh: $*" >&2
+	exit 2
+}
+
+log() {
+	echo "bench.sh: $*" >&2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--keep) KEEP=1 ;;
+	--dir) DIR=${2:?--dir needs a directory}; shift ;;
+	--size) SIZE_MB=${2:?}; shift ;;
+	--small-size) SMALL_MB=${2:?}; shift ;;
+	--runs) RUNS=${2:?}; shift ;;
+	--freq) FREQ=${2:?}; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+# ---------------------------------------------------------------- setup
+
+[ -x "$PERFCONV" ] || die "$PERFCONV not found: run make first (or set PERFCONV=)"
+command -v "$PERF" > /dev/null || die "perf not found"
+if [ ! -x "$TIME_BIN" ]; then
+	log "GNU time missing, installing Debian package 'time'"
+	apt-get install -y time > /dev/null 2>&1 || die "GNU time needed: apt-get install time"
+fi
+[ -n "${EPOCHREALTIME:-}" ] || die "bash >= 5 needed (EPOCHREALTIME)"
+
+max_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo "$FREQ")
+if [ "$FREQ" -gt "$max_rate" ]; then
+	log "lowering -F $FREQ to kernel.perf_event_max_sample_rate=$max_rate"
+	FREQ=$max_rate
+fi
+
+if [ -n "$DIR" ]; then
+	mkdir -p "$DIR" || die "cannot create $DIR"
+	DIR=$(cd "$DIR" && pwd)
+	KEEP=1
+else
+	DIR=$(mktemp -d "${TMPDIR:-/tmp}/perfconv-bench.XXXXXX") || die "mktemp failed"
+fi
+LOAD_PID=
+REC_PID=
+cleanup() {
+	[ -n "$REC_PID" ] && kill "$REC_PID" 2>/dev/null
+	[ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null
+	if [ "$KEEP" = 1 ]; then
+		log "inputs kept in $DIR (reuse: BENCH_DIR=$DIR $0)"
+	else
+		rm -rf "$DIR"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+file_bytes() {
+	stat -c %s "$1" 2>/dev/null || echo 0
+}
+
+# "pipe" when the perf.data header is the 16-byte pipe header, else "file"
+data_mode() {
+	local hs
+	hs=$(od -An -t u8 -j 8 -N 8 "$1" 2>/dev/null | tr -d ' ')
+	if [ "$hs" = 16 ]; then echo pipe; else echo file; fi
+}
+
+# record OUT MODE MB: record until OUT holds at least MB megabytes
+record() {
+	local out=$1 mode=$2 mb=$3 want t0 size
+	want=$((mb * 1000000))
+	size=$(file_bytes "$out")
+	if [ "$size" -ge "$want" ]; then
+		log "reusing $out ($((size / 1000000)) MB)"
+		return 0
+	fi
+	rm -f "$out"
+	log "recording $out ($mode mode, >= $mb MB, -F $FREQ -g -a)"
+	# kernel-heavy, multi-threaded load with deep call chains; niced so that
+	# perf record keeps up with its ring buffers
+	nice -n 19 "$PERF" bench sched messaging -t -g 2 -l 1000000000 > /dev/null 2>&1 &
+	LOAD_PID=$!
+	local opts=(-a -g -F "$FREQ" -m "$MMAP_PAGES" -B)
+	if [ "$mode" = pipe ]; then
+		"$PERF" record "${opts[@]}" -o - -- sleep "$MAX_RECORD_SECONDS" > "$out" 2> "$out.log" &
+	else
+		"$PERF" record "${opts[@]}" -o "$out" -- sleep "$MAX_RECORD_SECONDS" > "$out.log" 2>&1 &
+	fi
+	REC_PID=$!
+	t0=$SECONDS
+	while kill -0 "$REC_PID" 2>/dev/null; do
+		if [ "$(file_bytes "$out")" -ge "$want" ]; then
+			kill -TERM "$REC_PID"	# perf record stops cleanly and fixes the header
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$REC_PID"
+	REC_PID=
+	kill "$LOAD_PID" 2>/dev/null
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=
+	size=$(file_bytes "$out")
+	log "  $((size / 1000000)) MB in $((SECONDS - t0)) s: $(grep -h -o 'lost [0-9.]*%' "$out.log" | tail -1)"
+	rm -f "$out.log"
+	[ "$size" -ge "$want" ] || die "$out: only $size bytes recorded"
+}
+
+# ---------------------------------------------------------------- measuring
+
+S=$'\x1f'		# separates name and file in row keys
+ROWS=()			# "name${S}file" keys, in order
+declare -A R_SECS R_RSS R_BYTES R_RC
+
+# bench_cmd NAME FILE CMD...: measure CMD (shell text, $IN = FILE) RUNS times
+bench_cmd() {
+	local name=$1 file=$2 cmd key i t0 t1 secs rss rc best= maxrss=0 worst_rc=0
+	shift 2
+	cmd="$*"
+	key="$name$S$file"
+	local rssf="$DIR/.rss.$$"
+	log "measuring: $name  $(basename "$file")"
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$EPOCHREALTIME
+		IN=$file "$TIME_BIN" -f '%M' -o "$rssf" bash -o pipefail -c "$cmd" < /dev/null
+		rc=$?
+		t1=$EPOCHREALTIME
+		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+		rss=$(tail -n 1 "$rssf")
+		[ "$rc" -ne 0 ] && worst_rc=$rc
+		if [ -z "$best" ] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$secs
+		fi
+		[ "$rss" -gt "$maxrss" ] 2>/dev/null && maxrss=$rss
+	done
+	rm -f "$rssf"
+	ROWS+=("$key")
+	R_SECS[$key]=$best
+	R_RSS[$key]=$maxrss
+	R_BYTES[$key]=$(file_bytes "$file")
+	R_RC[$key]=$worst_rc
+}
+
+mbs_of() {	# key -> MB/s
+	awk -v b="${R_BYTES[$1]}" -v s="${R_SECS[$1]}" 'BEGIN { printf "%.1f", s > 0 ? b / 1e6 / s : 0 }'
+}
+
+# reference row for ratios: cat of the same input / perf report of the same mode
+ref_key() {	# key kind: cat or perf
+	local file=${1#*$S} k
+	for k in "${ROWS[@]}"; do
+		case $2 in
+		cat) [ "${k%%$S*}" = cat ] && [ "${k#*$S}" = "$file" ] && { echo "$k"; return; } ;;
+		perf) case ${k%%$S*} in "perf report"*)
+			[ "$(data_mode "${k#*$S}")" = "$(data_mode "$file")" ] && { echo "$k"; return; } ;;
+		      esac ;;
+		esac
+	done
+}
+
+ratio() {	# key refkey
+	[ -n "$2" ] || { echo "-"; return; }
+	awk -v a="$(mbs_of "$1")" -v b="$(mbs_of "$2")" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+print_report() {
+	local k name file status=0 ck pk
+	echo "## perfconv benchmark"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), host: $(nproc) CPUs, $(uname -r), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "- perfconv: $PERFCONV ($(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "- $($PERF --version); inputs: perf record -a -g -F $FREQ -m $MMAP_PAGES -B under perf bench sched messaging -t -g 2 (niced)"
+	echo "- best of $RUNS runs, warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs"
+	echo
+	echo "| tool | input | size MB | seconds | MB/s | peak RSS MiB | vs cat | vs perf |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	for k in "${ROWS[@]}"; do
+		name=${k%%$S*}
+		file=${k#*$S}
+		ck= pk=
+		case $name in
+		cat|"perf report"*) ;;
+		*) ck=$(ref_key "$k" cat); pk=$(ref_key "$k" perf) ;;
+		esac
+		local secs=${R_SECS[$k]}
+		[ "${R_RC[$k]}" -ne 0 ] && { secs="FAIL(rc ${R_RC[$k]})"; status=3; }
+		printf '| %s | %s | %.1f | %s | %s | %.1f | %s | %s |\n' "${name//|/\\|}" "$(basename "$file")" \
+			"$(awk -v b="${R_BYTES[$k]}" 'BEGIN { print b / 1e6 }')" "$secs" "$(mbs_of "$k")" \
+			"$(awk -v r="${R_RSS[$k]}" 'BEGIN { print r / 1024 }')" \
+			"$(ratio "$k" "$ck")" "$(ratio "$k" "$pk")"
+	done
+	echo
+	echo "Targets for perfconv info on the big inputs: >= $TARGET_MBS MB/s, peak RSS < $TARGET_RSS_MIB MiB"
+	echo
+	for k in "${ROWS[@]}"; do
+		case ${k%%$S*} in *"perfconv info"*) ;; *) continue ;; esac
+		case ${k#*$S} in */big.*) ;; *) continue ;; esac
+		local m r verdict=PASS
+		m=$(mbs_of "$k")
+		r=$(awk -v r="${R_RSS[$k]}" 'BEGIN { printf "%.1f", r / 1024 }')
+		awk -v m="$m" -v r="$r" -v tm="$TARGET_MBS" -v tr="$TARGET_RSS_MIB" \
+			'BEGIN { exit !(m >= tm && r < tr) }' || verdict=FAIL
+		[ "$verdict" = FAIL ] && [ "$status" = 0 ] && status=1
+		echo "- $verdict: ${k%%$S*} $(basename "${k#*$S}"): $m MB/s, $r MiB"
+	done
+	return $status
+}
+
+# ---------------------------------------------------------------- main
+
+main() {
+	local need avail
+	need=$(( (2 * SIZE_MB + 2 * SMALL_MB) * 12 / 10 ))
+	avail=$(df -Pm "$DIR" | awk 'NR == 2 { print $4 }')
+	local have=0 f
+	for f in big.data big.pipe.data small.data small.pipe.data; do
+		have=$((have + $(file_bytes "$DIR/$f") / 1000000))
+	done
+	[ $((avail + have)) -ge "$need" ] || die "$DIR: ~$need MB needed, $avail MB free"
+
+	BIG=$DIR/big.data
+	BIGP=$DIR/big.pipe.data
+	SMALL=$DIR/small.data
+	SMALLP=$DIR/small.pipe.data
+	record "$BIG" file "$SIZE_MB"
+	record "$BIGP" pipe "$SIZE_MB"
+	record "$SMALL" file "$SMALL_MB"
+	record "$SMALLP" pipe "$SMALL_MB"
+
+	log "warming the page cache"
+	cat "$BIG" "$BIGP" "$SMALL" "$SMALLP" > /dev/null
+
+	bench_cmd "cat" "$BIG" 'cat "$IN" > /dev/null'
+	bench_cmd "cat" "$BIGP" 'cat "$IN" > /dev/null'
+	bench_cmd "perfconv info FILE" "$BIG" '"$PERFCONV" info "$IN" > /dev/null'
+	bench_cmd "perfconv info - < PIPEFILE" "$BIGP" '"$PERFCONV" info - < "$IN" > /dev/null'
+	bench_cmd "cat PIPEFILE | perfconv info -" "$BIGP" 'cat "$IN" | "$PERFCONV" info - > /dev/null'
+	bench_cmd "cat" "$SMALL" 'cat "$IN" > /dev/null'
+	bench_cmd "cat" "$SMALLP" 'cat "$IN" > /dev/null'
+	bench_cmd "perfconv info FILE" "$SMALL" '"$PERFCONV" info "$IN" > /dev/null'
+	bench_cmd "perfconv info - < PIPEFILE" "$SMALLP" '"$PERFCONV" info - < "$IN" > /dev/null'
+	bench_cmd "perf report -D -i FILE" "$SMALL" '"$PERF" report -D -i "$IN" > /dev/null 2>&1'
+	bench_cmd "perf report -D -i - < PIPEFILE" "$SMALLP" '"$PERF" report -D -i - < "$IN" > /dev/null 2>&1'
+
+	print_report
+}
+
+main
