@@ -51,8 +51,11 @@ void cli_diag_cb(const struct pd_diag *d, void *arg)
 	 */
 	fflush(stdout);
 	fputs(cd->name, stderr);
-	if (d->stream)
-		fprintf(stderr, "/%s", d->stream);
+	if (d->stream) {
+		size_t n = strlen(cd->name);
+
+		fprintf(stderr, "%s%s", n && cd->name[n - 1] == '/' ? "" : "/", d->stream);
+	}
 	if (d->offset != PD_NO_OFFSET)
 		fprintf(stderr, ":0x%" PRIx64, d->offset);
 	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
@@ -151,7 +154,8 @@ void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep)
 		if (bit == PD_ATTR_PRECISE_IP_SHIFT || bit == PD_ATTR_PRECISE_IP_SHIFT + 1) {
 			/* a 2-bit value, not two flags: print it once */
 			if (bit == PD_ATTR_PRECISE_IP_SHIFT && pd_attr_precise_ip(a)) {
-				fprintf(f, "%sprecise_ip=%u", first ? "" : sep, pd_attr_precise_ip(a));
+				fprintf(f, "%sprecise_ip=%u", first ? "" : sep,
+					pd_attr_precise_ip(a));
 				first = false;
 			}
 			continue;

@@ -30,7 +30,7 @@ CLI_COMMANDS
 /* Exit codes of every command (documented in perfconv(1)). */
 enum cli_exit {
 	CLI_EXIT_OK = 0,		/* success */
-	CLI_EXIT_MALFORMED = 1,		/* input is malformed: error diagnostic or PD_STATUS_MALFORMED */
+	CLI_EXIT_MALFORMED = 1,		/* error diagnostic, or PD_STATUS_MALFORMED */
 	CLI_EXIT_USAGE = 2,		/* bad command line */
 	CLI_EXIT_IO = 3,		/* I/O or system error, out of memory, cannot open */
 };

@@ -690,7 +690,8 @@ static void out_fields(const struct dump_ctx *dc, const struct pd_record *rec)
 		else
 			out_u64(b->cpumode);
 		out_kv_i("pid", b->pid);
-		out_kv_bytes("build_id", b->build_id, b->build_id_size <= 20 ? b->build_id_size : 20);
+		out_kv_bytes("build_id", b->build_id,
+			     b->build_id_size <= 20 ? b->build_id_size : 20);
 		out_kv_s("filename", b->filename);
 		break;
 	}

@@ -459,7 +459,8 @@ static json_t *build_ids_json(const struct pd_feat_build_ids *b)
 		const char *cm = pd_cpumode_name(e->misc & PD_MISC_CPUMODE_MASK);
 
 		jset(x, "build_id", jbuild_id(e->id, e->size));
-		jset(x, "cpumode", cm ? json_string(cm) : json_integer(e->misc & PD_MISC_CPUMODE_MASK));
+		jset(x, "cpumode", cm ? json_string(cm) :
+		     json_integer(e->misc & PD_MISC_CPUMODE_MASK));
 		jset(x, "misc", jhex(e->misc));
 		jset(x, "pid", json_integer(e->pid));
 		jset(x, "filename", jstr(e->filename));
@@ -1053,10 +1054,12 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 	printf("  header size: %" PRIu64 "\n", h->header_size);
 	if (h->mode != PD_MODE_PIPE) {
 		printf("  attr size: %" PRIu64 "\n", h->attr_size);
-		printf("  attrs: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->attrs.offset, h->attrs.size);
-		printf("  data: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->data.offset, h->data.size);
-		printf("  event_types: offset 0x%" PRIx64 " size %" PRIu64 "\n", h->event_types.offset,
-		       h->event_types.size);
+		printf("  attrs: offset 0x%" PRIx64 " size %" PRIu64 "\n",
+		       h->attrs.offset, h->attrs.size);
+		printf("  data: offset 0x%" PRIx64 " size %" PRIu64 "\n",
+		       h->data.offset, h->data.size);
+		printf("  event_types: offset 0x%" PRIx64 " size %" PRIu64 "\n",
+		       h->event_types.offset, h->event_types.size);
 		printf("  file size: %" PRIu64 "%s\n", h->file_size,
 		       h->spooled ? " (standard input copied to a temporary file)" : "");
 	}
@@ -1066,7 +1069,8 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 		unsigned int id;
 		char buf[24];
 
-		printf("  feature bitmap: %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n   ",
+		printf("  feature bitmap: %016" PRIx64 " %016" PRIx64 " %016" PRIx64
+		       " %016" PRIx64 "\n   ",
 		       h->features[3], h->features[2], h->features[1], h->features[0]);
 		for (id = 0; id < PD_FEAT_BITS; id++)
 			if ((h->features[id / 64] >> (id % 64)) & 1)

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	for (i = 0; i < NR_SUBCMDS; i++)
 		fprintf(f, "  %-14s %s\n", subcmds[i].name, subcmds[i].summary);
 	fprintf(f, "\n'%s COMMAND --help' describes a command.\n"
-		"Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O or system error.\n",
+		"Exit status: 0 success, 1 malformed input, 2 usage error,\n"
+		"3 I/O or system error.\n",
 		cli_progname);
 }
 

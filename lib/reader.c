@@ -1073,7 +1073,7 @@ static int open_main(struct pd_reader *r, int fd, bool own_fd)
 		DIAG_FATAL(r, PD_LEGACY_PERFFILE, 0, "magic=PERFFILE");
 		return PD_STATUS_MALFORMED;
 	} else {
-		DIAG_FATAL(r, PD_NOT_PERF, 0, "magic=%#018" PRIx64, magic);
+		DIAG_FATAL(r, PD_NOT_PERF, 0, "magic=0x%016" PRIx64, magic);
 		return PD_STATUS_MALFORMED;
 	}
 	h->swapped = r->swap;
@@ -1582,6 +1582,8 @@ static void rec_frame(struct pd_reader *r, struct pd_stream *s, const uint8_t *r
 	}
 	rec->offset = offset;
 	rec->index = s->index++;
+	rec->stream_index = (uint32_t)(s - r->streams);
+	rec->stream = s->name;
 	rec->from_compressed = from_compressed;
 	rec->inner_offset = inner_off;
 	rec->swapped = r->swap;

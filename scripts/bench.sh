@@ -118,7 +118,9 @@ else
 fi
 LOAD_PID=
 REC_PID=
+SNAP=
 cleanup() {
+	[ -n "$SNAP" ] && rm -f "$SNAP"
 	[ -n "$REC_PID" ] && kill "$REC_PID" 2>/dev/null
 	[ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null
 	if [ "$KEEP" = 1 ]; then
@@ -217,8 +219,19 @@ bench_cmd() {
 	R_RC[$key]=$worst_rc
 }
 
+overhead() {	# best wall time of the measuring harness itself, in seconds
+	local i t0 t1 best=9
+	for ((i = 0; i < 5; i++)); do
+		t0=$EPOCHREALTIME
+		"$TIME_BIN" -f '%M' -o /dev/null bash -o pipefail -c true < /dev/null
+		t1=$EPOCHREALTIME
+		best=$(awk -v a="$t0" -v b="$t1" -v c="$best" 'BEGIN { d = b - a; printf "%.4f", (d < c ? d : c) }')
+	done
+	echo "$best"
+}
+
 mbs_of() {	# key -> MB/s
-	awk -v b="${R_BYTES[$1]}" -v s="${R_SECS[$1]}" 'BEGIN { printf "%.1f", s > 0 ? b / 1e6 / s : 0 }'
+	awk -v b="${R_BYTES[$1]}" -v s="${R_SECS[$1]}" 'BEGIN { printf "%.1f", (s > 0 ? b / 1e6 / s : 0) }'
 }
 
 # reference row for ratios: cat of the same input / perf report of the same mode
@@ -244,9 +257,10 @@ print_report() {
 	echo "## perfconv benchmark"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), host: $(nproc) CPUs, $(uname -r), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "- perfconv: $PERFCONV ($(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "- perfconv: $PERFCONV (sha256 $PERFCONV_ID; tree $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "- $($PERF --version); inputs: perf record -a -g -F $FREQ -m $MMAP_PAGES -B under perf bench sched messaging -t -g 2 (niced)"
-	echo "- best of $RUNS runs, warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs"
+	echo "- best of $RUNS runs, warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs (for a pipeline: its largest process)"
+	echo "- fixed cost per measurement (time + bash + exec of \`true\`, included in every row): $OVERHEAD s"
 	echo
 	echo "| tool | input | size MB | seconds | MB/s | peak RSS MiB | vs cat | vs perf |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -303,6 +317,13 @@ main() {
 	record "$SMALL" file "$SMALL_MB"
 	record "$SMALLP" pipe "$SMALL_MB"
 
+	# others may rebuild bin/perfconv while this runs: measure a snapshot
+	PERFCONV_ID="$(sha256sum "$PERFCONV" | cut -c1-12), built $(date -u -r "$PERFCONV" '+%H:%M:%S UTC')"
+	cp "$PERFCONV" "$DIR/.perfconv.$$" || die "cannot copy $PERFCONV"
+	SNAP=$DIR/.perfconv.$$
+	local orig=$PERFCONV
+	export PERFCONV=$SNAP
+	OVERHEAD=$(overhead)
 	log "warming the page cache"
 	cat "$BIG" "$BIGP" "$SMALL" "$SMALLP" > /dev/null
 
@@ -318,6 +339,9 @@ main() {
 	bench_cmd "perf report -D -i FILE" "$SMALL" '"$PERF" report -D -i "$IN" > /dev/null 2>&1'
 	bench_cmd "perf report -D -i - < PIPEFILE" "$SMALLP" '"$PERF" report -D -i - < "$IN" > /dev/null 2>&1'
 
+	export PERFCONV=$orig
+	rm -f "$SNAP"
+	SNAP=
 	print_report
 }
 

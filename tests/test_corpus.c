@@ -173,7 +173,8 @@ static void list_dir(struct file_list *l, const char *dir, bool (*keep)(const ch
 		list_add(l, path);
 	}
 	closedir(d);
-	qsort(l->path + first, l->nr - first, sizeof(*l->path), cmp_str);
+	if (l->nr > first)
+		qsort(l->path + first, l->nr - first, sizeof(*l->path), cmp_str);
 }
 
 static bool keep_quipper(const char *name)
@@ -654,7 +655,7 @@ static json_t *perfconv_json(const char *path, char *why, size_t wsize)
 	pclose(p);
 	if (!text || !len) {
 		free(text);
-		snprintf(why, wsize, "empty output from %s", cmd);
+		snprintf(why, wsize, "empty output from %.400s", cmd);
 		return NULL;
 	}
 	root = json_loadb(text, len, 0, &jerr);

@@ -65,6 +65,7 @@ static struct pd_diag_sink sink;
 
 static void record_diag(const struct pd_diag *d, void *arg)
 {
+	(void)arg;
 	if (nseen < 64) {
 		seen[nseen].code = d->code;
 		seen[nseen].off = d->offset;

@@ -88,6 +88,7 @@ enum pd_severity {
 	_PD(214, FEAT_SECTION_OVERLAP, ERROR, "feature section overlaps another section") \
 	_PD(215, FEAT_SKIPPED_SWAPPED, NOTE, "feature kept as bytes: host-order only payload in a byte-swapped file") \
 	_PD(216, FEAT_EMPTY, WARNING, "feature section is empty: its writer failed") \
+	_PD(217, FEAT_NOT_CONVERTIBLE, WARNING, "feature payload cannot be converted to host byte order: dropped") \
 	/* records: 300..399 */							\
 	_PD(301, REC_SIZE_TOO_SMALL, ERROR, "record size is smaller than its header") \
 	_PD(302, REC_CROSSES_END, ERROR, "record crosses the end of the data section") \
@@ -109,6 +110,7 @@ enum pd_severity {
 	_PD(318, REC_BAD_FIELD, ERROR, "record field has an invalid value")	\
 	_PD(319, REC_SPLIT_TOO_LARGE, ERROR, "reassembled SPLIT record exceeds the reader's limit") \
 	_PD(320, REC_TRACING_DATA_MAGIC, WARNING, "tracing data does not start with the tracing magic") \
+	_PD(321, REC_NOT_CONVERTIBLE, WARNING, "record layout unknown: only its header was converted to host byte order") \
 	/* samples: 400..499 */							\
 	_PD(401, SAMPLE_TRUNCATED, ERROR, "sample fields run past the end of the record") \
 	_PD(402, SAMPLE_TRAILING_BYTES, WARNING, "sample has bytes after its last field") \
@@ -130,6 +132,34 @@ enum pd_severity {
 	/* ordering: 600..699 */						\
 	_PD(601, OUT_OF_ORDER, WARNING, "record is older than records already delivered in time order") \
 	_PD(602, ORDER_QUEUE_FULL, NOTE, "time-order queue reached its memory limit and was flushed early") \
+	/* cross-record and cross-section checks of perfcheck: 603..699 */	\
+	_PD(603, ROUND_ORDER, ERROR, "record is older than the round before the last FINISHED_ROUND") \
+	_PD(604, EXIT_BEFORE_FORK, ERROR, "thread exits before it is forked") \
+	_PD(605, MMAP_ZERO_LEN, ERROR, "mapping has zero length")		\
+	_PD(606, MMAP_WRAPS, ERROR, "mapping wraps around the end of the address space") \
+	_PD(607, LOST_EVENTS, NOTE, "events were lost: the ring buffer overflowed") \
+	_PD(608, LOST_SAMPLES, NOTE, "samples were lost or dropped")		\
+	_PD(609, THROTTLED, NOTE, "the kernel throttled sampling")		\
+	_PD(610, THREAD_NOT_ANNOUNCED, NOTE, "samples of threads never announced by COMM or FORK") \
+	_PD(611, SAMPLE_CPU_RANGE, ERROR, "record cpu is not below NRCPUS available") \
+	_PD(612, SAMPLE_OUTSIDE_TIME_RANGE, WARNING, "sample time lies outside the SAMPLE_TIME range") \
+	_PD(613, SAMPLE_TIME_MISMATCH, WARNING, "SAMPLE_TIME differs from the first and last sample times") \
+	_PD(614, EVENT_DESC_MISMATCH, ERROR, "EVENT_DESC disagrees with the attrs or their ids") \
+	_PD(615, GROUP_DESC_MISMATCH, ERROR, "GROUP_DESC names attrs that do not exist") \
+	_PD(616, COMPRESSED_NO_FEATURE, WARNING, "compressed records without a zstd COMPRESSED feature") \
+	_PD(617, COMPRESSED_NO_RECORDS, NOTE, "COMPRESSED feature without compressed records") \
+	_PD(618, AUXTRACE_INDEX_MISMATCH, ERROR, "AUXTRACE index entry does not locate an AUXTRACE record") \
+	_PD(619, ID_INDEX_UNKNOWN_ID, ERROR, "ID_INDEX lists an id that no attr owns") \
+	_PD(620, STREAM_STOPPED, NOTE, "record stream cannot be resynchronised: the rest is not checked") \
+	_PD(621, MAX_ERRORS, NOTE, "error limit reached: the rest of the file is not checked") \
+	_PD(622, BUILDID_MISMATCH, WARNING, "build id differs from the binary found on this machine") \
+	_PD(623, BUILDID_NO_BINARY, NOTE, "binary of a recorded build id was not found") \
+	/* writer: 700..799 */							\
+	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
+	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \
+	_PD(703, TOO_LARGE_FOR_PIPE, WARNING, "item exceeds the 64 KiB record limit of pipe mode: dropped") \
+	_PD(704, RECOMPRESS_FAILED, ERROR, "compressed data cannot be recompressed") \
+	_PD(705, EXTRA_NOT_HELD, ERROR, "payload after a record was not kept by the reader: cannot copy it") \
 	/* input/output and resources: 900..999 */				\
 	_PD(901, IO_ERROR, ERROR, "read error")				\
 	_PD(902, NO_MEMORY, ERROR, "out of memory")

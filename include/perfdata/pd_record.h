@@ -438,6 +438,10 @@ struct pd_record {
 	/* false when the record could not be decoded (a diagnostic says why) */
 	bool decoded;
 
+	/* Directory mode: the stream the record came from (0 = "data"). */
+	uint32_t stream_index;
+	const char *stream;	/* "data", "data.3"; NULL outside directory mode */
+
 	/*
 	 * Bytes that follow the record outside header.size: AUX data after
 	 * AUXTRACE, the tracing-data blob after HEADER_TRACING_DATA.

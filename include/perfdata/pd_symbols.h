@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd_symbols.h - process model and symbolization on top of libperfdata.
+ *
+ * A struct pd_machine holds what perf calls the machine state: threads
+ * (pid/tid, parent, exit time, command names over time), per-process
+ * address spaces built from MMAP/MMAP2 records, the kernel, module and
+ * KSYMBOL maps, and the DSOs behind them with their symbol tables.  It is
+ * fed the records of one perf.data file in time order and answers
+ * "address + thread + cpumode -> map, DSO, symbol" the way perf 6.1 does,
+ * so that its output can be compared with `perf script` frame for frame.
+ *
+ * This module lives in its own library (libperfdata-sym.a) because it uses
+ * libelf and libdw; the parsing core never links them.
+ *
+ * Usage:
+ *	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
+ *	struct pd_machine *m;
+ *	struct pd_sym_frame fr[PD_SYM_MAX_FRAMES];
+ *
+ *	pd_machine_new(&so, &m);
+ *	pd_machine_add_features(m, pd_reader_features(r));
+ *	while (pd_reader_next(r, &rec) > 0) {	// opened with time_order
+ *		pd_machine_process(m, rec);
+ *		if (rec->type == PD_RECORD_SAMPLE)
+ *			n = pd_machine_resolve_sample(m, rec, fr, PD_SYM_MAX_FRAMES);
+ *	}
+ *	pd_machine_free(m);
+ *
+ * Strings in results point into the machine and stay valid until
+ * pd_machine_free().  Files named inside perf.data are treated as input:
+ * only regular files are opened, read-only; with a symfs root no path may
+ * leave that root; a missing, unreadable or mismatching file becomes one
+ * note for its DSO and leaves that DSO without symbols.
+ */
+#ifndef PERFDATA_PD_SYMBOLS_H
+#define PERFDATA_PD_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/pd_feature.h"
+#include "perfdata/pd_record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cpumode values (header.misc & 7) */
+#define PD_CPUMODE_UNKNOWN	0
+#define PD_CPUMODE_KERNEL	1
+#define PD_CPUMODE_USER		2
+#define PD_CPUMODE_HYPERVISOR	3
+#define PD_CPUMODE_GUEST_KERNEL	4
+#define PD_CPUMODE_GUEST_USER	5
+
+/* perf script's default --max-stack */
+#define PD_SYM_MAX_FRAMES	127
+
+/* One note per DSO and problem: missing file, build-id mismatch, ... */
+typedef void (*pd_sym_note_fn)(void *arg, const char *dso, const char *msg);
+
+struct pd_sym_opts {
+	const char *symfs;	/* resolve every file under this root (NULL: none) */
+	const char *buildid_dir;	/* NULL: $PERF_BUILDID_DIR, else $HOME/.debug */
+	const char *kallsyms;	/* kernel symbols from this file instead of the search */
+	bool srcline;		/* allow pd_machine_srcline() (loads DWARF with libdw) */
+	bool no_kernel;		/* never load kernel symbols */
+	pd_sym_note_fn note_fn;	/* NULL: notes are only counted */
+	void *note_arg;
+};
+
+#define PD_SYM_OPTS_INIT { 0 }
+
+enum pd_dso_kind {
+	PD_DSO_USER = 0,	/* a file mapped by a process */
+	PD_DSO_KERNEL,		/* [kernel.kallsyms] */
+	PD_DSO_MODULE,		/* [ext4] */
+	PD_DSO_VDSO,		/* [vdso] */
+	PD_DSO_JIT,		/* /tmp/perf-PID.map: executable anonymous memory */
+	PD_DSO_ANON,		/* //anon, [heap], [stack]: never symbols */
+	PD_DSO_KSYMBOL,		/* BPF program or other KSYMBOL text */
+};
+
+struct pd_dso;			/* opaque, owned by the machine */
+
+/* One resolved address. */
+struct pd_sym_frame {
+	uint64_t ip;		/* as recorded */
+	uint8_t cpumode;	/* the cpumode it was resolved with */
+	bool has_map;
+	bool user_map;		/* map in a process address space (perf script prints addr) */
+	uint64_t addr;		/* address inside the DSO (map_ip); ip without a map */
+	uint64_t map_start, map_end, map_pgoff;
+	const struct pd_dso *dso;	/* NULL without a map */
+	const char *dso_name;	/* perf script's dso: the name it was mapped with */
+	const char *dso_short;	/* perf's short name: libc.so.6, [kernel.kallsyms], [JIT] tid 7 */
+	const char *dso_path;	/* long name: the file it stands for */
+	enum pd_dso_kind dso_kind;
+	const char *sym;	/* NULL when no symbol covers addr */
+	uint64_t sym_start;	/* in the DSO's address space (like addr) */
+	uint64_t sym_off;	/* addr - sym_start */
+};
+
+/* What a thread looks like at a given moment. */
+struct pd_sym_thread {
+	int32_t pid, tid, ppid;
+	const char *comm;	/* ":<tid>" when no COMM named it */
+	bool comm_set;
+	bool exited;
+	uint64_t exit_time;
+	size_t nr_maps;		/* maps of its address space */
+};
+
+/* A source position; inline frames first (innermost), then the function. */
+struct pd_sym_srcpos {
+	const char *func;	/* NULL for the outermost entry (use the frame's symbol) */
+	const char *file;
+	unsigned int line;
+};
+
+#define PD_SYM_MAX_INLINE 16
+
+struct pd_sym_srcline {
+	unsigned int nr;	/* 0: no line information */
+	struct pd_sym_srcpos pos[PD_SYM_MAX_INLINE + 1];
+};
+
+/* Counters for reports and benchmarks. */
+struct pd_sym_stats {
+	uint64_t threads, dsos, maps_inserted, dsos_loaded, symbols;
+	uint64_t notes;
+	uint64_t cache_hits, cache_misses;
+};
+
+struct pd_machine;
+
+/* Returns 0 and sets *out, or -1 with errno (ENOMEM, EINVAL). */
+int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out);
+void pd_machine_free(struct pd_machine *m);
+
+/*
+ * Take what the header knows: build ids (DSOs are created with them, as
+ * perf does before reading any record) and the os release.  Call before the
+ * first record; pipe mode may also feed HEADER_BUILD_ID records through
+ * pd_machine_process().
+ */
+int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f);
+
+/*
+ * Update the state from one record: COMM, FORK, EXIT, MMAP, MMAP2,
+ * KSYMBOL, HEADER_BUILD_ID change it; SAMPLE creates its thread if needed
+ * (as perf does).  Other records are ignored.  Returns 0, or -1 on
+ * allocation failure.
+ */
+int pd_machine_process(struct pd_machine *m, const struct pd_record *rec);
+
+/*
+ * Resolve one address of thread `tid` (created if unknown) in `cpumode`.
+ * Always fills *f; returns 1 when a symbol was found, 0 otherwise.
+ */
+int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode,
+		       uint64_t ip, struct pd_sym_frame *f);
+
+/*
+ * Resolve a sample: every callchain entry that is not a context marker
+ * (markers switch the cpumode, starting from USER), or the sample ip when
+ * there is no callchain.  Fills at most `max` frames and returns how many.
+ * An unknown context marker ends the chain (perf script drops it).
+ */
+size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
+				 struct pd_sym_frame *frames, size_t max);
+
+/* perf's printed comm for a thread now (the newest COMM delivered). */
+const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid);
+/* The comm that was current at `time` (last COMM with time <= `time`). */
+const char *pd_machine_comm_at(struct pd_machine *m, int32_t tid, uint64_t time);
+/* 0 and *out filled, -1 when the tid is unknown. */
+int pd_machine_thread(struct pd_machine *m, int32_t tid, struct pd_sym_thread *out);
+
+/*
+ * Source file and line of a resolved frame, with inline frames where the
+ * debug info has them.  Needs opts.srcline.  Returns 1 when found, 0 when
+ * not, -1 when srcline is off.
+ */
+int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
+		       struct pd_sym_srcline *out);
+
+void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out);
+
+/* perf's short name of a DSO path: basename, [mod] for kernel modules. */
+const char *pd_dso_short_name(const struct pd_dso *d);
+const char *pd_dso_name(const struct pd_dso *d);
+enum pd_dso_kind pd_dso_kind(const struct pd_dso *d);
+/* Build id (NULL, *size 0 when unknown). */
+const uint8_t *pd_dso_build_id(const struct pd_dso *d, size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_PD_SYMBOLS_H */
