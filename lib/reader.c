@@ -59,6 +59,7 @@ struct pd_stream {
 	size_t end;		/* end of valid bytes */
 	uint64_t pos;		/* stream offset of buf[start] */
 	uint64_t limit;		/* end of the data: records must not cross it */
+	bool limit_is_eof;	/* limit is where the file ends, not a stated data end */
 	bool eof;
 	bool done;
 	uint64_t index;		/* next record index */
@@ -949,6 +950,8 @@ static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
 	s = &r->streams[0];
 	if (stream_init(r, s, fd, false, NULL, h->data.offset, limit) < 0)
 		return PD_STATUS_NOMEM;
+	s->limit_is_eof = limit == h->file_size && (h->data.size == 0 ||
+						    !section_in_file(&h->data, h->file_size));
 	if (lseek(fd, (off_t)h->data.offset, SEEK_SET) == (off_t)-1) {
 		DIAG_FATAL(r, PD_IO_ERROR, h->data.offset, "errno=%d", errno);
 		return PD_STATUS_IO;
@@ -1219,6 +1222,7 @@ static int open_dir_streams(struct pd_reader *r, const char *dir)
 			ret = PD_STATUS_NOMEM;
 			goto out;
 		}
+		s->limit_is_eof = true;
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		r->nr_streams++;
 	}
@@ -1892,6 +1896,13 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 	if (!check_size(r, type, size, s->pos, s->index)) {
 		s->done = true;
 		return PD_STATUS_MALFORMED;
+	}
+	if (s->limit != UINT64_MAX && size > s->limit - s->pos && s->limit_is_eof) {
+		/* The file was cut short (or the recording killed) inside this record. */
+		pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, type, true,
+			     "size=%u available=%" PRIu64, size, s->limit - s->pos);
+		s->done = true;
+		return FRAME_END;
 	}
 	if (s->limit != UINT64_MAX && size > s->limit - s->pos) {
 		pd_diag_emit(&r->sink, PD_REC_CROSSES_END, s->pos, (int64_t)s->index, type, true,
