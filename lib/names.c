@@ -300,7 +300,7 @@ static const uint16_t kernel_min[PD_REC_KERNEL_MAX] = {
 
 static const uint16_t user_min[PD_REC_USER_MAX - PD_REC_HEADER_ATTR] = {
 	[PD_REC_HEADER_ATTR - 64] = 72,		/* 8 + PERF_ATTR_SIZE_VER0 */
-	[PD_REC_HEADER_EVENT_TYPE - 64] = 80,
+	[PD_REC_HEADER_EVENT_TYPE - 64] = 24,	/* perf 3.x: name trimmed to 8 bytes */
 	[PD_REC_HEADER_TRACING_DATA - 64] = 12,	/* legacy records had no pad */
 	[PD_REC_HEADER_BUILD_ID - 64] = 36,
 	[PD_REC_FINISHED_ROUND - 64] = 8,

@@ -86,12 +86,25 @@ static int bad_field(struct rctx *c, size_t pos, uint64_t val)
 	return -1;
 }
 
-/* Warn about bytes between the last field (`pos`) and the payload end. */
+/*
+ * Warn about bytes between the last field (`pos`) and the payload end.
+ * Zero bytes are padding: perf sizes EVENT_UPDATE records by the whole
+ * struct (a 16-byte union follows the payload) and rounds CPU_MAP records
+ * up, so zero tails are normal in perf's own files.
+ */
 static void trailing(struct rctx *c, uint64_t pos)
 {
-	if (c->check_tail && pos < c->end)
-		RDIAG(c, PD_REC_TRAILING_BYTES, (size_t)pos, "bytes=%llu",
-		      (unsigned long long)(c->end - pos));
+	size_t i;
+
+	if (!c->check_tail || pos >= c->end)
+		return;
+	for (i = (size_t)pos; i < c->end; i++)
+		if (c->p[i])
+			break;
+	if (i == c->end)
+		return;
+	RDIAG(c, PD_REC_TRAILING_BYTES, (size_t)pos, "bytes=%llu",
+	      (unsigned long long)(c->end - pos));
 }
 
 static void *alloc(struct rctx *c, size_t n)
@@ -337,9 +350,18 @@ static int dec_event_type(struct rctx *c)
 	struct pd_rec_event_type *e = &c->rec->u.event_type;
 
 	e->event_id = r64(c, 8);
+	/*
+	 * perf 3.x trimmed the 64-byte name to its padded length (records of
+	 * 24 or 32 bytes); a name that fills all 64 bytes has no NUL.
+	 */
+	if (c->end >= 80 && !memchr(c->p + 16, 0, 64)) {
+		e->name = NULL;
+		RDIAG(c, PD_REC_BAD_STRING, 16, "len=64");
+		return -1;
+	}
 	if (str_fixed(c, 16, 64, &e->name))
 		return -1;
-	trailing(c, 80);
+	trailing(c, c->end < 80 ? c->end : 80);
 	return 0;
 }
 
