@@ -351,17 +351,25 @@ static int dec_event_type(struct rctx *c)
 
 	e->event_id = r64(c, 8);
 	/*
-	 * perf 3.x trimmed the 64-byte name to its padded length (records of
-	 * 24 or 32 bytes); a name that fills all 64 bytes has no NUL.
+	 * perf 3.x trimmed the 64-byte name to ALIGN(strlen, 8): records of
+	 * 24 or 32 bytes whose name may end at the record end without a NUL
+	 * ("cache-references" fills 16 bytes).  Only a full-size record must
+	 * hold the NUL inside its 64 bytes.
 	 */
-	if (c->end >= 80 && !memchr(c->p + 16, 0, 64)) {
-		e->name = NULL;
-		RDIAG(c, PD_REC_BAD_STRING, 16, "len=64");
-		return -1;
+	if (c->end < 80) {
+		size_t n = c->end - 16;
+		char *name = alloc(c, n + 1);
+
+		if (!name)
+			return -2;
+		memcpy(name, c->p + 16, n);
+		name[n] = '\0';
+		e->name = name;
+		return 0;
 	}
 	if (str_fixed(c, 16, 64, &e->name))
 		return -1;
-	trailing(c, c->end < 80 ? c->end : 80);
+	trailing(c, 80);
 	return 0;
 }
 
