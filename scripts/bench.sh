@@ -4,7 +4,7 @@
 #
 # Usage (as root, with perf installed, after `make`):
 #     scripts/bench.sh [--keep] [--dir DIR] [--size MB] [--small-size MB]
-#                      [--runs N] [--freq HZ] [--help]
+#                      [--runs N] [--perf-runs N] [--freq HZ] [--help]
 #     BENCH_DIR=DIR scripts/bench.sh        # same as --dir DIR
 #
 # Not part of the test suite: it records ~1 GB of fresh data and takes a
@@ -28,7 +28,8 @@
 # in it are (re)recorded.
 #
 # Measurements: every input is read once first (warm page cache), then each
-# command runs --runs times (default 3); the best (shortest) wall time is
+# command runs --runs times (default 3; the slow perf report rows
+# --perf-runs times, default --runs); the best (shortest) wall time is
 # kept, and the largest peak RSS over the runs.  Wall time comes from bash's
 # EPOCHREALTIME around the command; peak RSS from GNU time's %M (the
 # kernel's ru_maxrss, in KiB: the maximum over the command's process tree,
@@ -56,6 +57,7 @@ TIME_BIN=${TIME_BIN:-/usr/bin/time}
 SIZE_MB=400		# big inputs: at least this many MB
 SMALL_MB=40		# small inputs for perf report -D
 RUNS=3
+PERF_RUNS=		# runs of the (slow) perf report rows; default: RUNS
 FREQ=50000
 MMAP_PAGES=${MMAP_PAGES:-4096}	# per-CPU ring buffer (16 MiB): fewer LOST records
 MAX_RECORD_SECONDS=${MAX_RECORD_SECONDS:-300}
@@ -86,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--size) SIZE_MB=${2:?}; shift ;;
 	--small-size) SMALL_MB=${2:?}; shift ;;
 	--runs) RUNS=${2:?}; shift ;;
+	--perf-runs) PERF_RUNS=${2:?}; shift ;;
 	--freq) FREQ=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -192,7 +195,7 @@ declare -A R_SECS R_RSS R_BYTES R_RC
 
 # bench_cmd NAME FILE CMD...: measure CMD (shell text, $IN = FILE) RUNS times
 bench_cmd() {
-	local name=$1 file=$2 cmd key i t0 t1 secs rss rc best= maxrss=0 worst_rc=0
+	local name=$1 file=$2 cmd key i t0 t1 secs rss rc best='' maxrss=0 worst_rc=0
 	shift 2
 	cmd="$*"
 	key="$name$S$file"
@@ -259,7 +262,7 @@ print_report() {
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), host: $(nproc) CPUs, $(uname -r), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- perfconv: $PERFCONV (sha256 $PERFCONV_ID; tree $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'))"
 	echo "- $($PERF --version); inputs: perf record -a -g -F $FREQ -m $MMAP_PAGES -B under perf bench sched messaging -t -g 2 (niced)"
-	echo "- best of $RUNS runs, warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs (for a pipeline: its largest process)"
+	echo "- best of $RUNS runs (perf report: ${PERF_RUNS:-$RUNS}), warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs (for a pipeline: its largest process)"
 	echo "- fixed cost per measurement (time + bash + exec of \`true\`, included in every row): $OVERHEAD s"
 	echo
 	echo "| tool | input | size MB | seconds | MB/s | peak RSS MiB | vs cat | vs perf |"
@@ -267,7 +270,7 @@ print_report() {
 	for k in "${ROWS[@]}"; do
 		name=${k%%$S*}
 		file=${k#*$S}
-		ck= pk=
+		ck='' pk=''
 		case $name in
 		cat|"perf report"*) ;;
 		*) ck=$(ref_key "$k" cat); pk=$(ref_key "$k" perf) ;;
@@ -336,8 +339,8 @@ main() {
 	bench_cmd "cat" "$SMALLP" 'cat "$IN" > /dev/null'
 	bench_cmd "perfconv info FILE" "$SMALL" '"$PERFCONV" info "$IN" > /dev/null'
 	bench_cmd "perfconv info - < PIPEFILE" "$SMALLP" '"$PERFCONV" info - < "$IN" > /dev/null'
-	bench_cmd "perf report -D -i FILE" "$SMALL" '"$PERF" report -D -i "$IN" > /dev/null 2>&1'
-	bench_cmd "perf report -D -i - < PIPEFILE" "$SMALLP" '"$PERF" report -D -i - < "$IN" > /dev/null 2>&1'
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf report -D -i FILE" "$SMALL" '"$PERF" report -D -i "$IN" > /dev/null 2>&1'
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf report -D -i - < PIPEFILE" "$SMALLP" '"$PERF" report -D -i - < "$IN" > /dev/null 2>&1'
 
 	export PERFCONV=$orig
 	rm -f "$SNAP"
