@@ -111,6 +111,8 @@ struct pd_reader {
 	uint64_t **event_ids;		/* owned id arrays, parallel to events */
 	char **event_names;		/* owned names, parallel to events */
 	uint64_t total_ids;
+	uint64_t last_id;		/* one-entry cache of the id lookup */
+	int last_idx;
 	/* open-addressing id -> event index + 1 (0 = empty) */
 	uint64_t *ht_keys;
 	uint32_t *ht_vals;
@@ -434,6 +436,7 @@ static int ht_insert(struct pd_reader *r, uint64_t id, size_t ev)
 	}
 	r->ht_keys[i] = id;
 	r->ht_vals[i] = (uint32_t)ev + 1;
+	r->last_idx = -1;
 	r->total_ids++;
 	return 0;
 }
@@ -1259,6 +1262,7 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 	if (!r)
 		return NULL;
 	init_opts(r, opts);
+	r->last_idx = -1;
 	pd_features_init(&r->feat);
 	return r;
 }
@@ -1456,7 +1460,16 @@ static const struct pd_event *find_event(struct pd_reader *r, struct pd_record *
 		rec->event_index = 0;
 		return first;
 	}
+	/* Consecutive records mostly come from the same event instance. */
+	if (id == r->last_id && r->last_idx >= 0 && (size_t)r->last_idx < r->nr_events) {
+		rec->event_index = r->last_idx;
+		return &r->events[r->last_idx];
+	}
 	idx = ht_lookup(r, id);
+	if (idx >= 0) {
+		r->last_id = id;
+		r->last_idx = idx;
+	}
 	if (idx < 0) {
 		pd_diag_emit(&r->sink, PD_REC_UNKNOWN_ID, rec->offset, (int64_t)rec->index,
 			     rec->type, false, "id=%" PRIu64, id);
