@@ -21,7 +21,8 @@
  */
 #define CLI_COMMANDS								\
 	_CMD("info", cmd_info, "header, attrs, features and record counts")	\
-	_CMD("dump", cmd_dump, "one line per record with every decoded field")
+	_CMD("dump", cmd_dump, "one line per record with every decoded field")	\
+	_CMD("to-proto", cmd_to_proto, "quipper-compatible PerfDataProto protobuf message")
 
 #define _CMD(name, fn, summary) int fn(int argc, char **argv);
 CLI_COMMANDS

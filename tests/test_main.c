@@ -22,6 +22,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_reader,
 	pd_test_register_corpus,
 	pd_test_register_swap,
+	pd_test_register_proto,
 };
 
 int main(int argc, char **argv)

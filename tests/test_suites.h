@@ -11,5 +11,6 @@ int pd_test_register_sample(void);
 int pd_test_register_reader(void);
 int pd_test_register_corpus(void);
 int pd_test_register_swap(void);
+int pd_test_register_proto(void);
 
 #endif /* PD_TEST_SUITES_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_to_proto.c - perfconv to-proto: perf.data to a quipper.PerfDataProto
+ * protobuf message (schema/perf_data.proto).
+ *
+ * Default mode streams: every record becomes one `events` entry, encoded
+ * and written as soon as it is read, so memory does not grow with the
+ * input; the attrs, build ids and header features follow the last event
+ * (protobuf readers do not care about field order).  --quipper-compat
+ * reproduces quipper's own conversion, which needs the whole event list
+ * before it can write the first one (see proto_compat.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "proto_compat.h"
+#include "proto_event.h"
+#include "proto_meta.h"
+#include "proto_wire.h"
+
+#define FLUSH_AT (1u << 20)
+
+struct out {
+	int fd;
+	int err;		/* errno of the first failed write */
+	char *tmp;		/* temporary file beside -o OUT, NULL for stdout */
+	const char *final;
+};
+
+static void out_write(struct pw_buf *b, void *arg)
+{
+	struct out *o = arg;
+	size_t done = 0;
+
+	while (!o->err && done < b->len) {
+		ssize_t n = write(o->fd, b->p + done, b->len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	b->len = 0;
+}
+
+/*
+ * The output goes to a temporary file in the target's directory and is
+ * renamed over the target only once complete, so a failed conversion never
+ * leaves a truncated message where a reader would take it for a good one.
+ */
+static int out_open(struct out *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path) {
+		o->fd = STDOUT_FILENO;
+		return 0;
+	}
+	o->final = path;
+	if (asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		cli_error("to-proto: out of memory");
+		return -1;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		cli_error("to-proto: cannot create %s: %s", o->tmp, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int out_close(struct out *o, bool keep)
+{
+	int ret = 0;
+
+	if (!o->tmp)
+		return o->err ? -1 : 0;
+	if (keep && !o->err) {
+		/* mkstemp() made it private: give it the usual mode */
+		mode_t um = umask(0);
+
+		umask(um);
+		if (fchmod(o->fd, 0666 & ~um))
+			o->err = errno;
+	}
+	if (close(o->fd) && !o->err)
+		o->err = errno;
+	if (keep && !o->err && rename(o->tmp, o->final))
+		o->err = errno;
+	if (!keep || o->err)
+		unlink(o->tmp);
+	if (o->err) {
+		cli_error("to-proto: cannot write %s: %s", o->final, strerror(o->err));
+		ret = -1;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s to-proto [--quipper-compat] [--strict] [-v] [-o OUT] FILE|DIR|-\n\n"
+		"Write the recording as a quipper.PerfDataProto protobuf message\n"
+		"(schema/perf_data.proto), readable by programs built on quipper's schema.\n\n"
+		"  -o, --output OUT     write to OUT (replaced only when complete); default stdout\n"
+		"      --quipper-compat produce what quipper's perf_converter writes: events sorted\n"
+		"                       by time, huge-page and split mappings merged, stats added,\n"
+		"                       no extension fields, the records quipper drops left out\n"
+		"      --strict         stop at the first warning or error in the input\n"
+		"  -v, --verbose        also print diagnostics of severity note\n"
+		"  -h, --help           show this help\n\n"
+		"Default mode keeps every record in file order and adds extension fields\n"
+		"(numbers >= 1000) for what quipper's schema cannot hold.\n"
+		"Decode with: protoc --decode=quipper.PerfDataProto schema/perf_data.proto < OUT\n",
+		cli_progname);
+}
+
+static bool stop_now(const struct cli_diag *cd, bool strict)
+{
+	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
+}
+
+int cmd_to_proto(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "quipper-compat", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct pd_reader *r = NULL;
+	const struct pd_record *rec;
+	struct pm_state meta;
+	struct pq_state *q = NULL;
+	struct pw_buf buf = { 0 };
+	struct cli_diag cd;
+	struct out out;
+	const char *output = NULL;
+	bool compat = false, strict = false, verbose = false, failed = false;
+	int c, status = 0, code;
+
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
+			compat = true;
+			break;
+		case 's':
+			strict = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_output(CLI_EXIT_OK);
+		default:
+			return cli_bad_option("to-proto", argc, argv, c);
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("to-proto: %s", argc - optind ? "too many arguments" : "no input file");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!output && isatty(STDOUT_FILENO)) {
+		cli_error("to-proto: refusing to write binary protobuf to a terminal");
+		fprintf(stderr, "Use -o OUT, or redirect: %s to-proto %s > out.pb\n", cli_progname,
+			argv[optind]);
+		return CLI_EXIT_USAGE;
+	}
+
+	cli_diag_init(&cd, argv[optind], verbose);
+	o.diag_fn = cli_diag_cb;
+	o.diag_arg = &cd;
+	/* the records inside COMPRESSED ones are delivered in their place */
+	o.skip_compressed = true;
+	status = pd_reader_open(argv[optind], &o, &r);
+	if (status < 0)
+		return cli_exit_code(status, &cd);
+	if (stop_now(&cd, strict)) {
+		pd_reader_close(r);
+		return cli_exit_code(PD_STATUS_MALFORMED, &cd);
+	}
+	if (out_open(&out, output)) {
+		pd_reader_close(r);
+		return CLI_EXIT_IO;
+	}
+	if (pm_init(&meta, r, argv[optind], !compat))
+		goto nomem;
+	if (compat) {
+		q = pq_new();
+		if (!q)
+			goto nomem;
+	}
+
+	while ((status = pd_reader_next(r, &rec)) > 0) {
+		pm_record(&meta, r, rec);
+		if (compat) {
+			if (pq_record(q, rec, &meta))
+				goto nomem;
+		} else {
+			size_t m = pw_open(&buf, PF_EVENTS);
+
+			pe_encode_event(&buf, rec, true);
+			pw_close(&buf, m);
+			if (buf.len >= FLUSH_AT)
+				out_write(&buf, &out);
+		}
+		if (buf.nomem || meta.nomem)
+			goto nomem;
+		if (stop_now(&cd, strict)) {
+			status = PD_STATUS_MALFORMED;
+			failed = true;
+			break;
+		}
+		if (out.err)
+			break;
+	}
+	/* a problem found at the end of the input counts as much as one before it */
+	if ((status < 0 && strict) || stop_now(&cd, strict)) {
+		failed = true;
+		if (status >= 0)
+			status = PD_STATUS_MALFORMED;
+	}
+	if (!failed && compat && pq_finish(q, &meta, &buf, out_write, &out))
+		goto nomem;
+	if (!failed)
+		pm_encode(&meta, r, &buf);
+	if (buf.nomem || meta.nomem)
+		goto nomem;
+	if (!failed)
+		out_write(&buf, &out);
+	code = cli_exit_code(status < 0 ? status : 0, &cd);
+	if (out_close(&out, !failed) && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	if (!output && out.err && code == CLI_EXIT_OK) {
+		cli_error("to-proto: write error: %s", strerror(out.err));
+		code = CLI_EXIT_IO;
+	}
+	goto done;
+
+nomem:
+	cli_error("to-proto: out of memory");
+	out_close(&out, false);
+	code = CLI_EXIT_IO;
+done:
+	pq_free(q);
+	pm_free(&meta);
+	pw_buf_free(&buf);
+	pd_reader_close(r);
+	return code;
+}

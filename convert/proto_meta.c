@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: MIT
+/*
+ * proto_meta.c - attrs, event types, build ids and header features as
+ * PerfDataProto fields (see proto_meta.h).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proto_event.h"
+#include "proto_meta.h"
+
+/* Header features quipper reads (file-mode bits, pipe HEADER_FEATURE ids). */
+static bool quipper_feature(unsigned int id)
+{
+	return (id >= PD_FEAT_HOSTNAME && id <= PD_FEAT_NUMA_TOPOLOGY) ||
+	       id == PD_FEAT_PMU_MAPPINGS || id == PD_FEAT_GROUP_DESC ||
+	       id == PD_FEAT_HYBRID_TOPOLOGY;
+}
+
+static char *xstrdup(struct pm_state *st, const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		st->nomem = true;
+	return d;
+}
+
+static void clear_attrs(struct pm_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_attrs; i++) {
+		free(st->attrs[i].ids);
+		free(st->attrs[i].name);
+	}
+	free(st->attrs);
+	st->attrs = NULL;
+	st->nr_attrs = 0;
+}
+
+static void add_attr(struct pm_state *st, const struct pd_attr *a, uint32_t real_size,
+		     const uint64_t *ids, size_t nr_ids, const char *name)
+{
+	struct pm_attr *v = realloc(st->attrs, (st->nr_attrs + 1) * sizeof(*v));
+	struct pm_attr *x;
+
+	if (!v) {
+		st->nomem = true;
+		return;
+	}
+	st->attrs = v;
+	x = &v[st->nr_attrs++];
+	memset(x, 0, sizeof(*x));
+	x->attr = *a;
+	x->real_size = real_size;
+	if (nr_ids) {
+		x->ids = malloc(nr_ids * sizeof(*ids));
+		if (x->ids) {
+			memcpy(x->ids, ids, nr_ids * sizeof(*ids));
+			x->nr_ids = nr_ids;
+		} else {
+			st->nomem = true;
+		}
+	}
+	x->name = xstrdup(st, name);
+}
+
+static void add_etype(struct pm_state *st, uint64_t id, const char *name)
+{
+	struct pm_etype *v = realloc(st->etypes, (st->nr_etypes + 1) * sizeof(*v));
+
+	if (!v) {
+		st->nomem = true;
+		return;
+	}
+	st->etypes = v;
+	v[st->nr_etypes].id = id;
+	v[st->nr_etypes].name = xstrdup(st, name);
+	st->nr_etypes++;
+}
+
+static struct pm_build_id *add_bid(struct pm_state *st)
+{
+	struct pm_build_id *b;
+
+	if (st->nr_bids == st->cap_bids) {
+		size_t cap = st->cap_bids ? 2 * st->cap_bids : 16;
+		struct pm_build_id *v = realloc(st->bids, cap * sizeof(*v));
+
+		if (!v) {
+			st->nomem = true;
+			return NULL;
+		}
+		st->bids = v;
+		st->cap_bids = cap;
+	}
+	b = &st->bids[st->nr_bids++];
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+/* quipper trims trailing all-zero 4-byte groups off the 20-byte hash. */
+static void set_hash(struct pm_build_id *b, const uint8_t *id, unsigned int n)
+{
+	memset(b->hash, 0, sizeof(b->hash));
+	memcpy(b->hash, id, n > 20 ? 20 : n);
+	b->hash_len = 20;
+	while (b->hash_len >= 4 && !(b->hash[b->hash_len - 1] | b->hash[b->hash_len - 2] |
+				     b->hash[b->hash_len - 3] | b->hash[b->hash_len - 4]))
+		b->hash_len -= 4;
+}
+
+static void add_feature_bid(struct pm_state *st, const struct pd_feat_build_id *f)
+{
+	struct pm_build_id *b = add_bid(st);
+
+	if (!b)
+		return;
+	b->misc = f->misc;
+	b->pid = (uint32_t)f->pid;
+	set_hash(b, f->id, 20);
+	b->has_size = f->misc & PD_MISC_BUILD_ID_SIZE;
+	b->size = f->size;
+	b->filename = xstrdup(st, f->filename);
+}
+
+/* The obsolete event_types section: u64 id + char name[64] per entry. */
+static void read_event_types_section(struct pm_state *st, const struct pd_header *h,
+				     const char *path)
+{
+	uint8_t e[72];
+	uint64_t i, n;
+	struct stat sb;
+	int fd;
+
+	if (!h->event_types.size || !path || !strcmp(path, "-"))
+		return;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		goto out;
+	n = h->event_types.size / sizeof(e);
+	for (i = 0; i < n && i < st->nr_attrs; i++) {
+		uint64_t id = 0;
+		char name[65];
+		int k;
+
+		if (pread(fd, e, sizeof(e), (off_t)(h->event_types.offset + i * sizeof(e))) !=
+		    (ssize_t)sizeof(e))
+			break;
+		for (k = 0; k < 8; k++)
+			id |= (uint64_t)e[h->swapped ? k : 7 - k] << (8 * (7 - k));
+		memcpy(name, e + 8, 64);
+		name[64] = '\0';
+		add_etype(st, id, name);
+	}
+out:
+	close(fd);
+}
+
+static void take_event_desc(struct pm_state *st, const struct pd_features *f)
+{
+	uint32_t i;
+
+	clear_attrs(st);
+	for (i = 0; i < f->event_desc.nr; i++) {
+		const struct pd_feat_event *ev = &f->event_desc.ev[i];
+
+		add_attr(st, &ev->attr, ev->attr.size, ev->ids, ev->nr_ids, ev->name);
+		add_etype(st, ev->attr.config, ev->name);
+	}
+}
+
+int pm_init(struct pm_state *st, struct pd_reader *r, const char *path, bool ext)
+{
+	const struct pd_header *h = pd_reader_header(r);
+	const struct pd_features *f = pd_reader_features(r);
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->ext = ext;
+	st->pipe = h->mode == PD_MODE_PIPE;
+	if (st->pipe)
+		return 0;
+
+	/* quipper keeps all 64 bits of the first word, unsupported ones too */
+	st->mask = h->features[0];
+	if ((h->features[0] >> PD_FEAT_EVENT_DESC) & 1) {
+		take_event_desc(st, f);
+	} else {
+		for (i = 0; i < pd_reader_nr_events(r); i++) {
+			const struct pd_event *ev = pd_reader_event(r, i);
+
+			add_attr(st, &ev->attr, ev->attr_size_on_disk, ev->ids, ev->nr_ids,
+				 ev->name);
+		}
+		read_event_types_section(st, h, path);
+	}
+	if (pd_features_has(f, PD_FEAT_BUILD_ID))
+		for (i = 0; i < f->build_ids.nr; i++)
+			add_feature_bid(st, &f->build_ids.ids[i]);
+	return st->nomem ? -1 : 0;
+}
+
+static bool attr_seen(const struct pm_state *st, const struct pd_rec_header_attr *ha)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->nr_attrs; i++) {
+		const struct pm_attr *a = &st->attrs[i];
+
+		if (!ha->nr_ids) {
+			if (a->attr.config == ha->attr.config)
+				return true;
+			continue;
+		}
+		for (j = 0; j < a->nr_ids; j++)
+			if (a->ids[j] == ha->ids[0])
+				return true;
+	}
+	return false;
+}
+
+static void add_mmap2_bid(struct pm_state *st, const struct pd_record *rec)
+{
+	const struct pd_rec_mmap *m = &rec->u.mmap;
+	struct pm_build_id *b;
+	size_t i;
+
+	/* one entry per file name, among the entries taken from MMAP2 records */
+	for (i = 0; i < st->nr_bids; i++)
+		if (st->bids[i].from_mmap2 && !strcmp(st->bids[i].filename, m->filename))
+			return;
+	b = add_bid(st);
+	if (!b)
+		return;
+	b->misc = rec->misc;
+	b->pid = UINT32_MAX;
+	set_hash(b, m->build_id, m->build_id_size);
+	b->filename = xstrdup(st, m->filename);
+	b->from_mmap2 = true;
+}
+
+void pm_record(struct pm_state *st, struct pd_reader *r, const struct pd_record *rec)
+{
+	const struct pd_features *f;
+
+	if (!rec->decoded)
+		return;
+	switch (rec->type) {
+	case PD_REC_MMAP2:
+		if ((rec->misc & PD_MISC_MMAP_BUILD_ID) && !(rec->misc & PD_MISC_PROC_MAP_PARSE_TIMEOUT))
+			add_mmap2_bid(st, rec);
+		return;
+	default:
+		break;
+	}
+	if (!st->pipe)
+		return;
+	switch (rec->type) {
+	case PD_REC_HEADER_ATTR: {
+		const struct pd_rec_header_attr *ha = &rec->u.header_attr;
+
+		/* quipper drops an attr whose first id (or config) it already has */
+		if (!attr_seen(st, ha))
+			add_attr(st, &ha->attr, ha->attr_size, ha->ids, ha->nr_ids,
+				 pd_event_default_name(ha->attr.type, ha->attr.config));
+		break;
+	}
+	case PD_REC_HEADER_EVENT_TYPE:
+		add_etype(st, rec->u.event_type.event_id, rec->u.event_type.name);
+		if (st->nr_pipe_event_types < st->nr_attrs) {
+			struct pm_attr *a = &st->attrs[st->nr_pipe_event_types];
+
+			free(a->name);
+			a->name = xstrdup(st, rec->u.event_type.name);
+		}
+		st->nr_pipe_event_types++;
+		break;
+	case PD_REC_HEADER_TRACING_DATA:
+		st->mask |= 1ULL << PD_FEAT_TRACING_DATA;
+		if (rec->extra && rec->extra_len && !st->tracing) {
+			st->tracing = malloc(rec->extra_len);
+			if (st->tracing) {
+				memcpy(st->tracing, rec->extra, rec->extra_len);
+				st->tracing_len = rec->extra_len;
+			} else {
+				st->nomem = true;
+			}
+		}
+		break;
+	case PD_REC_HEADER_BUILD_ID: {
+		const struct pd_rec_build_id *bi = &rec->u.build_id;
+		struct pm_build_id *b = add_bid(st);
+
+		st->mask |= 1ULL << PD_FEAT_BUILD_ID;
+		if (!b)
+			break;
+		b->misc = rec->misc;
+		b->pid = (uint32_t)bi->pid;
+		set_hash(b, bi->build_id, 20);
+		b->has_size = rec->misc & PD_MISC_BUILD_ID_SIZE;
+		b->size = bi->build_id_size;
+		b->filename = xstrdup(st, bi->filename);
+		break;
+	}
+	case PD_REC_HEADER_FEATURE: {
+		uint64_t id = rec->u.header_feature.feat_id;
+
+		if (rec->u.header_feature.end_marker || id >= 64)
+			break;
+		if (quipper_feature((unsigned int)id))
+			st->mask |= 1ULL << id;
+		f = pd_reader_features(r);
+		if (id == PD_FEAT_EVENT_DESC && pd_features_has(f, PD_FEAT_EVENT_DESC))
+			take_event_desc(st, f);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* ---- encoding ---- */
+
+static void enc_attr(struct pw_buf *b, const struct pm_attr *pa, bool ext)
+{
+	const struct pd_attr *a = &pa->attr;
+	uint64_t fl = a->flags;
+	size_t m = pw_open(b, 1);
+
+	pw_u64(b, 1, a->type);
+	pw_u64(b, 2, 96);	/* quipper's sizeof(perf_event_attr) */
+	pw_u64(b, 3, a->config);
+	pw_u64(b, 4, a->sample_period);
+	pw_u64(b, 6, a->sample_type);
+	pw_u64(b, 7, a->read_format);
+	for (unsigned int bit = 0; bit <= 14; bit++)
+		pw_bool(b, 8 + bit, (fl >> bit) & 1);
+	pw_u64(b, 23, pd_attr_precise_ip(a));
+	pw_bool(b, 24, fl & PD_ATTR_MMAP_DATA);
+	pw_bool(b, 25, fl & PD_ATTR_SAMPLE_ID_ALL);
+	pw_bool(b, 26, fl & PD_ATTR_EXCLUDE_HOST);
+	pw_bool(b, 27, fl & PD_ATTR_EXCLUDE_GUEST);
+	pw_u64(b, fl & PD_ATTR_WATERMARK ? 29 : 28, a->wakeup_events);
+	pw_u64(b, 30, a->bp_type);
+	pw_u64(b, 31, a->config1);
+	pw_u64(b, 33, a->config2);
+	pw_u64(b, 35, a->branch_sample_type);
+	pw_bool(b, 36, fl & PD_ATTR_EXCLUDE_CALLCHAIN_KERNEL);
+	pw_bool(b, 37, fl & PD_ATTR_EXCLUDE_CALLCHAIN_USER);
+	pw_bool(b, 38, fl & PD_ATTR_MMAP2);
+	pw_bool(b, 39, fl & PD_ATTR_COMM_EXEC);
+	pw_u64(b, 40, a->sample_regs_user);
+	pw_u64(b, 41, a->sample_stack_user);
+	pw_bool(b, 42, fl & PD_ATTR_USE_CLOCKID);
+	pw_bool(b, 43, fl & PD_ATTR_CONTEXT_SWITCH);
+	pw_bool(b, 44, fl & PD_ATTR_WRITE_BACKWARD);
+	pw_bool(b, 45, fl & PD_ATTR_NAMESPACES);
+	pw_bool(b, 46, fl & PD_ATTR_CGROUP);
+	pw_bool(b, 47, fl & PD_ATTR_KSYMBOL);
+	if (ext) {
+		pw_u64(b, 1000, pa->real_size);
+		pw_u64(b, 1001, fl);
+		pw_i32(b, 1002, a->clockid);
+		pw_u64(b, 1003, a->sample_regs_intr);
+		pw_u64(b, 1004, a->aux_watermark);
+		pw_u64(b, 1005, a->sample_max_stack);
+		pw_u64(b, 1006, a->aux_sample_size);
+		pw_u64(b, 1007, a->aux_action);
+		pw_u64(b, 1008, a->sig_data);
+		pw_u64(b, 1009, a->config3);
+		pw_u64(b, 1010, a->config4);
+		if (pa->name)
+			pw_str(b, 1011, pa->name);
+	}
+	pw_close(b, m);
+}
+
+static void enc_str_md5_msg(struct pw_buf *b, unsigned int field, const char *s)
+{
+	size_t m = pw_open(b, field);
+
+	pw_str_md5(b, 1, 2, s ? s : "");
+	pw_close(b, m);
+}
+
+/*
+ * quipper lists a string feature whose section is empty (its writer
+ * failed) with an empty value; the reader does not count it as present.
+ */
+static bool has_string_feature(const struct pd_features *f, const struct pd_header *h,
+			       unsigned int id)
+{
+	if (pd_features_has(f, id))
+		return true;
+	return h->mode == PD_MODE_FILE && h->has_feature_bitmap && id < 64 &&
+	       ((h->features[0] >> id) & 1) && !f->raw[id].len;
+}
+
+static void enc_strings(struct pw_buf *b, const struct pd_features *f, const struct pd_header *h)
+{
+	static const struct { unsigned int id, field; } one[] = {
+		{ PD_FEAT_HOSTNAME, 1 }, { PD_FEAT_OSRELEASE, 2 }, { PD_FEAT_VERSION, 3 },
+		{ PD_FEAT_ARCH, 4 }, { PD_FEAT_CPUDESC, 5 }, { PD_FEAT_CPUID, 6 },
+	};
+	const char *val[] = { f->hostname, f->osrelease, f->version, f->arch, f->cpudesc,
+			      f->cpuid };
+	bool any = pd_features_has(f, PD_FEAT_CMDLINE);
+	size_t m, i;
+
+	for (i = 0; i < 6; i++)
+		any |= has_string_feature(f, h, one[i].id);
+	if (!any)
+		return;
+	m = pw_open(b, 13);
+	for (i = 0; i < 6; i++)
+		if (has_string_feature(f, h, one[i].id))
+			enc_str_md5_msg(b, one[i].field, val[i]);
+	if (pd_features_has(f, PD_FEAT_CMDLINE)) {
+		size_t len = 1;
+		char *whole, *p;
+
+		for (i = 0; i < f->cmdline.nr; i++) {
+			enc_str_md5_msg(b, 7, f->cmdline.s[i]);
+			len += strlen(f->cmdline.s[i]) + 1;
+		}
+		whole = malloc(len);
+		if (whole) {
+			/* quipper adds a space before a token only once text has accumulated */
+			p = whole;
+			*p = '\0';
+			for (i = 0; i < f->cmdline.nr; i++) {
+				if (p != whole)
+					*p++ = ' ';
+				p = stpcpy(p, f->cmdline.s[i]);
+			}
+			enc_str_md5_msg(b, 8, whole);
+			free(whole);
+		} else {
+			b->nomem = true;
+		}
+	}
+	pw_close(b, m);
+}
+
+static void enc_cpu_topology(struct pw_buf *b, const struct pd_features *f)
+{
+	const struct pd_feat_cpu_topology *t = &f->cpu_topology;
+	size_t m = pw_open(b, 11), e;
+	uint32_t i;
+
+	for (i = 0; i < t->core_siblings.nr; i++)
+		pw_str(b, 1, t->core_siblings.s[i]);
+	for (i = 0; i < t->core_siblings.nr; i++)
+		pw_u64(b, 2, pw_md5_prefix_str(t->core_siblings.s[i]));
+	for (i = 0; i < t->thread_siblings.nr; i++)
+		pw_str(b, 3, t->thread_siblings.s[i]);
+	for (i = 0; i < t->thread_siblings.nr; i++)
+		pw_u64(b, 4, pw_md5_prefix_str(t->thread_siblings.s[i]));
+	if (t->has_cpu_ids) {
+		for (i = 0; i < t->nr_cpus; i++) {
+			e = pw_open(b, 5);
+			pw_u64(b, 1, t->core_id[i]);
+			pw_u64(b, 2, t->socket_id[i]);
+			pw_close(b, e);
+		}
+	}
+	pw_close(b, m);
+}
+
+/*
+ * quipper's reading of a cpu list: comma-separated numbers or a-b ranges
+ * (b > a), strtoul semantics, stopping at the first bad piece but keeping
+ * what it already has.
+ */
+static void enc_hybrid_cpu_list(struct pw_buf *b, const char *cpus)
+{
+	const char *p = cpus;
+	size_t m = pw_open(b, 4);
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char piece[64], *dash, *e1;
+		unsigned long lo, hi, c;
+
+		if (n >= sizeof(piece))
+			break;
+		memcpy(piece, p, n);
+		piece[n] = '\0';
+		dash = strchr(piece, '-');
+		if (dash && dash != piece) {
+			*dash = '\0';
+			lo = strtoul(piece, &e1, 10);
+			hi = strtoul(dash + 1, NULL, 10);
+			if (hi <= lo)
+				break;
+			for (c = lo; c <= hi; c++)
+				pw_varint(b, c);
+		} else {
+			pw_varint(b, strtoul(piece, NULL, 10));
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	/* an empty packed field is still valid, but quipper writes nothing */
+	if (b->len == m)
+		b->len = m - 2;
+	else
+		pw_close(b, m);
+}
+
+static void enc_file_header(struct pw_buf *b, const struct pd_header *h)
+{
+	size_t m = pw_open(b, 1000);
+
+	pw_u64(b, 1, h->mode);
+	pw_bool(b, 2, h->big_endian);
+	pw_u64(b, 3, h->header_size);
+	if (h->mode != PD_MODE_PIPE) {
+		pw_u64(b, 4, h->attr_size);
+		pw_u64(b, 5, h->data.offset);
+		pw_u64(b, 6, h->data.size);
+		pw_packed_u64(b, 7, h->features, 4);
+		pw_u64(b, 8, h->file_size);
+	}
+	pw_close(b, m);
+}
+
+void pm_encode(struct pm_state *st, struct pd_reader *r, struct pw_buf *b)
+{
+	const struct pd_features *f = pd_reader_features(r);
+	size_t i, j, m;
+
+	if (st->pipe && !((st->mask >> PD_FEAT_EVENT_DESC) & 1) &&
+	    st->nr_pipe_event_types == st->nr_attrs)
+		st->mask |= 1ULL << PD_FEAT_EVENT_DESC;
+	if (!st->pipe && st->nr_etypes)
+		st->mask |= 1ULL << PD_FEAT_EVENT_DESC;
+
+	for (i = 0; i < st->nr_attrs; i++) {
+		m = pw_open(b, PF_FILE_ATTRS);
+		enc_attr(b, &st->attrs[i], st->ext);
+		for (j = 0; j < st->attrs[i].nr_ids; j++)
+			pw_u64(b, 2, st->attrs[i].ids[j]);
+		pw_close(b, m);
+	}
+	pw_u64(b, PF_TIMESTAMP_SEC, 0);
+	pw_u64(b, PF_METADATA_MASK, st->mask);
+
+	for (i = 0; i < st->nr_bids; i++) {
+		const struct pm_build_id *x = &st->bids[i];
+
+		m = pw_open(b, PF_BUILD_IDS);
+		pw_u64(b, 1, x->misc);
+		pw_u64(b, 2, x->pid);
+		pw_bytes(b, 3, x->hash, x->hash_len);
+		pw_str_md5(b, 4, 5, x->filename);
+		if (x->has_size)
+			pw_u64(b, 7, x->size);
+		pw_close(b, m);
+	}
+	if (pd_features_has(f, PD_FEAT_NRCPUS)) {
+		m = pw_open(b, 8);
+		pw_u64(b, 1, PD_FEAT_NRCPUS);
+		pw_u64(b, 2, f->nrcpus.avail);
+		pw_u64(b, 2, f->nrcpus.online);
+		pw_close(b, m);
+	}
+	if (pd_features_has(f, PD_FEAT_TOTAL_MEM)) {
+		m = pw_open(b, 9);
+		pw_u64(b, 1, PD_FEAT_TOTAL_MEM);
+		pw_u64(b, 2, f->total_mem);
+		pw_close(b, m);
+	}
+	for (i = 0; i < st->nr_etypes; i++) {
+		m = pw_open(b, 10);
+		pw_u64(b, 1, st->etypes[i].id);
+		pw_str_md5(b, 2, 3, st->etypes[i].name);
+		pw_close(b, m);
+	}
+	if (pd_features_has(f, PD_FEAT_CPU_TOPOLOGY))
+		enc_cpu_topology(b, f);
+	if (pd_features_has(f, PD_FEAT_NUMA_TOPOLOGY)) {
+		for (i = 0; i < f->numa_topology.nr; i++) {
+			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[i];
+
+			m = pw_open(b, 12);
+			pw_u64(b, 1, n->node);
+			pw_u64(b, 2, n->mem_total);
+			pw_u64(b, 3, n->mem_free);
+			pw_str_md5(b, 4, 5, n->cpus ? n->cpus : "");
+			pw_close(b, m);
+		}
+	}
+	enc_strings(b, f, pd_reader_header(r));
+	if (st->pipe && st->tracing_len) {
+		m = pw_open(b, 14);
+		pw_bytes(b, 1, st->tracing, st->tracing_len);
+		pw_close(b, m);
+	} else if (!st->pipe && pd_features_has(f, PD_FEAT_TRACING_DATA) &&
+		   f->raw[PD_FEAT_TRACING_DATA].len) {
+		m = pw_open(b, 14);
+		pw_bytes(b, 1, f->raw[PD_FEAT_TRACING_DATA].data, f->raw[PD_FEAT_TRACING_DATA].len);
+		pw_close(b, m);
+	}
+	if (pd_features_has(f, PD_FEAT_PMU_MAPPINGS)) {
+		for (i = 0; i < f->pmu_mappings.nr; i++) {
+			m = pw_open(b, 15);
+			pw_u64(b, 1, f->pmu_mappings.pmus[i].type);
+			pw_str_md5(b, 2, 3, f->pmu_mappings.pmus[i].name);
+			pw_close(b, m);
+		}
+	}
+	if (pd_features_has(f, PD_FEAT_GROUP_DESC)) {
+		for (i = 0; i < f->group_desc.nr; i++) {
+			m = pw_open(b, 16);
+			pw_str_md5(b, 1, 2, f->group_desc.groups[i].name);
+			pw_u64(b, 3, f->group_desc.groups[i].leader_idx);
+			pw_u64(b, 4, f->group_desc.groups[i].nr_members);
+			pw_close(b, m);
+		}
+	}
+	if (pd_features_has(f, PD_FEAT_HYBRID_TOPOLOGY)) {
+		for (i = 0; i < f->hybrid_topology.nr; i++) {
+			const struct pd_feat_hybrid_node *n = &f->hybrid_topology.nodes[i];
+
+			m = pw_open(b, 17);
+			pw_str_md5(b, 1, 2, n->pmu_name);
+			pw_str(b, 3, n->cpus ? n->cpus : "");
+			enc_hybrid_cpu_list(b, n->cpus ? n->cpus : "");
+			pw_close(b, m);
+		}
+	}
+	if (!st->ext)
+		return;
+
+	enc_file_header(b, pd_reader_header(r));
+	for (i = 0; i < PD_FEAT_BITS; i++) {
+		const struct pd_feat_raw *raw = &f->raw[i];
+		const char *name;
+
+		if (!raw->present || i == PD_FEAT_TRACING_DATA)
+			continue;
+		m = pw_open(b, 1001);
+		pw_u64(b, 1, i);
+		name = pd_feature_name((unsigned int)i);
+		if (name)
+			pw_str(b, 2, name);
+		pw_bytes(b, 3, raw->data, raw->len);
+		pw_close(b, m);
+	}
+}
+
+void pm_free(struct pm_state *st)
+{
+	size_t i;
+
+	clear_attrs(st);
+	for (i = 0; i < st->nr_etypes; i++)
+		free(st->etypes[i].name);
+	free(st->etypes);
+	for (i = 0; i < st->nr_bids; i++)
+		free(st->bids[i].filename);
+	free(st->bids);
+	free(st->tracing);
+	memset(st, 0, sizeof(*st));
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * proto_wire.c - buffer growth for the wire encoder, and the two values
+ * quipper derives from strings: md5 prefixes and mmap root paths.
+ */
+#include <md5.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto_wire.h"
+
+/*
+ * On allocation failure the buffer keeps working on a scratch area so
+ * that encoders need no error path; `nomem` tells the caller the content
+ * is garbage.
+ */
+static uint8_t pw_scratch[1 << 16];
+
+void pw_grow(struct pw_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	uint8_t *p;
+
+	if (b->nomem) {
+		b->len = 0;
+		return;
+	}
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			goto fail;
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (!p)
+		goto fail;
+	b->p = p;
+	b->cap = cap;
+	return;
+fail:
+	free(b->p);
+	b->p = pw_scratch;
+	b->cap = sizeof(pw_scratch);
+	b->len = 0;
+	b->nomem = true;
+}
+
+void pw_buf_free(struct pw_buf *b)
+{
+	if (b->p != pw_scratch)
+		free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* The message is 128 bytes or more: widen its length placeholder. */
+void pw_close_long(struct pw_buf *b, size_t mark, size_t n)
+{
+	unsigned int k = pw_varint_size(n);
+	size_t save;
+
+	pw_need(b, k - 1);
+	if (b->nomem)
+		return;
+	memmove(b->p + mark + k - 1, b->p + mark, n);
+	save = b->len;
+	b->len = mark - 1;
+	pw_varint_nocheck(b, n);
+	b->len = save + k - 1;
+}
+
+uint64_t pw_md5_prefix(const void *data, size_t n)
+{
+	uint8_t d[MD5_DIGEST_LENGTH];
+	MD5_CTX ctx;
+	uint64_t v = 0;
+	int i;
+
+	MD5Init(&ctx);
+	MD5Update(&ctx, data, n);
+	MD5Final(d, &ctx);
+	for (i = 0; i < 8; i++)
+		v = v << 8 | d[i];
+	return v;
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * quipper keeps the top of the path so that unrecoverable file names can
+ * still be grouped by where they live.  Its rule, followed exactly: after
+ * the leading '/' and any further leading slashes, skip slashes and find
+ * the next '/' twice; the root is the prefix before the last '/' found,
+ * or the leading slashes when none was ("//anon" gives "//").
+ */
+const char *pw_root_path(const char *fn, char *buf, size_t size)
+{
+	size_t len = strlen(fn), pos, cut;
+	int level;
+
+	if (has_prefix(fn, "[anon:"))
+		len = 6;
+	else if (has_prefix(fn, "/memfd:"))
+		len = 7;
+	else if (has_prefix(fn, "/tmp/"))
+		len = 4;
+	else if (fn[0] != '/')
+		len = 0;
+	else {
+		pos = 1;
+		while (fn[pos] == '/')
+			pos++;
+		cut = pos;
+		for (level = 0; level < 2; level++) {
+			const char *slash;
+
+			while (fn[pos] == '/')
+				pos++;
+			slash = strchr(fn + pos, '/');
+			if (!slash)
+				break;
+			pos = (size_t)(slash - fn);
+			cut = pos;
+		}
+		len = cut;
+	}
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, fn, len);
+	buf[len] = '\0';
+	return buf;
+}
