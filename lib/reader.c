@@ -84,8 +84,25 @@ struct pd_stream {
 	bool split_ready;	/* deliver the reassembled record on the next call */
 };
 
+/*
+ * Queued records are copied into 1 MiB chunks rather than malloc'ed one by
+ * one: no per-record allocation, and the queue's real memory (chunks) is
+ * what the limit counts.  Records leave the queue in roughly the order
+ * they entered, so chunks drain and are freed (one is kept as a spare).
+ */
+#define QCHUNK_SIZE (1u << 20)
+
+struct qchunk {
+	struct qchunk *prev, *next;	/* all chunks, for freeing at close */
+	size_t used;
+	size_t cap;
+	uint32_t live;		/* queued or in-delivery records in this chunk */
+	uint8_t data[];
+};
+
 /* A record waiting in the time-order queue. */
 struct qent {
+	struct qchunk *chunk;
 	uint64_t time;
 	uint64_t seq;
 	uint8_t *raw;
@@ -143,7 +160,10 @@ struct pd_reader {
 	bool pending_valid;		/* a FINISHED_ROUND held back while flushing */
 	struct pd_record round_rec;
 	uint8_t round_raw[8];
-	uint8_t *deliver_buf;		/* copy of the record currently delivered from the queue */
+	struct qchunk *q_chunks;	/* list of every allocated chunk */
+	struct qchunk *q_cur;		/* chunk being filled */
+	struct qchunk *q_spare;		/* an empty chunk kept for reuse */
+	struct qchunk *q_delivering;	/* chunk of the record last delivered from the queue */
 	bool ooo_reported;
 	bool qfull_reported;
 	bool ended;
@@ -1363,10 +1383,13 @@ void pd_reader_close(struct pd_reader *r)
 	free(r->event_names);
 	free(r->ht_keys);
 	free(r->ht_vals);
-	for (i = 0; i < r->q_nr; i++)
-		free(r->q[i].raw);
 	free(r->q);
-	free(r->deliver_buf);
+	while (r->q_chunks) {
+		struct qchunk *c = r->q_chunks;
+
+		r->q_chunks = c->next;
+		free(c);
+	}
 	free(r->tracing);
 	free(r->dir_path);
 	pd_features_free(&r->feat);
@@ -2092,6 +2115,35 @@ static void q_sift_down(struct pd_reader *r, size_t i)
 	}
 }
 
+/* Free an empty chunk, or keep it as the spare. */
+static void qchunk_release(struct pd_reader *r, struct qchunk *c)
+{
+	if (!r->q_spare && c->cap == QCHUNK_SIZE) {
+		r->q_spare = c;
+		return;
+	}
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		r->q_chunks = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	r->q_bytes -= sizeof(*c) + c->cap;
+	free(c);
+}
+
+/* The record delivered by the previous call is no longer in use. */
+static void qchunk_done_delivering(struct pd_reader *r)
+{
+	struct qchunk *c = r->q_delivering;
+
+	if (!c)
+		return;
+	r->q_delivering = NULL;
+	if (--c->live == 0 && c != r->q_cur)
+		qchunk_release(r, c);
+}
+
 static int q_push(struct pd_reader *r, uint64_t time)
 {
 	const struct pd_record *rec = &r->rec;
@@ -2107,9 +2159,38 @@ static int q_push(struct pd_reader *r, uint64_t time)
 		r->q_cap = ncap;
 	}
 	e = &r->q[r->q_nr];
-	e->raw = malloc(rec->raw_len);
-	if (!e->raw)
-		return PD_STATUS_NOMEM;
+	if (!r->q_cur || rec->raw_len > r->q_cur->cap - r->q_cur->used) {
+		struct qchunk *c = NULL;
+		size_t cap = rec->raw_len > QCHUNK_SIZE ? rec->raw_len : QCHUNK_SIZE;
+
+		if (r->q_spare && r->q_spare->cap >= cap) {
+			c = r->q_spare;
+			r->q_spare = NULL;
+		} else {
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return PD_STATUS_NOMEM;
+			c->cap = cap;
+			c->prev = NULL;
+			c->next = r->q_chunks;
+			if (r->q_chunks)
+				r->q_chunks->prev = c;
+			r->q_chunks = c;
+			r->q_bytes += sizeof(*c) + cap;
+		}
+		c->used = 0;
+		c->live = 0;
+		/* The old current chunk is freed once its last record leaves. */
+		if (r->q_cur && !r->q_cur->live && r->q_cur != r->q_delivering)
+			qchunk_release(r, r->q_cur);
+		r->q_cur = c;
+	}
+	e->chunk = r->q_cur;
+	e->raw = r->q_cur->data + r->q_cur->used;
+	r->q_cur->used += PD_ALIGN(rec->raw_len, 8);
+	if (r->q_cur->used > r->q_cur->cap)
+		r->q_cur->used = r->q_cur->cap;
+	r->q_cur->live++;
 	memcpy(e->raw, rec->raw, rec->raw_len);
 	e->len = (uint32_t)rec->raw_len;
 	e->time = time;
@@ -2120,7 +2201,6 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	e->inner_off = rec->inner_offset;
 	e->stream = (uint16_t)r->cur_stream;
 	r->q_nr++;
-	r->q_bytes += rec->raw_len + sizeof(*e);
 	q_sift_up(r, r->q_nr - 1);
 	return 0;
 }
@@ -2136,9 +2216,8 @@ static int q_pop(struct pd_reader *r)
 	r->q[0] = r->q[--r->q_nr];
 	if (r->q_nr)
 		q_sift_down(r, 0);
-	r->q_bytes -= e.len + sizeof(e);
-	free(r->deliver_buf);
-	r->deliver_buf = e.raw;
+	qchunk_done_delivering(r);
+	r->q_delivering = e.chunk;
 	r->last_flushed = e.time;
 	r->have_flushed = true;
 	s = &r->streams[e.stream < r->nr_streams ? e.stream : 0];
@@ -2172,7 +2251,11 @@ static bool record_time(const struct pd_reader *r, uint64_t *t)
 		*t = rec->u.sample.time;
 		return true;
 	}
-	if (rec->has_trailer && (rec->sid.present & PD_SAMPLE_TIME)) {
+	/*
+	 * perf's synthesized records (and the LOST_SAMPLES it writes at the
+	 * end) carry a zeroed trailer: time 0 means "no time", not "oldest".
+	 */
+	if (rec->has_trailer && (rec->sid.present & PD_SAMPLE_TIME) && rec->sid.time) {
 		*t = rec->sid.time;
 		return true;
 	}
