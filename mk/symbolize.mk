@@ -1,0 +1,33 @@
+# symbolize.mk - process model and symbolization (libperfdata-sym.a).
+#
+# A library of its own on top of the core: it needs libelf and libdw,
+# which the core must never link.  perfsym prints resolved frames the way
+# `perf script -F comm,tid,ip,sym,dso` does; the tests and bench.sh use it.
+
+SYM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw)
+SYM_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw)
+
+SYM_SRCS := $(filter-out symbolize/perfsym.c,$(wildcard symbolize/*.c))
+SYM_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYM_SRCS))
+SYM_LIB := $(O)/libperfdata-sym.a
+
+$(OBJ)/symbolize/%.o: symbolize/%.c $(wildcard include/perfdata/*.h) $(wildcard symbolize/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(SYM_CFLAGS) -c -o $@ $<
+
+$(SYM_LIB): $(SYM_OBJS)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(SYM_LIB) $(LIB)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+
+EXTRA_PROGS += $(SYM_LIB) $(O)/perfsym
+TEST_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
+PERFCONV_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
+EXTRA_TESTS += tests/symbols.sh
+
+# the unit-test binary links the sym library
+$(O)/unit-tests: $(SYM_LIB)

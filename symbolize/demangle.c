@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * demangle.c - C++ symbol names the way perf 6.1 prints them.
+ *
+ * perf 6.1 (Debian build) demangles with libiberty and no options, which
+ * prints the qualified name without parameter list or return type:
+ * _ZN2ns4overEl -> ns::over.  libiberty is not a shared library on Debian,
+ * so the demangler of libstdc++ (__cxa_demangle, looked up at run time so
+ * that nothing is linked when no C++ runtime is installed) produces the
+ * full signature and the parameters and return type are cut off here.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_internal.h"
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn cxa(void)
+{
+	static cxa_demangle_fn fn;
+	static bool tried;
+
+	if (!tried) {
+		void *h;
+
+		tried = true;
+		h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+		if (h)
+			*(void **)&fn = dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/* index of the '(' matching the ')' at `close`, or -1 */
+static long open_paren(const char *s, long close)
+{
+	int depth = 0;
+	long i;
+
+	for (i = close; i >= 0; i--) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* drop "(params) const" and a leading return type, keep the name */
+static void strip_signature(char *s)
+{
+	char *clone = strstr(s, " [clone ");
+	long len, end, op, i;
+	int angle = 0, paren = 0;
+	long last_space = -1;
+
+	/* GCC's clone suffixes (.isra.0, .part.0) are not printed either */
+	if (clone)
+		*clone = '\0';
+	len = (long)strlen(s);
+	end = len - 1;
+
+	/* trailing qualifiers after the parameter list */
+	while (end >= 0 && s[end] != ')') {
+		if (s[end] == '>' || s[end] == ']')
+			return;		/* not a function signature */
+		end--;
+	}
+	if (end < 0)
+		return;
+	op = open_paren(s, end);
+	if (op <= 0)
+		return;
+	s[op] = '\0';
+	/* a return type is separated by a space outside <> and () */
+	for (i = 0; i < op; i++) {
+		if (s[i] == '<')
+			angle++;
+		else if (s[i] == '>' && angle > 0)
+			angle--;
+		else if (s[i] == '(')
+			paren++;
+		else if (s[i] == ')' && paren > 0)
+			paren--;
+		else if (s[i] == ' ' && !angle && !paren)
+			last_space = i;
+	}
+	/* "operator new" and friends: that space is part of the name */
+	if (last_space >= 0 && !(last_space >= 8 && !strncmp(s + last_space - 8, "operator", 8)))
+		memmove(s, s + last_space + 1, strlen(s + last_space + 1) + 1);
+}
+
+char *pd_demangle(const char *name)
+{
+	cxa_demangle_fn fn;
+	char *out;
+	int status = 0;
+
+	if (name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	fn = cxa();
+	if (!fn)
+		return NULL;
+	out = fn(name, NULL, NULL, &status);
+	if (status != 0 || !out) {
+		free(out);
+		return NULL;
+	}
+	strip_signature(out);
+	return out;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kallsyms.c - text symbol files: kallsyms and perf map files.
+ *
+ * Both are untrusted text: lines are parsed with explicit bounds, over-long
+ * lines are cut, and nothing but hex numbers, a type letter and a name is
+ * taken from them.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym_internal.h"
+
+/* Read a whole descriptor; files here are a few MiB at most. */
+static char *slurp(int fd, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *p;
+
+			if (cap > ((size_t)1 << 30)) {	/* refuse absurd sizes */
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			cap *= 2;
+			p = realloc(buf, cap + 1);
+			if (!p) {
+				free(buf);
+				return NULL;
+			}
+			buf = p;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* perf's hex2u64: hex digits only, returns the number consumed */
+static size_t hex_prefix(const char *p, const char *end, uint64_t *v)
+{
+	const char *s = p;
+	uint64_t x = 0;
+
+	while (p < end && isxdigit((unsigned char)*p)) {
+		int d = isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10);
+
+		x = (x << 4) | (uint64_t)d;
+		p++;
+	}
+	*v = x;
+	return (size_t)(p - s);
+}
+
+long pd_kallsyms_load(int fd, struct pd_symtab *t, uint64_t *text_addr)
+{
+	size_t len, i = 0;
+	char *buf = slurp(fd, &len);
+	long nr = 0;
+	bool have_text = false;
+
+	if (!buf)
+		return -1;
+	while (i < len) {
+		char *line = buf + i, *nl = memchr(line, '\n', len - i);
+		char *end = nl ? nl : buf + len;
+		uint64_t addr;
+		size_t k;
+		char type;
+		const char *name;
+		uint8_t bind;
+
+		i = (size_t)(end - buf) + 1;
+		k = hex_prefix(line, end, &addr);
+		if (k == 0 || line + k + 3 > end || line[k] != ' ' || line[k + 2] != ' ')
+			continue;
+		type = line[k + 1];
+		name = line + k + 3;
+		if (name >= end)
+			continue;
+		if (!have_text && (size_t)(end - name) == 5 && !memcmp(name, "_text", 5)) {
+			*text_addr = addr;
+			have_text = true;
+		}
+		switch (toupper((unsigned char)type)) {
+		case 'T': case 'W': case 'D': case 'B':
+			break;
+		default:
+			continue;
+		}
+		if (name[0] == '$')
+			continue;
+		if (type == 'W')
+			bind = PD_STB_WEAK;
+		else if (isupper((unsigned char)type))
+			bind = PD_STB_GLOBAL;
+		else
+			bind = PD_STB_LOCAL;
+		/* the name keeps a module's "\t[mod]" suffix, as perf's does */
+		if (!pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, (size_t)(end - name))) {
+			free(buf);
+			errno = ENOMEM;
+			return -1;
+		}
+		nr++;
+	}
+	free(buf);
+	return nr;
+}
+
+/* perf's hex2u64 is strtoull(16): leading blanks and "0x" are accepted */
+static size_t hex_strtoull(const char *p, uint64_t *v)
+{
+	char *e;
+
+	*v = strtoull(p, &e, 16);
+	return (size_t)(e - p);
+}
+
+long pd_perfmap_load(int fd, struct pd_symtab *t)
+{
+	size_t len, i = 0;
+	char *buf = slurp(fd, &len);
+	long nr = 0;
+
+	if (!buf)
+		return -1;
+	while (i < len) {
+		char *line = buf + i, *nl = memchr(line, '\n', len - i);
+		size_t line_len, k;
+		uint64_t start, size;
+
+		line_len = (size_t)((nl ? nl : buf + len) - line);
+		i += line_len + 1;
+		/* perf drops the last character, newline or not */
+		if (!nl && line_len > 0)
+			line_len--;
+		/* parse the line on its own, as perf does after getline() */
+		line[line_len] = '\0';
+		k = hex_strtoull(line, &start) + 1;
+		if (k + 2 >= line_len)
+			continue;
+		k += hex_strtoull(line + k, &size) + 1;
+		if (k + 2 >= line_len)
+			continue;
+		if (!pd_symtab_insert(t, start, start + size, PD_STB_GLOBAL, PD_STT_FUNC, line + k,
+				      line_len - k)) {
+			free(buf);
+			errno = ENOMEM;
+			return -1;
+		}
+		nr++;
+	}
+	free(buf);
+	return nr;
+}

@@ -1,0 +1,1626 @@
+// SPDX-License-Identifier: MIT
+/*
+ * machine.c - threads, address spaces and DSOs, fed by perf.data records.
+ *
+ * The rules are perf 6.1's (perf-symbolization.md, sections 1-5 and 8):
+ * threads are found by tid only, threads of one process share one address
+ * space, a forked process gets a copy of its parent's, a later MMAP cuts
+ * the maps it overlaps, and a thread's printed comm is the newest COMM
+ * delivered.  Memory grows with threads, maps and DSOs; samples only look
+ * things up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "perfdata/pd_consts.h"
+#include "sym_internal.h"
+
+#define PROT_EXEC_BIT	0x4
+#define MAP_HUGETLB_BIT	0x40000
+#define KERNEL_START	(1ULL << 63)	/* x86_64: kernel_start stays at 2^63 */
+#define CACHE_BITS	13
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct pd_dso *dso;
+	bool identity;		/* anon, JIT and kallsyms maps: map_ip(ip) = ip */
+};
+
+struct aspace {
+	unsigned int refs;
+	struct map *maps;	/* sorted by start, never overlapping */
+	size_t nr, cap;
+	size_t last;		/* index of the last map hit */
+};
+
+struct comm_ent {
+	uint64_t time;
+	const char *s;		/* interned */
+};
+
+struct thread {
+	int32_t pid, tid, ppid;
+	bool comm_set, exited;
+	uint64_t exit_time;
+	struct comm_ent *comms;	/* oldest first */
+	uint32_t nr_comms, cap_comms;
+	struct aspace *as;
+	struct thread *hnext;
+};
+
+struct strent {
+	struct strent *next;
+	char s[];
+};
+
+struct cache_ent {
+	const struct pd_dso *dso;
+	uint64_t addr;
+	uint32_t sym;
+};
+
+struct pd_machine {
+	struct pd_sym_opts opts;
+	char *symfs;
+	int rootfd;
+	char *buildid_dir;
+	bool buildid_under_root;
+
+	struct thread **th;	/* hash by tid */
+	size_t th_nbuckets, nr_threads;
+	struct thread *last_thread;
+
+	struct pd_dso **dh;	/* hash by name */
+	size_t dh_nbuckets, nr_dsos;
+	struct pd_dso *dsos, *dsos_tail;
+
+	struct strent **sh;	/* interned strings (comms) */
+	size_t sh_nbuckets;
+
+	struct aspace kmaps;	/* kernel, modules, KSYMBOL */
+	struct pd_dso *kernel;	/* the kernel DSO, once known */
+	uint64_t ref_text;	/* recorded address of the reference symbol (_text) */
+	char *osrelease;
+
+	struct cache_ent cache[1u << CACHE_BITS];
+	struct pd_sym_stats st;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m)
+{
+	return &m->opts;
+}
+
+const char *pd_machine_buildid_dir(const struct pd_machine *m, bool *under_root)
+{
+	*under_root = m->buildid_under_root;
+	return m->buildid_dir;
+}
+
+void pd_sym_note(struct pd_machine *m, struct pd_dso *d, unsigned int kind, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (d) {
+		if (d->notes & kind)
+			return;
+		d->notes |= kind;
+	}
+	m->st.notes++;
+	if (!m->opts.note_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	m->opts.note_fn(m->opts.note_arg, d ? d->name : "", msg);
+}
+
+/* ------------------------------------------------------------ files */
+
+static int open_checked(int dirfd, const char *path, bool beneath)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+	struct stat sb;
+	int fd;
+
+	if (beneath) {
+		struct open_how how = {
+			.flags = (uint64_t)flags,
+			/* absolute links and ".." stay inside the root */
+			.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		};
+
+		fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	} else {
+		fd = open(path, flags);
+	}
+	if (fd < 0)
+		return -1;
+	/* FIFOs, devices and directories are never read: a name is no command */
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+int pd_sym_open(struct pd_machine *m, const char *path, bool under_root)
+{
+	char full[PATH_MAX], real[PATH_MAX];
+	const char *rel = path;
+	size_t rl;
+	int fd;
+
+	if (!under_root || !m->symfs)
+		return open_checked(AT_FDCWD, path, false);
+	while (*rel == '/')
+		rel++;
+	if (!*rel) {
+		errno = ENOENT;
+		return -1;
+	}
+	fd = open_checked(m->rootfd, rel, true);
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+	/* no openat2: resolve, then require the result to stay under the root */
+	if (snprintf(full, sizeof(full), "%s/%s", m->symfs, rel) >= (int)sizeof(full)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!realpath(full, real))
+		return -1;
+	rl = strlen(m->symfs);
+	if (strncmp(real, m->symfs, rl) || (real[rl] != '/' && real[rl] != '\0')) {
+		errno = EXDEV;
+		return -1;
+	}
+	return open_checked(AT_FDCWD, real, false);
+}
+
+/* ------------------------------------------------------------ strings */
+
+static const char *intern(struct pd_machine *m, const char *s)
+{
+	size_t b = hash_str(s) & (m->sh_nbuckets - 1), len;
+	struct strent *e;
+
+	for (e = m->sh[b]; e; e = e->next)
+		if (!strcmp(e->s, s))
+			return e->s;
+	len = strlen(s);
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memcpy(e->s, s, len + 1);
+	e->next = m->sh[b];
+	m->sh[b] = e;
+	return e->s;
+}
+
+/* ------------------------------------------------------------ DSOs */
+
+static bool is_kernel_module_name(const char *name)
+{
+	static const char *const not_mod[] = {
+		"[kernel.kallsyms]", "[guest.kernel.kallsyms", "[vdso]", "[vdso32]",
+		"[vdsox32]", "[vsyscall]",
+	};
+	size_t i, len;
+	const char *base, *ko;
+
+	if (name[0] == '[') {
+		for (i = 0; i < sizeof(not_mod) / sizeof(not_mod[0]); i++)
+			if (!strncmp(name, not_mod[i], strlen(not_mod[i])))
+				return false;
+		return true;
+	}
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	ko = strstr(base, ".ko");
+	if (!ko)
+		return false;
+	len = strlen(ko);
+	/* ".ko" alone or followed by a compression suffix */
+	return len == 3 || (ko[3] == '.' && !strchr(ko + 4, '.'));
+}
+
+/* "[ext4]" for /lib/modules/.../ext4.ko.xz; names in brackets stay */
+static char *module_short_name(const char *name)
+{
+	const char *base, *ko;
+	char *out;
+	size_t n, i;
+
+	if (name[0] == '[')
+		return strdup(name);
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	ko = strstr(base, ".ko");
+	n = ko ? (size_t)(ko - base) : strlen(base);
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	out[0] = '[';
+	for (i = 0; i < n; i++)
+		out[i + 1] = base[i] == '-' ? '_' : base[i];
+	out[n + 1] = ']';
+	out[n + 2] = '\0';
+	return out;
+}
+
+static char *basename_of(const char *path)
+{
+	int tid;
+	char buf[64];
+	size_t len = strlen(path);
+	const char *e, *s;
+
+	if (sscanf(path, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", tid);
+		return strdup(buf);
+	}
+	/* POSIX basename(): trailing slashes ignored, "/" stays "/" */
+	e = path + len;
+	while (e > path + 1 && e[-1] == '/')
+		e--;
+	s = e;
+	while (s > path && s[-1] != '/')
+		s--;
+	if (s == e)
+		return strdup(len ? "/" : ".");
+	return strndup(s, (size_t)(e - s));
+}
+
+static struct pd_dso *dso_new(struct pd_machine *m, const char *name, enum pd_dso_kind kind)
+{
+	struct pd_dso *d = calloc(1, sizeof(*d));
+	size_t b;
+
+	if (!d)
+		return NULL;
+	d->name = strdup(name);
+	d->long_name = strdup(name);
+	if (kind == PD_DSO_MODULE)
+		d->short_name = module_short_name(name);
+	else
+		d->short_name = basename_of(name);
+	if (!d->name || !d->long_name || !d->short_name) {
+		free(d->name);
+		free(d->long_name);
+		free(d->short_name);
+		free(d);
+		return NULL;
+	}
+	d->kind = kind;
+	pd_symtab_init(&d->syms);
+	if (kind == PD_DSO_ANON || kind == PD_DSO_KSYMBOL)
+		d->load = PD_LOAD_DONE;
+	b = hash_str(name) & (m->dh_nbuckets - 1);
+	d->hnext = m->dh[b];
+	m->dh[b] = d;
+	if (m->dsos_tail)
+		m->dsos_tail->next = d;
+	else
+		m->dsos = d;
+	m->dsos_tail = d;
+	m->nr_dsos++;
+	m->st.dsos++;
+	return d;
+}
+
+static bool id_empty(uint32_t maj, uint32_t min, uint64_t ino, uint64_t gen)
+{
+	return !maj && !min && !ino && !gen;
+}
+
+/* perf's lookup by long name and (maj, min, ino, generation) */
+static struct pd_dso *dso_findnew(struct pd_machine *m, const char *name, enum pd_dso_kind kind,
+				  uint32_t maj, uint32_t min, uint64_t ino, uint64_t gen)
+{
+	size_t b = hash_str(name) & (m->dh_nbuckets - 1);
+	struct pd_dso *d, *found = NULL;
+
+	for (d = m->dh[b]; d; d = d->hnext) {
+		if (strcmp(d->name, name))
+			continue;
+		if (!id_empty(maj, min, ino, gen) &&
+		    !id_empty(d->maj, d->min, d->ino, d->ino_generation)) {
+			if (d->maj != maj || d->min != min || d->ino != ino)
+				continue;
+			if (gen && d->ino_generation && gen != d->ino_generation)
+				continue;
+		}
+		found = d;
+		break;
+	}
+	if (!found) {
+		struct pd_dso *same;
+
+		found = dso_new(m, name, kind);
+		if (!found)
+			return NULL;
+		/* a DSO without a build id inherits the header's for its name */
+		for (same = found->hnext; same; same = same->hnext) {
+			if (!strcmp(same->name, name) && same->has_build_id) {
+				memcpy(found->build_id, same->build_id, sizeof(found->build_id));
+				found->build_id_size = same->build_id_size;
+				found->has_build_id = true;
+				break;
+			}
+		}
+	}
+	if (id_empty(found->maj, found->min, found->ino, found->ino_generation)) {
+		found->maj = maj;
+		found->min = min;
+		found->ino = ino;
+		found->ino_generation = gen;
+	}
+	return found;
+}
+
+static void dso_set_build_id(struct pd_dso *d, const uint8_t *id, size_t size)
+{
+	if (size > sizeof(d->build_id))
+		size = sizeof(d->build_id);
+	memcpy(d->build_id, id, size);
+	d->build_id_size = (uint8_t)size;
+	d->has_build_id = size > 0;
+}
+
+static void dso_free(struct pd_dso *d)
+{
+	pd_dwarf_free(d);
+	pd_symtab_free(&d->syms);
+	free(d->name);
+	free(d->long_name);
+	free(d->short_name);
+	free(d->syms_path);
+	free(d->runtime_path);
+	free(d);
+}
+
+const char *pd_dso_short_name(const struct pd_dso *d)
+{
+	return d->short_name;
+}
+
+const char *pd_dso_name(const struct pd_dso *d)
+{
+	return d->name;
+}
+
+enum pd_dso_kind pd_dso_kind(const struct pd_dso *d)
+{
+	return d->kind;
+}
+
+const uint8_t *pd_dso_build_id(const struct pd_dso *d, size_t *size)
+{
+	*size = d->has_build_id ? d->build_id_size : 0;
+	return d->has_build_id ? d->build_id : NULL;
+}
+
+/* ------------------------------------------------------------ maps */
+
+static void as_put(struct aspace *as)
+{
+	if (as && --as->refs == 0) {
+		free(as->maps);
+		free(as);
+	}
+}
+
+static struct aspace *as_new(void)
+{
+	struct aspace *as = calloc(1, sizeof(*as));
+
+	if (as)
+		as->refs = 1;
+	return as;
+}
+
+/* first map with end > addr */
+static size_t as_lower(const struct aspace *as, uint64_t addr)
+{
+	size_t lo = 0, hi = as->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (as->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct map *as_find(struct aspace *as, uint64_t ip)
+{
+	size_t i;
+
+	if (as->last < as->nr && as->maps[as->last].start <= ip && ip < as->maps[as->last].end)
+		return &as->maps[as->last];
+	i = as_lower(as, ip);
+	if (i < as->nr && as->maps[i].start <= ip) {
+		as->last = i;
+		return &as->maps[i];
+	}
+	return NULL;
+}
+
+static int as_reserve(struct aspace *as, size_t extra)
+{
+	if (as->nr + extra > as->cap) {
+		size_t cap = as->cap ? as->cap * 2 : 16;
+		struct map *p;
+
+		while (cap < as->nr + extra)
+			cap *= 2;
+		p = realloc(as->maps, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		as->maps = p;
+		as->cap = cap;
+	}
+	return 0;
+}
+
+/*
+ * Insert a map, first cutting every map it overlaps: the parts before and
+ * after survive as clones (the tail's pgoff moves with its start).
+ */
+static int as_insert(struct aspace *as, const struct map *nm)
+{
+	size_t i, j, k = 0;
+	struct map pieces[3];
+
+	if (nm->end <= nm->start)
+		return 0;
+	if (as_reserve(as, 3) < 0)
+		return -1;
+	i = as_lower(as, nm->start);
+	j = i;
+	while (j < as->nr && as->maps[j].start < nm->end)
+		j++;
+	if (i < j && as->maps[i].start < nm->start) {
+		pieces[k] = as->maps[i];
+		pieces[k++].end = nm->start;
+	}
+	pieces[k++] = *nm;
+	if (i < j && as->maps[j - 1].end > nm->end) {
+		pieces[k] = as->maps[j - 1];
+		pieces[k].start = nm->end;
+		pieces[k].pgoff += nm->end - as->maps[j - 1].start;
+		k++;
+	}
+	memmove(&as->maps[i + k], &as->maps[j], (as->nr - j) * sizeof(struct map));
+	memcpy(&as->maps[i], pieces, k * sizeof(struct map));
+	as->nr = as->nr - (j - i) + k;
+	as->last = i;
+	return 0;
+}
+
+/* ------------------------------------------------------------ threads */
+
+static struct thread *thread_find(struct pd_machine *m, int32_t tid)
+{
+	struct thread *t;
+
+	if (m->last_thread && m->last_thread->tid == tid)
+		return m->last_thread;
+	for (t = m->th[hash_u64((uint64_t)(uint32_t)tid) & (m->th_nbuckets - 1)]; t; t = t->hnext)
+		if (t->tid == tid) {
+			m->last_thread = t;
+			return t;
+		}
+	return NULL;
+}
+
+static int th_grow(struct pd_machine *m)
+{
+	size_t nb = m->th_nbuckets * 2, i;
+	struct thread **nh = calloc(nb, sizeof(*nh));
+
+	if (!nh)
+		return -1;
+	for (i = 0; i < m->th_nbuckets; i++) {
+		struct thread *t = m->th[i], *n;
+
+		for (; t; t = n) {
+			size_t b = hash_u64((uint64_t)(uint32_t)t->tid) & (nb - 1);
+
+			n = t->hnext;
+			t->hnext = nh[b];
+			nh[b] = t;
+		}
+	}
+	free(m->th);
+	m->th = nh;
+	m->th_nbuckets = nb;
+	return 0;
+}
+
+static int comm_push(struct thread *t, const char *s, uint64_t time)
+{
+	if (t->nr_comms == t->cap_comms) {
+		uint32_t cap = t->cap_comms ? t->cap_comms * 2 : 2;
+		struct comm_ent *p = realloc(t->comms, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		t->comms = p;
+		t->cap_comms = cap;
+	}
+	t->comms[t->nr_comms].time = time;
+	t->comms[t->nr_comms].s = s;
+	t->nr_comms++;
+	return 0;
+}
+
+static void thread_free(struct thread *t)
+{
+	as_put(t->as);
+	free(t->comms);
+	free(t);
+}
+
+static void thread_remove(struct pd_machine *m, struct thread *victim)
+{
+	struct thread **pp = &m->th[hash_u64((uint64_t)(uint32_t)victim->tid) & (m->th_nbuckets - 1)];
+
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == victim) {
+			*pp = victim->hnext;
+			break;
+		}
+	}
+	if (m->last_thread == victim)
+		m->last_thread = NULL;
+	m->nr_threads--;
+	thread_free(victim);
+}
+
+static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t tid);
+
+/* A thread whose pid becomes known joins its process's address space. */
+static void thread_set_pid(struct pd_machine *m, struct thread *t, int32_t pid)
+{
+	struct thread *leader;
+
+	if (t->pid != -1 || pid == -1)
+		return;
+	t->pid = pid;
+	if (pid == t->tid)
+		return;
+	leader = thread_findnew(m, pid, pid);
+	if (leader && leader->as != t->as) {
+		as_put(t->as);
+		t->as = leader->as;
+		t->as->refs++;
+	}
+}
+
+static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = thread_find(m, tid), *leader;
+	char name[32];
+	const char *s;
+	size_t b;
+
+	if (t) {
+		thread_set_pid(m, t, pid);
+		return t;
+	}
+	if (m->nr_threads >= m->th_nbuckets && th_grow(m) < 0)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	snprintf(name, sizeof(name), ":%d", tid);
+	s = intern(m, name);
+	if (!s || comm_push(t, s, 0) < 0) {
+		free(t->comms);
+		free(t);
+		return NULL;
+	}
+	b = hash_u64((uint64_t)(uint32_t)tid) & (m->th_nbuckets - 1);
+	t->hnext = m->th[b];
+	m->th[b] = t;
+	m->nr_threads++;
+	m->st.threads++;
+	if (pid == tid || pid == -1) {
+		t->as = as_new();
+	} else {
+		/* threads share their process's address space */
+		leader = thread_findnew(m, pid, pid);
+		if (leader) {
+			t->as = leader->as;
+			t->as->refs++;
+		} else {
+			t->as = as_new();
+		}
+	}
+	if (!t->as) {
+		thread_remove(m, t);
+		return NULL;
+	}
+	m->last_thread = t;
+	return t;
+}
+
+static int thread_set_comm(struct pd_machine *m, struct thread *t, const char *comm, uint64_t time)
+{
+	const char *s = intern(m, comm);
+
+	if (!s)
+		return -1;
+	if (!t->comm_set) {
+		/* the ":tid" placeholder is overwritten, not kept */
+		t->comms[t->nr_comms - 1].s = s;
+		t->comms[t->nr_comms - 1].time = time;
+		t->comm_set = true;
+		return 0;
+	}
+	return comm_push(t, s, time);
+}
+
+static const char *thread_comm_now(const struct thread *t)
+{
+	return t->comms[t->nr_comms - 1].s;
+}
+
+/* ------------------------------------------------------------ machine */
+
+int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
+{
+	struct pd_machine *m = calloc(1, sizeof(*m));
+	struct thread *idle;
+	const char *env;
+	char buf[PATH_MAX];
+
+	*out = NULL;
+	if (!m)
+		return -1;
+	if (opts)
+		m->opts = *opts;
+	m->rootfd = -1;
+	m->th_nbuckets = 1024;
+	m->dh_nbuckets = 1024;
+	m->sh_nbuckets = 4096;
+	m->th = calloc(m->th_nbuckets, sizeof(*m->th));
+	m->dh = calloc(m->dh_nbuckets, sizeof(*m->dh));
+	m->sh = calloc(m->sh_nbuckets, sizeof(*m->sh));
+	if (!m->th || !m->dh || !m->sh)
+		goto fail;
+	if (m->opts.symfs && m->opts.symfs[0]) {
+		char real[PATH_MAX];
+
+		if (!realpath(m->opts.symfs, real))
+			goto fail;
+		m->symfs = strdup(real);
+		m->rootfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!m->symfs || m->rootfd < 0)
+			goto fail;
+	}
+	if (m->opts.buildid_dir) {
+		m->buildid_dir = strdup(m->opts.buildid_dir);
+	} else if (m->symfs) {
+		/* perf's default for --symfs; opened inside the root like the rest */
+		m->buildid_dir = strdup("/.debug");
+		m->buildid_under_root = true;
+	} else if ((env = getenv("PERF_BUILDID_DIR")) && env[0]) {
+		m->buildid_dir = strdup(env);
+	} else if ((env = getenv("HOME")) && env[0]) {
+		snprintf(buf, sizeof(buf), "%s/.debug", env);
+		m->buildid_dir = strdup(buf);
+	}
+	/* perf creates the idle thread before reading anything */
+	idle = thread_findnew(m, 0, 0);
+	if (!idle || thread_set_comm(m, idle, "swapper", 0) < 0)
+		goto fail;
+	pd_elf_init();
+	*out = m;
+	return 0;
+fail:
+	pd_machine_free(m);
+	errno = ENOMEM;
+	return -1;
+}
+
+void pd_machine_free(struct pd_machine *m)
+{
+	size_t i;
+	struct pd_dso *d, *dn;
+
+	if (!m)
+		return;
+	for (i = 0; m->th && i < m->th_nbuckets; i++) {
+		struct thread *t = m->th[i], *n;
+
+		for (; t; t = n) {
+			n = t->hnext;
+			thread_free(t);
+		}
+	}
+	for (i = 0; m->sh && i < m->sh_nbuckets; i++) {
+		struct strent *e = m->sh[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	for (d = m->dsos; d; d = dn) {
+		dn = d->next;
+		dso_free(d);
+	}
+	free(m->kmaps.maps);
+	free(m->th);
+	free(m->dh);
+	free(m->sh);
+	free(m->symfs);
+	free(m->buildid_dir);
+	free(m->osrelease);
+	if (m->rootfd >= 0)
+		close(m->rootfd);
+	free(m);
+}
+
+static struct pd_dso *kernel_dso(struct pd_machine *m, const char *name)
+{
+	struct pd_dso *d;
+
+	if (m->kernel)
+		return m->kernel;
+	/* the first kernel DSO known, normally the header's build-id entry */
+	for (d = m->dsos; d; d = d->next)
+		if (d->kind == PD_DSO_KERNEL)
+			return m->kernel = d;
+	d = dso_findnew(m, name, PD_DSO_KERNEL, 0, 0, 0, 0);
+	return m->kernel = d;
+}
+
+static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, const char *name,
+			const uint8_t *id, size_t size)
+{
+	struct pd_dso *d;
+	enum pd_dso_kind kind = PD_DSO_USER;
+
+	/* guests are a machine of their own: not modelled */
+	if (cpumode == PD_CPUMODE_GUEST_KERNEL || cpumode == PD_CPUMODE_GUEST_USER)
+		return 0;
+	if (cpumode == PD_CPUMODE_KERNEL)
+		kind = is_kernel_module_name(name) ? PD_DSO_MODULE : PD_DSO_KERNEL;
+	else if (!strcmp(name, "[vdso]"))
+		kind = PD_DSO_VDSO;
+	else if (!strncmp(name, "/tmp/perf-", 10))
+		kind = PD_DSO_JIT;
+	d = dso_findnew(m, name, kind, 0, 0, 0, 0);
+	if (!d)
+		return -1;
+	if (!d->has_build_id)
+		dso_set_build_id(d, id, size);
+	return 0;
+}
+
+int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
+{
+	uint32_t i;
+
+	if (!f)
+		return 0;
+	if (f->osrelease && !m->osrelease)
+		m->osrelease = strdup(f->osrelease);
+	for (i = 0; i < f->build_ids.nr; i++) {
+		const struct pd_feat_build_id *b = &f->build_ids.ids[i];
+
+		if (!b->filename)
+			continue;
+		if (add_build_id(m, b->misc & 7, b->pid, b->filename, b->id, b->size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool is_anon(const char *f, uint32_t flags)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14) || (flags & MAP_HUGETLB_BIT);
+}
+
+static bool is_no_dso(const char *f)
+{
+	return !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+}
+
+static int kmaps_insert(struct pd_machine *m, const struct map *nm)
+{
+	size_t i;
+
+	if (as_reserve(&m->kmaps, 1) < 0)
+		return -1;
+	/* kernel maps may overlap (perf does not cut them): keep start order */
+	i = m->kmaps.nr;
+	while (i > 0 && m->kmaps.maps[i - 1].start > nm->start) {
+		m->kmaps.maps[i] = m->kmaps.maps[i - 1];
+		i--;
+	}
+	m->kmaps.maps[i] = *nm;
+	m->kmaps.nr++;
+	return 0;
+}
+
+static struct map *kmaps_find(struct pd_machine *m, uint64_t ip)
+{
+	struct aspace *as = &m->kmaps;
+	size_t lo = 0, hi = as->nr;
+
+	if (as->last < as->nr && as->maps[as->last].start <= ip && ip < as->maps[as->last].end)
+		return &as->maps[as->last];
+	/* last map starting at or below ip, then earlier ones that still cover it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (as->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) {
+		struct map *mp = &as->maps[--lo];
+
+		if (ip < mp->end) {
+			as->last = lo;
+			return mp;
+		}
+		if (mp->dso->kind == PD_DSO_KERNEL)
+			break;	/* the big map: nothing before it reaches further */
+	}
+	return NULL;
+}
+
+static struct map *kmaps_vmlinux(struct pd_machine *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->kmaps.nr; i++)
+		if (m->kmaps.maps[i].dso == m->kernel && m->kernel)
+			return &m->kmaps.maps[i];
+	return NULL;
+}
+
+static void kmaps_sort(struct pd_machine *m)
+{
+	size_t i, j;
+
+	for (i = 1; i < m->kmaps.nr; i++) {
+		struct map x = m->kmaps.maps[i];
+
+		for (j = i; j > 0 && m->kmaps.maps[j - 1].start > x.start; j--)
+			m->kmaps.maps[j] = m->kmaps.maps[j - 1];
+		m->kmaps.maps[j] = x;
+	}
+	m->kmaps.last = 0;
+}
+
+static int kernel_mmap(struct pd_machine *m, const struct pd_rec_mmap *mm)
+{
+	static const char kname[] = "[kernel.kallsyms]";
+	const char *f = mm->filename;
+	struct map nm = { .start = mm->start, .end = mm->start + mm->len, .pgoff = 0 };
+
+	if (f[0] == '/' || (f[0] == '[' && strncmp(f, kname, sizeof(kname) - 2))) {
+		char *mod = module_short_name(f);
+		struct pd_dso *d;
+
+		if (!mod)
+			return -1;
+		d = dso_findnew(m, mod, PD_DSO_MODULE, 0, 0, 0, 0);
+		free(mod);
+		if (!d)
+			return -1;
+		if (f[0] == '/') {
+			free(d->long_name);
+			d->long_name = strdup(f);
+			if (!d->long_name)
+				return -1;
+		}
+		if (mm->has_build_id)
+			dso_set_build_id(d, mm->build_id, mm->build_id_size);
+		nm.dso = d;
+		return kmaps_insert(m, &nm);
+	}
+	if (!strncmp(f, kname, sizeof(kname) - 2)) {
+		struct pd_dso *k = kernel_dso(m, kname);
+		struct map *old;
+
+		if (!k)
+			return -1;
+		if (strstr(k->long_name, "vmlinux")) {
+			free(k->short_name);
+			k->short_name = strdup("[kernel.vmlinux]");
+		}
+		if (mm->has_build_id)
+			dso_set_build_id(k, mm->build_id, mm->build_id_size);
+		if (mm->pgoff)
+			m->ref_text = mm->pgoff;
+		nm.dso = k;
+		nm.identity = true;
+		if (nm.start == 0 && nm.end == 0)
+			nm.end = ~0ULL;
+		old = kmaps_vmlinux(m);
+		if (old) {
+			*old = nm;
+			kmaps_sort(m);
+			return 0;
+		}
+		return kmaps_insert(m, &nm);
+	}
+	return 0;
+}
+
+static int user_mmap(struct pd_machine *m, const struct pd_record *rec)
+{
+	const struct pd_rec_mmap *mm = &rec->u.mmap;
+	struct thread *t = thread_findnew(m, (int32_t)mm->pid, (int32_t)mm->tid);
+	const char *f = mm->filename;
+	uint32_t prot = mm->prot, flags = mm->flags;
+	char jit[64];
+	struct map nm = { .start = mm->start, .end = mm->start + mm->len, .pgoff = mm->pgoff };
+	bool anon, nodso;
+	enum pd_dso_kind kind = PD_DSO_USER;
+
+	if (!t)
+		return -1;
+	if (rec->type == PD_REC_MMAP) {
+		prot = (rec->misc & PD_MISC_MMAP_DATA) ? 0 : PROT_EXEC_BIT;
+		flags = 0;
+	}
+	anon = is_anon(f, flags);
+	nodso = is_no_dso(f);
+	if (anon || nodso) {
+		nm.identity = true;
+		kind = PD_DSO_ANON;
+		if (prot & PROT_EXEC_BIT) {
+			/* executable anonymous memory: JIT code, described by a perf map */
+			snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", t->pid);
+			f = jit;
+			kind = PD_DSO_JIT;
+		}
+	} else if (!strcmp(f, "[vdso]")) {
+		kind = PD_DSO_VDSO;
+		nm.pgoff = 0;
+	} else if (!strncmp(f, "/tmp/perf-", 10)) {
+		kind = PD_DSO_JIT;
+	}
+	if (kind == PD_DSO_VDSO || rec->type == PD_REC_MMAP)
+		nm.dso = dso_findnew(m, f, kind, 0, 0, 0, 0);
+	else
+		nm.dso = dso_findnew(m, f, kind, mm->has_build_id ? 0 : mm->maj,
+				     mm->has_build_id ? 0 : mm->min,
+				     mm->has_build_id ? 0 : mm->ino,
+				     mm->has_build_id ? 0 : mm->ino_generation);
+	if (!nm.dso)
+		return -1;
+	if (mm->has_build_id && mm->build_id_size)
+		dso_set_build_id(nm.dso, mm->build_id, mm->build_id_size);
+	m->st.maps_inserted++;
+	return as_insert(t->as, &nm);
+}
+
+static int do_fork(struct pd_machine *m, const struct pd_record *rec)
+{
+	const struct pd_rec_fork *fk = &rec->u.fork;
+	int32_t pid = (int32_t)fk->pid, tid = (int32_t)fk->tid;
+	int32_t ppid = (int32_t)fk->ppid, ptid = (int32_t)fk->ptid;
+	struct thread *t, *parent;
+	uint64_t time = fk->time;
+
+	parent = thread_findnew(m, ppid, ptid);
+	if (!parent)
+		return -1;
+	if (parent->pid != ppid) {
+		/* a stale entry for that tid: start over, as perf does */
+		thread_remove(m, parent);
+		parent = thread_findnew(m, ppid, ptid);
+		if (!parent)
+			return -1;
+	}
+	t = thread_find(m, tid);
+	if (t && t != parent)
+		thread_remove(m, t);	/* tid reuse: a fresh thread */
+	t = thread_findnew(m, pid, tid);
+	if (!t)
+		return -1;
+	parent = thread_find(m, ptid);
+	if (!parent || parent == t)
+		return 0;
+	if (parent->comm_set && thread_set_comm(m, t, thread_comm_now(parent), time) < 0)
+		return -1;
+	t->ppid = parent->tid;
+	if (parent->pid != t->pid && t->as != parent->as && !(rec->misc & PD_MISC_FORK_EXEC)) {
+		/* a new process starts with a copy of its parent's maps */
+		struct aspace *as = t->as;
+		size_t i;
+
+		if (parent->as->nr == 0) {
+			/* nothing to copy */
+		} else if (as->nr == 0) {
+			if (as_reserve(as, parent->as->nr) < 0)
+				return -1;
+			memcpy(as->maps, parent->as->maps, parent->as->nr * sizeof(struct map));
+			as->nr = parent->as->nr;
+			as->last = 0;
+		} else {
+			for (i = 0; i < parent->as->nr; i++)
+				if (as_insert(as, &parent->as->maps[i]) < 0)
+					return -1;
+		}
+	}
+	return 0;
+}
+
+static void invalidate_cache(struct pd_machine *m, const struct pd_dso *d);
+
+static int do_ksymbol(struct pd_machine *m, const struct pd_rec_ksymbol *ks)
+{
+	struct map *mp = kmaps_find(m, ks->addr);
+	struct pd_dso *d;
+	struct map nm;
+
+	if (ks->flags & 1) {	/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+		if (mp && mp->dso->kind == PD_DSO_KSYMBOL) {
+			size_t i = (size_t)(mp - m->kmaps.maps);
+
+			memmove(mp, mp + 1, (m->kmaps.nr - i - 1) * sizeof(*mp));
+			m->kmaps.nr--;
+			m->kmaps.last = 0;
+		}
+		return 0;
+	}
+	if (mp) {
+		/* perf adds it to the covering map's DSO, at that map's start */
+		uint64_t at = mp->identity ? mp->start : mp->pgoff;
+
+		invalidate_cache(m, mp->dso);
+		return pd_symtab_insert(&mp->dso->syms, at, at + ks->len, PD_STB_GLOBAL, PD_STT_FUNC,
+					ks->name, strlen(ks->name)) ? 0 : -1;
+	}
+	d = dso_findnew(m, ks->name, PD_DSO_KSYMBOL, 0, 0, 0, 0);
+	if (!d)
+		return -1;
+	if (!strncmp(ks->name, "bpf_trampoline_", 15) || !strncmp(ks->name, "bpf_dispatcher_", 15))
+		d->long_name[0] = '\0';
+	free(d->short_name);
+	d->short_name = strdup(ks->name);
+	if (!d->short_name)
+		return -1;
+	if (!pd_symtab_insert(&d->syms, 0, ks->len, PD_STB_GLOBAL, PD_STT_FUNC, ks->name,
+			      strlen(ks->name)))
+		return -1;
+	nm.start = ks->addr;
+	nm.end = ks->addr + ks->len;
+	nm.pgoff = 0;
+	nm.dso = d;
+	nm.identity = false;
+	return kmaps_insert(m, &nm);
+}
+
+int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
+{
+	uint8_t cpumode = rec->misc & 7;
+	struct thread *t;
+
+	if (!rec->decoded && rec->type != PD_REC_SAMPLE)
+		return 0;
+	switch (rec->type) {
+	case PD_REC_COMM:
+		t = thread_findnew(m, (int32_t)rec->u.comm.pid, (int32_t)rec->u.comm.tid);
+		if (!t)
+			return -1;
+		return thread_set_comm(m, t, rec->u.comm.comm, rec->sid.time);
+	case PD_REC_FORK:
+		return do_fork(m, rec);
+	case PD_REC_EXIT:
+		t = thread_find(m, (int32_t)rec->u.fork.tid);
+		if (t) {
+			t->exited = true;
+			t->exit_time = rec->u.fork.time;
+		}
+		return 0;
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		if (cpumode == PD_CPUMODE_KERNEL)
+			return kernel_mmap(m, &rec->u.mmap);
+		if (cpumode == PD_CPUMODE_GUEST_KERNEL || cpumode == PD_CPUMODE_GUEST_USER)
+			return 0;
+		return user_mmap(m, rec);
+	case PD_REC_KSYMBOL:
+		return do_ksymbol(m, &rec->u.ksymbol);
+	case PD_REC_HEADER_BUILD_ID:
+		return add_build_id(m, rec->u.build_id.cpumode, rec->u.build_id.pid,
+				    rec->u.build_id.filename, rec->u.build_id.build_id,
+				    rec->u.build_id.build_id_size);
+	case PD_REC_SAMPLE:
+		if (!rec->decoded)
+			return 0;
+		if (rec->u.sample.sample_type & PD_SAMPLE_TID)
+			t = thread_findnew(m, (int32_t)rec->u.sample.pid, (int32_t)rec->u.sample.tid);
+		else
+			t = thread_findnew(m, -1, -1);
+		return t ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------ loading */
+
+static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k)
+{
+	uint8_t id[20];
+	int fd, n;
+	uint8_t buf[4096];
+	ssize_t len;
+	struct utsname u;
+
+	if (!k->has_build_id) {
+		/* no build id: the release must at least match */
+		if (!m->osrelease)
+			return true;
+		return uname(&u) == 0 && !strcmp(u.release, m->osrelease);
+	}
+	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	len = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (len <= 0)
+		return false;
+	n = pd_elf_notes_build_id(buf, (size_t)len, id, sizeof(id));
+	return n > 0 && pd_build_id_equal(k->build_id, k->build_id_size, id, (size_t)n);
+}
+
+static int open_kallsyms(struct pd_machine *m, struct pd_dso *k, char *which, size_t wsz)
+{
+	char hex[41], path[PATH_MAX];
+	int fd;
+
+	if (m->opts.kallsyms) {
+		snprintf(which, wsz, "%s", m->opts.kallsyms);
+		return open_checked(AT_FDCWD, m->opts.kallsyms, false);
+	}
+	if (m->symfs)
+		return -1;	/* perf uses no local kallsyms with a symfs */
+	if (kernel_is_host(m, k)) {
+		snprintf(which, wsz, "/proc/kallsyms");
+		return open_checked(AT_FDCWD, "/proc/kallsyms", false);
+	}
+	if (!k->has_build_id || !m->buildid_dir)
+		return -1;
+	/* the copy perf record put in its build-id cache */
+	pd_hex(k->build_id, k->build_id_size, hex);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, hex);
+	fd = open_checked(AT_FDCWD, path, false);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", m->buildid_dir, hex);
+		fd = open_checked(AT_FDCWD, path, false);
+	}
+	snprintf(which, wsz, "%s", path);
+	return fd;
+}
+
+static struct map *kmaps_by_dso_name(struct pd_machine *m, const char *short_name)
+{
+	size_t i;
+
+	for (i = 0; i < m->kmaps.nr; i++)
+		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE &&
+		    !strcmp(m->kmaps.maps[i].dso->short_name, short_name))
+			return &m->kmaps.maps[i];
+	return NULL;
+}
+
+/* kallsyms split: module symbols to their module maps, the rest stays */
+static void split_kallsyms(struct pd_machine *m, struct pd_dso *k, uint64_t delta)
+{
+	struct pd_symtab *t = &k->syms;
+	uint32_t x = pd_symtab_first(t), next;
+
+	for (; x; x = next) {
+		const char *name = pd_symtab_name(t, x), *tab;
+		struct pd_symn sn = t->n[x];
+
+		next = pd_symtab_next(t, x);
+		tab = strchr(name, '\t');
+		if (tab) {
+			struct map *mp = kmaps_by_dso_name(m, tab + 1);
+
+			if (mp && mp->dso->load != PD_LOAD_DONE) {
+				uint64_t s = sn.start - mp->start + mp->pgoff;
+
+				pd_symtab_insert(&mp->dso->syms, s, s + (sn.end - sn.start), sn.bind,
+						 sn.type, name, (size_t)(tab - name));
+			}
+			pd_symtab_erase(t, x);
+			continue;
+		}
+		/* kernel relocated since: the same shift for every symbol keeps the order */
+		t->n[x].start -= delta;
+		t->n[x].end -= delta;
+	}
+}
+
+static void load_kernel(struct pd_machine *m, struct pd_dso *k)
+{
+	char which[PATH_MAX] = "";
+	uint64_t text = 0, delta = 0;
+	struct map *vm;
+	uint32_t first, last;
+	size_t i;
+	long nr;
+	int fd;
+
+	if (m->opts.no_kernel)
+		return;
+	fd = open_kallsyms(m, k, which, sizeof(which));
+	if (fd < 0) {
+		pd_sym_note(m, k, PD_NOTE_KERNEL,
+			    "no kallsyms for this recording's kernel: kernel frames stay unresolved");
+		return;
+	}
+	nr = pd_kallsyms_load(fd, &k->syms, &text);
+	close(fd);
+	if (nr <= 0) {
+		pd_sym_note(m, k, PD_NOTE_KERNEL, "%s holds no usable symbols", which);
+		return;
+	}
+	if (m->ref_text && text)
+		delta = text - m->ref_text;
+	pd_symtab_fixup_end(&k->syms, true);
+	pd_symtab_fixup_duplicate(&k->syms);
+	split_kallsyms(m, k, delta);
+	for (i = 0; i < m->kmaps.nr; i++)
+		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE)
+			m->kmaps.maps[i].dso->load = PD_LOAD_DONE;
+	/* the kernel map now spans its symbols */
+	vm = kmaps_vmlinux(m);
+	first = pd_symtab_first(&k->syms);
+	last = pd_symtab_last(&k->syms);
+	if (vm && first && last) {
+		vm->start = k->syms.n[first].start;
+		vm->end = k->syms.n[last].end;
+		kmaps_sort(m);
+	}
+}
+
+static void load_vdso(struct pd_machine *m, struct pd_dso *d)
+{
+	char hex[41], path[PATH_MAX];
+	unsigned long base;
+	FILE *f;
+	char line[512];
+
+	if (d->has_build_id) {
+		/* the recording machine's vdso, as perf record cached it */
+		int fd;
+		uint8_t *img;
+		struct stat sb;
+
+		if (!m->buildid_dir)
+			return;
+		pd_hex(d->build_id, d->build_id_size, hex);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", m->buildid_dir, hex, hex + 2);
+		fd = pd_sym_open(m, path, m->buildid_under_root);
+		if (fd < 0) {
+			pd_sym_note(m, d, PD_NOTE_MISSING, "%s missing: no vdso symbols", path);
+			return;
+		}
+		if (fstat(fd, &sb) == 0 && sb.st_size > 0 && sb.st_size < (1 << 24)) {
+			img = malloc((size_t)sb.st_size);
+			if (img && read(fd, img, (size_t)sb.st_size) == sb.st_size)
+				pd_elf_load_mem(d, img, (size_t)sb.st_size);
+			free(img);
+		}
+		close(fd);
+		free(d->syms_path);
+		d->syms_path = strdup(path);
+		d->syms_under_root = m->buildid_under_root;
+		return;
+	}
+	/* no recorded copy: perf falls back to its own vdso */
+	base = getauxval(AT_SYSINFO_EHDR);
+	if (!base)
+		return;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, e;
+
+		if (!strstr(line, "[vdso]"))
+			continue;
+		if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s == base && e > s)
+			pd_elf_load_mem(d, (const void *)s, e - s);
+		break;
+	}
+	fclose(f);
+}
+
+static void dso_load(struct pd_machine *m, struct pd_dso *d)
+{
+	int fd;
+
+	d->load = PD_LOAD_DONE;
+	switch (d->kind) {
+	case PD_DSO_USER:
+		pd_elf_load_dso(m, d);
+		break;
+	case PD_DSO_KERNEL:
+		load_kernel(m, d);
+		break;
+	case PD_DSO_MODULE:
+		/* module symbols come with the kernel's kallsyms */
+		if (m->kernel && m->kernel->load == PD_LOAD_NONE) {
+			d->load = PD_LOAD_NONE;
+			m->kernel->load = PD_LOAD_DONE;
+			load_kernel(m, m->kernel);
+			d->load = PD_LOAD_DONE;
+		}
+		break;
+	case PD_DSO_VDSO:
+		load_vdso(m, d);
+		break;
+	case PD_DSO_JIT:
+		fd = pd_sym_open(m, d->long_name, true);
+		if (fd < 0) {
+			pd_sym_note(m, d, PD_NOTE_MISSING, "%s not readable: JIT frames unresolved",
+				    d->long_name);
+			break;
+		}
+		if (pd_perfmap_load(fd, &d->syms) < 0)
+			pd_sym_note(m, d, PD_NOTE_MISSING, "%s could not be read", d->long_name);
+		close(fd);
+		break;
+	default:
+		break;
+	}
+	m->st.dsos_loaded++;
+	m->st.symbols += d->syms.live;
+}
+
+/* ------------------------------------------------------------ resolving */
+
+static uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, uint64_t addr)
+{
+	uint64_t h = hash_u64(addr ^ (uint64_t)(uintptr_t)d) & ((1u << CACHE_BITS) - 1);
+	struct cache_ent *c = &m->cache[h];
+
+	if (c->dso == d && c->addr == addr) {
+		m->st.cache_hits++;
+		return c->sym;
+	}
+	m->st.cache_misses++;
+	c->dso = d;
+	c->addr = addr;
+	c->sym = d->syms.root ? pd_symtab_find(&d->syms, addr) : 0;
+	return c->sym;
+}
+
+static void invalidate_cache(struct pd_machine *m, const struct pd_dso *d)
+{
+	size_t i;
+
+	for (i = 0; i < (1u << CACHE_BITS); i++)
+		if (m->cache[i].dso == d)
+			m->cache[i].dso = NULL;
+}
+
+static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
+		      struct pd_sym_frame *f)
+{
+	struct map *mp = NULL;
+	struct pd_dso *d;
+	uint32_t s;
+	bool user = false;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->addr = ip;
+	f->cpumode = cpumode;
+	if (cpumode == PD_CPUMODE_USER && t) {
+		mp = as_find(t->as, ip);
+		user = mp != NULL;
+		/* a user-mode address in kernel space is looked up as kernel */
+		if (!mp && ip >= KERNEL_START)
+			cpumode = PD_CPUMODE_KERNEL;
+	}
+	if (cpumode == PD_CPUMODE_KERNEL) {
+		mp = kmaps_find(m, ip);
+		if (mp && mp->dso->load == PD_LOAD_NONE) {
+			struct pd_dso *ld = mp->dso;
+			size_t idx = (size_t)(mp - m->kmaps.maps);
+
+			dso_load(m, ld);
+			invalidate_cache(m, ld);
+			/* loading may have moved the map: find the same one again */
+			mp = idx < m->kmaps.nr && m->kmaps.maps[idx].dso == ld ? &m->kmaps.maps[idx] : NULL;
+			if (!mp) {
+				size_t i;
+
+				for (i = 0; i < m->kmaps.nr; i++)
+					if (m->kmaps.maps[i].dso == ld)
+						mp = &m->kmaps.maps[i];
+			}
+		}
+	}
+	if (!mp)
+		return 0;
+	d = mp->dso;
+	f->has_map = true;
+	f->user_map = user;
+	f->map_start = mp->start;
+	f->map_end = mp->end;
+	f->map_pgoff = mp->pgoff;
+	f->addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
+	if (d->load == PD_LOAD_NONE) {
+		dso_load(m, d);
+		invalidate_cache(m, d);
+	}
+	f->dso = d;
+	f->dso_name = d->name;
+	f->dso_short = d->short_name;
+	f->dso_path = d->long_name;
+	f->dso_kind = d->kind;
+	s = sym_lookup(m, d, f->addr);
+	if (!s)
+		return 0;
+	f->sym = pd_symtab_name(&d->syms, s);
+	f->sym_start = d->syms.n[s].start;
+	f->sym_off = f->addr - f->sym_start;
+	return 1;
+}
+
+int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode,
+		       uint64_t ip, struct pd_sym_frame *f)
+{
+	struct thread *t = thread_findnew(m, pid, tid);
+
+	return resolve_in(m, t, cpumode, ip, f);
+}
+
+size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
+				 struct pd_sym_frame *frames, size_t max)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct thread *t;
+	uint8_t mode = PD_CPUMODE_USER;
+	size_t n = 0;
+	uint64_t i;
+
+	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
+		return 0;
+	if (s->sample_type & PD_SAMPLE_TID)
+		t = thread_findnew(m, (int32_t)s->pid, (int32_t)s->tid);
+	else
+		t = thread_findnew(m, -1, -1);
+	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN)) {
+		resolve_in(m, t, rec->misc & 7, s->ip, &frames[0]);
+		return 1;
+	}
+	for (i = 0; i < s->callchain_nr && n < max; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= PD_CONTEXT_MAX) {
+			if (ip == PD_CONTEXT_HV)
+				mode = PD_CPUMODE_HYPERVISOR;
+			else if (ip == PD_CONTEXT_KERNEL)
+				mode = PD_CPUMODE_KERNEL;
+			else if (ip == PD_CONTEXT_USER)
+				mode = PD_CPUMODE_USER;
+			else
+				return 0;	/* corrupted or guest chain: perf drops it */
+			continue;
+		}
+		resolve_in(m, t, mode, ip, &frames[n++]);
+	}
+	return n;
+}
+
+const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = thread_findnew(m, pid, tid);
+
+	return t ? thread_comm_now(t) : NULL;
+}
+
+const char *pd_machine_comm_at(struct pd_machine *m, int32_t tid, uint64_t time)
+{
+	struct thread *t = thread_find(m, tid);
+	uint32_t i;
+
+	if (!t)
+		return NULL;
+	for (i = t->nr_comms; i > 0; i--)
+		if (t->comms[i - 1].time <= time)
+			return t->comms[i - 1].s;
+	return t->comms[0].s;
+}
+
+int pd_machine_thread(struct pd_machine *m, int32_t tid, struct pd_sym_thread *out)
+{
+	struct thread *t = thread_find(m, tid);
+
+	if (!t)
+		return -1;
+	out->pid = t->pid;
+	out->tid = t->tid;
+	out->ppid = t->ppid;
+	out->comm = thread_comm_now(t);
+	out->comm_set = t->comm_set;
+	out->exited = t->exited;
+	out->exit_time = t->exit_time;
+	out->nr_maps = t->as ? t->as->nr : 0;
+	return 0;
+}
+
+int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
+		       struct pd_sym_srcline *out)
+{
+	struct pd_dso *d = (struct pd_dso *)(uintptr_t)f->dso;
+	int err = 0, r, fd = -1;
+
+	out->nr = 0;
+	if (!m->opts.srcline)
+		return -1;
+	if (!d || !f->has_map)
+		return 0;
+	if (!d->dwarf && !d->dwarf_tried)
+		fd = d->syms_path ? pd_sym_open(m, d->syms_path, d->syms_under_root) : -1;
+	r = pd_dwarf_srcline_fd(d, fd, f->addr, out, &err);
+	if (err)
+		pd_sym_note(m, d, PD_NOTE_DWARF, "no usable DWARF line information");
+	return r;
+}
+
+void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out)
+{
+	*out = m->st;
+	out->threads = m->nr_threads;
+	out->dsos = m->nr_dsos;
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfsym - resolve every sample of a perf.data file with libperfdata-sym.
+ *
+ * Usage: perfsym [options] FILE
+ *   (default)        print frames like `perf script -F comm,tid,ip,sym,dso`
+ *   --srcline        add "file:line" (and inline frames) after each frame
+ *   --bench          print only frame counts, frames/s and table figures
+ *   --symfs DIR      resolve every file under DIR
+ *   --kallsyms FILE  kernel symbols from FILE
+ *   --buildid-dir D  perf's build-id cache (default $HOME/.debug)
+ *   --file-order     process records in file order (perf script
+ *                    --show-round-events does so)
+ *   -v               print the per-DSO notes on stderr
+ *
+ * Used by the test suite to compare with perf script and by bench.sh.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "perfdata/pd_reader.h"
+#include "perfdata/pd_symbols.h"
+
+static void print_note(void *arg, const char *dso, const char *msg)
+{
+	if (arg)
+		fprintf(stderr, "perfsym: note: %s: %s\n", dso, msg);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
+		   "               [--buildid-dir DIR] [--file-order] [-v] FILE\n");
+}
+
+static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline)
+{
+	uint64_t shown = f->user_map ? f->addr : f->ip;
+
+	printf("\t%16llx %s (%s)\n", (unsigned long long)shown, f->sym ? f->sym : "[unknown]",
+	       f->has_map ? f->dso_name : "[unknown]");
+	if (srcline) {
+		struct pd_sym_srcline sl;
+		unsigned int i;
+
+		if (pd_machine_srcline(m, f, &sl) > 0) {
+			for (i = 0; i < sl.nr; i++)
+				printf("\t\t%s:%u%s%s\n", sl.pos[i].file ? sl.pos[i].file : "??",
+				       sl.pos[i].line, sl.pos[i].func ? " inlined " : "",
+				       sl.pos[i].func ? sl.pos[i].func : "");
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "srcline", no_argument, NULL, 's' },
+		{ "bench", no_argument, NULL, 'b' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "buildid-dir", required_argument, NULL, 'B' },
+		{ "file-order", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
+	struct pd_sym_frame *frames;
+	struct pd_machine *m;
+	struct pd_reader *r;
+	const struct pd_record *rec;
+	bool bench = false, srcline = false, verbose = false;
+	uint64_t nframes = 0, nsamples = 0, warm_frames = 0;
+	double t0, t_res = 0, t_warm = 0;
+	int opt, ret;
+
+	ro.time_order = true;
+	ro.skip_compressed = true;
+	while ((opt = getopt_long(argc, argv, "vh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			srcline = so.srcline = true;
+			break;
+		case 'b':
+			bench = true;
+			break;
+		case 'S':
+			so.symfs = optarg;
+			break;
+		case 'k':
+			so.kallsyms = optarg;
+			break;
+		case 'B':
+			so.buildid_dir = optarg;
+			break;
+		case 'o':
+			ro.time_order = false;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	so.note_fn = print_note;
+	so.note_arg = verbose ? (void *)1 : NULL;
+	frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*frames));
+	if (!frames || pd_machine_new(&so, &m) < 0) {
+		fprintf(stderr, "perfsym: out of memory or bad --symfs\n");
+		return 3;
+	}
+	if (pd_reader_open(argv[optind], &ro, &r) < 0) {
+		fprintf(stderr, "perfsym: cannot read %s\n", argv[optind]);
+		pd_machine_free(m);
+		return 1;
+	}
+	pd_machine_add_features(m, pd_reader_features(r));
+	t0 = now();
+	while ((ret = pd_reader_next(r, &rec)) > 0) {
+		struct pd_sym_stats before, after;
+		uint8_t cpumode = rec->misc & 7;
+		size_t n, i;
+		double a, b;
+
+		if (pd_machine_process(m, rec) < 0) {
+			fprintf(stderr, "perfsym: out of memory\n");
+			break;
+		}
+		if (rec->type != PD_REC_SAMPLE || !rec->decoded)
+			continue;
+		/* perf script leaves guest samples out */
+		if (cpumode == PD_CPUMODE_GUEST_KERNEL || cpumode == PD_CPUMODE_GUEST_USER)
+			continue;
+		nsamples++;
+		if (bench) {
+			pd_machine_stats(m, &before);
+			a = now();
+			n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_FRAMES);
+			b = now();
+			pd_machine_stats(m, &after);
+			nframes += n;
+			t_res += b - a;
+			/* samples that loaded a table are not "warm" */
+			if (after.dsos_loaded == before.dsos_loaded) {
+				warm_frames += n;
+				t_warm += b - a;
+			}
+			continue;
+		}
+		n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_FRAMES);
+		nframes += n;
+		{
+			const struct pd_sample *s = &rec->u.sample;
+			const char *comm = pd_machine_comm(m, (int32_t)s->pid, (int32_t)s->tid);
+
+			if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+				printf("%s %5d \n", comm, (int32_t)s->tid);
+				for (i = 0; i < n; i++)
+					print_frame(m, &frames[i], srcline);
+				printf("\n");
+			} else {
+				const struct pd_sym_frame *f = &frames[0];
+
+				printf("%16s %5d  %16llx %s (%s)\n", comm, (int32_t)s->tid,
+				       (unsigned long long)s->ip, f->sym ? f->sym : "[unknown]",
+				       f->has_map ? f->dso_name : "[unknown]");
+				if (srcline && n)
+					print_frame(m, f, true);
+			}
+		}
+	}
+	if (bench) {
+		struct pd_sym_stats st;
+		double total = now() - t0;
+
+		pd_machine_stats(m, &st);
+		printf("samples %llu\nframes %llu\n", (unsigned long long)nsamples,
+		       (unsigned long long)nframes);
+		printf("total_seconds %.3f\nresolve_seconds %.3f\n", total, t_res);
+		printf("frames_per_second %.0f\n", t_res > 0 ? (double)nframes / t_res : 0);
+		printf("warm_frames_per_second %.0f\n",
+		       t_warm > 0 ? (double)warm_frames / t_warm : 0);
+		printf("threads %llu\ndsos %llu\ndsos_loaded %llu\nsymbols %llu\n",
+		       (unsigned long long)st.threads, (unsigned long long)st.dsos,
+		       (unsigned long long)st.dsos_loaded, (unsigned long long)st.symbols);
+		printf("cache_hit_rate %.3f\n",
+		       st.cache_hits + st.cache_misses ?
+		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);
+	}
+	pd_reader_close(r);
+	pd_machine_free(m);
+	free(frames);
+	return ret < 0 ? 1 : 0;
+}

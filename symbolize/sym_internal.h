@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* sym_internal.h - shared declarations of the symbolization module. */
+#ifndef PD_SYM_INTERNAL_H
+#define PD_SYM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/pd_symbols.h"
+
+/*
+ * Symbol table.  perf keeps symbols in a red-black tree and, when symbols
+ * overlap (a zero-size symbol stretched over later ones, aliases), the
+ * answer of a lookup depends on the shape of that tree.  To give the same
+ * answers the table is the same kind of tree, fed the same insertions and
+ * deletions; nodes live in one array and link by index (0 is the sentinel).
+ */
+struct pd_symn {
+	uint64_t start, end;	/* [start, end); start == end covers start only */
+	uint32_t name;		/* offset in the string pool */
+	uint32_t left, right, parent;
+	uint8_t bind, type;
+	uint8_t red;
+};
+
+struct pd_symtab {
+	struct pd_symn *n;
+	uint32_t nr, cap;
+	uint32_t root;
+	uint32_t live;		/* inserted minus deleted */
+	char *str;
+	size_t str_len, str_cap;
+};
+
+void pd_symtab_init(struct pd_symtab *t);
+void pd_symtab_free(struct pd_symtab *t);
+/* Insert; equal starts go right of existing ones.  Returns index or 0 on ENOMEM. */
+uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
+			  uint8_t type, const char *name, size_t name_len);
+void pd_symtab_erase(struct pd_symtab *t, uint32_t z);
+uint32_t pd_symtab_first(const struct pd_symtab *t);
+uint32_t pd_symtab_last(const struct pd_symtab *t);
+uint32_t pd_symtab_next(const struct pd_symtab *t, uint32_t x);
+/* perf's tree descent; 0 when nothing covers addr */
+uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr);
+/* zero-size symbols get the next start (kallsyms rule when `kallsyms`) */
+void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms);
+/* one symbol per address, chosen like perf */
+void pd_symtab_fixup_duplicate(struct pd_symtab *t);
+
+static inline const char *pd_symtab_name(const struct pd_symtab *t, uint32_t i)
+{
+	return t->str + t->n[i].name;
+}
+
+/* ELF binding values used without pulling in elf.h everywhere */
+#define PD_STB_LOCAL	0
+#define PD_STB_GLOBAL	1
+#define PD_STB_WEAK	2
+#define PD_STT_FUNC	2
+
+enum pd_dso_load {
+	PD_LOAD_NONE = 0,	/* not tried yet */
+	PD_LOAD_DONE,		/* tried (symbols may still be empty) */
+};
+
+struct pd_machine;
+
+struct pd_dso {
+	char *name;		/* as created: what perf script prints */
+	char *long_name;	/* file it stands for */
+	char *short_name;	/* perf's short name */
+	enum pd_dso_kind kind;
+	bool has_build_id;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+	uint32_t maj, min;	/* dso id from MMAP2 (all zero: unknown) */
+	uint64_t ino, ino_generation;
+	enum pd_dso_load load;
+	struct pd_symtab syms;
+	char *syms_path;	/* file the symbol table came from (for DWARF) */
+	bool syms_under_root;	/* syms_path is inside the symfs root */
+	char *runtime_path;	/* file the program headers came from */
+	void *dwarf;		/* struct pd_dwarf_lines *, lazily */
+	bool dwarf_tried;
+	struct pd_dso *hnext;	/* hash chain by name */
+	struct pd_dso *next;	/* creation order */
+	unsigned int notes;	/* bit per note kind already reported */
+};
+
+/* note kinds: each reported once per DSO */
+#define PD_NOTE_MISSING		(1u << 0)
+#define PD_NOTE_BUILDID		(1u << 1)
+#define PD_NOTE_ESCAPE		(1u << 2)
+#define PD_NOTE_KERNEL		(1u << 3)
+#define PD_NOTE_DWARF		(1u << 4)
+
+/* machine.c helpers used by the loaders */
+void pd_sym_note(struct pd_machine *m, struct pd_dso *d, unsigned int kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m);
+const char *pd_machine_buildid_dir(const struct pd_machine *m, bool *under_root);
+
+/*
+ * Open a file named by untrusted input, read-only, regular files only.
+ * `under_root`: resolve it inside the symfs root (when one is set) and
+ * refuse anything that would leave it.  Returns an fd or -1 (errno set;
+ * EXDEV for an escape attempt).
+ */
+int pd_sym_open(struct pd_machine *m, const char *path, bool under_root);
+
+/* elfsyms.c */
+void pd_elf_init(void);
+/* Read the GNU build id of an open file; returns its size or -1. */
+int pd_elf_fd_build_id(int fd, uint8_t *id, size_t max);
+/* Load a user DSO's symbols following perf's search order. */
+void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d);
+/* Load ELF symbols from an in-memory image (the vdso). */
+int pd_elf_load_mem(struct pd_dso *d, const void *image, size_t size);
+/* Parse a note section blob for NT_GNU_BUILD_ID. */
+int pd_elf_notes_build_id(const uint8_t *p, size_t len, uint8_t *id, size_t max);
+
+/* kallsyms.c */
+/* Load a kallsyms-format file into t (raw, before fixups); returns symbols or -1. */
+long pd_kallsyms_load(int fd, struct pd_symtab *t, uint64_t *text_addr);
+/* perf map (/tmp/perf-PID.map) into d->syms; returns symbols or -1. */
+long pd_perfmap_load(int fd, struct pd_symtab *t);
+
+/* demangle.c: perf 6.1's C++ names (no parameters); NULL if not C++ */
+char *pd_demangle(const char *name);
+
+/* dwarf_lines.c */
+/* fd: the DSO's symbol file, opened by the caller (consumed); -1 once loaded */
+int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_srcline *out,
+			int *err);
+void pd_dwarf_free(struct pd_dso *d);
+
+/* small helpers */
+void pd_hex(const uint8_t *id, size_t n, char *out);
+bool pd_build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);
+
+#endif /* PD_SYM_INTERNAL_H */

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/*
+ * symtab.c - symbol tables with perf's insertion, fixup and lookup rules.
+ *
+ * The tree is a textbook red-black tree (insert fixup, successor-based
+ * delete).  perf's lookup descends its tree and stops at the first node
+ * that covers the address, so with overlapping symbols only the same
+ * sequence of inserts and deletes into the same kind of tree gives the
+ * same answers (see perf-symbolization.md, 6.8).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_internal.h"
+
+#define NIL 0u
+
+void pd_symtab_init(struct pd_symtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void pd_symtab_free(struct pd_symtab *t)
+{
+	free(t->n);
+	free(t->str);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t str_add(struct pd_symtab *t, const char *s, size_t len)
+{
+	size_t need = t->str_len + len + 1;
+	uint32_t off;
+
+	if (need > UINT32_MAX)
+		return UINT32_MAX;
+	if (need > t->str_cap) {
+		size_t cap = t->str_cap ? t->str_cap * 2 : 4096;
+		char *p;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(t->str, cap);
+		if (!p)
+			return UINT32_MAX;
+		t->str = p;
+		t->str_cap = cap;
+	}
+	off = (uint32_t)t->str_len;
+	memcpy(t->str + off, s, len);
+	t->str[off + len] = '\0';
+	t->str_len = need;
+	return off;
+}
+
+static void rotate_left(struct pd_symtab *t, uint32_t x)
+{
+	struct pd_symn *n = t->n;
+	uint32_t y = n[x].right;
+
+	n[x].right = n[y].left;
+	if (n[y].left != NIL)
+		n[n[y].left].parent = x;
+	n[y].parent = n[x].parent;
+	if (n[x].parent == NIL)
+		t->root = y;
+	else if (x == n[n[x].parent].left)
+		n[n[x].parent].left = y;
+	else
+		n[n[x].parent].right = y;
+	n[y].left = x;
+	n[x].parent = y;
+}
+
+static void rotate_right(struct pd_symtab *t, uint32_t x)
+{
+	struct pd_symn *n = t->n;
+	uint32_t y = n[x].left;
+
+	n[x].left = n[y].right;
+	if (n[y].right != NIL)
+		n[n[y].right].parent = x;
+	n[y].parent = n[x].parent;
+	if (n[x].parent == NIL)
+		t->root = y;
+	else if (x == n[n[x].parent].right)
+		n[n[x].parent].right = y;
+	else
+		n[n[x].parent].left = y;
+	n[y].right = x;
+	n[x].parent = y;
+}
+
+static void insert_fixup(struct pd_symtab *t, uint32_t z)
+{
+	struct pd_symn *n = t->n;
+
+	while (n[n[z].parent].red) {
+		uint32_t p = n[z].parent, g = n[p].parent, y;
+
+		if (p == n[g].left) {
+			y = n[g].right;
+			if (n[y].red) {
+				n[p].red = 0;
+				n[y].red = 0;
+				n[g].red = 1;
+				z = g;
+			} else {
+				if (z == n[p].right) {
+					z = p;
+					rotate_left(t, z);
+					p = n[z].parent;
+					g = n[p].parent;
+				}
+				n[p].red = 0;
+				n[g].red = 1;
+				rotate_right(t, g);
+			}
+		} else {
+			y = n[g].left;
+			if (n[y].red) {
+				n[p].red = 0;
+				n[y].red = 0;
+				n[g].red = 1;
+				z = g;
+			} else {
+				if (z == n[p].left) {
+					z = p;
+					rotate_right(t, z);
+					p = n[z].parent;
+					g = n[p].parent;
+				}
+				n[p].red = 0;
+				n[g].red = 1;
+				rotate_left(t, g);
+			}
+		}
+	}
+	n[t->root].red = 0;
+}
+
+uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
+			  uint8_t type, const char *name, size_t name_len)
+{
+	uint32_t z, x, y, off;
+	struct pd_symn *n;
+
+	if (t->nr + 1 >= t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		struct pd_symn *p;
+
+		if (cap < t->cap)
+			return 0;
+		p = realloc(t->n, (size_t)cap * sizeof(*p));
+		if (!p)
+			return 0;
+		t->n = p;
+		t->cap = cap;
+		if (t->nr == 0) {
+			/* slot 0 is the black sentinel */
+			memset(&t->n[0], 0, sizeof(t->n[0]));
+			t->nr = 1;
+		}
+	}
+	off = str_add(t, name, name_len);
+	if (off == UINT32_MAX)
+		return 0;
+	n = t->n;
+	z = t->nr++;
+	n[z].start = start;
+	n[z].end = end;
+	n[z].name = off;
+	n[z].bind = bind;
+	n[z].type = type;
+	n[z].left = n[z].right = NIL;
+	n[z].red = 1;
+
+	y = NIL;
+	x = t->root;
+	while (x != NIL) {
+		y = x;
+		x = start < n[x].start ? n[x].left : n[x].right;
+	}
+	n[z].parent = y;
+	if (y == NIL)
+		t->root = z;
+	else if (start < n[y].start)
+		n[y].left = z;
+	else
+		n[y].right = z;
+	insert_fixup(t, z);
+	t->live++;
+	return z;
+}
+
+static uint32_t tree_min(const struct pd_symtab *t, uint32_t x)
+{
+	while (t->n[x].left != NIL)
+		x = t->n[x].left;
+	return x;
+}
+
+static void transplant(struct pd_symtab *t, uint32_t u, uint32_t v)
+{
+	struct pd_symn *n = t->n;
+
+	if (n[u].parent == NIL)
+		t->root = v;
+	else if (u == n[n[u].parent].left)
+		n[n[u].parent].left = v;
+	else
+		n[n[u].parent].right = v;
+	n[v].parent = n[u].parent;
+}
+
+static void delete_fixup(struct pd_symtab *t, uint32_t x)
+{
+	struct pd_symn *n = t->n;
+
+	while (x != t->root && !n[x].red) {
+		uint32_t p = n[x].parent, w;
+
+		if (x == n[p].left) {
+			w = n[p].right;
+			if (n[w].red) {
+				n[w].red = 0;
+				n[p].red = 1;
+				rotate_left(t, p);
+				w = n[p].right;
+			}
+			if (!n[n[w].left].red && !n[n[w].right].red) {
+				n[w].red = 1;
+				x = p;
+			} else {
+				if (!n[n[w].right].red) {
+					n[n[w].left].red = 0;
+					n[w].red = 1;
+					rotate_right(t, w);
+					w = n[p].right;
+				}
+				n[w].red = n[p].red;
+				n[p].red = 0;
+				n[n[w].right].red = 0;
+				rotate_left(t, p);
+				x = t->root;
+			}
+		} else {
+			w = n[p].left;
+			if (n[w].red) {
+				n[w].red = 0;
+				n[p].red = 1;
+				rotate_right(t, p);
+				w = n[p].left;
+			}
+			if (!n[n[w].right].red && !n[n[w].left].red) {
+				n[w].red = 1;
+				x = p;
+			} else {
+				if (!n[n[w].left].red) {
+					n[n[w].right].red = 0;
+					n[w].red = 1;
+					rotate_left(t, w);
+					w = n[p].left;
+				}
+				n[w].red = n[p].red;
+				n[p].red = 0;
+				n[n[w].left].red = 0;
+				rotate_right(t, p);
+				x = t->root;
+			}
+		}
+	}
+	n[x].red = 0;
+}
+
+void pd_symtab_erase(struct pd_symtab *t, uint32_t z)
+{
+	struct pd_symn *n = t->n;
+	uint32_t y = z, x;
+	uint8_t y_red = n[y].red;
+
+	if (n[z].left == NIL) {
+		x = n[z].right;
+		transplant(t, z, n[z].right);
+	} else if (n[z].right == NIL) {
+		x = n[z].left;
+		transplant(t, z, n[z].left);
+	} else {
+		y = tree_min(t, n[z].right);
+		y_red = n[y].red;
+		x = n[y].right;
+		if (n[y].parent == z) {
+			n[x].parent = y;
+		} else {
+			transplant(t, y, n[y].right);
+			n[y].right = n[z].right;
+			n[n[y].right].parent = y;
+		}
+		transplant(t, z, y);
+		n[y].left = n[z].left;
+		n[n[y].left].parent = y;
+		n[y].red = n[z].red;
+	}
+	if (!y_red)
+		delete_fixup(t, x);
+	/* the sentinel's parent is scratch space for the fixup */
+	n[NIL].parent = NIL;
+	n[NIL].red = 0;
+	n[z].left = n[z].right = n[z].parent = NIL;
+	t->live--;
+}
+
+uint32_t pd_symtab_first(const struct pd_symtab *t)
+{
+	return t->root == NIL ? NIL : tree_min(t, t->root);
+}
+
+uint32_t pd_symtab_last(const struct pd_symtab *t)
+{
+	uint32_t x = t->root;
+
+	if (x == NIL)
+		return NIL;
+	while (t->n[x].right != NIL)
+		x = t->n[x].right;
+	return x;
+}
+
+uint32_t pd_symtab_next(const struct pd_symtab *t, uint32_t x)
+{
+	const struct pd_symn *n = t->n;
+	uint32_t y;
+
+	if (n[x].right != NIL)
+		return tree_min(t, n[x].right);
+	y = n[x].parent;
+	while (y != NIL && x == n[y].right) {
+		x = y;
+		y = n[y].parent;
+	}
+	return y;
+}
+
+uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr)
+{
+	const struct pd_symn *n = t->n;
+	uint32_t x = t->root;
+
+	while (x != NIL) {
+		if (addr < n[x].start)
+			x = n[x].left;
+		else if (addr > n[x].end || (addr == n[x].end && n[x].start != n[x].end))
+			x = n[x].right;
+		else
+			return x;
+	}
+	return NIL;
+}
+
+static uint64_t roundup_page(uint64_t v)
+{
+	return (v + 4095) & ~(uint64_t)4095;
+}
+
+void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
+{
+	uint32_t prev, curr = pd_symtab_first(t), nd;
+
+	if (curr == NIL)
+		return;
+	for (nd = pd_symtab_next(t, curr); nd != NIL; nd = pd_symtab_next(t, nd)) {
+		struct pd_symn *p, *c;
+
+		prev = curr;
+		curr = nd;
+		p = &t->n[prev];
+		c = &t->n[curr];
+		if (p->end != p->start)
+			continue;
+		/* a kernel symbol never stretches over the gap to modules */
+		if (kallsyms && (!strchr(t->str + p->name, '[') != !strchr(t->str + c->name, '[')))
+			p->end = roundup_page(p->end + 4096);
+		else
+			p->end = c->start;
+	}
+	if (t->n[curr].end == t->n[curr].start)
+		t->n[curr].end = roundup_page(t->n[curr].start) + 4096;
+}
+
+static int underscores(const char *s)
+{
+	int k = 0;
+
+	while (s[k] == '_')
+		k++;
+	return k;
+}
+
+/* true when a should stay and b go */
+static bool choose_a(const struct pd_symtab *t, uint32_t ia, uint32_t ib)
+{
+	const struct pd_symn *a = &t->n[ia], *b = &t->n[ib];
+	const char *na = t->str + a->name, *nb = t->str + b->name;
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	int ua, ub;
+	size_t sa, sb;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	if ((b->bind == PD_STB_WEAK) && a->bind != PD_STB_WEAK)
+		return true;
+	if ((a->bind == PD_STB_WEAK) && b->bind != PD_STB_WEAK)
+		return false;
+	if (a->bind == PD_STB_GLOBAL && b->bind != PD_STB_GLOBAL)
+		return true;
+	if (b->bind == PD_STB_GLOBAL && a->bind != PD_STB_GLOBAL)
+		return false;
+	ua = underscores(na);
+	ub = underscores(nb);
+	if (ub > ua)
+		return true;
+	if (ua > ub)
+		return false;
+	sa = strlen(na);
+	sb = strlen(nb);
+	if (sa > sb)
+		return true;
+	if (sa < sb)
+		return false;
+	/* syscall wrapper aliases lose */
+	if (!strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10))
+		return false;
+	return true;
+}
+
+void pd_symtab_fixup_duplicate(struct pd_symtab *t)
+{
+	uint32_t nd = pd_symtab_first(t);
+
+	while (nd != NIL) {
+		uint32_t curr = nd, next;
+again:
+		nd = pd_symtab_next(t, curr);
+		if (nd == NIL)
+			break;
+		next = nd;
+		if (t->n[curr].start != t->n[next].start)
+			continue;
+		if (choose_a(t, curr, next)) {
+			pd_symtab_erase(t, next);
+			goto again;
+		} else {
+			nd = pd_symtab_next(t, curr);
+			pd_symtab_erase(t, curr);
+		}
+	}
+}

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_symbols.c - the process model and symbolization module
+ * (libperfdata-sym) on hand-made record sequences and on small ELF files
+ * compiled with gcc at test time: map overlap and replacement, fork
+ * inheritance, exec and comm history, exit and pid reuse, kallsyms and
+ * perf map files, build-id mismatch, symfs escapes, PIE and non-PIE
+ * address translation, callchain context markers, and the symbol table's
+ * alias and size rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "perfdata/pd_consts.h"
+#include "perfdata/pd_symbols.h"
+#include "../symbolize/sym_internal.h"
+#include "test_suites.h"
+
+static char tdir[256];
+static bool have_gcc;
+
+struct notes {
+	int n;
+	int buildid;
+	int missing;
+	char last[512];
+};
+
+static void note_cb(void *arg, const char *dso, const char *msg)
+{
+	struct notes *nt = arg;
+
+	nt->n++;
+	if (strstr(msg, "build id"))
+		nt->buildid++;
+	else
+		nt->missing++;
+	snprintf(nt->last, sizeof(nt->last), "%s: %s", dso, msg);
+}
+
+static struct pd_machine *new_machine(struct pd_sym_opts *o, struct notes *nt)
+{
+	struct pd_machine *m = NULL;
+
+	if (nt) {
+		memset(nt, 0, sizeof(*nt));
+		o->note_fn = note_cb;
+		o->note_arg = nt;
+	}
+	CU_ASSERT_EQUAL_FATAL(pd_machine_new(o, &m), 0);
+	return m;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* ---- records ---- */
+
+static void feed(struct pd_machine *m, struct pd_record *r)
+{
+	r->decoded = true;
+	CU_ASSERT_EQUAL(pd_machine_process(m, r), 0);
+}
+
+static void mmap2(struct pd_machine *m, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, uint32_t prot, const char *name, uint8_t cpumode)
+{
+	struct pd_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_MMAP2;
+	r.misc = cpumode;
+	r.u.mmap.pid = pid;
+	r.u.mmap.tid = tid;
+	r.u.mmap.start = start;
+	r.u.mmap.len = len;
+	r.u.mmap.pgoff = pgoff;
+	r.u.mmap.prot = prot;
+	r.u.mmap.filename = name;
+	feed(m, &r);
+}
+
+static void mmap2_bid(struct pd_machine *m, uint32_t pid, uint64_t start, uint64_t len,
+		      uint64_t pgoff, const char *name, const uint8_t *bid, uint8_t bidsz)
+{
+	struct pd_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_MMAP2;
+	r.misc = PD_CPUMODE_USER | PD_MISC_MMAP_BUILD_ID;
+	r.u.mmap.pid = r.u.mmap.tid = pid;
+	r.u.mmap.start = start;
+	r.u.mmap.len = len;
+	r.u.mmap.pgoff = pgoff;
+	r.u.mmap.prot = 5;
+	r.u.mmap.has_build_id = true;
+	r.u.mmap.build_id_size = bidsz;
+	memcpy(r.u.mmap.build_id, bid, bidsz);
+	r.u.mmap.filename = name;
+	feed(m, &r);
+}
+
+static void comm(struct pd_machine *m, uint32_t pid, uint32_t tid, const char *name, uint64_t time,
+		 bool exec)
+{
+	struct pd_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_COMM;
+	r.misc = exec ? PD_MISC_COMM_EXEC : 0;
+	r.u.comm.pid = pid;
+	r.u.comm.tid = tid;
+	r.u.comm.comm = name;
+	r.sid.time = time;
+	feed(m, &r);
+}
+
+static void fork_exit(struct pd_machine *m, uint32_t type, uint32_t pid, uint32_t ppid,
+		      uint32_t tid, uint32_t ptid, uint64_t time, uint16_t misc)
+{
+	struct pd_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.misc = misc;
+	r.u.fork.pid = pid;
+	r.u.fork.ppid = ppid;
+	r.u.fork.tid = tid;
+	r.u.fork.ptid = ptid;
+	r.u.fork.time = time;
+	feed(m, &r);
+}
+
+static const char *dso_at(struct pd_machine *m, int32_t pid, uint64_t ip, uint64_t *addr)
+{
+	struct pd_sym_frame f;
+
+	pd_machine_resolve(m, pid, pid, PD_CPUMODE_USER, ip, &f);
+	if (addr)
+		*addr = f.addr;
+	return f.has_map ? f.dso_name : NULL;
+}
+
+/* ---- ELF helpers (independent of the module: plain gelf) ---- */
+
+static bool compile(const char *out, const char *flags, const char *src)
+{
+	char cpath[PATH_MAX], cmd[3 * PATH_MAX];
+
+	if (!have_gcc)
+		return false;
+	snprintf(cpath, sizeof(cpath), "%s/src-%d.c", tdir, (int)strlen(out));
+	write_file(cpath, src);
+	snprintf(cmd, sizeof(cmd), "gcc -O0 -Wl,--build-id %s -o %s/%s %s 2>/dev/null", flags, tdir,
+		 out, cpath);
+	return system(cmd) == 0;
+}
+
+/* file offset of a symbol and its executable PT_LOAD (offset, size) */
+static bool elf_sym_off(const char *path, const char *name, uint64_t *off, uint64_t *seg_off,
+			uint64_t *seg_size, uint8_t *bid, size_t *bidsz)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	uint64_t value = 0;
+	size_t nph, i, shstr;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_getshdrstrndx(e, &shstr))
+		goto out;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t k;
+
+		gelf_getshdr(scn, &sh);
+		if (sh.sh_type == SHT_NOTE && bid) {
+			d = elf_getdata(scn, NULL);
+			if (d && d->d_size > 16 && !strcmp(elf_strptr(e, shstr, sh.sh_name),
+							   ".note.gnu.build-id")) {
+				uint32_t descsz;
+
+				memcpy(&descsz, (char *)d->d_buf + 4, 4);
+				*bidsz = descsz > 20 ? 20 : descsz;
+				memcpy(bid, (char *)d->d_buf + 16, *bidsz);
+			}
+		}
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Sym s;
+
+			gelf_getsym(d, (int)k, &s);
+			if (!strcmp(elf_strptr(e, sh.sh_link, s.st_name), name)) {
+				value = s.st_value;
+				found = true;
+			}
+		}
+	}
+	if (!found || elf_getphdrnum(e, &nph)) {
+		found = false;
+		goto out;
+	}
+	found = false;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		gelf_getphdr(e, (int)i, &ph);
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && value >= ph.p_vaddr &&
+		    value < ph.p_vaddr + ph.p_memsz) {
+			*off = value - ph.p_vaddr + ph.p_offset;
+			*seg_off = ph.p_offset;
+			*seg_size = ph.p_filesz;
+			found = true;
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return found;
+}
+
+static const char tiny_src[] =
+	"int alpha(int x);\nint beta(int x);\n"
+	"int alpha(int x) { return x * 3 + 1; }\n"
+	"int beta(int x) { int i, s = 0; for (i = 0; i < x; i++) s += alpha(i); return s; }\n"
+	"int main(int argc, char **argv) { (void)argv; return beta(argc) & 1; }\n";
+
+/* ---- tests ---- */
+
+static void test_overlap(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct notes nt;
+	struct pd_machine *m = new_machine(&o, &nt);
+	struct pd_sym_thread th;
+	uint64_t addr;
+
+	mmap2(m, 100, 100, 0x10000, 0x4000, 0, 5, "/nonexistent/liba.so", PD_CPUMODE_USER);
+	mmap2(m, 100, 100, 0x11000, 0x1000, 0x8000, 5, "/nonexistent/libb.so", PD_CPUMODE_USER);
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 100, 0x10800, &addr), "/nonexistent/liba.so");
+	CU_ASSERT_EQUAL(addr, 0x800);
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 100, 0x11800, &addr), "/nonexistent/libb.so");
+	CU_ASSERT_EQUAL(addr, 0x8800);
+	/* the tail clone keeps translating as the original did */
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 100, 0x12800, &addr), "/nonexistent/liba.so");
+	CU_ASSERT_EQUAL(addr, 0x2800);
+	CU_ASSERT_PTR_NULL(dso_at(m, 100, 0x14000, NULL));
+	CU_ASSERT_EQUAL(pd_machine_thread(m, 100, &th), 0);
+	CU_ASSERT_EQUAL(th.nr_maps, 3);
+	/* a later map over the whole range replaces all three */
+	mmap2(m, 100, 100, 0x10000, 0x4000, 0x1000, 5, "/nonexistent/libc.so", PD_CPUMODE_USER);
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 100, 0x11800, &addr), "/nonexistent/libc.so");
+	CU_ASSERT_EQUAL(addr, 0x2800);
+	CU_ASSERT_EQUAL(pd_machine_thread(m, 100, &th), 0);
+	CU_ASSERT_EQUAL(th.nr_maps, 1);
+	/* missing files are notes, once per DSO */
+	CU_ASSERT(nt.missing >= 1);
+	CU_ASSERT_EQUAL(nt.buildid, 0);
+	pd_machine_free(m);
+}
+
+static void test_special_maps(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m = new_machine(&o, NULL);
+	struct pd_sym_frame f;
+
+	mmap2(m, 7, 7, 0x1000, 0x1000, 0x55000, 5, "//anon", PD_CPUMODE_USER);
+	mmap2(m, 7, 7, 0x3000, 0x1000, 0, 3, "[heap]", PD_CPUMODE_USER);
+	mmap2(m, 7, 7, 0x5000, 0x2000, 0x77, 5, "[vdso]", PD_CPUMODE_USER);
+	pd_machine_resolve(m, 7, 7, PD_CPUMODE_USER, 0x1010, &f);
+	/* executable anonymous memory is JIT code: identity addresses */
+	CU_ASSERT_STRING_EQUAL(f.dso_name, "/tmp/perf-7.map");
+	CU_ASSERT_STRING_EQUAL(f.dso_short, "[JIT] tid 7");
+	CU_ASSERT_EQUAL(f.dso_kind, PD_DSO_JIT);
+	CU_ASSERT_EQUAL(f.addr, 0x1010);
+	pd_machine_resolve(m, 7, 7, PD_CPUMODE_USER, 0x3010, &f);
+	CU_ASSERT_STRING_EQUAL(f.dso_name, "[heap]");
+	CU_ASSERT_EQUAL(f.dso_kind, PD_DSO_ANON);
+	CU_ASSERT_PTR_NULL(f.sym);
+	pd_machine_resolve(m, 7, 7, PD_CPUMODE_USER, 0x5010, &f);
+	CU_ASSERT_STRING_EQUAL(f.dso_short, "[vdso]");
+	CU_ASSERT_EQUAL(f.addr, 0x10);	/* pgoff forced to 0 */
+	pd_machine_free(m);
+}
+
+static void test_fork_threads(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m = new_machine(&o, NULL);
+	struct pd_sym_thread th;
+
+	comm(m, 100, 100, "parent", 1, false);
+	mmap2(m, 100, 100, 0x10000, 0x1000, 0, 5, "/x/a", PD_CPUMODE_USER);
+	/* a thread shares its process's address space */
+	fork_exit(m, PD_REC_FORK, 100, 100, 101, 100, 2, 0);
+	mmap2(m, 100, 101, 0x20000, 0x1000, 0, 5, "/x/b", PD_CPUMODE_USER);
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 100, 0x20010, NULL), "/x/b");
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 100, 101), "parent");
+	/* a new process gets a copy */
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 3, 0);
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 200, 0x10010, NULL), "/x/a");
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 200, 0x20010, NULL), "/x/b");
+	mmap2(m, 200, 200, 0x30000, 0x1000, 0, 5, "/x/c", PD_CPUMODE_USER);
+	CU_ASSERT_PTR_NULL(dso_at(m, 100, 0x30010, NULL));
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 200, 200), "parent");
+	CU_ASSERT_EQUAL(pd_machine_thread(m, 200, &th), 0);
+	CU_ASSERT_EQUAL(th.ppid, 100);
+	/* synthesized forks (FORK_EXEC) copy nothing */
+	fork_exit(m, PD_REC_FORK, 300, 100, 300, 100, 4, PD_MISC_FORK_EXEC);
+	CU_ASSERT_PTR_NULL(dso_at(m, 300, 0x10010, NULL));
+	/* never named: ":tid" */
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 555, 556), ":556");
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 0, 0), "swapper");
+	pd_machine_free(m);
+}
+
+static void test_exec_exit_reuse(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m = new_machine(&o, NULL);
+	struct pd_sym_thread th;
+
+	comm(m, 100, 100, "sh", 5, false);
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 10, 0);
+	comm(m, 200, 200, "worker", 20, false);
+	comm(m, 200, 200, "ls", 30, true);
+	mmap2(m, 200, 200, 0x40000, 0x1000, 0, 5, "/bin/ls-new", PD_CPUMODE_USER);
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 200, 200), "ls");
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm_at(m, 200, 15), "sh");
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm_at(m, 200, 25), "worker");
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm_at(m, 200, 35), "ls");
+	/* exec keeps the old maps where new ones do not cover them */
+	mmap2(m, 100, 100, 0x50000, 0x1000, 0, 5, "/bin/sh", PD_CPUMODE_USER);
+	fork_exit(m, PD_REC_EXIT, 200, 100, 200, 100, 40, 0);
+	CU_ASSERT_EQUAL(pd_machine_thread(m, 200, &th), 0);
+	CU_ASSERT(th.exited);
+	CU_ASSERT_EQUAL(th.exit_time, 40);
+	/* exited threads stay findable */
+	CU_ASSERT_STRING_EQUAL(pd_machine_comm(m, 200, 200), "ls");
+	/* pid reuse: a FORK for the same tid starts a fresh thread */
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 50, 0);
+	CU_ASSERT_EQUAL(pd_machine_thread(m, 200, &th), 0);
+	CU_ASSERT(!th.exited);
+	CU_ASSERT_STRING_EQUAL(th.comm, "sh");
+	CU_ASSERT_PTR_NULL(dso_at(m, 200, 0x40010, NULL));
+	CU_ASSERT_STRING_EQUAL(dso_at(m, 200, 0x50010, NULL), "/bin/sh");
+	pd_machine_free(m);
+}
+
+static void test_kallsyms(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct pd_sym_frame f;
+	char path[PATH_MAX];
+	struct pd_record r;
+	struct notes nt;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", tdir);
+	write_file(path,
+		   "ffffffff81000000 T _stext\n"
+		   "ffffffff81000000 T _text\n"
+		   "ffffffff81000000 T startup_64\n"
+		   "ffffffff81000100 t local_fn\n"
+		   "ffffffff81000200 A abs_sym\n"
+		   "ffffffff81000300 W weak_fn\n"
+		   "ffffffff81000400 R rodata_sym\n"
+		   "ffffffff81000500 T last_core\n"
+		   "ffffffffc0001000 t mod_fn\t[my_mod]\n"
+		   "ffffffffc0002000 t other_fn\t[nomap]\n");
+	o.kallsyms = path;
+	m = new_machine(&o, &nt);
+	mmap2(m, (uint32_t)-1, 0, 0xffffffff81000000ULL, 0x1000, 0xffffffff81000000ULL, 0,
+	      "[kernel.kallsyms]_text", PD_CPUMODE_KERNEL);
+	mmap2(m, (uint32_t)-1, 0, 0xffffffffc0000000ULL, 0x10000, 0, 0,
+	      "/lib/modules/x/my-mod.ko", PD_CPUMODE_KERNEL);
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffff81000010ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.dso_name, "[kernel.kallsyms]");
+	/* aliases: the last one listed keeps the size and wins */
+	CU_ASSERT_STRING_EQUAL(f.sym, "startup_64");
+	CU_ASSERT_EQUAL(f.sym_off, 0x10);
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffff81000250ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "local_fn");	/* 'A' symbols are dropped */
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffff81000450ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "weak_fn");	/* so are 'R' */
+	/* the last core symbol reaches the next page boundary + 4096 */
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffff81001fffULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "last_core");
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffff81002000ULL, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	/* module symbols go to their module map, relative to it */
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffffc0001004ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.dso_name, "[my_mod]");
+	CU_ASSERT_STRING_EQUAL(f.dso_path, "/lib/modules/x/my-mod.ko");
+	CU_ASSERT_PTR_NOT_NULL(f.sym);
+	if (f.sym)
+		CU_ASSERT_STRING_EQUAL(f.sym, "mod_fn");
+	CU_ASSERT_EQUAL(f.addr, 0x1004);
+	/* "[nomap]" has no map: its symbols are dropped */
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, 0xffffffffc0002004ULL, &f);
+	CU_ASSERT(!f.has_map || !f.sym || strcmp(f.sym, "other_fn"));
+	/* a user-mode address in kernel space falls back to the kernel maps */
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_USER, 0xffffffff81000110ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "local_fn");
+	/* callchain markers switch the address space */
+	{
+		static const uint64_t chain[] = {
+			PD_CONTEXT_KERNEL, 0xffffffff81000310ULL, PD_CONTEXT_USER, 0x1234,
+		};
+		struct pd_sym_frame fr[4];
+
+		memset(&r, 0, sizeof(r));
+		r.type = PD_REC_SAMPLE;
+		r.misc = PD_CPUMODE_KERNEL;
+		r.decoded = true;
+		r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN | PD_SAMPLE_IP;
+		r.u.sample.pid = r.u.sample.tid = 9;
+		r.u.sample.callchain = chain;
+		r.u.sample.callchain_nr = 4;
+		CU_ASSERT_EQUAL(pd_machine_process(m, &r), 0);
+		CU_ASSERT_EQUAL(pd_machine_resolve_sample(m, &r, fr, 4), 2);
+		CU_ASSERT_STRING_EQUAL(fr[0].sym, "weak_fn");
+		CU_ASSERT_EQUAL(fr[0].cpumode, PD_CPUMODE_KERNEL);
+		CU_ASSERT_EQUAL(fr[1].cpumode, PD_CPUMODE_USER);
+		CU_ASSERT(!fr[1].has_map);
+	}
+	pd_machine_free(m);
+}
+
+static void test_perf_map(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct pd_sym_frame f;
+	char root[320], path[400];
+
+	/* under a symfs root, so the test never writes the real /tmp/perf-*.map */
+	snprintf(root, sizeof(root), "%s/jitroot", tdir);
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/tmp/perf-4242.map", root);
+	write_file(path, "7f0000001000 40 jit_one\n"
+			 "0x7f0000001040 20 jit two with spaces\n"
+			 "7f0000002000 0 zero_size\n"
+			 "bad line\n");
+	o.symfs = root;
+	m = new_machine(&o, NULL);
+	mmap2(m, 4242, 4242, 0x7f0000000000ULL, 0x10000, 0, 7, "//anon", PD_CPUMODE_USER);
+	pd_machine_resolve(m, 4242, 4242, PD_CPUMODE_USER, 0x7f0000001010ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "jit_one");
+	pd_machine_resolve(m, 4242, 4242, PD_CPUMODE_USER, 0x7f0000001050ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "jit two with spaces");
+	pd_machine_resolve(m, 4242, 4242, PD_CPUMODE_USER, 0x7f0000002000ULL, &f);
+	CU_ASSERT_STRING_EQUAL(f.sym, "zero_size");
+	/* a zero-size entry covers its start only */
+	pd_machine_resolve(m, 4242, 4242, PD_CPUMODE_USER, 0x7f0000002001ULL, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	CU_ASSERT_STRING_EQUAL(f.dso_short, "[JIT] tid 4242");
+	pd_machine_free(m);
+}
+
+static void test_elf_pie_nopie(void)
+{
+	static const struct { const char *name, *flags; } v[] = {
+		{ "tiny-pie", "-fPIE -pie" },
+		{ "tiny-nopie", "-fno-pie -no-pie" },
+		{ "tiny.so", "-shared -fPIC" },
+	};
+	size_t i;
+
+	if (!have_gcc) {
+		fprintf(stderr, "(gcc missing: ELF tests skipped) ");
+		return;
+	}
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+		struct pd_machine *m;
+		struct pd_sym_frame f;
+		char path[PATH_MAX];
+		uint64_t off, soff, ssize, base = 0x555500000000ULL;
+
+		CU_ASSERT_FATAL(compile(v[i].name, v[i].flags, tiny_src));
+		snprintf(path, sizeof(path), "%s/%s", tdir, v[i].name);
+		CU_ASSERT_FATAL(elf_sym_off(path, "beta", &off, &soff, &ssize, NULL, NULL));
+		m = new_machine(&o, NULL);
+		/* the text segment as the loader maps it */
+		mmap2(m, 50, 50, base, (ssize + 4095) & ~4095ULL, soff & ~4095ULL, 5, path,
+		      PD_CPUMODE_USER);
+		pd_machine_resolve(m, 50, 50, PD_CPUMODE_USER, base + (off - (soff & ~4095ULL)) + 3,
+				   &f);
+		CU_ASSERT_PTR_NOT_NULL(f.sym);
+		if (f.sym)
+			CU_ASSERT_STRING_EQUAL(f.sym, "beta");
+		CU_ASSERT_EQUAL(f.sym_off, 3);
+		CU_ASSERT_STRING_EQUAL(f.dso_short, v[i].name);
+		CU_ASSERT_STRING_EQUAL(f.dso_name, path);
+		pd_machine_free(m);
+	}
+}
+
+static void test_build_id_mismatch(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct pd_sym_frame f;
+	struct notes nt;
+	char path[PATH_MAX];
+	uint8_t bid[20], wrong[20];
+	size_t bidsz = 0;
+	uint64_t off, soff, ssize;
+
+	if (!have_gcc)
+		return;
+	CU_ASSERT_FATAL(compile("bid.so", "-shared -fPIC", tiny_src));
+	snprintf(path, sizeof(path), "%s/bid.so", tdir);
+	CU_ASSERT_FATAL(elf_sym_off(path, "alpha", &off, &soff, &ssize, bid, &bidsz));
+	CU_ASSERT_FATAL(bidsz == 20);
+	memcpy(wrong, bid, sizeof(wrong));
+	wrong[0] ^= 0xff;
+	o.buildid_dir = tdir;	/* an empty cache: only the file itself can serve */
+	m = new_machine(&o, &nt);
+	mmap2_bid(m, 60, 0x10000, 0x100000, 0, path, bid, 20);
+	pd_machine_resolve(m, 60, 60, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NOT_NULL(f.sym);
+	if (f.sym)
+		CU_ASSERT_STRING_EQUAL(f.sym, "alpha");
+	CU_ASSERT_EQUAL(nt.buildid, 0);
+	pd_machine_free(m);
+	/* the file on disk is not the one recorded: refused, reported once */
+	m = new_machine(&o, &nt);
+	mmap2_bid(m, 61, 0x10000, 0x100000, 0, path, wrong, 20);
+	pd_machine_resolve(m, 61, 61, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	CU_ASSERT_STRING_EQUAL(f.dso_name, path);
+	pd_machine_resolve(m, 61, 61, PD_CPUMODE_USER, 0x10000 + off + 1, &f);
+	CU_ASSERT_EQUAL(nt.buildid, 1);
+	pd_machine_free(m);
+}
+
+static void test_symfs_escape(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct pd_sym_frame f;
+	struct notes nt;
+	char root[320], p[400], secret[320], cmd[4096];
+	uint64_t off, soff, ssize;
+
+	if (!have_gcc)
+		return;
+	CU_ASSERT_FATAL(compile("secret.so", "-shared -fPIC", tiny_src));
+	snprintf(secret, sizeof(secret), "%s/secret.so", tdir);
+	CU_ASSERT_FATAL(elf_sym_off(secret, "alpha", &off, &soff, &ssize, NULL, NULL));
+	snprintf(root, sizeof(root), "%s/root", tdir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/lib && cp %s %s/lib/good.so && ln -sf %s %s/lib/evil.so"
+		 " && ln -sf ../../secret.so %s/lib/evil2.so", root, secret, root, secret, root, root);
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	o.symfs = root;
+	m = new_machine(&o, &nt);
+	mmap2(m, 70, 70, 0x10000, 0x100000, 0, 5, "/lib/good.so", PD_CPUMODE_USER);
+	mmap2(m, 71, 71, 0x10000, 0x100000, 0, 5, "/lib/evil.so", PD_CPUMODE_USER);
+	mmap2(m, 72, 72, 0x10000, 0x100000, 0, 5, "/lib/evil2.so", PD_CPUMODE_USER);
+	snprintf(p, sizeof(p), "/lib/../../secret.so");
+	mmap2(m, 73, 73, 0x10000, 0x100000, 0, 5, p, PD_CPUMODE_USER);
+	pd_machine_resolve(m, 70, 70, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NOT_NULL(f.sym);
+	/* absolute and relative links out of the root, and "..": no symbols */
+	pd_machine_resolve(m, 71, 71, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	pd_machine_resolve(m, 72, 72, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	pd_machine_resolve(m, 73, 73, PD_CPUMODE_USER, 0x10000 + off, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	CU_ASSERT(nt.n >= 3);
+	pd_machine_free(m);
+	/* only regular files: a FIFO named by the data is not opened */
+	snprintf(p, sizeof(p), "%s/fifo", tdir);
+	CU_ASSERT_EQUAL(mkfifo(p, 0600), 0);
+	memset(&o, 0, sizeof(o));
+	m = new_machine(&o, &nt);
+	mmap2(m, 74, 74, 0x10000, 0x1000, 0, 5, p, PD_CPUMODE_USER);
+	pd_machine_resolve(m, 74, 74, PD_CPUMODE_USER, 0x10010, &f);
+	CU_ASSERT_PTR_NULL(f.sym);
+	CU_ASSERT_EQUAL(nt.missing, 1);
+	pd_machine_free(m);
+}
+
+static void test_symtab_rules(void)
+{
+	struct pd_symtab t;
+	uint32_t x;
+
+	pd_symtab_init(&t);
+	/* aliases: sized beats zero-size, GLOBAL beats WEAK, fewer underscores */
+	pd_symtab_insert(&t, 0x100, 0x100, PD_STB_GLOBAL, 2, "zero", 4);
+	pd_symtab_insert(&t, 0x100, 0x140, PD_STB_WEAK, 2, "weak", 4);
+	pd_symtab_insert(&t, 0x100, 0x140, PD_STB_GLOBAL, 2, "__libc_thing", 12);
+	pd_symtab_insert(&t, 0x100, 0x140, PD_STB_GLOBAL, 2, "thing", 5);
+	pd_symtab_insert(&t, 0x200, 0x200, PD_STB_LOCAL, 2, "label", 5);
+	pd_symtab_insert(&t, 0x300, 0x310, PD_STB_LOCAL, 2, "after", 5);
+	pd_symtab_fixup_end(&t, false);
+	pd_symtab_fixup_duplicate(&t);
+	x = pd_symtab_find(&t, 0x120);
+	CU_ASSERT_FATAL(x != 0);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "thing");
+	/* a zero-size symbol stretches to the next one */
+	x = pd_symtab_find(&t, 0x2ff);
+	CU_ASSERT_FATAL(x != 0);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "label");
+	CU_ASSERT_EQUAL(pd_symtab_find(&t, 0x310), 0);	/* ends are exclusive */
+	CU_ASSERT_EQUAL(pd_symtab_find(&t, 0x150), 0);
+	CU_ASSERT_EQUAL(t.live, 3);
+	pd_symtab_free(&t);
+}
+
+static void test_many_symbols(void)
+{
+	struct pd_symtab t;
+	uint32_t i, x;
+	char name[32];
+	int bad = 0;
+
+	/* a large tree stays balanced and searchable through deletions */
+	pd_symtab_init(&t);
+	for (i = 0; i < 20000; i++) {
+		int n = snprintf(name, sizeof(name), "f%u", (i * 7919u) % 20000u);
+
+		pd_symtab_insert(&t, ((i * 7919u) % 20000u) * 16ull, 0, PD_STB_GLOBAL, 2, name,
+				 (size_t)n);
+		t.n[t.nr - 1].end = t.n[t.nr - 1].start + 8;
+	}
+	for (x = pd_symtab_first(&t); x; ) {
+		uint32_t nx = pd_symtab_next(&t, x);
+
+		if ((t.n[x].start / 16) % 3 == 0)
+			pd_symtab_erase(&t, x);
+		x = nx;
+	}
+	for (i = 0; i < 20000; i++) {
+		x = pd_symtab_find(&t, i * 16ull + 4);
+		if ((i % 3 == 0) != (x == 0))
+			bad++;
+		else if (x && t.n[x].start != i * 16ull)
+			bad++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	pd_symtab_free(&t);
+}
+
+static int suite_init(void)
+{
+	snprintf(tdir, sizeof(tdir), "%s/pd-symtest.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tdir))
+		return -1;
+	have_gcc = system("gcc --version > /dev/null 2>&1") == 0;
+	return 0;
+}
+
+static int suite_clean(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int pd_test_register_symbols(void)
+{
+	CU_pSuite s = CU_add_suite("symbols", suite_init, suite_clean);
+
+	if (!s)
+		return CU_get_error();
+	if (!CU_add_test(s, "overlapping and replaced maps", test_overlap) ||
+	    !CU_add_test(s, "anon, heap, vdso maps", test_special_maps) ||
+	    !CU_add_test(s, "fork, threads, inheritance", test_fork_threads) ||
+	    !CU_add_test(s, "exec, comm history, exit, pid reuse", test_exec_exit_reuse) ||
+	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
+	    !CU_add_test(s, "perf map file", test_perf_map) ||
+	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||
+	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||
+	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
+	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
+	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols))
+		return CU_get_error();
+	return CUE_SUCCESS;
+}
