@@ -63,6 +63,7 @@ TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
 PERFCONV_EXTRA_OBJS :=
 PERFCONV_EXTRA_LIBS :=
 EXTRA_PROGS :=
+EXTRA_LIBS_INSTALL :=
 TEST_EXTRA_LIBS :=
 EXTRA_TESTS :=
 EXTRA_CFLAGS_CONVERT :=
@@ -128,7 +129,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfdata \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(O)/perfconv $(EXTRA_PROGS) $(DESTDIR)$(BINDIR)/
-	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libperfdata.a
+	install -m 644 $(LIB) $(EXTRA_LIBS_INSTALL) $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \

@@ -24,7 +24,11 @@ $(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(SYM_LIB) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
-EXTRA_PROGS += $(SYM_LIB) $(O)/perfsym
+EXTRA_PROGS += $(O)/perfsym
+EXTRA_LIBS_INSTALL += $(SYM_LIB)
+
+all: $(SYM_LIB)
+$(O)/perfconv: $(SYM_LIB)
 TEST_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
 PERFCONV_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
 EXTRA_TESTS += tests/symbols.sh
