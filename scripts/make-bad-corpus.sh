@@ -32,3 +32,5 @@ find "$out" -maxdepth 1 -type f -name '*.data' -exec rm -f {} +
 "$tmp/make_bad_corpus" "$corpus" "$out"
 n=$(grep -vc '^#' "$out/MANIFEST")
 echo "make-bad-corpus: wrote $n files to $out"
+# perfcheck's cross-record and cross-section cases (check-*.data)
+sh "$top/scripts/make-bad-corpus-check.sh" "$corpus"

@@ -19,5 +19,6 @@ if [ "${SKIP_ASAN:-0}" != 1 ]; then
 fi
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
 	make WERROR=1 fuzz-run FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+	make WERROR=1 fuzz-perfcheck-run FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 fi
 echo "test.sh: all tests passed"

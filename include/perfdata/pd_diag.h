@@ -135,7 +135,7 @@ enum pd_severity {
 	/* cross-record and cross-section checks of perfcheck: 603..699 */	\
 	_PD(603, ROUND_ORDER, ERROR, "record is older than the round before the last FINISHED_ROUND") \
 	_PD(604, EXIT_BEFORE_FORK, ERROR, "thread exits before it is forked") \
-	_PD(605, MMAP_ZERO_LEN, ERROR, "mapping has zero length")		\
+	_PD(605, MMAP_ZERO_LEN, WARNING, "mapping has zero length")		\
 	_PD(606, MMAP_WRAPS, ERROR, "mapping wraps around the end of the address space") \
 	_PD(607, LOST_EVENTS, NOTE, "events were lost: the ring buffer overflowed") \
 	_PD(608, LOST_SAMPLES, NOTE, "samples were lost or dropped")		\
@@ -143,7 +143,7 @@ enum pd_severity {
 	_PD(610, THREAD_NOT_ANNOUNCED, NOTE, "samples of threads never announced by COMM or FORK") \
 	_PD(611, SAMPLE_CPU_RANGE, ERROR, "record cpu is not below NRCPUS available") \
 	_PD(612, SAMPLE_OUTSIDE_TIME_RANGE, WARNING, "sample time lies outside the SAMPLE_TIME range") \
-	_PD(613, SAMPLE_TIME_MISMATCH, WARNING, "SAMPLE_TIME differs from the first and last sample times") \
+	_PD(613, SAMPLE_TIME_MISMATCH, WARNING, "SAMPLE_TIME does not cover the first and last sample times") \
 	_PD(614, EVENT_DESC_MISMATCH, ERROR, "EVENT_DESC disagrees with the attrs or their ids") \
 	_PD(615, GROUP_DESC_MISMATCH, ERROR, "GROUP_DESC names attrs that do not exist") \
 	_PD(616, COMPRESSED_NO_FEATURE, WARNING, "compressed records without a zstd COMPRESSED feature") \

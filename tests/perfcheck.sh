@@ -1,0 +1,237 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# perfcheck.sh - command-line tests of perfcheck:
+#   - usage and exit codes (0 pass, 1 findings, 2 usage, 3 I/O; worst of several files),
+#   - every valid recording passes with no error, and warns only where listed below,
+#   - every damaged file of corpus/bad/MANIFEST gives its code at its offset,
+#   - JSON and JUnit output parse, stdin and directory inputs work,
+#   - --strict, --max-errors, -q, --check-buildids.
+#
+# Environment: O (build directory: bin or build-asan).
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+O=${O:-bin}
+PC=$O/perfcheck
+shared=../shared/corpus
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfcheck-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+pass=0
+fail=0
+
+ok() {
+	pass=$((pass + 1))
+}
+
+bad() {
+	echo "FAIL: $*" >&2
+	fail=$((fail + 1))
+}
+
+# expect_rc RC CMD...: run CMD (stdout to $tmp/out, stderr to $tmp/err), check its exit code
+expect_rc() {
+	want=$1
+	shift
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok
+	else
+		bad "exit $got, want $want: $*"
+		head -5 "$tmp/out" "$tmp/err" >&2
+	fi
+}
+
+if [ ! -x "$PC" ]; then
+	echo "perfcheck.sh: $PC missing (run make O=$O)" >&2
+	exit 1
+fi
+
+# ---- usage and exit codes
+
+expect_rc 2 "$PC"
+expect_rc 2 "$PC" --no-such-option corpus/basic.data
+expect_rc 2 "$PC" --format xml corpus/basic.data
+expect_rc 2 "$PC" --max-errors x corpus/basic.data
+expect_rc 2 "$PC" --symfs /tmp corpus/basic.data
+expect_rc 0 "$PC" --help
+grep -q 'Exit status' "$tmp/out" && ok || bad "--help does not describe the exit status"
+expect_rc 0 "$PC" --version
+expect_rc 0 "$PC" --list-checks
+# the catalogue: every code once, with severity and text; the 6xx checks included
+for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619; do
+	grep -q "^$code " "$tmp/out" && ok || bad "--list-checks lacks $code"
+done
+n=$(wc -l < "$tmp/out")
+u=$(cut -d' ' -f1 "$tmp/out" | sort -u | wc -l)
+[ "$n" -eq "$u" ] && [ "$n" -gt 100 ] && ok || bad "--list-checks: $n lines, $u distinct codes"
+expect_rc 3 "$PC" "$tmp/no-such-file.data"
+grep -q 'PD901' "$tmp/out" && ok || bad "missing file: no PD901 finding"
+expect_rc 0 "$PC" corpus/basic.data
+grep -q '^corpus/basic.data: [0-9]* records, 0 errors, 0 warnings, 0 notes: PASS$' "$tmp/out" && ok ||
+	bad "summary line of basic.data: $(cat "$tmp/out")"
+expect_rc 1 "$PC" corpus/basic.data corpus/bad/bad-magic.data
+expect_rc 3 "$PC" corpus/bad/bad-magic.data "$tmp/no-such-file.data"
+expect_rc 0 "$PC" -q corpus/basic.data
+[ -s "$tmp/out" ] && bad "-q printed something for a valid file" || ok
+expect_rc 1 "$PC" -q corpus/bad/zero-size-record.data
+grep -q 'PD317' "$tmp/out" && ok || bad "-q hides the error"
+grep -q 'note\|records' "$tmp/out" && bad "-q shows notes or the summary" || ok
+
+# warnings pass, unless --strict
+expect_rc 0 "$PC" corpus/bad/unknown-feature-bit.data
+expect_rc 1 "$PC" --strict corpus/bad/unknown-feature-bit.data
+# notes never fail
+expect_rc 0 "$PC" --strict corpus/lost.data
+
+# --max-errors stops the file and says so
+expect_rc 1 "$PC" --max-errors 1 --max-per-code 0 corpus/bad/check-round-order.data
+grep -q 'PD621' "$tmp/out" && ok || bad "--max-errors: no PD621"
+[ "$(grep -c ': error PD' "$tmp/out")" -eq 1 ] && ok || bad "--max-errors 1 reported more than one error"
+
+# stdin: pipe mode streamed, file mode spooled
+expect_rc 0 sh -c "\"$PC\" - < corpus/basic.pipe.data"
+expect_rc 0 sh -c "cat corpus/basic.data | \"$PC\" -"
+expect_rc 0 sh -c "cat corpus/compressed.pipe.data | \"$PC\" -"
+expect_rc 1 sh -c "cat corpus/bad/zero-size-record.data | \"$PC\" -"
+
+# ---- valid recordings: exit 0, no error, only the expected warnings
+
+# FILE CODES: warnings a user wants to see on a valid file (none elsewhere)
+cat > "$tmp/expected-warnings" <<'EOF'
+perf.data.armv7.perf_3.14-3.8 PD216
+perf_b.data PD605
+perf_with_arm_regs.data PD101
+EOF
+
+set --
+for f in corpus/*.data corpus/*.dir; do
+	set -- "$@" "$f"
+done
+if [ -d "$shared" ]; then
+	for f in "$shared"/quipper/perf.data.* "$shared"/simpleperf/*.data; do
+		case $f in
+		*.pb_text|*.buildids|*corrupted*|*/invalid_perf.data|*/etm_perf_inject.data) continue ;;
+		esac
+		set -- "$@" "$f"
+	done
+else
+	echo "perfcheck.sh: $shared not found, project corpus only"
+fi
+nvalid=0
+for f in "$@"; do
+	nvalid=$((nvalid + 1))
+	"$PC" --max-per-code 0 "$f" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		bad "valid $f: exit $rc"
+		grep ': error PD' "$tmp/out" | head -3 >&2
+		continue
+	fi
+	want=$(awk -v n="$(basename "$f")" '$1 == n { print $2 }' "$tmp/expected-warnings" | sort -u)
+	got=$(sed -n 's/.*: warning \(PD[0-9]*\).*/\1/p' "$tmp/out" | sort -u)
+	if [ "$want" = "$got" ]; then
+		ok
+	else
+		bad "valid $f: warnings '$got', expected '$want'"
+	fi
+done
+
+# ---- damaged files: the documented code at the documented offset
+
+nbad=0
+while IFS='|' read -r name code off what; do
+	case $name in '#'*|'') continue ;; esac
+	name=$(echo $name)
+	code=$(printf 'PD%03d' "$(echo $code)")
+	hex=$(printf '0x%x' "$(echo $off)")
+	nbad=$((nbad + 1))
+	"$PC" --max-per-code 0 "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+		bad "bad/$name: exit $rc"
+	elif grep -q "^corpus/bad/$name[^ ]*:$hex: [a-z]* $code" "$tmp/out"; then
+		ok
+	else
+		bad "bad/$name: no $code at $hex"
+		head -3 "$tmp/out" >&2
+	fi
+	# errors fail the run; a file whose point is a warning or a note passes
+	sev=$("$PC" --list-checks | awk -v c="$code" '$1 == c { print $2 }')
+	if [ "$sev" = error ] && [ $rc -ne 1 ]; then
+		bad "bad/$name: $code is an error but exit $rc"
+	fi
+done < corpus/bad/MANIFEST
+
+# ---- JSON and JUnit
+
+expect_rc 1 "$PC" --format json corpus/basic.data corpus/bad/check-round-order.data corpus/bad/comm-no-nul.data
+cp "$tmp/out" "$tmp/report.json"
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/report.json" <<'EOF' && ok || bad "JSON report does not parse or lacks facts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"]["exit_code"] == 1 and d["summary"]["files"] == 3
+f = d["files"][1]
+assert f["summary"]["result"] == "fail" and f["summary"]["errors"] > 0
+x = [g for g in f["findings"] if g["code"] == "PD603"][0]
+for k in ("offset", "record_index", "record_type", "code", "severity", "message", "details"):
+    assert k in x, k
+assert x["record_type"] == "SAMPLE" and x["details"]["time"] == 1
+assert d["files"][0]["summary"]["result"] == "pass"
+EOF
+else
+	grep -q '"summary":{"files":3,' "$tmp/report.json" && grep -q '"code":"PD603"' "$tmp/report.json" &&
+		ok || bad "JSON report lacks its summary or findings"
+fi
+# damaged strings stay valid JSON
+expect_rc 1 "$PC" --format json corpus/bad/comm-no-nul.data corpus/bad/feature-string-overrun.data
+if command -v python3 > /dev/null; then
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" && ok ||
+		bad "JSON of damaged strings does not parse"
+fi
+
+expect_rc 1 "$PC" --format junit corpus/basic.data corpus/bad/check-round-order.data
+cp "$tmp/out" "$tmp/report.xml"
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/report.xml" <<'EOF' && ok || bad "JUnit report is not well-formed or wrong"
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites"
+suites = root.findall("testsuite")
+assert len(suites) == 2
+assert suites[0].get("failures") == "0" and not suites[0].findall("testcase/failure")
+fails = suites[1].findall("testcase/failure")
+assert len(fails) == int(suites[1].get("failures")) > 0
+assert all(f.get("type", "").startswith("PD") for f in fails)
+EOF
+else
+	grep -q '^<testsuites' "$tmp/report.xml" && grep -q '</testsuites>' "$tmp/report.xml" &&
+		ok || bad "JUnit report lacks its root"
+fi
+
+# ---- --check-buildids
+
+mkdir -p "$tmp/symfs"
+expect_rc 0 "$PC" --check-buildids --symfs "$tmp/symfs" corpus/basic.data
+grep -q 'note PD623' "$tmp/out" && ok || bad "--check-buildids: no PD623 for a missing binary"
+# a binary with another build id under the recorded path
+path=$(sed -n 's/.*PD623.*file=\(\/[^ ]*\).*/\1/p' "$tmp/out" | head -1)
+elf=
+for e in /usr/bin/true /bin/true /bin/ls; do
+	[ -f "$e" ] && elf=$e && break
+done
+if [ -n "$path" ] && [ -n "$elf" ]; then
+	mkdir -p "$tmp/symfs$(dirname "$path")"
+	cp "$elf" "$tmp/symfs$path"
+	expect_rc 0 "$PC" --check-buildids --symfs "$tmp/symfs" corpus/basic.data
+	grep -q "warning PD622.*file=$path" "$tmp/out" && ok || bad "--check-buildids: no PD622 for $path"
+	expect_rc 1 "$PC" --strict --check-buildids --symfs "$tmp/symfs" corpus/basic.data
+fi
+
+echo "perfcheck.sh: $pass passed, $fail failed ($nvalid valid inputs, $nbad damaged inputs)"
+[ $fail -eq 0 ]

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfcheck.c - command line of the perf.data validator.
+ *
+ *	perfcheck [--strict] [--format text|json|junit] [--max-errors N]
+ *		  [--check-buildids [--symfs DIR]] [--list-checks] [-q] FILE|-...
+ *
+ * Every input is read to its end; the exit code is the worst of the
+ * inputs: 0 no error, 1 errors (or warnings with --strict), 2 usage,
+ * 3 I/O or system error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfcheck.h"
+
+static const char *progname = "perfcheck";
+
+/* Findings of one code shown per file unless --max-per-code says otherwise. */
+#define DEFAULT_MAX_PER_CODE	100
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [OPTIONS] FILE|-...\n\n"
+		"Check perf.data files (file, pipe or directory mode) completely and report\n"
+		"every problem found, with its offset, record and stable code.\n\n"
+		"options:\n"
+		"  --strict              warnings fail the check too (exit 1)\n"
+		"  --format FMT          text (default), json or junit\n"
+		"  --max-errors N        stop checking a file after N errors (0: never)\n"
+		"  --max-per-code N      show at most N findings of one code per file\n"
+		"                        (default %d, 0: all); all are counted\n"
+		"  --check-buildids      compare recorded build ids with the binaries here\n"
+		"  --symfs DIR           look for those binaries under DIR\n"
+		"  --list-checks         print the catalogue of checks and exit\n"
+		"  -q, --quiet           text: print only the findings that fail the check\n"
+		"  -h, --help            this help\n"
+		"  -V, --version         version\n\n"
+		"Exit status: 0 no error, 1 errors found (or warnings with --strict),\n"
+		"2 usage error, 3 I/O or system error.  With several files, the worst.\n",
+		progname, DEFAULT_MAX_PER_CODE);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+enum {
+	OPT_STRICT = 256,
+	OPT_FORMAT,
+	OPT_MAX_ERRORS,
+	OPT_MAX_PER_CODE,
+	OPT_CHECK_BUILDIDS,
+	OPT_SYMFS,
+	OPT_LIST_CHECKS,
+};
+
+static const struct option long_opts[] = {
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "max-per-code", required_argument, NULL, OPT_MAX_PER_CODE },
+	{ "check-buildids", no_argument, NULL, OPT_CHECK_BUILDIDS },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", progname);
+	return PC_EXIT_USAGE;
+}
+
+/* Output errors (a full disk, a closed pipe) are I/O errors, not a pass. */
+static int finish_output(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write output: %s\n", progname,
+			strerror(errno ? errno : EIO));
+		return PC_EXIT_IO;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct pc_opts o = { .format = PC_FMT_TEXT, .max_per_code = DEFAULT_MAX_PER_CODE };
+	struct pc_report rep;
+	bool list = false;
+	int c, i;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STRICT:
+			o.strict = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o.format = PC_FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o.format = PC_FMT_JSON;
+			else if (!strcmp(optarg, "junit"))
+				o.format = PC_FMT_JUNIT;
+			else
+				return bad_usage("unknown format '%s' (text, json or junit)", optarg);
+			break;
+		case OPT_MAX_ERRORS:
+			if (!parse_u64(optarg, &o.max_errors))
+				return bad_usage("--max-errors needs a number, got '%s'", optarg);
+			break;
+		case OPT_MAX_PER_CODE:
+			if (!parse_u64(optarg, &o.max_per_code))
+				return bad_usage("--max-per-code needs a number, got '%s'", optarg);
+			break;
+		case OPT_CHECK_BUILDIDS:
+			o.check_buildids = true;
+			break;
+		case OPT_SYMFS:
+			o.symfs = optarg;
+			break;
+		case OPT_LIST_CHECKS:
+			list = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return finish_output(PC_EXIT_OK);
+		case 'V':
+			printf("%s %s\n", progname, pd_version());
+			return finish_output(PC_EXIT_OK);
+		case ':':
+			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (list) {
+		pc_list_checks(stdout);
+		return finish_output(PC_EXIT_OK);
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s: no input file\n", progname);
+		usage(stderr);
+		return PC_EXIT_USAGE;
+	}
+	if (o.symfs && !o.check_buildids)
+		return bad_usage("%s only makes sense with --check-buildids", "--symfs");
+
+	pc_report_begin(&rep, &o, stdout);
+	for (i = optind; i < argc; i++)
+		pc_check_path(&rep, argv[i]);
+	return finish_output(pc_report_end(&rep));
+}

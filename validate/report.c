@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - perfcheck's output: text lines, one JSON document, or a JUnit
+ * XML report, and the exit code of each file.
+ *
+ * Findings are written as they arrive so that memory does not grow with
+ * their number; only JUnit keeps a file's failures until the file is
+ * done, because a test case's counts come before its children.  That
+ * buffer is capped.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfcheck.h"
+
+/* A JUnit report beyond this per file says it was cut instead. */
+#define JUNIT_BUF_MAX	(1u << 20)
+
+static unsigned int sev_index(enum pd_severity sev)
+{
+	return sev <= PD_SEV_ERROR ? (unsigned int)sev : PD_SEV_ERROR;
+}
+
+static const char *type_name(uint32_t type, char *buf, size_t size)
+{
+	const char *n = pd_record_type_name(type);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
+	return buf;
+}
+
+/* Does this finding make the run fail? */
+static bool fails(const struct pc_opts *o, enum pd_severity sev)
+{
+	return sev == PD_SEV_ERROR || (o->strict && sev == PD_SEV_WARNING);
+}
+
+/* FILE:0xOFFSET: SEVERITY CODE [rec#N TYPE]: message key=value ... */
+static void format_line(char *buf, size_t size, const char *name, const struct pd_diag *d)
+{
+	char off[32] = "", rec[64] = "", tbuf[24];
+
+	if (d->offset != PD_NO_OFFSET)
+		snprintf(off, sizeof(off), ":0x%" PRIx64, d->offset);
+	if (d->record_index >= 0)
+		snprintf(rec, sizeof(rec), " [rec#%" PRId64 " %s]", d->record_index,
+			 type_name(d->record_type, tbuf, sizeof(tbuf)));
+	snprintf(buf, size, "%s%s%s%s: %s %s%s: %s%s%s%s", name, d->stream ? "/" : "",
+		 d->stream ? d->stream : "", off, pd_severity_name(d->severity),
+		 pd_code_id(d->code), rec, pd_code_text(d->code),
+		 d->detail[0] ? " " : "", d->detail, d->fatal ? " (reading stopped here)" : "");
+}
+
+/* ---- JSON ---- */
+
+/* Length of a valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong three-byte forms, surrogates, and code points past U+10FFFF */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/*
+ * Strings from a damaged file can hold any byte: control characters are
+ * escaped and bytes that are not UTF-8 become U+FFFD, so the document
+ * always parses.
+ */
+static void json_str_n(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	fputc('"', f);
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t len;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+			i++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		len = utf8_len(p + i, n - i);
+		if (!len) {
+			fputs("\\ufffd", f);
+			i++;
+			continue;
+		}
+		fwrite(p + i, 1, len, f);
+		i += len;
+	}
+	fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	json_str_n(f, s, strlen(s));
+}
+
+static bool is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Where the next " key=" starts in s, or the end of s. */
+static const char *next_pair(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++) {
+		const char *k;
+
+		if (*p != ' ')
+			continue;
+		for (k = p + 1; is_key_char(*k); k++)
+			;
+		if (k > p + 1 && *k == '=')
+			return p;
+	}
+	return p;
+}
+
+/* A decimal that a JSON reader holds exactly: at most 15 digits. */
+static bool plain_number(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n && s[0] == '-')
+		i++;
+	if (i == n || n - i > 15 || (s[i] == '0' && n - i > 1))
+		return false;
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* "key=value key=value" as an object; values with spaces stay whole. */
+static void json_details(FILE *f, const char *detail)
+{
+	const char *p = detail;
+	bool first = true;
+
+	fputc('{', f);
+	while (*p) {
+		const char *eq, *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = next_pair(p);
+		eq = memchr(p, '=', (size_t)(end - p));
+		if (!first)
+			fputc(',', f);
+		first = false;
+		if (!eq) {
+			json_str(f, "text");
+			fputc(':', f);
+			json_str_n(f, p, (size_t)(end - p));
+		} else {
+			json_str_n(f, p, (size_t)(eq - p));
+			fputc(':', f);
+			if (plain_number(eq + 1, (size_t)(end - eq - 1)))
+				fwrite(eq + 1, 1, (size_t)(end - eq - 1), f);
+			else
+				json_str_n(f, eq + 1, (size_t)(end - eq - 1));
+		}
+		p = end;
+	}
+	fputc('}', f);
+}
+
+static void json_finding(struct pc_file *pf, const struct pd_diag *d)
+{
+	FILE *f = pf->rep->out;
+	char tbuf[24];
+
+	fputs(pf->nr_json++ ? ",\n    {" : "\n    {", f);
+	fputs("\"offset\":", f);
+	if (d->offset != PD_NO_OFFSET)
+		fprintf(f, "%" PRIu64, d->offset);
+	else
+		fputs("null", f);
+	fputs(",\"stream\":", f);
+	if (d->stream)
+		json_str(f, d->stream);
+	else
+		fputs("null", f);
+	if (d->record_index >= 0)
+		fprintf(f, ",\"record_index\":%" PRId64 ",\"record_type\":\"%s\"", d->record_index,
+			type_name(d->record_type, tbuf, sizeof(tbuf)));
+	else
+		fputs(",\"record_index\":null,\"record_type\":null", f);
+	fprintf(f, ",\"code\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
+		pd_code_id(d->code), pd_code_name(d->code), pd_severity_name(d->severity));
+	json_str(f, pd_code_text(d->code));
+	fprintf(f, ",\"fatal\":%s,\"detail\":", d->fatal ? "true" : "false");
+	json_str(f, d->detail);
+	fputs(",\"details\":", f);
+	json_details(f, d->detail);
+	fputc('}', f);
+}
+
+/* ---- JUnit XML ---- */
+
+static bool buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > JUNIT_BUF_MAX)
+		return false;
+	if (*len + n + 1 > *cap) {
+		size_t ncap = *cap ? *cap : 4096;
+		char *nb;
+
+		while (ncap < *len + n + 1)
+			ncap *= 2;
+		nb = realloc(*buf, ncap);
+		if (!nb)
+			return false;
+		*buf = nb;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return true;
+}
+
+/*
+ * XML 1.0 allows neither most control characters nor broken UTF-8: they
+ * become '?', markup characters become entities.
+ */
+static size_t xml_escape(char *out, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, n = strlen(s), i = 0;
+
+	while (i < n && o + 8 < size) {
+		unsigned char c = p[i];
+		const char *ent = NULL;
+		size_t len;
+
+		switch (c) {
+		case '&': ent = "&amp;"; break;
+		case '<': ent = "&lt;"; break;
+		case '>': ent = "&gt;"; break;
+		case '"': ent = "&quot;"; break;
+		case '\'': ent = "&apos;"; break;
+		default: break;
+		}
+		if (ent) {
+			memcpy(out + o, ent, strlen(ent));
+			o += strlen(ent);
+			i++;
+			continue;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		len = utf8_len(p + i, n - i);
+		if (!len || o + len + 8 >= size) {
+			out[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(out + o, p + i, len);
+		o += len;
+		i += len;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+static void junit_finding(struct pc_file *pf, const struct pd_diag *d)
+{
+	char line[1024], esc[4096], msg[512], buf[5120];
+	int n;
+
+	format_line(line, sizeof(line), pf->name, d);
+	xml_escape(esc, sizeof(esc), line);
+	if (fails(pf->rep->opts, d->severity)) {
+		char id[16];
+
+		xml_escape(msg, sizeof(msg), pd_code_text(d->code));
+		snprintf(id, sizeof(id), "%s", pd_code_id(d->code));
+		n = snprintf(buf, sizeof(buf), "      <failure type=\"%s\" message=\"%s\">%s</failure>\n",
+			     id, msg, esc);
+		if (n > 0 && !buf_add(&pf->junit_fail, &pf->junit_fail_len, &pf->junit_fail_cap, buf,
+				      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
+			pf->junit_truncated = true;
+	} else {
+		n = snprintf(buf, sizeof(buf), "%s\n", esc);
+		if (n > 0 && !buf_add(&pf->junit_out, &pf->junit_out_len, &pf->junit_out_cap, buf,
+				      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
+			pf->junit_truncated = true;
+	}
+}
+
+/* ---- the callback ---- */
+
+void pc_diag(const struct pd_diag *d, void *arg)
+{
+	struct pc_file *pf = arg;
+	const struct pc_opts *o = pf->rep->opts;
+	unsigned int sev = sev_index(d->severity);
+	unsigned int code = (unsigned int)d->code;
+	uint32_t seen = 0;
+	char line[1024];
+
+	pf->counts[sev]++;
+	if (code < PC_MAX_CODE) {
+		if (pf->by_code[code] < UINT32_MAX)
+			pf->by_code[code]++;
+		seen = pf->by_code[code];
+	}
+	if (d->fatal && !pf->fatal) {
+		pf->fatal = true;
+		pf->fatal_offset = d->offset;
+	}
+	if (sev == PD_SEV_ERROR && o->max_errors && pf->counts[PD_SEV_ERROR] >= o->max_errors)
+		pf->stop = true;
+	/* One damaged field can repeat in every record: show the first ones. */
+	if (o->max_per_code && seen > o->max_per_code)
+		return;
+
+	switch (o->format) {
+	case PC_FMT_TEXT:
+		if (o->quiet && !fails(o, d->severity))
+			return;
+		format_line(line, sizeof(line), pf->name, d);
+		fprintf(pf->rep->out, "%s\n", line);
+		break;
+	case PC_FMT_JSON:
+		json_finding(pf, d);
+		break;
+	case PC_FMT_JUNIT:
+		junit_finding(pf, d);
+		break;
+	case PC_FMT_NONE:
+		break;
+	}
+}
+
+void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec_idx,
+	     uint32_t rec_type, const char *stream, const char *fmt, ...)
+{
+	char detail[512];
+	struct pd_diag d;
+	va_list ap;
+
+	detail[0] = '\0';
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(detail, sizeof(detail), fmt, ap);
+		va_end(ap);
+	}
+	d.code = code;
+	d.severity = pd_code_severity(code);
+	d.offset = offset;
+	d.record_index = rec_idx;
+	d.record_type = rec_type;
+	d.fatal = false;
+	d.stream = stream;
+	d.detail = detail;
+	pc_diag(&d, pf);
+}
+
+/* ---- documents and files ---- */
+
+void pc_report_begin(struct pc_report *rep, const struct pc_opts *opts, FILE *out)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->opts = opts;
+	rep->out = out;
+	if (opts->format == PC_FMT_JSON)
+		fprintf(out, "{\"tool\":\"perfcheck\",\"version\":\"%s\",\"files\":[", pd_version());
+	else if (opts->format == PC_FMT_JUNIT)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perfcheck\">\n",
+		      out);
+}
+
+int pc_report_end(struct pc_report *rep)
+{
+	FILE *f = rep->out;
+
+	if (rep->opts->format == PC_FMT_JSON)
+		fprintf(f, "\n],\"summary\":{\"files\":%u,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
+			",\"notes\":%" PRIu64 ",\"exit_code\":%d}}\n", rep->nr_files,
+			rep->counts[PD_SEV_ERROR], rep->counts[PD_SEV_WARNING],
+			rep->counts[PD_SEV_NOTE], rep->worst);
+	else if (rep->opts->format == PC_FMT_JUNIT)
+		fputs("</testsuites>\n", f);
+	return rep->worst;
+}
+
+void pc_file_begin(struct pc_report *rep, struct pc_file *pf, const char *name)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->rep = rep;
+	pf->name = name;
+	if (rep->opts->format == PC_FMT_JSON) {
+		fputs(rep->nr_files ? ",\n  {\"file\":" : "\n  {\"file\":", rep->out);
+		json_str(rep->out, name);
+		fputs(",\"findings\":[", rep->out);
+	}
+	rep->nr_files++;
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* Codes that hit --max-per-code, as "PD311 x1234" words. */
+static void suppressed_list(const struct pc_file *pf, char *buf, size_t size)
+{
+	uint64_t lim = pf->rep->opts->max_per_code;
+	size_t len = 0;
+	unsigned int c;
+
+	buf[0] = '\0';
+	if (!lim)
+		return;
+	for (c = 0; c < PC_MAX_CODE && len + 32 < size; c++) {
+		int n;
+
+		if (pf->by_code[c] <= lim)
+			continue;
+		n = snprintf(buf + len, size - len, "%s%s x%" PRIu32, len ? ", " : "",
+			     pd_code_id((enum pd_code)c), pf->by_code[c]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
+int pc_file_end(struct pc_file *pf, int status)
+{
+	struct pc_report *rep = pf->rep;
+	const struct pc_opts *o = rep->opts;
+	FILE *f = rep->out;
+	char supp[512], esc[1024], line[1024];
+	const char *verdict;
+	int code;
+	unsigned int i;
+
+	if (status == PD_STATUS_IO || status == PD_STATUS_NOMEM)
+		code = PC_EXIT_IO;
+	else if (status < 0 || pf->counts[PD_SEV_ERROR] ||
+		 (o->strict && pf->counts[PD_SEV_WARNING]))
+		code = PC_EXIT_FINDINGS;
+	else
+		code = PC_EXIT_OK;
+	verdict = code == PC_EXIT_OK ? "PASS" : code == PC_EXIT_IO ? "I/O ERROR" : "FAIL";
+	for (i = 0; i < 3; i++)
+		rep->counts[i] += pf->counts[i];
+	/* 3 (cannot read) outranks 1 (malformed): both outrank 0. */
+	if (code == PC_EXIT_IO || (code == PC_EXIT_FINDINGS && rep->worst != PC_EXIT_IO))
+		rep->worst = code;
+	suppressed_list(pf, supp, sizeof(supp));
+	snprintf(line, sizeof(line),
+		 "%s: %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s: %s%s%s%s",
+		 pf->name, pf->records, plural(pf->records, "record", "records"),
+		 pf->counts[PD_SEV_ERROR], plural(pf->counts[PD_SEV_ERROR], "error", "errors"),
+		 pf->counts[PD_SEV_WARNING], plural(pf->counts[PD_SEV_WARNING], "warning", "warnings"),
+		 pf->counts[PD_SEV_NOTE], plural(pf->counts[PD_SEV_NOTE], "note", "notes"), verdict,
+		 supp[0] ? " (not all shown: " : "", supp, supp[0] ? ")" : "");
+
+	switch (o->format) {
+	case PC_FMT_TEXT:
+		if (!o->quiet)
+			fprintf(f, "%s\n", line);
+		break;
+	case PC_FMT_JSON:
+		fprintf(f, "%s],\"summary\":{\"records\":%" PRIu64 ",\"errors\":%" PRIu64
+			",\"warnings\":%" PRIu64 ",\"notes\":%" PRIu64 ",\"result\":\"%s\","
+			"\"exit_code\":%d,\"suppressed\":{",
+			pf->nr_json ? "\n  " : "", pf->records, pf->counts[PD_SEV_ERROR],
+			pf->counts[PD_SEV_WARNING], pf->counts[PD_SEV_NOTE],
+			code == PC_EXIT_OK ? "pass" : code == PC_EXIT_IO ? "io_error" : "fail", code);
+		if (o->max_per_code) {
+			bool first = true;
+
+			for (i = 0; i < PC_MAX_CODE; i++) {
+				if (pf->by_code[i] <= o->max_per_code)
+					continue;
+				fprintf(f, "%s\"%s\":%" PRIu32, first ? "" : ",",
+					pd_code_id((enum pd_code)i), pf->by_code[i]);
+				first = false;
+			}
+		}
+		fputs("}}}", f);
+		break;
+	case PC_FMT_JUNIT: {
+		uint64_t nfail = 0;
+		const char *p;
+
+		for (p = pf->junit_fail; p && (p = strstr(p, "<failure ")); p++)
+			nfail++;
+		xml_escape(esc, sizeof(esc), pf->name);
+		fprintf(f, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%" PRIu64
+			"\" errors=\"%d\" skipped=\"0\">\n", esc, nfail, code == PC_EXIT_IO);
+		fprintf(f, "    <testcase classname=\"perfcheck\" name=\"%s\">\n", esc);
+		if (pf->junit_fail)
+			fputs(pf->junit_fail, f);
+		if (code == PC_EXIT_IO)
+			fputs("      <error message=\"input could not be read\"/>\n", f);
+		else if (code == PC_EXIT_FINDINGS && !nfail)
+			/* A reader failure without a diagnostic still fails the case. */
+			fputs("      <failure message=\"malformed input\"/>\n", f);
+		xml_escape(esc, sizeof(esc), line);
+		fputs("      <system-out>", f);
+		if (pf->junit_out)
+			fputs(pf->junit_out, f);
+		if (pf->junit_truncated)
+			fputs("(more findings not kept: report size limit)\n", f);
+		fprintf(f, "%s</system-out>\n    </testcase>\n  </testsuite>\n", esc);
+		break;
+	}
+	case PC_FMT_NONE:
+		break;
+	}
+	free(pf->junit_fail);
+	free(pf->junit_out);
+	pf->junit_fail = pf->junit_out = NULL;
+	return code;
+}
+
+void pc_list_checks(FILE *out)
+{
+	unsigned int i;
+	enum pd_code c;
+
+	for (i = 0; (c = pd_code_at(i)) != PD_OK; i++)
+		fprintf(out, "%s  %-7s  %-28s %s\n", pd_code_id(c), pd_severity_name(pd_code_severity(c)),
+			pd_code_name(c), pd_code_text(c));
+}
