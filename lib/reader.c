@@ -746,6 +746,10 @@ static int read_attrs(struct pd_reader *r, int fd)
 		}
 		ret = add_event(r, &attr, on_disk, eoff, idv, nr_ids, -1, 0);
 		free(idv);
+		if (ret == 0 && r->nr_events) {
+			r->events[r->nr_events - 1].ids_offset = ids.offset;
+			r->events[r->nr_events - 1].ids_size = ids.size;
+		}
 		if (ret == -2) {
 			free(buf);
 			return PD_STATUS_NOMEM;
@@ -817,6 +821,8 @@ static int read_features(struct pd_reader *r, int fd)
 	if (!nr)
 		return 0;
 	table_off = h->data.offset + h->data.size;
+	r->hdr.feat_table_offset = table_off;
+	r->hdr.feat_table_entries = (uint32_t)nr;
 	if (table_off > h->file_size || nr * 16 > h->file_size - table_off) {
 		DIAG(r, PD_FEATURE_TABLE_OUT_OF_FILE, table_off,
 		     "offset=%" PRIu64 " entries=%" PRIu64 " file_size=%" PRIu64, table_off, nr,
@@ -842,6 +848,7 @@ static int read_features(struct pd_reader *r, int fd)
 		eoff = table_off + k * 16;
 		s.offset = pd_ld64(table + k * 16, r->swap);
 		s.size = pd_ld64(table + k * 16 + 8, r->swap);
+		r->hdr.feat_sections[bit] = s;
 		k++;
 		if (bit == 0)
 			continue;

@@ -102,6 +102,8 @@ struct pd_event {
 	struct pd_attr attr;
 	uint32_t attr_size_on_disk;	/* bytes of attr in the file (attr.size, 0 => 64) */
 	uint64_t file_offset;		/* where the attr was read (attrs section or HEADER_ATTR record) */
+	uint64_t ids_offset;		/* file mode: the attr's id section as stored */
+	uint64_t ids_size;
 	const uint64_t *ids;
 	size_t nr_ids;
 	const char *name;		/* from EVENT_DESC / EVENT_UPDATE NAME / default name; never NULL */

@@ -116,7 +116,7 @@ struct pd_feat_group_desc {
 
 struct pd_feat_auxtrace_entry {
 	uint64_t file_offset;	/* of a PERF_RECORD_AUXTRACE record */
-	uint64_t size;		/* record size incl. AUX data (simpleperf: 48) */
+	uint64_t size;		/* header.size of that record (48), AUX data not included */
 };
 
 struct pd_feat_auxtrace {

@@ -70,6 +70,14 @@ struct pd_header {
 	uint64_t file_size;	/* size of the main file, 0 for a stream */
 	bool spooled;		/* a non-seekable file-mode input was copied to a temporary file */
 	uint32_t nr_streams;	/* directory mode: 1 + number of data.N files */
+	/*
+	 * File mode: where the feature table was expected and each feature's
+	 * section as the table gave it (size 0 and offset 0 for bits not set,
+	 * and for all bits when the table was not readable).
+	 */
+	uint64_t feat_table_offset;
+	uint32_t feat_table_entries;
+	struct pd_section feat_sections[256];
 };
 
 struct pd_reader_opts {
