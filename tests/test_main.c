@@ -23,6 +23,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_corpus,
 	pd_test_register_swap,
 	pd_test_register_proto,
+	pd_test_register_writer,
 	pd_test_register_symbols,
 };
 

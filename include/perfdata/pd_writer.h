@@ -61,9 +61,11 @@ struct pd_writer_opts {
 	size_t buffer_size;	/* output buffer (0: 8 MiB) */
 	bool fsync;		/* fsync the output (and its directory) on commit */
 	/*
-	 * Bytes of each attr in the attrs section or HEADER_ATTR record
-	 * (0: the largest size given to pd_writer_add_event()).  perf refuses
-	 * attrs larger than its own struct, so keep the recorder's size.
+	 * Bytes of each attr in the attrs section or HEADER_ATTR record.
+	 * 0: pipe mode keeps each event's size; file mode uses the largest
+	 * size given to pd_writer_add_event(), except that sizes above 128
+	 * shrink to the smallest one (not below 128) holding every non-zero
+	 * field: perf refuses attrs larger than its own struct.
 	 */
 	uint32_t attr_size;
 };
@@ -128,6 +130,14 @@ int pd_writer_set_feature_from(struct pd_writer *w, unsigned int id, const uint8
 			       size_t len, bool swapped, const struct pd_features *f);
 
 /*
+ * Set a feature from a HEADER_FEATURE record of a pipe-mode input: as
+ * pd_writer_set_feature_from(), without the zero padding perf 6.12 and
+ * later add to these records.  The end marker is skipped (returns 1).
+ */
+int pd_writer_set_feature_from_record(struct pd_writer *w, const struct pd_record *rec,
+				      const struct pd_features *f);
+
+/*
  * Pipe mode: write the end-of-features marker (a HEADER_FEATURE record
  * without payload) with feat_id `last_feature`, the writer's
  * HEADER_LAST_FEATURE (0: 32, what perf 5.13 to 6.15 write).  Written
@@ -156,6 +166,13 @@ int pd_writer_write_bytes(struct pd_writer *w, const void *p, size_t len);
  * into a container, 1 when skipped, or a negative enum pd_status.
  */
 int pd_writer_copy_record(struct pd_writer *w, const struct pd_record *rec);
+
+/*
+ * Copy `len` bytes at `off` of another (regular, host-order) file into
+ * the data section, in the kernel when possible: the fast path for runs
+ * of records copied unchanged from a seekable input.
+ */
+int pd_writer_copy_file_range(struct pd_writer *w, int fd, uint64_t off, uint64_t len);
 
 /*
  * The host-order bytes of a reader record (rec->raw itself when not

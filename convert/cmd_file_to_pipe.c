@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_file_to_pipe.c - perfconv file-to-pipe: write the stream perf
+ * record -o - would have written for a file-mode recording (§8.2):
+ * HEADER_ATTR per event, HEADER_FEATURE per feature and the end marker,
+ * HEADER_TRACING_DATA and its blob, HEADER_BUILD_ID per build id, an
+ * EVENT_UPDATE NAME per event, then the data records unchanged (in host
+ * byte order).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perfdata/pd_writer.h"
+
+/* perf's HEADER_LAST_FEATURE from 5.13 until CPU_DOMAIN_INFO (32) existed */
+#define PIPE_LAST_FEATURE 32
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s file-to-pipe [--fsync] [-v] [-o OUT] FILE|DIR\n\n"
+		"Write the pipe-mode stream (perf record -o -) of a file-mode recording:\n"
+		"perf reads it on standard input and pipe-to-file turns it back into an\n"
+		"equivalent file.  A file of the other byte order is converted to host\n"
+		"order.\n\n"
+		"  -o, --output OUT  output (default: standard output; a pipe is fine)\n"
+		"      --fsync       flush the output to disk before renaming it\n"
+		"  -v, --verbose     also print diagnostics of severity note\n"
+		"  -h, --help        show this help\n\n"
+		"A regular output file is written to a temporary file next to it and\n"
+		"renamed when complete.\n", cli_progname);
+}
+
+static bool same_file(const char *in, const char *out)
+{
+	struct stat a, b;
+	int rb;
+
+	if (stat(in, &a) < 0)
+		return false;
+	rb = strcmp(out, "-") ? stat(out, &b) : fstat(STDOUT_FILENO, &b);
+	return rb == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino && S_ISREG(a.st_mode);
+}
+
+/* Features perf record sends in pipe mode, or that describe the recording. */
+static bool pipe_feature(unsigned int id)
+{
+	switch (id) {
+	case PD_FEAT_TRACING_DATA:	/* records of their own */
+	case PD_FEAT_BUILD_ID:
+	case PD_FEAT_AUXTRACE:		/* file offsets: meaningless in a stream */
+	case PD_FEAT_DIR_FORMAT:	/* the stream is one file */
+	case PD_FEAT_SAMPLE_TIME:	/* perf sends it before any sample: 0/0 */
+		return false;
+	default:
+		return id < PD_FEAT_LINUX_MAX || pd_feature_name(id) == NULL;
+	}
+}
+
+/* EVENT_UPDATE NAME, which perf record adds for every event in pipe mode. */
+static int write_event_name(struct pd_writer *w, const struct pd_event *ev)
+{
+	uint8_t rec[8 + 16 + 256];
+	size_t n, size;
+
+	if (!ev->nr_ids || !ev->name)
+		return 0;
+	n = strlen(ev->name);
+	if (n > 200)
+		return 0;
+	/* perf sizes it from its struct (the cpu map union) plus the name, 8-aligned */
+	size = (40 + n + 1 + 7) & ~(size_t)7;
+	memset(rec, 0, size);
+	{
+		uint32_t type = PD_REC_EVENT_UPDATE;
+		uint16_t misc = 0, sz = (uint16_t)size;
+		uint64_t kind = 2, id = ev->ids[0];
+
+		memcpy(rec, &type, 4);
+		memcpy(rec + 4, &misc, 2);
+		memcpy(rec + 6, &sz, 2);
+		memcpy(rec + 8, &kind, 8);
+		memcpy(rec + 16, &id, 8);
+	}
+	memcpy(rec + 24, ev->name, n);
+	return pd_writer_write_record(w, rec, size);
+}
+
+int cmd_file_to_pipe(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "fsync", no_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
+	struct pd_reader *r = NULL;
+	struct pd_writer *w = NULL;
+	const struct pd_features *f;
+	const struct pd_record *rec;
+	const char *in, *out = "-";
+	struct cli_diag cd, wd;
+	bool verbose = false, swapped;
+	unsigned int id, last = PIPE_LAST_FEATURE;
+	size_t i;
+	int c, status = 0, code;
+
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'F':
+			wo.fsync = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_output(CLI_EXIT_OK);
+		default:
+			return cli_bad_option("file-to-pipe", argc, argv, c);
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("file-to-pipe: %s", argc - optind ? "too many arguments" : "no input file");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	in = argv[optind];
+	if (!*out) {
+		cli_error("file-to-pipe: empty output name");
+		return CLI_EXIT_USAGE;
+	}
+	if (same_file(in, out)) {
+		cli_error("file-to-pipe: output '%s' is the input: refusing to overwrite it", out);
+		return CLI_EXIT_USAGE;
+	}
+
+	cli_diag_init(&cd, in, verbose);
+	cli_diag_init(&wd, out, verbose);
+	ro.diag_fn = cli_diag_cb;
+	ro.diag_arg = &cd;
+	status = pd_reader_open(in, &ro, &r);
+	if (status < 0)
+		return cli_exit_code(status, &cd);
+	if (pd_reader_header(r)->mode == PD_MODE_PIPE) {
+		cli_error("file-to-pipe: %s is already a pipe-mode stream", cd.name);
+		pd_reader_close(r);
+		return CLI_EXIT_USAGE;
+	}
+	swapped = pd_reader_header(r)->swapped;
+	f = pd_reader_features(r);
+
+	wo.mode = PD_WRITER_PIPE;
+	wo.diag_fn = cli_diag_cb;
+	wo.diag_arg = &wd;
+	status = pd_writer_open(out, &wo, &w);
+	if (status < 0) {
+		pd_reader_close(r);
+		return CLI_EXIT_IO;
+	}
+
+	/* §8.2: attrs, features, end marker, tracing data, build ids */
+	for (i = 0; status >= 0 && i < pd_reader_nr_events(r); i++) {
+		const struct pd_event *ev = pd_reader_event(r, i);
+
+		status = pd_writer_add_event(w, &ev->attr, ev->attr_size_on_disk, ev->ids,
+					     ev->nr_ids);
+	}
+	for (id = 1; status >= 0 && id < PD_FEAT_BITS; id++) {
+		if (!pd_features_has(f, id) || !pipe_feature(id))
+			continue;
+		/* a newer writer's marker, so that its own features are not read as the end */
+		if (id < PD_FEAT_LINUX_MAX && id >= last)
+			last = id + 1;
+		status = pd_writer_set_feature_from(w, id, f->raw[id].data, f->raw[id].len,
+						    swapped, f);
+	}
+	if (status >= 0)
+		status = pd_writer_end_features(w, last);
+	if (status >= 0 && pd_features_has(f, PD_FEAT_TRACING_DATA))
+		status = pd_writer_set_feature(w, PD_FEAT_TRACING_DATA,
+					       f->raw[PD_FEAT_TRACING_DATA].data,
+					       f->raw[PD_FEAT_TRACING_DATA].len);
+	if (status >= 0 && pd_features_has(f, PD_FEAT_BUILD_ID))
+		status = pd_writer_set_feature_from(w, PD_FEAT_BUILD_ID,
+						    f->raw[PD_FEAT_BUILD_ID].data,
+						    f->raw[PD_FEAT_BUILD_ID].len, swapped, f);
+	for (i = 0; status >= 0 && i < pd_reader_nr_events(r); i++)
+		status = write_event_name(w, pd_reader_event(r, i));
+
+	while (status >= 0 && (status = pd_reader_next(r, &rec)) > 0) {
+		status = pd_writer_copy_record(w, rec);
+		if (status > 0)
+			status = 0;
+	}
+
+	if (status < 0) {
+		pd_writer_abort(w);
+		code = cli_exit_code(status, &cd);
+		if (wd.count[PD_SEV_ERROR])
+			code = CLI_EXIT_IO;
+	} else {
+		status = pd_writer_commit(w);
+		code = status < 0 ? CLI_EXIT_IO : cli_exit_code(0, &cd);
+	}
+	pd_reader_close(r);
+	return code;
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_pipe_to_file.c - perfconv pipe-to-file: turn a pipe-mode stream
+ * (perf record -o -) into the perf.data file perf record would have
+ * written for the same recording (perf-data-format.md §9.2).
+ *
+ * One pass, records streamed: HEADER_ATTR records become the attrs
+ * section, HEADER_FEATURE payloads their feature sections, the tracing
+ * data blob the TRACING_DATA feature, HEADER_BUILD_ID records the
+ * BUILD_ID feature; SAMPLE_TIME is computed from the samples.  Every
+ * other record is copied unchanged, in order, into the data section
+ * (converted to host byte order when the stream comes from a host of the
+ * other byte order).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perfdata/pd_writer.h"
+
+struct p2f {
+	struct cli_diag cd;	/* input findings */
+	struct cli_diag wd;	/* output findings */
+	bool strict;
+	bool opened;		/* the stream header was read: later fatal findings end the stream */
+	bool ended_early;
+	enum pd_code end_code;
+	uint64_t end_off;
+	char end_detail[160];
+
+	uint64_t records;	/* outer records seen */
+	uint64_t first_time;
+	uint64_t last_time;
+	bool have_time;
+	bool branch_stack;
+	bool stat_records;
+	bool compressed;
+	uint64_t zgroup;	/* bytes of the current container's records */
+	uint64_t zgroup_max;
+	/*
+	 * A seekable input is copied in the kernel: runs of consecutive
+	 * records kept unchanged are gathered as one span of the input and
+	 * handed to copy_file_range when the run breaks.
+	 */
+	int src_fd;
+	bool own_src;
+	uint64_t span_off;
+	uint64_t span_len;
+	uint64_t *aux_index;	/* (offset, header.size) of AUXTRACE records in the output */
+	size_t aux_nr;
+	size_t aux_cap;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s pipe-to-file [--strict] [--fsync] [-v] [-o OUT] [FILE|-]\n\n"
+		"Convert a pipe-mode stream (perf record -o -) into a perf.data file:\n"
+		"attrs section, header features (EVENT_DESC, CMDLINE, HOSTNAME, tracing\n"
+		"data, build ids, ...), SAMPLE_TIME, and every other record in the data\n"
+		"section.  A stream of the other byte order is converted to host order.\n\n"
+		"  -o, --output OUT  output file (default: standard output, which must\n"
+		"                    then be a regular file: the header is written last)\n"
+		"      --strict      a stream that ends inside a record, or any error in\n"
+		"                    the input, fails the conversion and leaves no output\n"
+		"      --fsync       flush the output to disk before renaming it\n"
+		"  -v, --verbose     also print diagnostics of severity note\n"
+		"  -h, --help        show this help\n\n"
+		"FILE '-' or no FILE reads standard input.  The output is written to a\n"
+		"temporary file next to OUT and renamed when complete.\n", cli_progname);
+}
+
+/*
+ * A fatal finding after the stream header means the stream stops there:
+ * everything before it is converted.  Without --strict that is the normal
+ * outcome of a killed recorder, so it becomes one warning instead of an
+ * error; I/O and memory failures stay errors.
+ */
+static void p2f_diag(const struct pd_diag *d, void *arg)
+{
+	struct p2f *p = arg;
+
+	if (d->fatal && p->opened && !p->strict && d->code != PD_IO_ERROR &&
+	    d->code != PD_NO_MEMORY) {
+		p->ended_early = true;
+		p->end_code = d->code;
+		p->end_off = d->offset;
+		snprintf(p->end_detail, sizeof(p->end_detail), "%s%s%s", pd_code_text(d->code),
+			 d->detail[0] ? " " : "", d->detail);
+		return;
+	}
+	if (d->fatal && p->opened && d->code != PD_IO_ERROR && d->code != PD_NO_MEMORY) {
+		p->ended_early = true;
+		p->end_code = d->code;
+		p->end_off = d->offset;
+	}
+	cli_diag_cb(d, &p->cd);
+}
+
+static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
+{
+	if (p->aux_nr == p->aux_cap) {
+		size_t ncap = p->aux_cap ? 2 * p->aux_cap : 256;
+		uint64_t *n = realloc(p->aux_index, ncap * 2 * sizeof(*n));
+
+		if (!n)
+			return -1;
+		p->aux_index = n;
+		p->aux_cap = ncap;
+	}
+	p->aux_index[2 * p->aux_nr] = off;
+	p->aux_index[2 * p->aux_nr + 1] = size;
+	p->aux_nr++;
+	return 0;
+}
+
+static int span_flush(struct p2f *p, struct pd_writer *w)
+{
+	int ret = 0;
+
+	if (p->span_len)
+		ret = pd_writer_copy_file_range(w, p->src_fd, p->span_off, p->span_len);
+	p->span_len = 0;
+	return ret;
+}
+
+/* Copy a record (and what follows it) unchanged; returns its output offset. */
+static int copy_verbatim(struct p2f *p, struct pd_writer *w, const struct pd_record *rec,
+			 uint64_t *out_off)
+{
+	uint64_t len = rec->raw_len + rec->extra_len;
+	int ret;
+
+	if (p->src_fd < 0 || rec->swapped) {
+		*out_off = pd_writer_offset(w);
+		ret = pd_writer_copy_record(w, rec);
+		return ret < 0 ? ret : 0;
+	}
+	if (!p->span_len || p->span_off + p->span_len != rec->offset) {
+		ret = span_flush(p, w);
+		/* an empty copy starts the data section: attrs go first */
+		if (ret >= 0)
+			ret = pd_writer_copy_file_range(w, p->src_fd, rec->offset, 0);
+		if (ret < 0)
+			return ret;
+		p->span_off = rec->offset;
+	}
+	p->span_len += len;
+	*out_off = pd_writer_offset(w) + p->span_len - len;
+	return 0;
+}
+
+/* A regular input read from its start can be copied by offset. */
+static void open_source(struct p2f *p, const char *in)
+{
+	struct stat st;
+
+	p->src_fd = -1;
+	if (!strcmp(in, "-")) {
+		if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+		    lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+			p->src_fd = STDIN_FILENO;
+		return;
+	}
+	p->src_fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (p->src_fd < 0)
+		return;
+	if (fstat(p->src_fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(p->src_fd);
+		p->src_fd = -1;
+		return;
+	}
+	p->own_src = true;
+}
+
+/* Same file (or the same open file behind standard input/output)? */
+static bool same_file(const char *in, const char *out)
+{
+	struct stat a, b;
+	int ra, rb;
+
+	ra = strcmp(in, "-") ? stat(in, &a) : fstat(STDIN_FILENO, &a);
+	rb = strcmp(out, "-") ? stat(out, &b) : fstat(STDOUT_FILENO, &b);
+	if (ra < 0 || rb < 0)
+		return !strcmp(in, out) && strcmp(in, "-");
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino && S_ISREG(a.st_mode);
+}
+
+static bool stdout_seekable(void)
+{
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	       lseek(STDOUT_FILENO, 0, SEEK_CUR) == 0;
+}
+
+static void note_sample(struct p2f *p, const struct pd_record *rec)
+{
+	uint64_t t;
+
+	if (!rec->decoded || !rec->event || !(rec->event->attr.sample_type & PD_SAMPLE_TIME))
+		return;
+	t = rec->u.sample.time;
+	if (!p->have_time || t < p->first_time)
+		p->first_time = t;
+	if (!p->have_time || t > p->last_time)
+		p->last_time = t;
+	p->have_time = true;
+}
+
+/* One record of the stream; returns 0 or a negative pd_status. */
+static int convert_record(struct p2f *p, struct pd_writer *w, struct pd_reader *r,
+			  const struct pd_record *rec)
+{
+	const uint8_t *host;
+	int ret;
+
+	if (rec->type == PD_REC_SAMPLE)
+		note_sample(p, rec);
+	if (rec->from_compressed) {
+		p->zgroup += rec->raw_len;
+		if (p->zgroup > p->zgroup_max)
+			p->zgroup_max = p->zgroup;
+		if (rec->type >= PD_REC_STAT_CONFIG && rec->type <= PD_REC_STAT_ROUND)
+			p->stat_records = true;
+		ret = pd_writer_copy_record(w, rec);
+		return ret < 0 ? ret : 0;
+	}
+	p->records++;
+	switch (rec->type) {
+	case PD_REC_HEADER_ATTR:
+		if (!rec->decoded)
+			return PD_STATUS_MALFORMED;
+		ret = pd_writer_add_event(w, &rec->u.header_attr.attr,
+					  rec->u.header_attr.attr_size, rec->u.header_attr.ids,
+					  (size_t)rec->u.header_attr.nr_ids);
+		return ret < 0 ? ret : 0;
+	case PD_REC_HEADER_FEATURE:
+		ret = pd_writer_set_feature_from_record(w, rec, pd_reader_features(r));
+		return ret < 0 ? ret : 0;
+	case PD_REC_HEADER_TRACING_DATA:
+		if (!rec->extra_len)
+			return 0;
+		if (!rec->extra) {
+			cli_error("pipe-to-file: tracing data at offset 0x%" PRIx64
+				  " was not kept by the reader", rec->offset);
+			return PD_STATUS_MALFORMED;
+		}
+		/* the blob carries its own byte order: copied as it is */
+		ret = pd_writer_set_feature(w, PD_FEAT_TRACING_DATA, rec->extra,
+					    (size_t)rec->extra_len);
+		return ret < 0 ? ret : 0;
+	case PD_REC_HEADER_BUILD_ID: {
+		uint8_t ent[65536];
+
+		ret = pd_writer_record_to_host(w, rec, &host);
+		if (ret < 0)
+			return ret;
+		/* perf record leaves the type of the feature's entries at 0 */
+		memcpy(ent, host, rec->raw_len);
+		memset(ent, 0, 4);
+		ret = pd_writer_append_feature(w, PD_FEAT_BUILD_ID, ent, rec->raw_len);
+		return ret < 0 ? ret : 0;
+	}
+	case PD_REC_COMPRESSED:
+	case PD_REC_COMPRESSED2:
+		p->compressed = true;
+		p->zgroup = 0;
+		break;
+	case PD_REC_AUXTRACE: {
+		uint64_t off;
+
+		ret = copy_verbatim(p, w, rec, &off);
+		if (ret < 0)
+			return ret;
+		if (aux_index_add(p, off, rec->raw_len) < 0)
+			return PD_STATUS_NOMEM;
+		return 0;
+	}
+	case PD_REC_STAT_CONFIG:
+	case PD_REC_STAT:
+	case PD_REC_STAT_ROUND:
+		p->stat_records = true;
+		break;
+	default:
+		break;
+	}
+	{
+		uint64_t off;
+
+		return copy_verbatim(p, w, rec, &off);
+	}
+}
+
+/* What perf record would have added at the end of a file-mode recording. */
+static int finish_features(struct p2f *p, struct pd_writer *w, struct pd_reader *r)
+{
+	uint8_t buf[20];
+	size_t i, len;
+	const uint8_t *cur;
+	int ret = 0;
+
+	/* the stream's copy was written before any sample: 0/0 */
+	memcpy(buf, &p->first_time, 8);
+	memcpy(buf + 8, &p->last_time, 8);
+	if (!p->have_time)
+		memset(buf, 0, 16);
+	ret = pd_writer_set_feature(w, PD_FEAT_SAMPLE_TIME, buf, 16);
+	if (ret < 0)
+		return ret;
+
+	for (i = 0; i < pd_reader_nr_events(r); i++)
+		if (pd_reader_event(r, i)->attr.sample_type & PD_SAMPLE_BRANCH_STACK)
+			p->branch_stack = true;
+	/* not pipe features (§5.3): perf record sets them in file mode */
+	if (p->branch_stack && !pd_writer_has_feature(w, PD_FEAT_BRANCH_STACK))
+		ret = pd_writer_set_feature(w, PD_FEAT_BRANCH_STACK, NULL, 0);
+	if (ret >= 0 && p->stat_records && !pd_writer_has_feature(w, PD_FEAT_STAT))
+		ret = pd_writer_set_feature(w, PD_FEAT_STAT, NULL, 0);
+	if (ret >= 0 && p->aux_nr && !pd_writer_has_feature(w, PD_FEAT_AUXTRACE)) {
+		uint64_t nr = p->aux_nr;
+
+		ret = pd_writer_set_feature(w, PD_FEAT_AUXTRACE, &nr, 8);
+		if (ret >= 0)
+			ret = pd_writer_append_feature(w, PD_FEAT_AUXTRACE, p->aux_index,
+						       16 * p->aux_nr);
+	}
+	if (ret < 0)
+		return ret;
+
+	if (!p->compressed)
+		return 0;
+	cur = pd_writer_feature(w, PD_FEAT_COMPRESSED, &len);
+	if (cur && len >= 20) {
+		memcpy(buf, cur, 20);
+	} else {
+		/* perf needs the decompression buffer size (§9.2): version 1, zstd */
+		uint32_t v[5] = { 1, 1, 1, 0, 0 };
+		uint64_t need = p->zgroup_max < 528384 ? 528384 : p->zgroup_max;
+
+		v[4] = need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+		memcpy(buf, v, 20);
+		len = 20;
+	}
+	if (pd_writer_recompressed(w)) {
+		/*
+		 * New containers end at record boundaries, so one may hold a
+		 * record that spanned two originals: leave perf room for it.
+		 */
+		uint32_t mmap_len;
+
+		memcpy(&mmap_len, buf + 16, 4);
+		mmap_len = mmap_len > UINT32_MAX - 65536 ? UINT32_MAX : mmap_len + 65536;
+		memcpy(buf + 16, &mmap_len, 4);
+	}
+	if (!cur || pd_writer_recompressed(w)) {
+		ret = pd_writer_set_feature(w, PD_FEAT_COMPRESSED, buf, len > 20 ? 20 : len);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int cmd_pipe_to_file(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "fsync", no_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
+	struct pd_reader *r = NULL;
+	struct pd_writer *w = NULL;
+	const struct pd_record *rec;
+	const char *in = "-", *out = "-";
+	bool verbose = false;
+	struct stat st;
+	struct p2f p;
+	int c, status = 0, code;
+
+	memset(&p, 0, sizeof(p));
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'S':
+			p.strict = true;
+			break;
+		case 'F':
+			wo.fsync = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_output(CLI_EXIT_OK);
+		default:
+			return cli_bad_option("pipe-to-file", argc, argv, c);
+		}
+	}
+	if (argc - optind > 1) {
+		cli_error("pipe-to-file: too many arguments");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (argc - optind == 1)
+		in = argv[optind];
+	if (!*out) {
+		cli_error("pipe-to-file: empty output name");
+		return CLI_EXIT_USAGE;
+	}
+	if (same_file(in, out)) {
+		cli_error("pipe-to-file: output '%s' is the input: refusing to overwrite it", out);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(out, "-") && stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
+			  "needs a seekable output (its header is written last)", out);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(out, "-") && !stdout_seekable()) {
+		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
+			  "has its header written last; use -o FILE or redirect to a file");
+		return CLI_EXIT_USAGE;
+	}
+
+	cli_diag_init(&p.cd, in, verbose);
+	cli_diag_init(&p.wd, out, verbose);
+	ro.diag_fn = p2f_diag;
+	ro.diag_arg = &p;
+	status = pd_reader_open(in, &ro, &r);
+	if (status < 0)
+		return cli_exit_code(status, &p.cd);
+	p.opened = true;
+	open_source(&p, in);
+	if (pd_reader_header(r)->mode != PD_MODE_PIPE) {
+		if (p.own_src)
+			close(p.src_fd);
+		cli_error("pipe-to-file: %s is not a pipe-mode stream (use it as it is, or "
+			  "see file-to-pipe)", p.cd.name);
+		pd_reader_close(r);
+		return CLI_EXIT_USAGE;
+	}
+
+	wo.mode = PD_WRITER_FILE;
+	wo.diag_fn = cli_diag_cb;
+	wo.diag_arg = &p.wd;
+	status = pd_writer_open(out, &wo, &w);
+	if (status < 0) {
+		pd_reader_close(r);
+		if (p.own_src)
+			close(p.src_fd);
+		return CLI_EXIT_IO;
+	}
+
+	while ((status = pd_reader_next(r, &rec)) > 0) {
+		status = convert_record(&p, w, r, rec);
+		if (status < 0)
+			break;
+	}
+	if (status == PD_STATUS_MALFORMED && p.ended_early)
+		status = 0;	/* the stream stops there: convert what came before */
+	if (status >= 0)
+		status = span_flush(&p, w);
+	if (status >= 0)
+		status = finish_features(&p, w, r);
+
+	if (status < 0 || (p.strict && (p.ended_early || p.cd.count[PD_SEV_ERROR]))) {
+		pd_writer_abort(w);
+		if (p.strict && status >= 0)
+			cli_error("pipe-to-file: %s: %s: no output written", p.cd.name,
+				  p.ended_early ? "the stream ends early" : "errors in the input");
+		code = status == PD_STATUS_IO || status == PD_STATUS_NOMEM ? CLI_EXIT_IO :
+		       CLI_EXIT_MALFORMED;
+		if (p.wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
+			code = CLI_EXIT_IO;
+	} else {
+		status = pd_writer_commit(w);
+		code = status < 0 ? CLI_EXIT_IO : CLI_EXIT_OK;
+		if (!status && p.ended_early) {
+			fflush(stdout);
+			fprintf(stderr, "%s: %s:0x%" PRIx64 ": warning: the stream ends early (%s); "
+				"converted the %" PRIu64 " records before it\n", cli_progname,
+				p.cd.name, p.end_off, p.end_detail, p.records);
+		}
+	}
+	pd_reader_close(r);
+	if (p.own_src)
+		close(p.src_fd);
+	free(p.aux_index);
+	return code;
+}

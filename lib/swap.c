@@ -1,0 +1,928 @@
+// SPDX-License-Identifier: MIT
+/*
+ * swap.c - records and feature payloads of the opposite byte order to
+ * host order (layouts: perf-data-format.md §5, §6, §7, §11).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "swap.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BE 1
+#else
+#define HOST_BE 0
+#endif
+
+/* ---- in-place reversal; callers check bounds first ---- */
+
+static void bs16(uint8_t *p)
+{
+	pd_st16(p, pd_ld16(p, true));
+}
+
+static void bs32(uint8_t *p)
+{
+	pd_st32(p, pd_ld32(p, true));
+}
+
+static void bs64(uint8_t *p)
+{
+	pd_st64(p, pd_ld64(p, true));
+}
+
+/*
+ * A cursor over the copy being converted.  Every step checks that the
+ * field lies inside [pos, end); a failed step sets `bad` and leaves the
+ * rest untouched, so a malformed payload never makes us write outside it.
+ */
+struct sw {
+	uint8_t *p;
+	size_t end;
+	size_t pos;
+	bool bad;
+};
+
+static bool sw_has(struct sw *s, size_t n)
+{
+	if (s->bad || s->end - s->pos < n) {
+		s->bad = true;
+		return false;
+	}
+	return true;
+}
+
+static uint16_t sw_u16(struct sw *s)
+{
+	uint16_t v;
+
+	if (!sw_has(s, 2))
+		return 0;
+	bs16(s->p + s->pos);
+	v = pd_ld16(s->p + s->pos, false);
+	s->pos += 2;
+	return v;
+}
+
+static uint32_t sw_u32(struct sw *s)
+{
+	uint32_t v;
+
+	if (!sw_has(s, 4))
+		return 0;
+	bs32(s->p + s->pos);
+	v = pd_ld32(s->p + s->pos, false);
+	s->pos += 4;
+	return v;
+}
+
+static uint64_t sw_u64(struct sw *s)
+{
+	uint64_t v;
+
+	if (!sw_has(s, 8))
+		return 0;
+	bs64(s->p + s->pos);
+	v = pd_ld64(s->p + s->pos, false);
+	s->pos += 8;
+	return v;
+}
+
+static void sw_skip(struct sw *s, uint64_t n)
+{
+	if (s->bad || n > s->end - s->pos) {
+		s->bad = true;
+		return;
+	}
+	s->pos += (size_t)n;
+}
+
+/* n consecutive u64 values */
+static void sw_u64s(struct sw *s, uint64_t n)
+{
+	uint64_t i;
+
+	if (s->bad || n > (s->end - s->pos) / 8) {
+		s->bad = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sw_u64(s);
+}
+
+static void sw_u32s(struct sw *s, uint64_t n)
+{
+	uint64_t i;
+
+	if (s->bad || n > (s->end - s->pos) / 4) {
+		s->bad = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sw_u32(s);
+}
+
+/* The rest of the window as u64 values; it must be a whole number of them. */
+static void sw_u64_rest(struct sw *s)
+{
+	if (!s->bad && (s->end - s->pos) % 8)
+		s->bad = true;
+	sw_u64s(s, (s->end - s->pos) / 8);
+}
+
+/* perf_header_string: u32 length, then that many bytes. */
+static void sw_str(struct sw *s)
+{
+	sw_skip(s, sw_u32(s));
+}
+
+static void sw_str_list(struct sw *s)
+{
+	uint32_t i, nr = sw_u32(s);
+
+	for (i = 0; i < nr && !s->bad; i++)
+		sw_str(s);
+}
+
+static void sw_init(struct sw *s, uint8_t *p, size_t pos, size_t end)
+{
+	s->p = p;
+	s->pos = pos;
+	s->end = end;
+	s->bad = pos > end;
+}
+
+/* ---- branch entry flags (§11.3) ---- */
+
+/* sub-field widths from the least significant bit in the UAPI allocation */
+static const unsigned int br_widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31 };
+
+uint64_t pd_br_flags_be_to_le(uint64_t v)
+{
+	uint64_t out = 0;
+	unsigned int i, lo = 0;
+
+	for (i = 0; i < sizeof(br_widths) / sizeof(br_widths[0]); i++) {
+		unsigned int w = br_widths[i];
+		uint64_t mask = w == 64 ? ~0ULL : (1ULL << w) - 1;
+
+		out |= ((v >> (64 - lo - w)) & mask) << lo;
+		lo += w;
+	}
+	return out;
+}
+
+uint64_t pd_br_flags_le_to_be(uint64_t v)
+{
+	uint64_t out = 0;
+	unsigned int i, lo = 0;
+
+	for (i = 0; i < sizeof(br_widths) / sizeof(br_widths[0]); i++) {
+		unsigned int w = br_widths[i];
+		uint64_t mask = (1ULL << w) - 1;
+
+		out |= ((v >> lo) & mask) << (64 - lo - w);
+		lo += w;
+	}
+	return out;
+}
+
+/* ---- records ---- */
+
+#define TRAILER_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | \
+		      PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
+
+static void sw_trailer(struct sw *s, uint64_t st)
+{
+	if (st & PD_SAMPLE_TID) {
+		sw_u32(s);
+		sw_u32(s);
+	}
+	if (st & PD_SAMPLE_TIME)
+		sw_u64(s);
+	if (st & PD_SAMPLE_ID)
+		sw_u64(s);
+	if (st & PD_SAMPLE_STREAM_ID)
+		sw_u64(s);
+	if (st & PD_SAMPLE_CPU) {
+		sw_u32(s);
+		sw_u32(s);
+	}
+	if (st & PD_SAMPLE_IDENTIFIER)
+		sw_u64(s);
+}
+
+static void sw_read_values(struct sw *s, uint64_t rf)
+{
+	uint64_t per = 1 + !!(rf & PD_FORMAT_ID) + !!(rf & PD_FORMAT_LOST);
+	uint64_t nr;
+
+	if (rf & PD_FORMAT_GROUP) {
+		nr = sw_u64(s);
+		if (rf & PD_FORMAT_TOTAL_TIME_ENABLED)
+			sw_u64(s);
+		if (rf & PD_FORMAT_TOTAL_TIME_RUNNING)
+			sw_u64(s);
+		if (nr > (s->end - s->pos) / 8 / per) {
+			s->bad = true;
+			return;
+		}
+		sw_u64s(s, nr * per);
+	} else {
+		sw_u64s(s, 1 + !!(rf & PD_FORMAT_TOTAL_TIME_ENABLED) +
+			   !!(rf & PD_FORMAT_TOTAL_TIME_RUNNING) + per - 1);
+	}
+}
+
+static void sw_regs(struct sw *s, uint64_t mask)
+{
+	if (sw_u64(s))
+		sw_u64s(s, (uint64_t)__builtin_popcountll(mask));
+}
+
+static void sw_sample(struct sw *s, const struct pd_attr *a, bool file_be)
+{
+	uint64_t st = a->sample_type, nr, i;
+
+	if (st & PD_SAMPLE_IDENTIFIER)
+		sw_u64(s);
+	if (st & PD_SAMPLE_IP)
+		sw_u64(s);
+	if (st & PD_SAMPLE_TID) {
+		sw_u32(s);
+		sw_u32(s);
+	}
+	if (st & PD_SAMPLE_TIME)
+		sw_u64(s);
+	if (st & PD_SAMPLE_ADDR)
+		sw_u64(s);
+	if (st & PD_SAMPLE_ID)
+		sw_u64(s);
+	if (st & PD_SAMPLE_STREAM_ID)
+		sw_u64(s);
+	if (st & PD_SAMPLE_CPU) {
+		sw_u32(s);
+		sw_u32(s);
+	}
+	if (st & PD_SAMPLE_PERIOD)
+		sw_u64(s);
+	if (st & PD_SAMPLE_READ)
+		sw_read_values(s, a->read_format);
+	if (st & PD_SAMPLE_CALLCHAIN)
+		sw_u64s(s, sw_u64(s));
+	if (st & PD_SAMPLE_RAW)
+		sw_skip(s, sw_u32(s));	/* tracepoint data keeps the recorder's order */
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		nr = sw_u64(s);
+		if (a->branch_sample_type & PD_BRANCH_HW_INDEX)
+			sw_u64(s);
+		if (s->bad || nr > (s->end - s->pos) / 24) {
+			s->bad = true;
+			return;
+		}
+		for (i = 0; i < nr; i++) {
+			uint8_t *fp;
+
+			sw_u64(s);
+			sw_u64(s);
+			fp = s->p + s->pos;
+			sw_u64(s);
+			pd_st64(fp, file_be ? pd_br_flags_be_to_le(pd_ld64(fp, false)) :
+					      pd_br_flags_le_to_be(pd_ld64(fp, false)));
+		}
+		if (a->branch_sample_type & PD_BRANCH_COUNTERS)
+			sw_u64s(s, nr);
+	}
+	if (st & PD_SAMPLE_REGS_USER)
+		sw_regs(s, a->sample_regs_user);
+	if (st & PD_SAMPLE_STACK_USER) {
+		uint64_t size = sw_u64(s);
+
+		if (size) {
+			sw_skip(s, size);	/* memory bytes, never swapped */
+			sw_u64(s);
+		}
+	}
+	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT))
+		sw_u64(s);	/* the union is defined per byte order: a value swap is right */
+	if (st & PD_SAMPLE_DATA_SRC)
+		sw_u64(s);
+	if (st & PD_SAMPLE_TRANSACTION)
+		sw_u64(s);
+	if (st & PD_SAMPLE_REGS_INTR)
+		sw_regs(s, a->sample_regs_intr);
+	if (st & PD_SAMPLE_PHYS_ADDR)
+		sw_u64(s);
+	if (st & PD_SAMPLE_CGROUP)
+		sw_u64(s);
+	if (st & PD_SAMPLE_DATA_PAGE_SIZE)
+		sw_u64(s);
+	if (st & PD_SAMPLE_CODE_PAGE_SIZE)
+		sw_u64(s);
+	if (st & PD_SAMPLE_AUX)
+		sw_skip(s, sw_u64(s));
+}
+
+/* perf_record_cpu_map_data (§6.7), packed */
+static void sw_cpu_map(struct sw *s)
+{
+	uint16_t type = sw_u16(s), nr, long_size;
+
+	switch (type) {
+	case 0:		/* CPUS */
+		nr = sw_u16(s);
+		for (; nr && !s->bad; nr--)
+			sw_u16(s);
+		break;
+	case 1:		/* MASK */
+		nr = sw_u16(s);
+		long_size = sw_u16(s);
+		if (long_size == 4) {
+			sw_u32s(s, nr);
+		} else if (long_size == 8) {
+			sw_skip(s, 4);
+			sw_u64s(s, nr);
+		} else {
+			s->bad = true;
+		}
+		break;
+	case 2:		/* RANGE_CPUS: u8 any_cpu, u8 pad, u16 start, u16 end */
+		sw_skip(s, 2);
+		sw_u16(s);
+		sw_u16(s);
+		break;
+	default:
+		s->bad = true;
+		break;
+	}
+}
+
+/* Kernel records 1..22 except SAMPLE: the fields before the trailer. */
+static void sw_kernel_body(struct sw *s, uint32_t type, uint16_t misc)
+{
+	switch (type) {
+	case PD_REC_MMAP:
+		sw_u32s(s, 2);
+		sw_u64s(s, 3);
+		break;
+	case PD_REC_LOST:
+		sw_u64s(s, 2);
+		break;
+	case PD_REC_COMM:
+	case PD_REC_ITRACE_START:
+	case PD_REC_SWITCH_CPU_WIDE:
+		sw_u32s(s, 2);
+		break;
+	case PD_REC_EXIT:
+	case PD_REC_FORK:
+		sw_u32s(s, 4);
+		sw_u64(s);
+		break;
+	case PD_REC_THROTTLE:
+	case PD_REC_UNTHROTTLE:
+	case PD_REC_AUX:
+		sw_u64s(s, 3);
+		break;
+	case PD_REC_READ:
+		sw_u32s(s, 2);
+		sw_u64_rest(s);	/* read_format values, group form included */
+		break;
+	case PD_REC_MMAP2:
+		sw_u32s(s, 2);
+		sw_u64s(s, 3);
+		if (misc & PD_MISC_MMAP_BUILD_ID) {
+			/* u8 size, u8 reserved, u16 reserved, u8 build_id[20] */
+			sw_skip(s, 2);
+			sw_u16(s);
+			sw_skip(s, 20);
+		} else {
+			sw_u32s(s, 2);
+			sw_u64s(s, 2);
+		}
+		sw_u32s(s, 2);
+		break;
+	case PD_REC_LOST_SAMPLES:
+	case PD_REC_CGROUP:
+	case PD_REC_AUX_OUTPUT_HW_ID:
+		sw_u64(s);
+		break;
+	case PD_REC_SWITCH:
+		break;
+	case PD_REC_NAMESPACES:
+		sw_u32s(s, 2);
+		sw_u64s(s, 2 * sw_u64(s));
+		break;
+	case PD_REC_KSYMBOL:
+		sw_u64(s);
+		sw_u32(s);
+		sw_u16(s);
+		sw_u16(s);
+		break;
+	case PD_REC_BPF_EVENT:
+		sw_u16(s);
+		sw_u16(s);
+		sw_u32(s);
+		break;
+	case PD_REC_TEXT_POKE:
+		sw_u64(s);
+		sw_u16(s);
+		sw_u16(s);
+		break;
+	case PD_REC_CALLCHAIN_DEFERRED:
+		sw_u64(s);
+		sw_u64s(s, sw_u64(s));
+		break;
+	default:
+		s->bad = true;
+		break;
+	}
+}
+
+static void sw_user_record(struct sw *s, uint8_t *out, uint32_t type, const uint8_t *in,
+			   size_t len, const struct pd_features *f, struct pd_diag_sink *sink)
+{
+	uint32_t fmt;
+
+	switch (type) {
+	case PD_REC_HEADER_ATTR: {
+		struct pd_attr a;
+		uint32_t asz;
+
+		if (!sw_has(s, 8))
+			break;
+		asz = pd_ld32(in + 12, true);
+		if (!asz)
+			asz = 64;
+		if (asz < 64 || asz > len - 8) {
+			s->bad = true;
+			break;
+		}
+		pd_attr_decode(in + 8, asz, true, &a);
+		pd_attr_encode(&a, out + 8, asz);
+		s->pos = 8 + (size_t)asz;
+		sw_u64_rest(s);
+		break;
+	}
+	case PD_REC_HEADER_EVENT_TYPE:
+		sw_u64(s);
+		break;
+	case PD_REC_HEADER_TRACING_DATA:
+		sw_u32(s);
+		if (len >= 16)
+			sw_u32(s);
+		break;
+	case PD_REC_HEADER_BUILD_ID:
+		sw_u32(s);	/* pid: released perf forgets it, it is an s32 all the same */
+		break;
+	case PD_REC_FINISHED_ROUND:
+	case PD_REC_FINISHED_INIT:
+	case PD_REC_COMPRESSED:
+		break;
+	case PD_REC_ID_INDEX:
+	case PD_REC_STAT_CONFIG:
+		sw_u64_rest(s);
+		break;
+	case PD_REC_AUXTRACE_INFO:
+		sw_u32s(s, 2);
+		sw_u64_rest(s);
+		break;
+	case PD_REC_AUXTRACE:
+		sw_u64s(s, 3);
+		sw_u32s(s, 4);
+		break;
+	case PD_REC_AUXTRACE_ERROR:
+		sw_u32s(s, 6);
+		sw_u64(s);
+		if (s->bad)
+			break;
+		fmt = pd_ld32(out + 28, false);
+		if (fmt >= 1 && len >= 48)
+			sw_u64(s);
+		if (fmt >= 2 && len >= 120) {
+			s->pos = 112;
+			sw_u32s(s, 2);
+		}
+		break;
+	case PD_REC_THREAD_MAP: {
+		uint64_t nr = sw_u64(s), i;
+
+		if (s->bad || nr > (s->end - s->pos) / 24) {
+			s->bad = true;
+			break;
+		}
+		for (i = 0; i < nr; i++) {
+			sw_u64(s);
+			sw_skip(s, 16);
+		}
+		break;
+	}
+	case PD_REC_CPU_MAP:
+		sw_cpu_map(s);
+		break;
+	case PD_REC_STAT:
+		sw_u64(s);
+		sw_u32s(s, 2);
+		sw_u64s(s, 3);
+		break;
+	case PD_REC_STAT_ROUND:
+		sw_u64s(s, 2);
+		break;
+	case PD_REC_EVENT_UPDATE: {
+		uint64_t t = sw_u64(s);
+
+		sw_u64(s);
+		if (t == 1)		/* SCALE: a double, swapped as its 8 bytes */
+			sw_u64(s);
+		else if (t == 3)	/* CPUS */
+			sw_cpu_map(s);
+		break;
+	}
+	case PD_REC_TIME_CONV:
+		/* 32-byte records of old perf hold shift, mult, zero only */
+		sw_u64s(s, len >= 56 ? 5 : 3);
+		break;
+	case PD_REC_HEADER_FEATURE: {
+		uint64_t id = sw_u64(s);
+
+		if (s->bad)
+			break;
+		if (len > 16 && (id >= PD_FEAT_BITS ||
+				 pd_swap_feature((unsigned int)id, in + 16, len - 16, out + 16, f,
+						 sink)))
+			s->bad = true;
+		break;
+	}
+	case PD_REC_COMPRESSED2:
+		sw_u64(s);
+		break;
+	case PD_REC_BPF_METADATA:
+		s->pos = 520;
+		sw_u64(s);
+		break;
+	case PD_REC_SCHEDSTAT_CPU:
+		sw_u64(s);
+		sw_u32(s);
+		sw_u16(s);
+		sw_skip(s, 2);
+		/* the CPU counter set of versions 15 to 17: 6 x u32, 3 x u64 */
+		if (!s->bad && s->end - s->pos == 48) {
+			sw_u32s(s, 6);
+			sw_u64s(s, 3);
+		} else {
+			s->bad = true;
+		}
+		break;
+	case PD_REC_SCHEDSTAT_DOMAIN:
+		sw_u64(s);
+		sw_u32(s);
+		sw_u16(s);
+		sw_u16(s);
+		/* version 17 domain counters: 45 x u32 */
+		if (!s->bad && pd_ld16(out + 20, false) == 17 && s->end - s->pos == 180)
+			sw_u32s(s, 45);
+		else
+			s->bad = true;
+		break;
+	default:
+		s->bad = true;
+		break;
+	}
+}
+
+int pd_swap_record(const struct pd_record *rec, uint8_t *out, struct pd_diag_sink *sink)
+{
+	const struct pd_event *ev = rec->event;
+	size_t len = rec->raw_len;
+	struct sw s;
+	uint32_t type;
+	uint16_t misc;
+	bool file_be = HOST_BE ? !rec->swapped : rec->swapped;
+
+	memcpy(out, rec->raw, len);
+	if (len < 8)
+		goto bad;
+	bs32(out);
+	bs16(out + 4);
+	bs16(out + 6);
+	type = pd_ld32(out, false);
+	misc = pd_ld16(out + 4, false);
+	sw_init(&s, out, 8, len);
+
+	if (type == PD_REC_SAMPLE) {
+		if (!ev)
+			goto bad;
+		sw_sample(&s, &ev->attr, file_be);
+	} else if (type >= 1 && type < PD_REC_KERNEL_MAX) {
+		size_t body_end = len;
+
+		if (ev && (ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL)) {
+			if (ev->id_hdr_size > len - 8)
+				goto bad;
+			body_end = len - ev->id_hdr_size;
+			sw_init(&s, out, body_end, len);
+			sw_trailer(&s, ev->attr.sample_type & TRAILER_BITS);
+			if (s.bad)
+				goto bad;
+		} else if (!ev && rec->has_trailer) {
+			goto bad;
+		}
+		sw_init(&s, out, 8, body_end);
+		sw_kernel_body(&s, type, misc);
+	} else if (type >= 64 && type < PD_REC_USER_MAX) {
+		sw_user_record(&s, out, type, rec->raw, len, NULL, sink);
+	} else {
+		s.bad = true;
+	}
+	if (!s.bad)
+		return 0;
+bad:
+	pd_diag_emit(sink, PD_REC_NOT_CONVERTIBLE, rec->offset, (int64_t)rec->index, rec->type,
+		     false, "type=%u size=%zu", rec->type, len);
+	return 1;
+}
+
+/* ---- feature payloads (§5.4) ---- */
+
+static void sw_event_desc(struct sw *s, const uint8_t *in)
+{
+	uint32_t nr = sw_u32(s), asz = sw_u32(s), i;
+
+	if (asz < 64) {
+		s->bad = true;
+		return;
+	}
+	for (i = 0; i < nr && !s->bad; i++) {
+		struct pd_attr a;
+
+		if (!sw_has(s, asz))
+			return;
+		pd_attr_decode(in + s->pos, asz, true, &a);
+		pd_attr_encode(&a, s->p + s->pos, asz);
+		s->pos += asz;
+		{
+			uint32_t nr_ids = sw_u32(s);
+
+			sw_str(s);
+			sw_u64s(s, nr_ids);
+		}
+	}
+}
+
+static void sw_build_ids(struct sw *s, bool legacy)
+{
+	while (!s->bad && s->pos < s->end) {
+		size_t start = s->pos;
+		uint16_t size;
+
+		sw_u32(s);
+		sw_u16(s);
+		size = sw_u16(s);
+		if (s->bad || size < 8 || size > s->end - start) {
+			s->bad = true;
+			return;
+		}
+		if (!legacy && size >= 12)
+			sw_u32(s);	/* pid */
+		s->pos = start + size;
+	}
+}
+
+/* Does a string list of the file's byte order end exactly `len` bytes after p? */
+static bool str_list_len(const uint8_t *p, size_t avail, size_t *len)
+{
+	size_t pos = 4;
+	uint32_t nr, i;
+
+	if (avail < 4)
+		return false;
+	nr = pd_ld32(p, true);
+	for (i = 0; i < nr; i++) {
+		uint32_t l;
+
+		if (avail - pos < 4)
+			return false;
+		l = pd_ld32(p + pos, true);
+		pos += 4;
+		if (l > avail - pos)
+			return false;
+		pos += l;
+	}
+	*len = pos;
+	return true;
+}
+
+/*
+ * Without NRCPUS (a lone HEADER_FEATURE record), find the cpu count that
+ * makes the optional parts fill the payload: 8 * nr bytes of ids, then
+ * optionally a string list and 4 * nr bytes of die ids.
+ */
+static bool topology_nr_cpus(const struct sw *s, uint32_t *nr)
+{
+	size_t rest = s->end - s->pos, n, l;
+
+	for (n = 1; 8 * n <= rest && n <= 65536; n++) {
+		if (8 * n == rest ||
+		    (str_list_len(s->p + s->pos + 8 * n, rest - 8 * n, &l) &&
+		     l <= rest - 8 * n && rest - 8 * n - l == 4 * n)) {
+			*nr = (uint32_t)n;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void sw_cpu_topology(struct sw *s, const struct pd_features *f)
+{
+	uint32_t nr;
+
+	sw_str_list(s);
+	sw_str_list(s);
+	if (s->bad || s->pos == s->end)
+		return;
+	/* the optional parts need NRCPUS' count, as perf's reader does */
+	if (f && pd_features_has(f, PD_FEAT_NRCPUS))
+		nr = f->nrcpus.avail;
+	else if (!topology_nr_cpus(s, &nr)) {
+		s->bad = true;
+		return;
+	}
+	sw_u32s(s, 2 * (uint64_t)nr);
+	if (s->bad || s->pos == s->end)
+		return;
+	sw_str_list(s);
+	sw_u32s(s, nr);
+}
+
+static void sw_mem_topology(struct sw *s)
+{
+	uint64_t nr, i;
+
+	sw_u64s(s, 2);
+	nr = sw_u64(s);
+	for (i = 0; i < nr && !s->bad; i++) {
+		uint64_t nbits;
+
+		sw_u64s(s, 2);
+		nbits = sw_u64(s);
+		sw_u64s(s, nbits / 64 + !!(nbits % 64));
+	}
+}
+
+static void sw_cpu_domain_info(struct sw *s)
+{
+	uint32_t ver = sw_u32(s);
+
+	sw_u32(s);
+	while (!s->bad && s->pos < s->end) {
+		uint32_t nr, i;
+
+		sw_u32(s);
+		nr = sw_u32(s);
+		for (i = 0; i < nr && !s->bad; i++) {
+			sw_u32(s);
+			if (ver >= 17)
+				sw_str(s);
+			sw_str(s);
+			sw_str(s);
+		}
+	}
+}
+
+int pd_swap_feature(unsigned int id, const uint8_t *in, size_t len, uint8_t *out,
+		    const struct pd_features *f, struct pd_diag_sink *sink)
+{
+	struct sw s;
+	uint32_t nr, i;
+
+	memcpy(out, in, len);
+	sw_init(&s, out, 0, len);
+	switch (id) {
+	case PD_FEAT_TRACING_DATA:	/* the blob states its own byte order */
+	case PD_FEAT_BRANCH_STACK:
+	case PD_FEAT_STAT:
+		break;
+	case PD_FEAT_BUILD_ID:
+		sw_build_ids(&s, f && f->build_ids.legacy);
+		break;
+	case PD_FEAT_HOSTNAME:
+	case PD_FEAT_OSRELEASE:
+	case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH:
+	case PD_FEAT_CPUDESC:
+	case PD_FEAT_CPUID:
+		sw_str(&s);
+		break;
+	case PD_FEAT_NRCPUS:
+	case PD_FEAT_E_MACHINE:
+		sw_u32s(&s, 2);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+	case PD_FEAT_CLOCKID:
+	case PD_FEAT_DIR_FORMAT:
+		sw_u64(&s);
+		break;
+	case PD_FEAT_CMDLINE:
+		sw_str_list(&s);
+		break;
+	case PD_FEAT_EVENT_DESC:
+		sw_event_desc(&s, in);
+		break;
+	case PD_FEAT_CPU_TOPOLOGY:
+		sw_cpu_topology(&s, f);
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			sw_u32(&s);
+			sw_u64s(&s, 2);
+			sw_str(&s);
+		}
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			sw_u32(&s);
+			sw_str(&s);
+		}
+		break;
+	case PD_FEAT_GROUP_DESC:
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			sw_str(&s);
+			sw_u32s(&s, 2);
+		}
+		break;
+	case PD_FEAT_AUXTRACE:
+		sw_u64s(&s, 2 * sw_u64(&s));
+		break;
+	case PD_FEAT_CACHE:
+		sw_u32(&s);
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			sw_u32s(&s, 4);
+			sw_str(&s);
+			sw_str(&s);
+			sw_str(&s);
+		}
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		sw_u64s(&s, 2);
+		break;
+	case PD_FEAT_MEM_TOPOLOGY:
+		sw_mem_topology(&s);
+		break;
+	case PD_FEAT_COMPRESSED:
+		sw_u32s(&s, 5);
+		break;
+	case PD_FEAT_CPU_PMU_CAPS:
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			sw_str(&s);
+			sw_str(&s);
+		}
+		break;
+	case PD_FEAT_CLOCK_DATA:
+		sw_u32s(&s, 2);
+		sw_u64s(&s, 2);
+		break;
+	case PD_FEAT_PMU_CAPS:
+		nr = sw_u32(&s);
+		for (i = 0; i < nr && !s.bad; i++) {
+			uint32_t j, caps = sw_u32(&s);
+
+			for (j = 0; j < caps && !s.bad; j++) {
+				sw_str(&s);
+				sw_str(&s);
+			}
+			sw_str(&s);
+		}
+		break;
+	case PD_FEAT_CPU_DOMAIN_INFO:
+		sw_cpu_domain_info(&s);
+		break;
+	case PD_FEAT_CLN_SIZE:
+		if (len == 4)
+			sw_u32(&s);
+		else if (len == 8)
+			sw_u64(&s);
+		else
+			s.bad = true;
+		break;
+	case PD_FEAT_BPF_PROG_INFO:
+	case PD_FEAT_BPF_BTF:
+		/* host-order kernel structs: only an empty list converts */
+		if (sw_u32(&s) || s.pos != len)
+			s.bad = true;
+		break;
+	default:
+		s.bad = true;
+		break;
+	}
+	if (!s.bad)
+		return 0;
+	pd_diag_emit(sink, PD_FEAT_NOT_CONVERTIBLE, PD_NO_OFFSET, -1, 0, false,
+		     "feature=%s id=%u size=%zu",
+		     pd_feature_name(id) ? pd_feature_name(id) : "unknown", id, len);
+	return 1;
+}

@@ -1,0 +1,2 @@
+# pipe-to-file.mk - shell tests of perfconv pipe-to-file and file-to-pipe.
+EXTRA_TESTS += tests/pipe-to-file.sh

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_writer.c - the perf.data writer (file and pipe mode) and the
+ * conversion of records and features of the opposite byte order.
+ *
+ * Files are written with the writer and read back with the reader; the
+ * byte-order conversion is checked against the swapped twins of the
+ * corpus' pipe streams (swap_twin.h): every record of a twin, converted
+ * to host order, must equal the record of the original stream.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/pd_writer.h"
+#include "swap.h"
+#include "swap_twin.h"
+#include "test_suites.h"
+
+static char tmpdir[] = "/tmp/pd-writer-test.XXXXXX";
+
+static int suite_init(void)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void tpath(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", tmpdir, name);
+}
+
+/* A COMM record with a sample_id trailer of TID|TIME|ID, host order. */
+static size_t make_comm(uint8_t *p, uint32_t pid, uint64_t time, uint64_t id)
+{
+	uint32_t type = PD_REC_COMM;
+	uint16_t misc = 0, size = 8 + 8 + 16 + 24;
+
+	memset(p, 0, size);
+	memcpy(p, &type, 4);
+	memcpy(p + 4, &misc, 2);
+	memcpy(p + 6, &size, 2);
+	memcpy(p + 8, &pid, 4);
+	memcpy(p + 12, &pid, 4);
+	memcpy(p + 16, "workload", 8);
+	memcpy(p + 32, &pid, 4);
+	memcpy(p + 36, &pid, 4);
+	memcpy(p + 40, &time, 8);
+	memcpy(p + 48, &id, 8);
+	return size;
+}
+
+static size_t make_sample(uint8_t *p, uint64_t ip, uint32_t pid, uint64_t time, uint64_t id)
+{
+	uint32_t type = PD_REC_SAMPLE;
+	uint16_t misc = 2, size = 8 + 32;
+
+	memcpy(p, &type, 4);
+	memcpy(p + 4, &misc, 2);
+	memcpy(p + 6, &size, 2);
+	memcpy(p + 8, &ip, 8);
+	memcpy(p + 16, &pid, 4);
+	memcpy(p + 20, &pid, 4);
+	memcpy(p + 24, &time, 8);
+	memcpy(p + 32, &id, 8);
+	return size;
+}
+
+static void test_attr(struct pd_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = 1;
+	a->size = 128;
+	a->sample_period = 999;
+	a->sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID;
+	a->flags = PD_ATTR_FREQ | PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_COMM;
+}
+
+/* perf_header_string of "host" */
+static size_t make_string(uint8_t *p, const char *s)
+{
+	uint32_t len = 64;
+
+	memset(p, 0, 68);
+	memcpy(p, &len, 4);
+	memcpy(p + 4, s, strlen(s));
+	return 68;
+}
+
+static void write_sample_file(const char *path, enum pd_writer_mode mode, bool late_event)
+{
+	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
+	struct pd_writer *w;
+	struct pd_attr a;
+	uint64_t ids[2] = { 11, 12 }, ids2[1] = { 21 };
+	uint8_t rec[128], str[68];
+	size_t n;
+
+	o.mode = mode;
+	o.buffer_size = 1;	/* the minimum: exercises flushing */
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	test_attr(&a);
+	CU_ASSERT(pd_writer_add_event(w, &a, 128, ids, 2) == 0);
+	if (!late_event) {
+		a.config = 1;
+		CU_ASSERT(pd_writer_add_event(w, &a, 128, ids2, 1) == 0);
+	}
+	make_string(str, "host");
+	CU_ASSERT(pd_writer_set_feature(w, PD_FEAT_HOSTNAME, str, sizeof(str)) == 0);
+	n = make_comm(rec, 42, 100, 11);
+	CU_ASSERT(pd_writer_write_record(w, rec, n) == 0);
+	if (late_event) {
+		a.config = 1;
+		CU_ASSERT(pd_writer_add_event(w, &a, 128, ids2, 1) == 0);
+	}
+	n = make_sample(rec, 0x1000, 42, 200, 21);
+	CU_ASSERT(pd_writer_write_record(w, rec, n) == 0);
+	/* a record whose size disagrees with its length is refused */
+	CU_ASSERT(pd_writer_write_record(w, rec, n - 8) == PD_STATUS_MALFORMED);
+	CU_ASSERT(pd_writer_commit(w) == 0);
+}
+
+static void check_sample_file(const char *path, enum pd_mode mode)
+{
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	const struct pd_record *rec;
+	const struct pd_features *f;
+	struct pd_reader *r;
+	int ret, n = 0;
+
+	CU_ASSERT_FATAL(pd_reader_open(path, &ro, &r) == 0);
+	CU_ASSERT(pd_reader_header(r)->mode == mode);
+	while ((ret = pd_reader_next(r, &rec)) > 0) {
+		if (rec->type == PD_REC_COMM) {
+			CU_ASSERT(rec->decoded);
+			CU_ASSERT(rec->u.comm.pid == 42);
+			CU_ASSERT_STRING_EQUAL(rec->u.comm.comm, "workload");
+			n++;
+		} else if (rec->type == PD_REC_SAMPLE) {
+			CU_ASSERT(rec->decoded);
+			CU_ASSERT(rec->event_index == 1);
+			CU_ASSERT(rec->u.sample.ip == 0x1000);
+			n++;
+		}
+	}
+	CU_ASSERT(ret == 0);
+	CU_ASSERT(n == 2);
+	CU_ASSERT(pd_reader_nr_events(r) == 2);
+	if (pd_reader_nr_events(r) == 2) {
+		CU_ASSERT(pd_reader_event(r, 0)->nr_ids == 2);
+		CU_ASSERT(pd_reader_event(r, 1)->ids[0] == 21);
+		CU_ASSERT(pd_reader_event(r, 1)->attr.config == 1);
+		CU_ASSERT(pd_reader_event(r, 0)->attr_size_on_disk == 128);
+	}
+	f = pd_reader_features(r);
+	CU_ASSERT(pd_features_has(f, PD_FEAT_HOSTNAME));
+	CU_ASSERT(f->hostname && !strcmp(f->hostname, "host"));
+	CU_ASSERT(pd_reader_diag_count(r, PD_SEV_ERROR) == 0);
+	CU_ASSERT(pd_reader_diag_count(r, PD_SEV_WARNING) == 0);
+	pd_reader_close(r);
+}
+
+static void test_file_mode(void)
+{
+	char path[256];
+
+	tpath(path, sizeof(path), "file.data");
+	write_sample_file(path, PD_WRITER_FILE, false);
+	check_sample_file(path, PD_MODE_FILE);
+	/* an event after the first record moves the attrs behind the features */
+	tpath(path, sizeof(path), "late.data");
+	write_sample_file(path, PD_WRITER_FILE, true);
+	check_sample_file(path, PD_MODE_FILE);
+}
+
+static void test_pipe_mode(void)
+{
+	char path[256];
+
+	tpath(path, sizeof(path), "pipe.data");
+	write_sample_file(path, PD_WRITER_PIPE, false);
+	check_sample_file(path, PD_MODE_PIPE);
+}
+
+static void test_abort_and_targets(void)
+{
+	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
+	struct pd_writer *w;
+	char path[256], cmd[512];
+	int fds[2];
+
+	/* abort: neither target nor temporary file remains */
+	tpath(path, sizeof(path), "aborted.data");
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	pd_writer_abort(w);
+	CU_ASSERT(access(path, F_OK) != 0);
+	snprintf(cmd, sizeof(cmd), "ls -a %s | grep -q aborted", tmpdir);
+	CU_ASSERT(system(cmd) != 0);
+
+	/* file mode needs a seekable output */
+	CU_ASSERT_FATAL(pipe(fds) == 0);
+	CU_ASSERT(pd_writer_open_fd(fds[1], "pipe", &o, &w) == PD_STATUS_IO);
+	CU_ASSERT(w == NULL);
+	CU_ASSERT(pd_writer_open(tmpdir, &o, &w) == PD_STATUS_IO);
+	/* pipe mode is happy with a pipe */
+	o.mode = PD_WRITER_PIPE;
+	CU_ASSERT_FATAL(pd_writer_open_fd(fds[1], "pipe", &o, &w) == 0);
+	CU_ASSERT(pd_writer_commit(w) == 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void test_attr_shrink(void)
+{
+	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_writer *w;
+	struct pd_reader *r;
+	struct pd_attr a;
+	uint64_t id = 5;
+	char path[256];
+
+	/* a 136-byte attr with config3 zero is written as 128 bytes */
+	tpath(path, sizeof(path), "shrink.data");
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	test_attr(&a);
+	a.size = 136;
+	CU_ASSERT(pd_writer_add_event(w, &a, 136, &id, 1) == 0);
+	CU_ASSERT(pd_writer_commit(w) == 0);
+	CU_ASSERT_FATAL(pd_reader_open(path, &ro, &r) == 0);
+	CU_ASSERT(pd_reader_header(r)->attr_size == 128 + 16);
+	pd_reader_close(r);
+
+	/* with config3 set the size stays */
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	a.config3 = 7;
+	CU_ASSERT(pd_writer_add_event(w, &a, 136, &id, 1) == 0);
+	CU_ASSERT(pd_writer_commit(w) == 0);
+	CU_ASSERT_FATAL(pd_reader_open(path, &ro, &r) == 0);
+	CU_ASSERT(pd_reader_header(r)->attr_size == 136 + 16);
+	CU_ASSERT(pd_reader_event(r, 0)->attr.config3 == 7);
+	pd_reader_close(r);
+}
+
+static void test_branch_flags(void)
+{
+	uint64_t v = 1 | (1ULL << 3) | (0x1234ULL << 4) | (5ULL << 20) | (2ULL << 24) |
+		     (9ULL << 26) | (3ULL << 30);
+
+	CU_ASSERT(pd_br_flags_be_to_le(pd_br_flags_le_to_be(v)) == v);
+	/* mispred is the most significant bit in the big-endian allocation */
+	CU_ASSERT(pd_br_flags_le_to_be(1) == 1ULL << 63);
+	CU_ASSERT(pd_br_flags_be_to_le(0xfULL << 40) == 0xfULL << 20);
+}
+
+/*
+ * Every record of the swapped twin, in host order, is the original's
+ * record; containers are compared by type only (they are recompressed).
+ */
+static void compare_twin(const char *name)
+{
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
+	struct pd_reader *a, *b;
+	struct pd_writer *w;
+	const struct pd_record *ra, *rb;
+	char in[256], twin[256], out[256], err[256];
+	uint8_t *copy = malloc(1 << 16);
+	int ret_a, ret_b, mismatches = 0;
+
+	CU_ASSERT_FATAL(copy != NULL);
+	snprintf(in, sizeof(in), "corpus/%s", name);
+	if (access(in, R_OK)) {
+		free(copy);
+		return;
+	}
+	tpath(twin, sizeof(twin), "twin.data");
+	tpath(out, sizeof(out), "twin-out.data");
+	if (swap_twin(in, twin, err, sizeof(err))) {
+		fprintf(stderr, "swap_twin %s: %s\n", name, err);
+		CU_FAIL("swap_twin");
+		free(copy);
+		return;
+	}
+	ro.skip_compressed = true;
+	CU_ASSERT_FATAL(pd_reader_open(in, &ro, &a) == 0);
+	CU_ASSERT_FATAL(pd_reader_open(twin, &ro, &b) == 0);
+	CU_ASSERT(pd_reader_header(b)->swapped);
+	CU_ASSERT_FATAL(pd_writer_open(out, &wo, &w) == 0);
+	for (;;) {
+		const uint8_t *host;
+
+		ret_a = pd_reader_next(a, &ra);
+		ret_b = pd_reader_next(b, &rb);
+		if (ret_a <= 0 || ret_b <= 0)
+			break;
+		if (ra->type != rb->type || ra->raw_len != rb->raw_len) {
+			mismatches++;
+			break;
+		}
+		memcpy(copy, ra->raw, ra->raw_len);
+		if (pd_writer_record_to_host(w, rb, &host) != 0 ||
+		    memcmp(host, copy, ra->raw_len)) {
+			if (!mismatches++)
+				fprintf(stderr, "%s: record %llu (type %u) differs after conversion\n",
+					name, (unsigned long long)ra->index, ra->type);
+		}
+		if (ra->type == PD_REC_HEADER_FEATURE && rb->decoded &&
+		    !rb->u.header_feature.end_marker)
+			CU_ASSERT(pd_writer_set_feature_from_record(w, rb, pd_reader_features(b)) >= 0);
+	}
+	CU_ASSERT(ret_a == 0 && ret_b == 0);
+	CU_ASSERT(mismatches == 0);
+	pd_writer_abort(w);
+	pd_reader_close(a);
+	pd_reader_close(b);
+	free(copy);
+}
+
+static void test_swap_corpus(void)
+{
+	static const char *const files[] = {
+		"basic.pipe.data", "callchain-dwarf.pipe.data", "callchain-fp.pipe.data",
+		"compressed.pipe.data", "group-read.pipe.data", "inherit-stat.pipe.data",
+		"inject-buildid.pipe.data", "intr-regs.pipe.data", "lost.pipe.data",
+		"multi-event.pipe.data", "namespaces.pipe.data", "sample-fields.pipe.data",
+		"stat.pipe.data", "switch-cpu-wide.pipe.data", "syscalls.pipe.data",
+		"system-wide.pipe.data", "bpf.pipe.data", "all-cgroups.pipe.data",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		compare_twin(files[i]);
+}
+
+int pd_test_register_writer(void)
+{
+	CU_pSuite s = CU_add_suite("writer", suite_init, suite_clean);
+
+	if (!s)
+		return CU_get_error();
+	if (!CU_add_test(s, "file mode round trip", test_file_mode) ||
+	    !CU_add_test(s, "pipe mode round trip", test_pipe_mode) ||
+	    !CU_add_test(s, "abort, unseekable and pipe outputs", test_abort_and_targets) ||
+	    !CU_add_test(s, "attr size above 128 shrinks when lossless", test_attr_shrink) ||
+	    !CU_add_test(s, "branch flags bit-field remap", test_branch_flags) ||
+	    !CU_add_test(s, "swapped corpus twins convert back exactly", test_swap_corpus))
+		return CU_get_error();
+	return CUE_SUCCESS;
+}
