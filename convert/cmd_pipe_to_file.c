@@ -442,6 +442,12 @@ int cmd_pipe_to_file(int argc, char **argv)
 	cli_diag_init(&p.wd, out, verbose);
 	ro.diag_fn = p2f_diag;
 	ro.diag_arg = &p;
+	/*
+	 * Samples are copied byte for byte: only their time is needed (for
+	 * SAMPLE_TIME), so skip the full decode unless --strict asks for every
+	 * problem inside them.
+	 */
+	ro.sample_fixed_only = !p.strict;
 	status = pd_reader_open(in, &ro, &r);
 	if (status < 0)
 		return cli_exit_code(status, &p.cd);

@@ -1640,8 +1640,79 @@ static void rec_frame(struct pd_reader *r, struct pd_stream *s, const uint8_t *r
 	rec->extra_len = 0;
 	rec->extra_offset = 0;
 	rec->decoded = false;
+	rec->partial = false;
 	rec->has_trailer = false;
 	memset(&rec->sid, 0, sizeof(rec->sid));
+}
+
+/*
+ * The fixed u64 slots at the start of a sample, in format order; enough
+ * for tools that only copy records.  Returns false when they do not fit
+ * (the full decoder then reports the problem).
+ */
+static bool sample_fixed_decode(struct pd_reader *r, struct pd_record *rec,
+				const struct pd_event *ev)
+{
+	struct pd_sample *smp = &rec->u.sample;
+	uint64_t st = ev->attr.sample_type;
+	const uint8_t *p = rec->raw + 8;
+	size_t need = ev->sample_fixed_size;
+	bool sw = r->swap;
+
+	if (rec->raw_len < 8 || need > rec->raw_len - 8)
+		return false;
+	memset(smp, 0, sizeof(*smp));
+	memset(&rec->sid, 0, sizeof(rec->sid));
+	smp->sample_type = st;
+	smp->period = ev->attr.sample_period;
+	if (st & PD_SAMPLE_IDENTIFIER) {
+		smp->identifier = smp->id = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_IP) {
+		smp->ip = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_TID) {
+		smp->pid = pd_ld32(p, sw);
+		smp->tid = pd_ld32(p + 4, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_TIME) {
+		smp->time = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_ADDR) {
+		smp->addr = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_ID) {
+		smp->id = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_STREAM_ID) {
+		smp->stream_id = pd_ld64(p, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_CPU) {
+		smp->cpu = pd_ld32(p, sw);
+		smp->cpu_res = pd_ld32(p + 4, sw);
+		p += 8;
+	}
+	if (st & PD_SAMPLE_PERIOD)
+		smp->period = pd_ld64(p, sw);
+	rec->sid.present = st & (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
+				 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER);
+	rec->sid.pid = smp->pid;
+	rec->sid.tid = smp->tid;
+	rec->sid.time = smp->time;
+	rec->sid.id = smp->id;
+	rec->sid.stream_id = smp->stream_id;
+	rec->sid.cpu = smp->cpu;
+	rec->sid.cpu_res = smp->cpu_res;
+	rec->decoded = true;
+	rec->partial = true;
+	return true;
 }
 
 /* Decode the framed record and apply its effects.  Returns <0 on no memory. */
@@ -1659,6 +1730,9 @@ static int rec_finish(struct pd_reader *r)
 	if (!pd_record_type_known(rec->type))
 		pd_diag_emit(&r->sink, PD_REC_UNKNOWN_TYPE, rec->offset, (int64_t)rec->index,
 			     rec->type, false, "type=%u size=%u", rec->type, rec->size);
+	if (r->opts.sample_fixed_only && rec->type == PD_REC_SAMPLE && ev &&
+	    sample_fixed_decode(r, rec, ev))
+		return 0;
 	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
 	if (ret == -2)
 		return PD_STATUS_NOMEM;

@@ -89,6 +89,14 @@ struct pd_reader_opts {
 	size_t order_queue_max;	/* time-order queue limit in bytes (0: 32 MiB) */
 	uint64_t max_decompressed;	/* per compressed record (0: 256 MiB) */
 	uint64_t max_ids;	/* sample ids over all attrs (0: 4 Mi) */
+	/*
+	 * Decode only the fixed slots of samples (identifier, ip, pid/tid,
+	 * time, addr, id, stream_id, cpu, period): for tools that copy
+	 * records and need no more, such as format converters.  Such samples
+	 * have pd_record.partial set; their variable fields are empty and
+	 * their size is not checked against them.
+	 */
+	bool sample_fixed_only;
 };
 
 #define PD_READER_OPTS_INIT { 0 }

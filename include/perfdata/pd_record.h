@@ -438,6 +438,9 @@ struct pd_record {
 	/* false when the record could not be decoded (a diagnostic says why) */
 	bool decoded;
 
+	/* Only the fixed slots of a sample were decoded (sample_fixed_only). */
+	bool partial;
+
 	/* Directory mode: the stream the record came from (0 = "data"). */
 	uint32_t stream_index;
 	const char *stream;	/* "data", "data.3"; NULL outside directory mode */
