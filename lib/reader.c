@@ -112,6 +112,7 @@ struct qent {
 	uint64_t index;
 	bool from_compressed;
 	uint16_t stream;
+	int32_t event_index;
 };
 
 struct pd_reader {
@@ -167,6 +168,7 @@ struct pd_reader {
 	bool ooo_reported;
 	bool qfull_reported;
 	bool ended;
+	bool defer_kernel;		/* time order: decode kernel records at delivery */
 
 	uint64_t bytes_read;
 };
@@ -1290,6 +1292,7 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 		return NULL;
 	init_opts(r, opts);
 	r->last_idx = -1;
+	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
 	return r;
 }
@@ -1641,6 +1644,7 @@ static void rec_frame(struct pd_reader *r, struct pd_stream *s, const uint8_t *r
 	rec->extra_offset = 0;
 	rec->decoded = false;
 	rec->partial = false;
+	rec->deferred = false;
 	rec->has_trailer = false;
 	memset(&rec->sid, 0, sizeof(rec->sid));
 }
@@ -1715,12 +1719,26 @@ static bool sample_fixed_decode(struct pd_reader *r, struct pd_record *rec,
 	return true;
 }
 
+static int rec_decode(struct pd_reader *r, struct pd_record *rec, const struct pd_event *ev)
+{
+	int ret;
+
+	rec->deferred = false;
+	if (r->opts.sample_fixed_only && rec->type == PD_REC_SAMPLE && ev &&
+	    sample_fixed_decode(r, rec, ev))
+		return 0;
+	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
+	if (ret == -2)
+		return PD_STATUS_NOMEM;
+	apply_record(r, rec);
+	return 0;
+}
+
 /* Decode the framed record and apply its effects.  Returns <0 on no memory. */
 static int rec_finish(struct pd_reader *r)
 {
 	struct pd_record *rec = &r->rec;
 	const struct pd_event *ev;
-	int ret;
 
 	ev = find_event(r, rec);
 	rec->event = ev;
@@ -1730,14 +1748,15 @@ static int rec_finish(struct pd_reader *r)
 	if (!pd_record_type_known(rec->type))
 		pd_diag_emit(&r->sink, PD_REC_UNKNOWN_TYPE, rec->offset, (int64_t)rec->index,
 			     rec->type, false, "type=%u size=%u", rec->type, rec->size);
-	if (r->opts.sample_fixed_only && rec->type == PD_REC_SAMPLE && ev &&
-	    sample_fixed_decode(r, rec, ev))
+	/*
+	 * In time order, kernel records are decoded when they leave the queue,
+	 * not twice; they change no reader state, so nothing is lost by waiting.
+	 */
+	if (r->defer_kernel && rec->type >= 1 && rec->type < PD_REC_KERNEL_MAX) {
+		rec->deferred = true;
 		return 0;
-	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
-	if (ret == -2)
-		return PD_STATUS_NOMEM;
-	apply_record(r, rec);
-	return 0;
+	}
+	return rec_decode(r, rec, ev);
 }
 
 /* Header sanity shared by outer and inner records.  Returns false when fatal. */
@@ -2281,6 +2300,7 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	e->from_compressed = rec->from_compressed;
 	e->inner_off = rec->inner_offset;
 	e->stream = (uint16_t)r->cur_stream;
+	e->event_index = rec->event_index;
 	r->q_nr++;
 	q_sift_up(r, r->q_nr - 1);
 	return 0;
@@ -2311,8 +2331,11 @@ static int q_pop(struct pd_reader *r)
 		rec->index = e.index;
 	}
 	/* Records in the queue never change reader state: decode only. */
-	rec->event = find_event(r, rec);
+	rec->event_index = e.event_index;
+	rec->event = e.event_index >= 0 && (size_t)e.event_index < r->nr_events ?
+		     &r->events[e.event_index] : NULL;
 	ret = pd_record_decode(&r->dec, rec, rec->event, &r->sink);
+	rec->deferred = false;
 	return ret == -2 ? PD_STATUS_NOMEM : FRAME_OK;
 }
 
@@ -2323,6 +2346,35 @@ static int q_pop(struct pd_reader *r)
 static bool record_time(const struct pd_reader *r, uint64_t *t)
 {
 	const struct pd_record *rec = &r->rec;
+
+	if (rec->deferred) {
+		const struct pd_event *ev = rec->event;
+		uint64_t st;
+		size_t pos;
+
+		if (!ev)
+			return false;
+		st = ev->attr.sample_type;
+		if (!(st & PD_SAMPLE_TIME))
+			return false;
+		if (rec->type == PD_REC_SAMPLE) {
+			pos = 8 + 8 * (size_t)__builtin_popcountll(st & (PD_SAMPLE_IDENTIFIER |
+								 PD_SAMPLE_IP | PD_SAMPLE_TID));
+			if (rec->raw_len < 8 || pos > rec->raw_len - 8)
+				return false;
+		} else {
+			size_t back = 8 * (size_t)(1 + __builtin_popcountll(st & (PD_SAMPLE_ID |
+						PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
+						PD_SAMPLE_IDENTIFIER)));
+
+			if (!(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
+			    rec->raw_len < 8 + (size_t)ev->id_hdr_size)
+				return false;
+			pos = rec->raw_len - back;
+		}
+		*t = pd_ld64(rec->raw + pos, r->swap);
+		return *t != 0;
+	}
 
 	if (!rec->decoded || rec->type >= 64)
 		return false;
@@ -2341,6 +2393,14 @@ static bool record_time(const struct pd_reader *r, uint64_t *t)
 		return true;
 	}
 	return false;
+}
+
+/* A record that bypasses the queue: decode it now if that was deferred. */
+static int deliver_now(struct pd_reader *r)
+{
+	if (r->rec.deferred && rec_decode(r, &r->rec, r->rec.event) < 0)
+		return PD_STATUS_NOMEM;
+	return FRAME_OK;
 }
 
 static int next_time_order(struct pd_reader *r)
@@ -2388,7 +2448,7 @@ static int next_time_order(struct pd_reader *r)
 			return q_pop(r);
 		}
 		if (!record_time(r, &t))
-			return FRAME_OK;
+			return deliver_now(r);
 		if (r->have_flushed && t < r->last_flushed) {
 			if (!r->ooo_reported) {
 				pd_diag_emit(&r->sink, PD_OUT_OF_ORDER, r->rec.offset,
@@ -2397,7 +2457,7 @@ static int next_time_order(struct pd_reader *r)
 					     r->last_flushed);
 				r->ooo_reported = true;
 			}
-			return FRAME_OK;
+			return deliver_now(r);
 		}
 		if (t > r->max_time)
 			r->max_time = t;

@@ -971,7 +971,7 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 	const struct pc_opts *o = rep->opts;
 	const struct pd_record *rec;
 	struct pc_check c;
-	int ret;
+	int ret = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.pf = pf;

@@ -440,6 +440,8 @@ struct pd_record {
 
 	/* Only the fixed slots of a sample were decoded (sample_fixed_only). */
 	bool partial;
+	/* Internal to the reader: decoding postponed (never set on delivery). */
+	bool deferred;
 
 	/* Directory mode: the stream the record came from (0 = "data"). */
 	uint32_t stream_index;
