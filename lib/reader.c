@@ -36,7 +36,7 @@
 #define PIPE_HEADER_SIZE	16
 
 #define DEFAULT_WINDOW		(4u << 20)
-#define DEFAULT_QUEUE_MAX	(32u << 20)
+#define DEFAULT_QUEUE_MAX	(24u << 20)
 #define DEFAULT_MAX_DECOMP	(256ULL << 20)
 #define DEFAULT_MAX_IDS		(4ULL << 20)
 #define MAX_ATTRS		65536
@@ -150,7 +150,9 @@ struct pd_reader {
 	/* time order */
 	struct qent *q;
 	size_t q_nr, q_cap;
-	uint64_t q_bytes;
+	uint64_t q_bytes;		/* memory of the queue's chunks */
+	uint64_t q_live_bytes;		/* bytes of the records in the queue */
+	uint64_t flush_to_bytes;	/* over the limit: pop until this many are left */
 	uint64_t q_seq;
 	uint64_t round_limit;		/* flush records with time <= this at the next round */
 	uint64_t max_time;		/* newest time seen */
@@ -2301,6 +2303,7 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	e->inner_off = rec->inner_offset;
 	e->stream = (uint16_t)r->cur_stream;
 	e->event_index = rec->event_index;
+	r->q_live_bytes += e->len;
 	r->q_nr++;
 	q_sift_up(r, r->q_nr - 1);
 	return 0;
@@ -2314,6 +2317,7 @@ static int q_pop(struct pd_reader *r)
 	struct pd_stream *s;
 	int ret;
 
+	r->q_live_bytes -= e.len;
 	r->q[0] = r->q[--r->q_nr];
 	if (r->q_nr)
 		q_sift_down(r, 0);
@@ -2409,6 +2413,12 @@ static int next_time_order(struct pd_reader *r)
 		uint64_t t;
 		int ret;
 
+		if (r->flush_to_bytes) {
+			/* Over the memory limit: only the oldest leave early. */
+			if (r->q_nr && r->q_live_bytes > r->flush_to_bytes)
+				return q_pop(r);
+			r->flush_to_bytes = 0;
+		}
 		if (r->flushing) {
 			if (r->q_nr && r->q[0].time <= r->flush_limit)
 				return q_pop(r);
@@ -2464,7 +2474,7 @@ static int next_time_order(struct pd_reader *r)
 		ret = q_push(r, t);
 		if (ret < 0)
 			return ret;
-		if (r->q_bytes > r->opts.order_queue_max) {
+		if (r->q_live_bytes > r->opts.order_queue_max) {
 			/* Bounded memory beats perfect order: flush the oldest half. */
 			if (!r->qfull_reported) {
 				pd_diag_emit(&r->sink, PD_ORDER_QUEUE_FULL, r->rec.offset,
@@ -2472,8 +2482,12 @@ static int next_time_order(struct pd_reader *r)
 					     "limit=%zu", r->opts.order_queue_max);
 				r->qfull_reported = true;
 			}
-			r->flush_limit = r->q[0].time + (r->max_time - r->q[0].time) / 2;
-			r->flushing = true;
+			/*
+			 * Deliver the oldest records until half the limit is
+			 * left: the fewer leave early, the less a late record
+			 * can be out of order.
+			 */
+			r->flush_to_bytes = r->opts.order_queue_max / 2;
 		}
 	}
 }

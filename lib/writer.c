@@ -143,6 +143,8 @@ static int emit(struct pd_writer *w, const void *p, size_t n)
 {
 	if (w->err)
 		return w->err;
+	if (!n)
+		return 0;	/* empty payloads may come with a NULL pointer */
 	if (n > w->cap - w->len && flush(w) < 0)
 		return w->err;
 	if (n >= w->cap) {
