@@ -92,11 +92,11 @@ $(LIB): $(LIB_OBJS)
 
 $(O)/perfconv: $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB) $(PERFCONV_EXTRA_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(PERFCONV_EXTRA_LIBS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 $(O)/unit-tests: $(TEST_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(TEST_EXTRA_LIBS) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(TEST_EXTRA_LIBS) $(LIB) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 # The whole suite: unit tests, corpus and CLI tests, layering check.
 test: all $(O)/unit-tests

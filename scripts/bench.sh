@@ -52,6 +52,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export PERFCONV=${PERFCONV:-$ROOT/bin/perfconv}
 export PERF=${PERF:-perf}
+export PERFSYM=${PERFSYM:-$ROOT/bin/perfsym}
 TIME_BIN=${TIME_BIN:-/usr/bin/time}
 
 SIZE_MB=400		# big inputs: at least this many MB
@@ -335,17 +336,51 @@ main() {
 	bench_cmd "perfconv info FILE" "$BIG" '"$PERFCONV" info "$IN" > /dev/null'
 	bench_cmd "perfconv info - < PIPEFILE" "$BIGP" '"$PERFCONV" info - < "$IN" > /dev/null'
 	bench_cmd "cat PIPEFILE | perfconv info -" "$BIGP" 'cat "$IN" | "$PERFCONV" info - > /dev/null'
+	bench_cmd "perfconv to-proto FILE" "$BIG" '"$PERFCONV" to-proto "$IN" > /dev/null'
+	bench_cmd "perfconv to-proto - < PIPEFILE" "$BIGP" '"$PERFCONV" to-proto - < "$IN" > /dev/null'
+	bench_cmd "perfconv to-proto --quipper-compat FILE" "$BIG" '"$PERFCONV" to-proto --quipper-compat "$IN" > /dev/null'
+	# pipe -> file conversion next to perf inject doing the same (target: >= 10x
+	# its MB/s, RSS < 64 MiB); both outputs removed inside the timed command
+	export CONVOUT=$DIR/.pipe-to-file.$$.data
+	bench_cmd "perfconv pipe-to-file -o OUT PIPEFILE" "$BIGP" '"$PERFCONV" pipe-to-file -o "$CONVOUT" "$IN" && rm -f "$CONVOUT"'
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf inject -i - -o OUT < PIPEFILE" "$BIGP" '"$PERF" inject -i - -o "$CONVOUT" < "$IN" 2> /dev/null && rm -f "$CONVOUT"'
+	rm -f "$CONVOUT"
 	bench_cmd "cat" "$SMALL" 'cat "$IN" > /dev/null'
 	bench_cmd "cat" "$SMALLP" 'cat "$IN" > /dev/null'
 	bench_cmd "perfconv info FILE" "$SMALL" '"$PERFCONV" info "$IN" > /dev/null'
 	bench_cmd "perfconv info - < PIPEFILE" "$SMALLP" '"$PERFCONV" info - < "$IN" > /dev/null'
 	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf report -D -i FILE" "$SMALL" '"$PERF" report -D -i "$IN" > /dev/null 2>&1'
 	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf report -D -i - < PIPEFILE" "$SMALLP" '"$PERF" report -D -i - < "$IN" > /dev/null 2>&1'
+	# samples table with symbols next to perf script (target: >= 10x its MB/s;
+	# perf script runs on the small input, it manages ~30 MB/s)
+	bench_cmd "perfconv to-csv --table samples FILE" "$BIG" '"$PERFCONV" to-csv --table samples "$IN" > /dev/null'
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -i FILE" "$SMALL" '"$PERF" script -i "$IN" > /dev/null 2>&1'
+	# perf-compatible JSON with symbols next to perf data convert --to-json
+	# (target: >= 10x its MB/s, RSS < 64 MiB; perf manages ~21 MB/s, so it
+	# runs on the small input), and the lossless --jsonl form
+	bench_cmd "perfconv to-json FILE" "$BIG" '"$PERFCONV" to-json --no-progress "$IN" > /dev/null'
+	bench_cmd "perfconv to-json - < PIPEFILE" "$BIGP" '"$PERFCONV" to-json --no-progress - < "$IN" > /dev/null'
+	bench_cmd "perfconv to-json --jsonl FILE" "$BIG" '"$PERFCONV" to-json --jsonl --no-progress "$IN" > /dev/null'
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf data convert --to-json FILE" "$SMALL" '"$PERF" data convert -f --to-json /dev/null -i "$IN" > /dev/null 2>&1'
+
+	if [ -x "$PERFSYM" ]; then
+		# symbolization: every callchain frame of every sample resolved
+		export SYMOUT=$DIR/perfsym.bench
+		bench_cmd "perfsym --bench (resolve all frames)" "$BIG" '"$PERFSYM" --bench "$IN" > "$SYMOUT"'
+	fi
 
 	export PERFCONV=$orig
 	rm -f "$SNAP"
 	SNAP=
-	print_report
+	local st=0
+	print_report || st=$?
+	if [ -s "${SYMOUT:-}" ]; then
+		echo
+		echo "Symbolization, perfsym --bench on $(basename "$BIG") (target: >= 10 M frames/s once tables are loaded):"
+		echo
+		awk '{ printf "- %s: %s\n", $1, $2 }' "$SYMOUT"
+	fi
+	return $st
 }
 
 main

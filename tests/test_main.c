@@ -22,9 +22,10 @@ static int (*const registrations[])(void) = {
 	pd_test_register_reader,
 	pd_test_register_corpus,
 	pd_test_register_swap,
-	pd_test_register_proto,
+	pd_test_register_json,
 	pd_test_register_writer,
 	pd_test_register_symbols,
+	pd_test_register_proto,
 };
 
 int main(int argc, char **argv)

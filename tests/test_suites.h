@@ -11,8 +11,9 @@ int pd_test_register_sample(void);
 int pd_test_register_reader(void);
 int pd_test_register_corpus(void);
 int pd_test_register_swap(void);
-int pd_test_register_proto(void);
+int pd_test_register_json(void);
 int pd_test_register_writer(void);
 int pd_test_register_symbols(void);
+int pd_test_register_proto(void);
 
 #endif /* PD_TEST_SUITES_H */

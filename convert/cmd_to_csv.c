@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_to_csv.c - perfconv to-csv: perf.data as tables for spreadsheets,
+ * SQL and flame graphs.
+ *
+ *	perfconv to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR] FILE|-
+ *
+ * One pass in time order feeds the symbolization machine and every
+ * selected table (csv_tables.c).  Streaming tables keep no state per
+ * record; the aggregated ones grow with their distinct keys only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "csv_tables.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
+		"                       [--kallsyms FILE] [--event NAME] [--folded-period]\n"
+		"                       [--strict] [-v] FILE|DIR|-\n\n"
+		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
+		"  stats      records and bytes per record type; samples and period per event\n"
+		"  records    every record in time order with a short summary\n"
+		"  samples    one row per sample, symbolized, with its callchain\n"
+		"  processes  per process and event: names, fork/exit time, samples, period\n"
+		"  functions  per event, DSO and symbol: self and total samples and period\n"
+		"  lines      per event, source file and line (needs --srcline)\n"
+		"  mmaps, comms, lost, switches   the side-band records\n"
+		"  folded     one line per distinct stack for flame graphs (not CSV)\n\n"
+		"  -o, --output DIR     write every table as DIR/NAME.csv (DIR is created)\n"
+		"  -t, --table NAME     only this table (repeat, or NAME,NAME); without -o\n"
+		"                       exactly one, written to standard output\n"
+		"      --srcline        source lines from debug info: adds the lines table\n"
+		"      --symfs DIR      look for every binary under DIR\n"
+		"      --kallsyms FILE  kernel symbols from FILE\n"
+		"      --event NAME     event of the folded table (default: the first sampled)\n"
+		"      --folded-period  folded counts the period, not the samples\n"
+		"      --strict         stop at the first warning or error in the input\n"
+		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
+		"  -h, --help           show this help\n\n"
+		"Tables in a directory are written to temporary files and renamed when\n"
+		"complete.  Columns are listed in perfconv(1).\n",
+		cli_progname);
+}
+
+static int table_id(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < CSV_NR_TABLES; i++)
+		if (strlen(csv_table_names[i]) == len && !strncmp(csv_table_names[i], name, len))
+			return i;
+	return -1;
+}
+
+/* "--table a,b": every name must exist */
+static int add_tables(bool *want, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int id = table_id(p, len);
+
+		if (id < 0) {
+			cli_error("to-csv: unknown table '%.*s'", (int)len, p);
+			return -1;
+		}
+		want[id] = true;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static void print_note(void *arg, const char *dso, const char *msg)
+{
+	if (arg)
+		fprintf(stderr, "%s: to-csv: note: %s: %s\n", cli_progname, dso, msg);
+}
+
+static bool stop_now(const struct cli_diag *cd, bool strict)
+{
+	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
+}
+
+static int make_dir(const char *dir)
+{
+	struct stat st;
+
+	if (!mkdir(dir, 0777))
+		return 0;
+	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	cli_error("to-csv: cannot create directory %s: %s", dir,
+		  errno == EEXIST ? "a file of that name exists" : strerror(errno));
+	return -1;
+}
+
+static int open_tables(struct csv_ctx *c, const char *dir)
+{
+	char file[64];
+	int i;
+
+	for (i = 0; i < CSV_NR_TABLES; i++) {
+		if (!c->want[i])
+			continue;
+		/* the folded table is no CSV but stays with its siblings as NAME.csv */
+		snprintf(file, sizeof(file), "%s.csv", csv_table_names[i]);
+		if (csv_open(&c->out[i], dir, file))
+			return -1;
+		c->open[i] = true;
+		if (csv_table_cols[i])
+			csv_header(&c->out[i], csv_table_cols[i]);
+	}
+	return 0;
+}
+
+/* Close every table; returns -1 when one could not be written. */
+static int close_tables(struct csv_ctx *c, bool keep)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < CSV_NR_TABLES; i++) {
+		if (!c->open[i])
+			continue;
+		if (csv_close(&c->out[i], keep))
+			ret = -1;
+		c->open[i] = false;
+	}
+	return ret;
+}
+
+static int write_error(const struct csv_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < CSV_NR_TABLES; i++)
+		if (c->open[i] && c->out[i].err)
+			return c->out[i].err;
+	return 0;
+}
+
+int cmd_to_csv(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "table", required_argument, NULL, 't' },
+		{ "srcline", no_argument, NULL, 'S' },
+		{ "symfs", required_argument, NULL, 'F' },
+		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "folded-period", no_argument, NULL, 'P' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
+	const struct pd_record *rec;
+	struct csv_ctx *c;
+	struct cli_diag cd;
+	const char *dir = NULL;
+	bool any = false, strict = false, verbose = false, failed = false, srcline = false;
+	int ch, i, status = 0, code, werr;
+
+	c = calloc(1, sizeof(*c));
+	if (!c || csv_ctx_init(c)) {
+		cli_error("to-csv: out of memory");
+		if (c)
+			csv_ctx_free(c);
+		free(c);
+		return CLI_EXIT_IO;
+	}
+	code = CLI_EXIT_USAGE;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, ":o:t:vh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 't':
+			if (add_tables(c->want, optarg))
+				goto out;
+			any = true;
+			break;
+		case 'S':
+			srcline = true;
+			break;
+		case 'F':
+			so.symfs = optarg;
+			break;
+		case 'K':
+			so.kallsyms = optarg;
+			break;
+		case 'e':
+			c->folded_event = optarg;
+			break;
+		case 'P':
+			c->folded_period = true;
+			break;
+		case 's':
+			strict = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			code = cli_finish_output(CLI_EXIT_OK);
+			goto out;
+		default:
+			code = cli_bad_option("to-csv", argc, argv, ch);
+			goto out;
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("to-csv: %s", argc - optind ? "too many arguments" : "no input file");
+		usage(stderr);
+		goto out;
+	}
+	if (!any) {
+		if (!dir) {
+			cli_error("to-csv: give -o DIR for all tables, or --table NAME for one on stdout");
+			goto out;
+		}
+		for (i = 0; i < CSV_NR_TABLES; i++)
+			c->want[i] = i != CSV_LINES || srcline;
+	}
+	if (!dir) {
+		int n = 0;
+
+		for (i = 0; i < CSV_NR_TABLES; i++)
+			n += c->want[i];
+		if (n != 1) {
+			cli_error("to-csv: standard output takes one table: use -o DIR for more");
+			goto out;
+		}
+	}
+	/* asking for the lines table is asking for source lines */
+	if (c->want[CSV_LINES])
+		srcline = true;
+	/*
+	 * The functions table names each function's source file: one DWARF
+	 * lookup per distinct function, loaded only for DSOs that have it.
+	 */
+	so.srcline = srcline || c->want[CSV_FUNCTIONS];
+	c->srcline = so.srcline;
+	so.note_fn = print_note;
+	so.note_arg = verbose ? c : NULL;
+
+	cli_diag_init(&cd, argv[optind], verbose);
+	ro.diag_fn = cli_diag_cb;
+	ro.diag_arg = &cd;
+	/* perf script's order: it decides comm and maps of every sample */
+	ro.time_order = true;
+	status = pd_reader_open(argv[optind], &ro, &c->r);
+	if (status < 0) {
+		code = cli_exit_code(status, &cd);
+		goto out;
+	}
+	if (stop_now(&cd, strict)) {
+		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
+		goto out;
+	}
+	if (pd_machine_new(&so, &c->m) < 0) {
+		if (errno == ENOMEM) {
+			cli_error("to-csv: out of memory");
+			code = CLI_EXIT_IO;
+		} else {
+			cli_error("to-csv: cannot use --symfs %s: %s", so.symfs ? so.symfs : "",
+				  strerror(errno));
+			code = CLI_EXIT_USAGE;
+		}
+		goto out;
+	}
+	if (pd_machine_add_features(c->m, pd_reader_features(c->r)) < 0)
+		goto nomem;
+	code = CLI_EXIT_IO;
+	if (dir && make_dir(dir))
+		goto out;
+	if (open_tables(c, dir)) {
+		close_tables(c, false);
+		goto out;
+	}
+
+	while ((status = pd_reader_next(c->r, &rec)) > 0) {
+		if (pd_machine_process(c->m, rec) < 0)
+			goto nomem;
+		csv_record(c, rec);
+		if (c->nomem)
+			goto nomem;
+		if (stop_now(&cd, strict)) {
+			status = PD_STATUS_MALFORMED;
+			failed = true;
+			break;
+		}
+		/* a full disk or a closed pipe: reading on is pointless */
+		if (write_error(c))
+			break;
+	}
+	if (status < 0 && strict)
+		failed = true;
+	if (!failed) {
+		csv_finish(c);
+		if (c->nomem)
+			goto nomem;
+	}
+	if (c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
+		const struct pd_event *e = pd_reader_event(c->r, (size_t)c->folded_ev);
+
+		fprintf(stderr, "%s: to-csv: folded holds the samples of %s only (choose with --event)\n",
+			cli_progname, e ? e->name : "?");
+	}
+	code = cli_exit_code(status < 0 ? status : 0, &cd);
+	werr = write_error(c);
+	if (close_tables(c, !failed) && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	if (werr && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	goto out;
+
+nomem:
+	cli_error("to-csv: out of memory");
+	close_tables(c, false);
+	code = CLI_EXIT_IO;
+out:
+	if (c->m)
+		pd_machine_free(c->m);
+	if (c->r)
+		pd_reader_close(c->r);
+	csv_ctx_free(c);
+	free(c);
+	return code;
+}

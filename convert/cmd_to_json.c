@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_to_json.c - perfconv to-json: perf's JSON document, or --full, a
+ * lossless JSON description of every part of the file.
+ *
+ * The command owns what both writers share: options, the input, the
+ * output (a temporary file renamed into place only when the document is
+ * complete), symbolization, tracepoint formats, diagnostics and the
+ * progress line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json_conv.h"
+
+#define OUT_BUF_SIZE (1024 * 1024)
+/* inputs smaller than this finish before a progress line would help */
+#define PROGRESS_MIN_BYTES (64ULL << 20)
+
+struct to_json_opts {
+	const char *output;
+	bool full, jsonl, ordered, symbols, strict, progress, verbose;
+	bool trace_fields;
+	struct pd_sym_opts so;
+};
+
+/* ---- tracing data ---- */
+
+struct jtep *jconv_tep(struct jconv *c)
+{
+	const struct pd_features *f;
+	const uint8_t *blob = NULL;
+	size_t len = 0;
+	const char *why;
+
+	if (c->tep_tried)
+		return c->tep;
+	c->tep_tried = true;
+	f = pd_reader_features(c->r);
+	if (c->pipe_tracing) {
+		blob = c->pipe_tracing;
+		len = c->pipe_tracing_len;
+	} else if (pd_features_has(f, PD_FEAT_TRACING_DATA)) {
+		blob = f->raw[PD_FEAT_TRACING_DATA].data;
+		len = f->raw[PD_FEAT_TRACING_DATA].len;
+	}
+	if (!blob)
+		return NULL;
+	c->tep = jtep_new(blob, len, &why);
+	if (why)
+		cli_error("to-json: %s: tracepoint fields %s", why,
+			  c->tep ? "may be incomplete" : "are left out");
+	return c->tep;
+}
+
+void jconv_take_tracing(struct jconv *c, const struct pd_record *rec)
+{
+	const struct pd_rec_tracing_data *td = &rec->u.tracing_data;
+	const uint8_t *p = td->inline_data ? td->data : rec->extra;
+	size_t len = td->size;
+
+	if (!rec->decoded || !p || (!td->inline_data && len > rec->extra_len))
+		return;
+	free(c->pipe_tracing);
+	c->pipe_tracing = malloc(len ? len : 1);
+	if (!c->pipe_tracing) {
+		c->pipe_tracing_len = 0;
+		return;
+	}
+	memcpy(c->pipe_tracing, p, len);
+	c->pipe_tracing_len = len;
+	/* formats seen before (if any) are replaced by the new ones */
+	jtep_free(c->tep);
+	c->tep = NULL;
+	c->tep_tried = false;
+}
+
+/* ---- progress ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t progress_total;
+static double progress_last;
+
+static void progress_tick(struct jconv *c)
+{
+	uint64_t done = pd_reader_bytes_read(c->r);
+	double t = now_s();
+	unsigned int pct, i;
+	char bar[41];
+
+	if (t - progress_last < 0.2)
+		return;
+	progress_last = t;
+	pct = progress_total ? (unsigned int)(done * 100 / progress_total) : 0;
+	if (pct > 100)
+		pct = 100;
+	for (i = 0; i < 40; i++)
+		bar[i] = i < pct * 40 / 100 ? '#' : '.';
+	bar[40] = '\0';
+	fprintf(stderr, "\r%s to-json: [%s] %3u%% %llu MB, %llu samples", cli_progname, bar, pct,
+		(unsigned long long)(done / 1000000), (unsigned long long)c->samples);
+}
+
+static void progress_end(void)
+{
+	/* wipe the line so that later messages start clean */
+	fprintf(stderr, "\r%*s\r", 78, "");
+}
+
+/* ---- output ---- */
+
+struct out_file {
+	int fd;
+	char *tmp;		/* temporary name, NULL for stdout */
+	const char *final;
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	mode_t um;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->fd = STDOUT_FILENO;
+		return 0;
+	}
+	/* same directory, so that rename() is atomic */
+	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		return -1;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		cli_error("to-json: cannot create %s: %s", o->tmp, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	/* mkstemp() creates 0600: give the file the usual permissions */
+	um = umask(0);
+	umask(um);
+	fchmod(o->fd, 0666 & ~um);
+	o->final = path;
+	return 0;
+}
+
+/* Keep the output (rename into place) or drop it.  Returns 0 or -1. */
+static int out_close(struct out_file *o, bool keep)
+{
+	int ret = 0;
+
+	if (!o->tmp)
+		return 0;
+	if (close(o->fd) < 0 && keep) {
+		cli_error("to-json: cannot write %s: %s", o->final, strerror(errno));
+		keep = false;
+		ret = -1;
+	}
+	if (keep && rename(o->tmp, o->final) < 0) {
+		cli_error("to-json: cannot rename %s to %s: %s", o->tmp, o->final,
+			  strerror(errno));
+		ret = -1;
+		keep = false;
+	}
+	if (!keep)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	return ret;
+}
+
+/* ---- diagnostics ---- */
+
+static void strict_hook(const struct pd_diag *d, void *arg)
+{
+	struct jconv *c = arg;
+
+	if (c->strict && d->severity >= PD_SEV_WARNING)
+		c->stop = true;
+}
+
+static void sym_note(void *arg, const char *dso, const char *msg)
+{
+	if (arg)
+		fprintf(stderr, "%s: to-json: note: %s: %s\n", cli_progname, dso, msg);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s to-json [OPTIONS] FILE|DIR|-\n\n"
+		"Convert a perf.data file to JSON.  Default: the document of\n"
+		"'perf data convert --to-json' (samples in time order, symbolized).\n\n"
+		"  -o, --output FILE     write FILE (complete or not at all) instead of stdout\n"
+		"      --full            lossless: header, attrs, features and every record\n"
+		"      --jsonl           --full as JSON Lines: the file description first,\n"
+		"                        then one line per record\n"
+		"      --ordered         --full: records in time order (default: file order)\n"
+		"      --symbols         --full: add resolved frames to samples\n"
+		"      --no-trace-fields leave tracepoint fields out of samples (perf 6.1 did)\n"
+		"      --symfs DIR       look for every binary under DIR\n"
+		"      --kallsyms FILE   kernel symbols from FILE\n"
+		"      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
+		"      --strict          stop at the first warning or error: exit 1, no -o file\n"
+		"      --no-progress     no progress bar on stderr\n"
+		"  -v, --verbose         also print notes (diagnostics, missing binaries)\n"
+		"  -h, --help            show this help\n\n"
+		"FILE '-' reads standard input (pipe or file mode).\n"
+		"Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O error.\n",
+		cli_progname);
+}
+
+enum {
+	OPT_FULL = 256, OPT_JSONL, OPT_ORDERED, OPT_SYMBOLS, OPT_NO_TRACE, OPT_SYMFS,
+	OPT_KALLSYMS, OPT_BUILDID_DIR, OPT_STRICT, OPT_NO_PROGRESS,
+};
+
+static int parse_opts(int argc, char **argv, struct to_json_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "full", no_argument, NULL, OPT_FULL },
+		{ "jsonl", no_argument, NULL, OPT_JSONL },
+		{ "ordered", no_argument, NULL, OPT_ORDERED },
+		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+		{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->progress = true;
+	o->trace_fields = true;
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FULL:
+			o->full = true;
+			break;
+		case OPT_JSONL:
+			o->full = o->jsonl = true;
+			break;
+		case OPT_ORDERED:
+			o->ordered = true;
+			break;
+		case OPT_SYMBOLS:
+			o->symbols = true;
+			break;
+		case OPT_NO_TRACE:
+			o->trace_fields = false;
+			break;
+		case OPT_SYMFS:
+			o->so.symfs = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->so.kallsyms = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			o->so.buildid_dir = optarg;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = false;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			return cli_bad_option("to-json", argc, argv, c);
+		}
+	}
+	if (argc - optind != 1) {
+		cli_error("to-json: %s", argc - optind ? "too many arguments" : "no input file");
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o->full && (o->ordered || o->symbols)) {
+		cli_error("to-json: --ordered and --symbols need --full "
+			  "(the default document is always ordered and symbolized)");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_to_json(int argc, char **argv)
+{
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct to_json_opts o;
+	struct out_file of;
+	struct cli_diag cd;
+	struct jconv c;
+	struct je je;
+	const char *input;
+	struct stat st;
+	int ret, status, code;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? cli_finish_output(CLI_EXIT_OK) : ret;
+	input = argv[optind];
+
+	memset(&c, 0, sizeof(c));
+	c.input = input;
+	c.strict = o.strict;
+	c.jsonl = o.jsonl;
+	c.trace_fields = o.trace_fields;
+	cli_diag_init(&cd, input, o.verbose);
+	cd.hook = strict_hook;
+	cd.hook_arg = &c;
+	c.cd = &cd;
+	ro.diag_fn = cli_diag_cb;
+	ro.diag_arg = &cd;
+	/* perf's converter reads in time order; --full keeps file order unless asked */
+	ro.time_order = o.full ? o.ordered : true;
+	ro.skip_compressed = !o.full;
+
+	/* perf's "captured-on" is the input's modification time */
+	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
+		c.have_mtime = true;
+		c.mtime = st.st_mtime;
+	}
+
+	status = pd_reader_open(input, &ro, &c.r);
+	if (status < 0)
+		return cli_exit_code(status, &cd);
+	if (c.stop) {
+		pd_reader_close(c.r);
+		return CLI_EXIT_MALFORMED;
+	}
+
+	if (!o.full || o.symbols) {
+		o.so.note_fn = sym_note;
+		o.so.note_arg = o.verbose ? &c : NULL;
+		if (pd_machine_new(&o.so, &c.m) < 0) {
+			cli_error("to-json: cannot set up symbolization: %s", strerror(errno));
+			pd_reader_close(c.r);
+			return errno == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_IO;
+		}
+		pd_machine_add_features(c.m, pd_reader_features(c.r));
+	}
+
+	if (out_open(&of, o.output) < 0 || je_init(&je, of.fd, OUT_BUF_SIZE) < 0) {
+		pd_machine_free(c.m);
+		pd_reader_close(c.r);
+		out_close(&of, false);
+		return CLI_EXIT_IO;
+	}
+	c.je = &je;
+
+	progress_total = pd_reader_header(c.r)->file_size;
+	if (o.progress && isatty(STDERR_FILENO) && progress_total >= PROGRESS_MIN_BYTES) {
+		c.tick = progress_tick;
+		progress_last = now_s();
+	}
+
+	status = o.full ? json_full_write(&c) : json_perf_write(&c);
+
+	if (c.tick)
+		progress_end();
+	je_flush(&je);
+	if (je.err) {
+		cli_error("to-json: cannot write %s: %s", of.tmp ? of.final : "output",
+			  strerror(je.err));
+		code = CLI_EXIT_IO;
+	} else if (status == -3) {
+		cli_error("to-json: out of memory");
+		code = CLI_EXIT_IO;
+	} else {
+		code = cli_exit_code(status, &cd);
+		if (c.stop && code == CLI_EXIT_OK)
+			code = CLI_EXIT_MALFORMED;
+	}
+	/*
+	 * The document is complete unless writing failed or --strict stopped
+	 * it; malformed input converted as far as it could be read is kept
+	 * (exit 1 says it was malformed).
+	 */
+	if (out_close(&of, code != CLI_EXIT_IO && !c.stop) < 0 && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	je_free(&je);
+	jtep_free(c.tep);
+	free(c.pipe_tracing);
+	pd_machine_free(c.m);
+	pd_reader_close(c.r);
+	return code;
+}

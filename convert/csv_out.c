@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+/*
+ * csv_out.c - buffered RFC 4180 table output (see csv_out.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "csv_out.h"
+
+int csv_open(struct csv_out *o, const char *dir, const char *file)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = STDOUT_FILENO;
+	o->buf = malloc(CSV_BUF_SIZE);
+	if (!o->buf)
+		goto nomem;
+	if (!dir)
+		return 0;
+	if (asprintf(&o->final, "%s/%s", dir, file) < 0) {
+		o->final = NULL;
+		goto nomem;
+	}
+	/* a dot file: a listing of DIR during the run shows no half table */
+	if (asprintf(&o->tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0) {
+		o->tmp = NULL;
+		goto nomem;
+	}
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		cli_error("to-csv: cannot create %s: %s", o->tmp, strerror(errno));
+		free(o->tmp);
+		free(o->final);
+		free(o->buf);
+		memset(o, 0, sizeof(*o));
+		o->fd = -1;
+		return -1;
+	}
+	return 0;
+
+nomem:
+	cli_error("to-csv: out of memory");
+	free(o->final);
+	free(o->buf);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	return -1;
+}
+
+void csv_flush(struct csv_out *o)
+{
+	size_t done = 0;
+
+	while (!o->err && done < o->len) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	o->len = 0;
+}
+
+int csv_close(struct csv_out *o, bool keep)
+{
+	const char *name = o->final ? o->final : "standard output";
+	int ret = 0;
+
+	if (!o->buf)
+		return 0;
+	if (keep)
+		csv_flush(o);
+	if (o->tmp) {
+		if (keep && !o->err) {
+			/* mkstemp() made it private: give it the usual mode */
+			mode_t um = umask(0);
+
+			umask(um);
+			if (fchmod(o->fd, 0666 & ~um))
+				o->err = errno;
+		}
+		if (close(o->fd) && !o->err)
+			o->err = errno;
+		if (keep && !o->err && rename(o->tmp, o->final))
+			o->err = errno;
+		if (!keep || o->err)
+			unlink(o->tmp);
+	}
+	if (o->err && keep) {
+		cli_error("to-csv: cannot write %s: %s", name, strerror(o->err));
+		ret = -1;
+	}
+	free(o->tmp);
+	free(o->final);
+	free(o->buf);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	return ret;
+}
+
+void csv_raw(struct csv_out *o, const char *s, size_t n)
+{
+	while (n) {
+		size_t room = CSV_BUF_SIZE - o->len;
+		size_t k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == CSV_BUF_SIZE)
+			csv_flush(o);
+	}
+	csv_reserve(o, CSV_SMALL);
+}
+
+void csv_header(struct csv_out *o, const char *cols)
+{
+	csv_rawstr(o, cols);
+	csv_raw(o, "\r\n", 2);
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* the second byte rules out overlong forms, surrogates and > U+10FFFF */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+static const char replacement[3] = { (char)0xef, (char)0xbf, (char)0xbd };
+
+bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = *len, i = 0;
+
+	while (i < n) {
+		size_t k = utf8_len(p + i, n - i);
+
+		if (k) {
+			if (cap - at < k)
+				return false;
+			memcpy(dst + at, p + i, k);
+			at += k;
+			i += k;
+		} else {
+			if (cap - at < 3)
+				return false;
+			memcpy(dst + at, replacement, 3);
+			at += 3;
+			i++;
+		}
+	}
+	*len = at;
+	return true;
+}
+
+static inline void sep(struct csv_out *o)
+{
+	if (o->nf++)
+		o->buf[o->len++] = ',';
+}
+
+/* Quoted and/or repaired field: byte by byte, the rare case. */
+static void str_slow(struct csv_out *o, const unsigned char *p, size_t n, bool quote)
+{
+	size_t i = 0;
+
+	if (quote)
+		o->buf[o->len++] = '"';
+	while (i < n) {
+		size_t k = utf8_len(p + i, n - i);
+
+		/* a quote may double, a bad byte triples: keep room for both */
+		csv_reserve(o, 8);
+		if (!k) {
+			memcpy(o->buf + o->len, replacement, 3);
+			o->len += 3;
+			i++;
+			continue;
+		}
+		if (p[i] == '"')
+			o->buf[o->len++] = '"';
+		memcpy(o->buf + o->len, p + i, k);
+		o->len += k;
+		i += k;
+	}
+	csv_reserve(o, CSV_SMALL);
+	if (quote)
+		o->buf[o->len++] = '"';
+}
+
+bool csv_is_plain(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] >= 0x80 || p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r')
+			return false;
+	return true;
+}
+
+void csv_plain(struct csv_out *o, const char *s, size_t n)
+{
+	sep(o);
+	csv_raw(o, s, n);
+}
+
+void csv_strn(struct csv_out *o, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote = false, high = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c >= 0x80)
+			high = true;
+		else if (c == ',' || c == '"' || c == '\n' || c == '\r')
+			quote = true;
+	}
+	sep(o);
+	if (!quote && !high) {
+		csv_raw(o, s, n);
+		return;
+	}
+	str_slow(o, p, n, quote);
+}
+
+void csv_str(struct csv_out *o, const char *s)
+{
+	if (!s) {
+		csv_empty(o);
+		return;
+	}
+	csv_strn(o, s, strlen(s));
+}
+
+size_t csv_fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t csv_fmt_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/*
+ * Number fields rely on the invariant that every field writer leaves at
+ * least CSV_SMALL bytes free, so they never check the buffer themselves.
+ */
+void csv_u64(struct csv_out *o, uint64_t v)
+{
+	sep(o);
+	o->len += csv_fmt_u64(o->buf + o->len, v);
+	csv_reserve(o, CSV_SMALL);
+}
+
+void csv_i64(struct csv_out *o, int64_t v)
+{
+	sep(o);
+	if (v < 0) {
+		o->buf[o->len++] = '-';
+		o->len += csv_fmt_u64(o->buf + o->len, (uint64_t)0 - (uint64_t)v);
+	} else {
+		o->len += csv_fmt_u64(o->buf + o->len, (uint64_t)v);
+	}
+	csv_reserve(o, CSV_SMALL);
+}
+
+void csv_hex(struct csv_out *o, uint64_t v)
+{
+	sep(o);
+	o->buf[o->len++] = '0';
+	o->buf[o->len++] = 'x';
+	o->len += csv_fmt_hex(o->buf + o->len, v);
+	csv_reserve(o, CSV_SMALL);
+}
+
+void csv_empty(struct csv_out *o)
+{
+	sep(o);
+	csv_reserve(o, CSV_SMALL);
+}
+
+void csv_eol(struct csv_out *o)
+{
+	o->buf[o->len++] = '\r';
+	o->buf[o->len++] = '\n';
+	o->nf = 0;
+	o->rows++;
+	csv_reserve(o, CSV_SMALL);
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csv_out.h - buffered RFC 4180 table output for perfconv to-csv.
+ *
+ * One struct csv_out per table.  Rows are formatted straight into a large
+ * buffer that is handed to write(2) when full: no stdio, no per-field
+ * call into libc on the common path, because the samples table of a big
+ * recording is several times the size of its input.
+ *
+ * A table named for a directory goes to a temporary file beside its final
+ * name and is renamed only by csv_close(o, true), so an interrupted or
+ * failed conversion never leaves a truncated table that looks complete.
+ *
+ * Fields are separated by ',' and rows end with CRLF (RFC 4180).  A field
+ * is quoted when it holds ',', '"', CR or LF; '"' is doubled inside
+ * quotes.  Input strings come from the perf.data file and need not be
+ * UTF-8: every invalid byte is written as U+FFFD so that the output always
+ * is.
+ */
+#ifndef PERFCONV_CSV_OUT_H
+#define PERFCONV_CSV_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define CSV_BUF_SIZE	(1u << 20)
+/* room that a number field, its separator and a row end always fit in */
+#define CSV_SMALL	64
+
+struct csv_out {
+	int fd;
+	int err;		/* errno of the first failed write, 0 if none */
+	char *buf;
+	size_t len;
+	unsigned int nf;	/* fields in the current row */
+	uint64_t rows;		/* data rows (the header not counted) */
+	char *tmp;		/* temporary file, NULL when writing stdout */
+	char *final;		/* name it gets when complete */
+};
+
+/*
+ * Open a table: DIR/FILE through a temporary file when `dir` is set,
+ * standard output otherwise.  Returns 0, or -1 after a message.
+ */
+int csv_open(struct csv_out *o, const char *dir, const char *file);
+
+/*
+ * Flush and close.  `keep` renames the temporary file to its final name;
+ * without it the temporary file is removed.  Returns 0, or -1 when
+ * something could not be written (a message said what).
+ */
+int csv_close(struct csv_out *o, bool keep);
+
+/* Hand the buffer to write(2); errors are remembered in o->err. */
+void csv_flush(struct csv_out *o);
+
+static inline void csv_reserve(struct csv_out *o, size_t n)
+{
+	if (o->len + n > CSV_BUF_SIZE)
+		csv_flush(o);
+}
+
+/* Bytes as they are, no quoting (the header row, the folded table). */
+void csv_raw(struct csv_out *o, const char *s, size_t n);
+
+static inline void csv_rawstr(struct csv_out *o, const char *s)
+{
+	csv_raw(o, s, strlen(s));
+}
+
+/* The header row: column names separated by ',' in one string. */
+void csv_header(struct csv_out *o, const char *cols);
+
+/*
+ * True when s[0..n) can be written as it is: ASCII without ',', '"', CR
+ * or LF.  Callers that write the same string many times test it once and
+ * then use csv_plain().
+ */
+bool csv_is_plain(const char *s, size_t n);
+
+/* A field known to be plain (see csv_is_plain()). */
+void csv_plain(struct csv_out *o, const char *s, size_t n);
+
+/* One text field, quoted when needed; NULL is an empty field. */
+void csv_str(struct csv_out *o, const char *s);
+void csv_strn(struct csv_out *o, const char *s, size_t n);
+
+void csv_u64(struct csv_out *o, uint64_t v);
+void csv_i64(struct csv_out *o, int64_t v);
+/* 0x-prefixed lower-case hexadecimal */
+void csv_hex(struct csv_out *o, uint64_t v);
+void csv_empty(struct csv_out *o);
+/* End of a data row. */
+void csv_eol(struct csv_out *o);
+
+/*
+ * Append `s` to `dst` (at most `cap` bytes, `*len` used) as valid UTF-8:
+ * invalid bytes become U+FFFD.  Returns false when it did not fit.  The
+ * folded table and the joined callchain field are built with it.
+ */
+bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n);
+
+/* Digits of v in decimal / hex at p; returns the count.  p needs 20 / 16 bytes. */
+size_t csv_fmt_u64(char *p, uint64_t v);
+size_t csv_fmt_hex(char *p, uint64_t v);
+
+#endif /* PERFCONV_CSV_OUT_H */

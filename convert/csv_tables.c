@@ -1,0 +1,1659 @@
+// SPDX-License-Identifier: MIT
+/*
+ * csv_tables.c - rows and aggregates of perfconv to-csv (see csv_tables.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "csv_tables.h"
+
+const char *const csv_table_names[CSV_NR_TABLES] = {
+	[CSV_STATS] = "stats",
+	[CSV_RECORDS] = "records",
+	[CSV_SAMPLES] = "samples",
+	[CSV_PROCESSES] = "processes",
+	[CSV_FUNCTIONS] = "functions",
+	[CSV_LINES] = "lines",
+	[CSV_MMAPS] = "mmaps",
+	[CSV_COMMS] = "comms",
+	[CSV_LOST] = "lost",
+	[CSV_SWITCHES] = "switches",
+	[CSV_FOLDED] = "folded",
+};
+
+/* Stable interface: documented in perfconv(1); append, never reorder. */
+const char *const csv_table_cols[CSV_NR_TABLES] = {
+	[CSV_STATS] = "type,event,count,bytes,samples,period",
+	[CSV_RECORDS] = "index,stream,offset,size,time,type,event,pid,tid,cpu,summary",
+	[CSV_SAMPLES] = "index,time,pid,tid,comm,cpu,event,period,ip,sym,dso,callchain",
+	[CSV_PROCESSES] = "pid,ppid,comm,comms,fork_time,exit_time,mmaps,threads,event,samples,period",
+	[CSV_FUNCTIONS] = "event,dso,sym,sym_addr,self_samples,self_period,total_samples,"
+			  "total_period,srcfile",
+	[CSV_LINES] = "event,file,line,samples,period",
+	[CSV_MMAPS] = "index,time,type,pid,tid,cpumode,start,end,pgoff,prot,flags,maj,min,ino,"
+		      "ino_generation,build_id,filename",
+	[CSV_COMMS] = "index,time,pid,tid,exec,comm",
+	[CSV_LOST] = "index,time,type,pid,tid,cpu,event,id,lost",
+	[CSV_SWITCHES] = "index,time,type,pid,tid,cpu,direction,preempt,next_prev_pid,next_prev_tid",
+	[CSV_FOLDED] = NULL,	/* not CSV: no header */
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static void *nomem(struct csv_ctx *c)
+{
+	c->nomem = true;
+	return NULL;
+}
+
+static struct csv_evsum *evsum(struct csv_ctx *c, struct csv_evvec *v, int ev)
+{
+	size_t need = (size_t)ev + 1;
+
+	if (need > v->nr) {
+		/* pipe mode learns events while reading: grow on demand */
+		size_t n = need < 4 ? 4 : need * 2;
+		struct csv_evsum *nv = realloc(v->v, n * sizeof(*nv));
+
+		if (!nv)
+			return nomem(c);
+		memset(nv + v->nr, 0, (n - v->nr) * sizeof(*nv));
+		v->v = nv;
+		v->nr = n;
+	}
+	return &v->v[ev];
+}
+
+static const char *event_name(const struct csv_ctx *c, int ev)
+{
+	const struct pd_event *e = ev >= 0 ? pd_reader_event(c->r, (size_t)ev) : NULL;
+
+	return e ? e->name : "";
+}
+
+static const char *basename_of(const char *s)
+{
+	const char *p = strrchr(s, '/');
+
+	return p ? p + 1 : s;
+}
+
+static const char *cpumode_name(unsigned int mode)
+{
+	static const char *const names[] = {
+		"unknown", "kernel", "user", "hypervisor", "guest_kernel", "guest_user",
+	};
+
+	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "unknown";
+}
+
+static bool has_time(const struct pd_record *rec)
+{
+	return rec->sid.present & PD_SAMPLE_TIME;
+}
+
+static void put_time(struct csv_out *o, const struct pd_record *rec)
+{
+	if (has_time(rec))
+		csv_u64(o, rec->sid.time);
+	else if (rec->type == PD_REC_FORK || rec->type == PD_REC_EXIT)
+		csv_u64(o, rec->u.fork.time);
+	else
+		csv_empty(o);
+}
+
+static void put_sid_pid_tid(struct csv_out *o, const struct pd_record *rec)
+{
+	if (rec->sid.present & PD_SAMPLE_TID) {
+		csv_i64(o, (int32_t)rec->sid.pid);
+		csv_i64(o, (int32_t)rec->sid.tid);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+}
+
+static void put_cpu(struct csv_out *o, const struct pd_record *rec)
+{
+	if (rec->sid.present & PD_SAMPLE_CPU)
+		csv_u64(o, rec->sid.cpu);
+	else
+		csv_empty(o);
+}
+
+static bool ensure_scratch(struct csv_ctx *c, size_t n)
+{
+	char *p;
+
+	if (n <= c->scratch_cap)
+		return true;
+	p = realloc(c->scratch, n);
+	if (!p) {
+		c->nomem = true;
+		return false;
+	}
+	c->scratch = p;
+	c->scratch_cap = n;
+	return true;
+}
+
+/* ------------------------------------------------------------ frame names */
+
+struct name_key {
+	const void *dso;
+	const char *sym;
+	bool has_map;
+};
+
+static bool fname_eq(const void *item, const void *key)
+{
+	const struct csv_fname *a = item;
+	const struct name_key *k = key;
+
+	return a->dso == k->dso && a->sym == k->sym && a->has_map == k->has_map;
+}
+
+/*
+ * stackcollapse-perf's "tidy_generic" on one frame name: ';' would split
+ * the stack, so it becomes ':'; argument lists are cut at the first '('
+ * (not "(anonymous namespace)", and not at all in Go method names such as
+ * "net/http.(*Client).Do"); quotes are dropped.
+ */
+static size_t tidy_folded(char *s, size_t n)
+{
+	const char *gm;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	gm = memmem(s, n, ".(", 2);
+	if (!gm || !memmem(gm + 2, n - (size_t)(gm + 2 - s), ").", 2)) {
+		static const char anon[] = "anonymous namespace)";
+
+		for (i = 0; i < n; i++) {
+			if (s[i] != '(')
+				continue;
+			if (n - i - 1 >= sizeof(anon) - 1 &&
+			    !memcmp(s + i + 1, anon, sizeof(anon) - 1))
+				continue;
+			n = i;
+			break;
+		}
+	}
+	for (i = j = 0; i < n; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			s[j++] = s[i];
+	return j;
+}
+
+/*
+ * The frame name stackcollapse-perf reads from a perf script line
+ * "ADDR SYM (DSO)": everything before the last " (".  A DSO name that
+ * holds " (" itself ("/x (deleted)") moves that split into the DSO name;
+ * the result is kept as perf script plus stackcollapse-perf give it, so
+ * that flame graphs of both agree.  Leaves the name in c->scratch.
+ */
+static size_t folded_raw(struct csv_ctx *c, const struct pd_sym_frame *f, const char *chain,
+			 size_t chain_len)
+{
+	const char *dso = f->has_map && f->dso_name ? f->dso_name : "[unknown]";
+	const char *sym = f->sym ? f->sym : "[unknown]";
+	const char *last = NULL, *p;
+	size_t n;
+
+	for (p = strstr(dso, " ("); p; p = strstr(p + 1, " ("))
+		last = p;
+	if (!last) {
+		n = chain_len;
+		if (!ensure_scratch(c, n + 1))
+			return 0;
+		memcpy(c->scratch, chain, n);
+		return n;
+	}
+	n = strlen(sym) + 2 + (size_t)(last - dso);
+	if (!ensure_scratch(c, n + 1))
+		return 0;
+	snprintf(c->scratch, n + 1, "%s (%.*s", sym, (int)(last - dso), dso);
+	return n;
+}
+
+static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_frame *f)
+{
+	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map };
+	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.has_map));
+	struct csv_fname *e = csv_map_find(&c->names, h, fname_eq, &k);
+	const char *chain;
+	size_t n;
+
+	if (e)
+		return e;
+	e = csv_arena_alloc(&c->arena, sizeof(*e));
+	if (!e)
+		return nomem(c);
+	e->dso = k.dso;
+	e->sym = k.sym;
+	e->has_map = k.has_map;
+
+	/*
+	 * Without a symbol, name the frame after its DSO as stackcollapse-perf
+	 * does ("[libc.so.6]"): a flame graph then still shows where the time
+	 * went.  perf script's DSO column is the mapped path, so its basename.
+	 */
+	if (f->sym) {
+		chain = csv_intern(&c->str, f->sym, strlen(f->sym));
+	} else if (f->has_map && f->dso_name) {
+		const char *b = basename_of(f->dso_name);
+
+		n = strlen(b);
+		if (!ensure_scratch(c, n + 3))
+			return NULL;
+		c->scratch[0] = '[';
+		memcpy(c->scratch + 1, b, n);
+		c->scratch[n + 1] = ']';
+		chain = csv_intern(&c->str, c->scratch, n + 2);
+	} else {
+		chain = csv_intern(&c->str, "[unknown]", 9);
+	}
+	if (!chain)
+		return nomem(c);
+	e->chain = chain;
+	e->chain_len = (uint32_t)strlen(chain);
+
+	n = folded_raw(c, f, chain, e->chain_len);
+	if (!n && c->nomem)
+		return NULL;
+	n = tidy_folded(c->scratch, n);
+	e->folded = csv_intern(&c->str, c->scratch, n);
+	if (!e->folded)
+		return nomem(c);
+
+	/* the samples table writes these for every sample: test them once */
+	e->sym_col = f->sym ? f->sym : "[unknown]";
+	e->dso_col = f->has_map && f->dso_name ? f->dso_name : "[unknown]";
+	e->sym_len = (uint32_t)strlen(e->sym_col);
+	e->dso_len = (uint32_t)strlen(e->dso_col);
+	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
+	e->sym_plain = csv_is_plain(e->sym_col, e->sym_len);
+	e->dso_plain = csv_is_plain(e->dso_col, e->dso_len);
+	if (csv_map_add(&c->names, h, e))
+		return nomem(c);
+	return e;
+}
+
+/* ------------------------------------------------------------ resolution */
+
+/*
+ * Resolving a frame through the machine costs a thread lookup, a map
+ * search and a symbol search; most frames of a profile repeat.  A
+ * direct-mapped cache keyed by (thread, cpumode, ip) answers repeats.  It
+ * is only right while the machine's maps do not change, so every record
+ * that can change them bumps a generation, which invalidates the entries
+ * of the older one; so does a resolution that loaded a DSO (loading the
+ * kernel may move its map).  Kernel addresses resolve the same in every
+ * thread: their key leaves the thread out, so one entry serves all of
+ * them, and they have a generation of their own that the frequent user
+ * space changes (FORK, MMAP of a library) leave alone.
+ */
+#define RCACHE_SIZE	(1u << 15)
+
+struct rc_entry {
+	uint64_t gen;
+	uint64_t used;		/* sample_no of the last sample that used it */
+	uint64_t ip;
+	int32_t tid;
+	uint8_t mode;
+	struct csv_frame fr;
+};
+
+struct csv_rcache {
+	struct rc_entry e[RCACHE_SIZE];
+};
+
+static const struct csv_frame *resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid,
+					   uint8_t mode, uint64_t ip, size_t idx)
+{
+	int32_t ktid = mode == PD_CPUMODE_KERNEL ? INT32_MIN : tid;
+	uint64_t h = csv_hash_u64(ip ^ ((uint64_t)(uint32_t)ktid << 32), mode);
+	struct rc_entry *e = &c->rcache->e[h & (RCACHE_SIZE - 1)];
+	uint64_t gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
+	struct pd_sym_stats before, after;
+	struct csv_frame *dst;
+
+	if (e->gen == gen && e->ip == ip && e->tid == ktid && e->mode == mode) {
+		e->used = c->sample_no;
+		return &e->fr;
+	}
+	/* never evict a frame this very sample still points to */
+	dst = e->used == c->sample_no ? &c->frames[idx] : &e->fr;
+	pd_machine_stats(c->m, &before);
+	pd_machine_resolve(c->m, pid, tid, mode, ip, &dst->f);
+	pd_machine_stats(c->m, &after);
+	dst->name = fname_of(c, &dst->f);
+	if (!dst->name)
+		return NULL;
+	if (after.dsos_loaded != before.dsos_loaded) {
+		c->map_gen++;
+		c->kmap_gen++;
+	}
+	if (dst == &e->fr) {
+		e->gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
+		e->used = c->sample_no;
+		e->ip = ip;
+		e->tid = ktid;
+		e->mode = mode;
+	}
+	return dst;
+}
+
+/*
+ * The frames of a sample, innermost first, the way perf script walks a
+ * callchain: user mode until a context marker says otherwise, markers
+ * themselves skipped, at most PD_SYM_MAX_FRAMES frames, and a chain with
+ * an unknown marker dropped.  A sample without (usable) callchain is its
+ * own ip in the sample's cpumode.
+ */
+static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
+			     const struct csv_frame **out)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	int32_t pid = -1, tid = -1;
+	uint8_t mode = PD_CPUMODE_USER;
+	size_t n = 0;
+	uint64_t i;
+
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		for (i = 0; i < s->callchain_nr && n < PD_SYM_MAX_FRAMES; i++) {
+			uint64_t ip = s->callchain[i];
+
+			if (ip >= PD_CONTEXT_MAX) {
+				if (ip == PD_CONTEXT_HV) {
+					mode = PD_CPUMODE_HYPERVISOR;
+				} else if (ip == PD_CONTEXT_KERNEL) {
+					mode = PD_CPUMODE_KERNEL;
+				} else if (ip == PD_CONTEXT_USER) {
+					mode = PD_CPUMODE_USER;
+				} else {
+					n = 0;
+					break;
+				}
+				continue;
+			}
+			out[n] = resolve_one(c, pid, tid, mode, ip, n);
+			if (!out[n])
+				return 0;
+			n++;
+		}
+	}
+	if (!n) {
+		out[0] = resolve_one(c, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip, 0);
+		n = out[0] ? 1 : 0;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ stats */
+
+struct type_stat {
+	uint32_t type;
+	uint64_t count, bytes;
+};
+
+static bool type_eq(const void *item, const void *key)
+{
+	return ((const struct type_stat *)item)->type == *(const uint32_t *)key;
+}
+
+static void stats_record(struct csv_ctx *c, const struct pd_record *rec)
+{
+	uint64_t h = csv_hash_u64(rec->type, 7);
+	struct type_stat *t = csv_map_find(&c->types, h, type_eq, &rec->type);
+
+	if (!t) {
+		t = csv_arena_alloc(&c->arena, sizeof(*t));
+		if (!t || csv_map_add(&c->types, h, t)) {
+			c->nomem = true;
+			return;
+		}
+		t->type = rec->type;
+	}
+	t->count++;
+	t->bytes += rec->size;
+}
+
+static int type_cmp(const void *a, const void *b)
+{
+	const struct type_stat *x = *(const struct type_stat *const *)a;
+	const struct type_stat *y = *(const struct type_stat *const *)b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* ------------------------------------------------------------ processes */
+
+struct proc {
+	int32_t pid, ppid;
+	bool has_ppid, has_fork, has_exit;
+	uint64_t fork_time, exit_time;
+	uint64_t mmaps;
+	uint32_t threads;
+	const char **comms;	/* distinct names in order of appearance */
+	uint32_t nr_comms, cap_comms;
+	struct csv_evvec ev;
+};
+
+struct thr {
+	int32_t tid, pid;
+};
+
+static bool proc_eq(const void *item, const void *key)
+{
+	return ((const struct proc *)item)->pid == *(const int32_t *)key;
+}
+
+static bool thr_eq(const void *item, const void *key)
+{
+	return ((const struct thr *)item)->tid == *(const int32_t *)key;
+}
+
+static struct proc *proc_get(struct csv_ctx *c, int32_t pid)
+{
+	uint64_t h = csv_hash_u64((uint32_t)pid, 11);
+	struct proc *p = csv_map_find(&c->procs, h, proc_eq, &pid);
+
+	if (p)
+		return p;
+	p = csv_arena_alloc(&c->arena, sizeof(*p));
+	if (!p || csv_map_add(&c->procs, h, p))
+		return nomem(c);
+	p->pid = pid;
+	return p;
+}
+
+/* Count a thread for its process the first time the tid shows up. */
+static void thread_seen(struct csv_ctx *c, int32_t pid, int32_t tid)
+{
+	uint64_t h = csv_hash_u64((uint32_t)tid, 13);
+	struct thr *t = csv_map_find(&c->threads, h, thr_eq, &tid);
+	struct proc *p;
+
+	if (t || pid == -1)
+		return;
+	t = csv_arena_alloc(&c->arena, sizeof(*t));
+	if (!t || csv_map_add(&c->threads, h, t)) {
+		c->nomem = true;
+		return;
+	}
+	t->tid = tid;
+	t->pid = pid;
+	p = proc_get(c, pid);
+	if (p)
+		p->threads++;
+}
+
+static void proc_add_comm(struct csv_ctx *c, struct proc *p, const char *comm)
+{
+	const char *s = csv_intern(&c->str, comm, strlen(comm));
+	uint32_t i;
+
+	if (!s) {
+		c->nomem = true;
+		return;
+	}
+	for (i = 0; i < p->nr_comms; i++)
+		if (p->comms[i] == s)
+			return;
+	if (p->nr_comms == p->cap_comms) {
+		uint32_t n = p->cap_comms ? p->cap_comms * 2 : 2;
+		const char **v = realloc(p->comms, n * sizeof(*v));
+
+		if (!v) {
+			c->nomem = true;
+			return;
+		}
+		p->comms = v;
+		p->cap_comms = n;
+	}
+	p->comms[p->nr_comms++] = s;
+}
+
+static void procs_record(struct csv_ctx *c, const struct pd_record *rec)
+{
+	struct pd_sym_thread th;
+	struct proc *p;
+
+	switch (rec->type) {
+	case PD_REC_COMM:
+		thread_seen(c, (int32_t)rec->u.comm.pid, (int32_t)rec->u.comm.tid);
+		/* a thread naming itself does not rename its process */
+		if (rec->u.comm.pid != rec->u.comm.tid)
+			break;
+		p = proc_get(c, (int32_t)rec->u.comm.pid);
+		if (p)
+			proc_add_comm(c, p, rec->u.comm.comm);
+		break;
+	case PD_REC_FORK:
+		thread_seen(c, (int32_t)rec->u.fork.pid, (int32_t)rec->u.fork.tid);
+		if (rec->u.fork.pid != rec->u.fork.tid)
+			break;
+		p = proc_get(c, (int32_t)rec->u.fork.pid);
+		if (!p)
+			break;
+		p->has_fork = true;
+		p->fork_time = rec->u.fork.time;
+		p->has_ppid = true;
+		p->ppid = (int32_t)rec->u.fork.ppid;
+		/* the child runs under its parent's name until it execs */
+		if (!pd_machine_thread(c->m, (int32_t)rec->u.fork.tid, &th) && th.comm_set)
+			proc_add_comm(c, p, th.comm);
+		break;
+	case PD_REC_EXIT:
+		if (rec->u.fork.pid != rec->u.fork.tid)
+			break;
+		p = proc_get(c, (int32_t)rec->u.fork.pid);
+		if (!p)
+			break;
+		p->has_exit = true;
+		p->exit_time = rec->u.fork.time;
+		break;
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		if ((int32_t)rec->u.mmap.pid == -1 ||
+		    (rec->misc & PD_MISC_CPUMODE_MASK) != PD_CPUMODE_USER)
+			break;
+		thread_seen(c, (int32_t)rec->u.mmap.pid, (int32_t)rec->u.mmap.tid);
+		p = proc_get(c, (int32_t)rec->u.mmap.pid);
+		if (p)
+			p->mmaps++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ functions */
+
+struct func {
+	int ev;
+	const void *dso;
+	const char *sym;
+	uint64_t sym_start;
+	const struct csv_fname *name;
+	const char *dso_name;
+	uint64_t self_samples, self_period, total_samples, total_period;
+	uint64_t stamp;
+	struct pd_sym_frame frame;	/* first frame seen: finds the source file */
+};
+
+struct func_key {
+	int ev;
+	const void *dso;
+	const char *sym;
+	uint64_t sym_start;
+};
+
+static bool func_eq(const void *item, const void *key)
+{
+	const struct func *a = item;
+	const struct func_key *k = key;
+
+	return a->ev == k->ev && a->dso == k->dso && a->sym == k->sym &&
+	       a->sym_start == k->sym_start;
+}
+
+static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *fr)
+{
+	struct func_key k = {
+		ev, fr->f.has_map ? fr->f.dso : NULL, fr->f.sym, fr->f.sym ? fr->f.sym_start : 0,
+	};
+	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
+	struct func *fn = csv_map_find(&c->funcs, h, func_eq, &k);
+
+	if (fn)
+		return fn;
+	fn = csv_arena_alloc(&c->arena, sizeof(*fn));
+	if (!fn || csv_map_add(&c->funcs, h, fn))
+		return nomem(c);
+	fn->ev = ev;
+	fn->dso = k.dso;
+	fn->sym = k.sym;
+	fn->sym_start = k.sym_start;
+	fn->name = fr->name;
+	fn->dso_name = fr->f.has_map ? fr->f.dso_name : NULL;
+	fn->frame = fr->f;
+	return fn;
+}
+
+static void functions_sample(struct csv_ctx *c, int ev, uint64_t period,
+			     const struct csv_frame *const *fr, size_t n)
+{
+	struct func *fn;
+	size_t i;
+
+	fn = func_get(c, ev, fr[0]);
+	if (!fn)
+		return;
+	fn->self_samples++;
+	fn->self_period += period;
+	/* a recursive function is on the stack once as far as totals go */
+	for (i = 0; i < n; i++) {
+		fn = func_get(c, ev, fr[i]);
+		if (!fn)
+			return;
+		if (fn->stamp == c->sample_no)
+			continue;
+		fn->stamp = c->sample_no;
+		fn->total_samples++;
+		fn->total_period += period;
+	}
+}
+
+/* ------------------------------------------------------------ lines */
+
+struct srcpos {
+	const void *dso;
+	uint64_t addr;
+	const char *file;	/* interned, "" when unknown */
+	unsigned int line;
+};
+
+struct line_agg {
+	int ev;
+	const char *file;
+	unsigned int line;
+	uint64_t samples, period;
+};
+
+static bool srcpos_eq(const void *item, const void *key)
+{
+	const struct srcpos *a = item, *k = key;
+
+	return a->dso == k->dso && a->addr == k->addr;
+}
+
+static bool line_eq(const void *item, const void *key)
+{
+	const struct line_agg *a = item, *k = key;
+
+	return a->ev == k->ev && a->file == k->file && a->line == k->line;
+}
+
+/*
+ * Source position of a frame: the innermost entry, so that code inlined
+ * into a function is charged to the line it came from.  Cached by (DSO,
+ * address): DWARF line lookups are slow and profiles repeat addresses.
+ */
+static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_frame *f)
+{
+	struct srcpos k = { f->has_map ? f->dso : NULL, f->addr, NULL, 0 };
+	uint64_t h = csv_hash_ptr(k.dso, k.addr);
+	struct srcpos *sp = csv_map_find(&c->srccache, h, srcpos_eq, &k);
+	struct pd_sym_srcline sl;
+	const char *file = "";
+
+	if (sp)
+		return sp;
+	sp = csv_arena_alloc(&c->arena, sizeof(*sp));
+	if (!sp || csv_map_add(&c->srccache, h, sp))
+		return nomem(c);
+	*sp = k;
+	if (k.dso && pd_machine_srcline(c->m, f, &sl) > 0 && sl.pos[0].file) {
+		file = sl.pos[0].file;
+		sp->line = sl.pos[0].line;
+	}
+	sp->file = csv_intern(&c->str, file, strlen(file));
+	if (!sp->file)
+		return nomem(c);
+	return sp;
+}
+
+static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struct csv_frame *fr)
+{
+	const struct srcpos *sp = srcpos_of(c, &fr->f);
+	struct line_agg k, *la;
+	uint64_t h;
+
+	if (!sp)
+		return;
+	k.ev = ev;
+	k.file = sp->file;
+	k.line = sp->line;
+	h = csv_hash_ptr(k.file, ((uint64_t)(unsigned int)ev << 32) | k.line);
+	la = csv_map_find(&c->lines, h, line_eq, &k);
+	if (!la) {
+		la = csv_arena_alloc(&c->arena, sizeof(*la));
+		if (!la || csv_map_add(&c->lines, h, la)) {
+			c->nomem = true;
+			return;
+		}
+		*la = k;
+	}
+	la->samples++;
+	la->period += period;
+}
+
+/* ------------------------------------------------------------ folded */
+
+struct stack {
+	uint64_t samples, period;
+	uint32_t n;		/* names: [0] the comm, then frames outermost first */
+	const char *names[];
+};
+
+struct stack_key {
+	uint32_t n;
+	const char *const *names;
+};
+
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct stack *a = item;
+	const struct stack_key *k = key;
+
+	return a->n == k->n && !memcmp(a->names, k->names, k->n * sizeof(*k->names));
+}
+
+/* The comm as stackcollapse-perf shows it: spaces become '_'. */
+static const char *folded_comm(struct csv_ctx *c, const char *comm)
+{
+	size_t n = strlen(comm), i;
+
+	if (!ensure_scratch(c, n + 1))
+		return NULL;
+	for (i = 0; i < n; i++)
+		c->scratch[i] = comm[i] == ' ' ? '_' : comm[i];
+	return csv_intern(&c->str, c->scratch, n);
+}
+
+static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char *comm,
+			  const struct csv_frame *const *fr, size_t n)
+{
+	struct stack_key k;
+	struct stack *st;
+	uint64_t h;
+	size_t i;
+
+	/*
+	 * Adding up different events (cycles and page faults) makes no sense
+	 * in one flame graph: like stackcollapse-perf, keep the first event
+	 * that has samples unless one was named.
+	 */
+	if (c->folded_ev < 0) {
+		if (c->folded_event && strcmp(c->folded_event, event_name(c, ev)))
+			return;
+		c->folded_ev = ev;
+	}
+	if (ev != c->folded_ev) {
+		c->folded_other = true;
+		return;
+	}
+	c->fkey[0] = folded_comm(c, comm ? comm : "");
+	if (!c->fkey[0]) {
+		c->nomem = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		c->fkey[1 + i] = fr[n - 1 - i]->name->folded;
+	k.n = (uint32_t)(n + 1);
+	k.names = c->fkey;
+	h = csv_hash_bytes(c->fkey, k.n * sizeof(*c->fkey), 17);
+	st = csv_map_find(&c->folded, h, stack_eq, &k);
+	if (!st) {
+		st = csv_arena_alloc(&c->arena, sizeof(*st) + k.n * sizeof(*st->names));
+		if (!st || csv_map_add(&c->folded, h, st)) {
+			c->nomem = true;
+			return;
+		}
+		st->n = k.n;
+		memcpy(st->names, c->fkey, k.n * sizeof(*st->names));
+	}
+	st->samples++;
+	st->period += period;
+}
+
+/* ------------------------------------------------------------ streaming tables */
+
+static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, const char *comm,
+			const struct csv_frame *const *fr, size_t n)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct csv_out *o = &c->out[CSV_SAMPLES];
+	const struct csv_fname *own = fr[0]->name;
+	size_t need = 0, len = 0, i;
+	bool plain = true;
+	char *p;
+
+	csv_u64(o, rec->index);
+	if (s->sample_type & PD_SAMPLE_TIME)
+		csv_u64(o, s->time);
+	else
+		csv_empty(o);
+	if (s->sample_type & PD_SAMPLE_TID) {
+		csv_i64(o, (int32_t)s->pid);
+		csv_i64(o, (int32_t)s->tid);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+	csv_str(o, comm);
+	if (s->sample_type & PD_SAMPLE_CPU)
+		csv_u64(o, s->cpu);
+	else
+		csv_empty(o);
+	csv_str(o, event_name(c, ev));
+	csv_u64(o, s->period);
+	if (s->sample_type & PD_SAMPLE_IP)
+		csv_hex(o, s->ip);
+	else
+		csv_empty(o);
+	if (own->sym_plain)
+		csv_plain(o, own->sym_col, own->sym_len);
+	else
+		csv_strn(o, own->sym_col, own->sym_len);
+	if (own->dso_plain)
+		csv_plain(o, own->dso_col, own->dso_len);
+	else
+		csv_strn(o, own->dso_col, own->dso_len);
+
+	/* outermost first, as in a flame graph and in the folded table */
+	for (i = 0; i < n; i++) {
+		need += fr[i]->name->chain_len + 1;
+		plain &= fr[i]->name->chain_plain;
+	}
+	if (plain && need < CSV_BUF_SIZE / 4) {
+		/* the common case: straight into the output buffer */
+		csv_empty(o);
+		csv_reserve(o, need + CSV_SMALL);
+		p = o->buf + o->len;
+		for (i = n; i > 0; i--) {
+			const struct csv_fname *fn = fr[i - 1]->name;
+
+			memcpy(p + len, fn->chain, fn->chain_len);
+			len += fn->chain_len;
+			p[len++] = ';';
+		}
+		o->len += len ? len - 1 : 0;
+		csv_eol(o);
+		return;
+	}
+	if (!ensure_scratch(c, need + 1))
+		return;
+	for (i = n; i > 0; i--) {
+		const struct csv_fname *fn = fr[i - 1]->name;
+
+		memcpy(c->scratch + len, fn->chain, fn->chain_len);
+		len += fn->chain_len;
+		c->scratch[len++] = ';';
+	}
+	csv_strn(o, c->scratch, len ? len - 1 : 0);
+	csv_eol(o);
+}
+
+static void summary_sample(char *buf, size_t size, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	size_t n = 0;
+
+	/* the most frequent row: no snprintf */
+	if (size < 96) {
+		buf[0] = '\0';
+		return;
+	}
+	memcpy(buf, "ip=0x", 5);
+	n = 5 + csv_fmt_hex(buf + 5, s->ip);
+	memcpy(buf + n, " period=", 8);
+	n += 8;
+	n += csv_fmt_u64(buf + n, s->period);
+	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		memcpy(buf + n, " callchain=", 11);
+		n += 11;
+		n += csv_fmt_u64(buf + n, s->callchain_nr);
+	}
+	buf[n] = '\0';
+}
+
+static void record_summary(struct csv_ctx *c, char *buf, size_t size, const struct pd_record *rec)
+{
+	const struct pd_event *e;
+
+	buf[0] = '\0';
+	if (!rec->decoded)
+		return;
+	switch (rec->type) {
+	case PD_REC_SAMPLE:
+		summary_sample(buf, size, rec);
+		break;
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		snprintf(buf, size, "0x%" PRIx64 "-0x%" PRIx64 " pgoff=0x%" PRIx64 " %s",
+			 rec->u.mmap.start, rec->u.mmap.start + rec->u.mmap.len,
+			 rec->u.mmap.pgoff, rec->u.mmap.filename);
+		break;
+	case PD_REC_COMM:
+		snprintf(buf, size, "%s%s", rec->u.comm.comm,
+			 rec->misc & PD_MISC_COMM_EXEC ? " exec" : "");
+		break;
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+		snprintf(buf, size, "%" PRId32 "/%" PRId32 " parent %" PRId32 "/%" PRId32,
+			 (int32_t)rec->u.fork.pid, (int32_t)rec->u.fork.tid,
+			 (int32_t)rec->u.fork.ppid, (int32_t)rec->u.fork.ptid);
+		break;
+	case PD_REC_LOST:
+		e = pd_reader_event_by_id(c->r, rec->u.lost.id);
+		snprintf(buf, size, "lost=%" PRIu64 " id=%" PRIu64 "%s%s", rec->u.lost.lost,
+			 rec->u.lost.id, e ? " event=" : "", e ? e->name : "");
+		break;
+	case PD_REC_LOST_SAMPLES:
+		snprintf(buf, size, "lost=%" PRIu64, rec->u.lost_samples.lost);
+		break;
+	case PD_REC_THROTTLE:
+	case PD_REC_UNTHROTTLE:
+		snprintf(buf, size, "id=%" PRIu64, rec->u.throttle.id);
+		break;
+	case PD_REC_SWITCH:
+	case PD_REC_SWITCH_CPU_WIDE:
+		snprintf(buf, size, "%s%s", rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in",
+			 rec->misc & PD_MISC_SWITCH_OUT_PREEMPT ? " preempt" : "");
+		if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, size - l, " %s %" PRId32 "/%" PRId32,
+				 rec->misc & PD_MISC_SWITCH_OUT ? "next" : "prev",
+				 (int32_t)rec->u.sw.next_prev_pid, (int32_t)rec->u.sw.next_prev_tid);
+		}
+		break;
+	case PD_REC_KSYMBOL:
+		snprintf(buf, size, "0x%" PRIx64 " len=%" PRIu32 " type=%u%s %s",
+			 rec->u.ksymbol.addr, rec->u.ksymbol.len, rec->u.ksymbol.ksym_type,
+			 rec->u.ksymbol.flags & 1 ? " unregister" : "", rec->u.ksymbol.name);
+		break;
+	case PD_REC_CGROUP:
+		snprintf(buf, size, "id=%" PRIu64 " %s", rec->u.cgroup.id, rec->u.cgroup.path);
+		break;
+	case PD_REC_AUX:
+		snprintf(buf, size, "offset=0x%" PRIx64 " size=%" PRIu64 " flags=0x%" PRIx64,
+			 rec->u.aux.aux_offset, rec->u.aux.aux_size, rec->u.aux.flags);
+		break;
+	case PD_REC_HEADER_BUILD_ID:
+		snprintf(buf, size, "pid=%" PRId32 " %s", rec->u.build_id.pid,
+			 rec->u.build_id.filename);
+		break;
+	case PD_REC_COMPRESSED:
+		snprintf(buf, size, "data_size=%" PRIu64, rec->u.compressed.data_size);
+		break;
+	default:
+		break;
+	}
+}
+
+/* pid and tid a record is about: its own fields, else its sample_id trailer */
+static bool record_pid_tid(const struct pd_record *rec, int32_t *pid, int32_t *tid)
+{
+	if (rec->decoded) {
+		switch (rec->type) {
+		case PD_REC_MMAP:
+		case PD_REC_MMAP2:
+			*pid = (int32_t)rec->u.mmap.pid;
+			*tid = (int32_t)rec->u.mmap.tid;
+			return true;
+		case PD_REC_COMM:
+			*pid = (int32_t)rec->u.comm.pid;
+			*tid = (int32_t)rec->u.comm.tid;
+			return true;
+		case PD_REC_FORK:
+		case PD_REC_EXIT:
+			*pid = (int32_t)rec->u.fork.pid;
+			*tid = (int32_t)rec->u.fork.tid;
+			return true;
+		default:
+			break;
+		}
+	}
+	if (rec->sid.present & PD_SAMPLE_TID) {
+		*pid = (int32_t)rec->sid.pid;
+		*tid = (int32_t)rec->sid.tid;
+		return true;
+	}
+	return false;
+}
+
+static void records_row(struct csv_ctx *c, const struct pd_record *rec)
+{
+	struct csv_out *o = &c->out[CSV_RECORDS];
+	char tbuf[24], sum[640];
+	int32_t pid, tid;
+
+	csv_u64(o, rec->index);
+	csv_str(o, rec->stream);
+	csv_hex(o, rec->offset);
+	csv_u64(o, rec->size);
+	put_time(o, rec);
+	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	csv_str(o, rec->event ? rec->event->name : NULL);
+	if (record_pid_tid(rec, &pid, &tid)) {
+		csv_i64(o, pid);
+		csv_i64(o, tid);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+	put_cpu(o, rec);
+	record_summary(c, sum, sizeof(sum), rec);
+	csv_str(o, sum);
+	csv_eol(o);
+}
+
+static void mmaps_row(struct csv_ctx *c, const struct pd_record *rec)
+{
+	const struct pd_rec_mmap *mm = &rec->u.mmap;
+	struct csv_out *o = &c->out[CSV_MMAPS];
+	char prot[5], bid[41];
+	unsigned int i;
+
+	csv_u64(o, rec->index);
+	put_time(o, rec);
+	csv_str(o, rec->type == PD_REC_MMAP ? "MMAP" : "MMAP2");
+	csv_i64(o, (int32_t)mm->pid);
+	csv_i64(o, (int32_t)mm->tid);
+	csv_str(o, cpumode_name(rec->misc & PD_MISC_CPUMODE_MASK));
+	csv_hex(o, mm->start);
+	csv_hex(o, mm->start + mm->len);
+	csv_hex(o, mm->pgoff);
+	if (rec->type == PD_REC_MMAP2) {
+		/* PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4; MAP_SHARED 1 */
+		prot[0] = mm->prot & 1 ? 'r' : '-';
+		prot[1] = mm->prot & 2 ? 'w' : '-';
+		prot[2] = mm->prot & 4 ? 'x' : '-';
+		prot[3] = mm->flags & 1 ? 's' : 'p';
+		prot[4] = '\0';
+		csv_str(o, prot);
+		csv_hex(o, mm->flags);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+	if (rec->type == PD_REC_MMAP2 && !mm->has_build_id) {
+		csv_u64(o, mm->maj);
+		csv_u64(o, mm->min);
+		csv_u64(o, mm->ino);
+		csv_u64(o, mm->ino_generation);
+	} else {
+		for (i = 0; i < 4; i++)
+			csv_empty(o);
+	}
+	if (rec->type == PD_REC_MMAP2 && mm->has_build_id) {
+		unsigned int n = mm->build_id_size <= 20 ? mm->build_id_size : 20;
+
+		for (i = 0; i < n; i++)
+			snprintf(bid + 2 * i, 3, "%02x", mm->build_id[i]);
+		bid[2 * n] = '\0';
+		csv_str(o, bid);
+	} else {
+		csv_empty(o);
+	}
+	csv_str(o, mm->filename);
+	csv_eol(o);
+}
+
+static void comms_row(struct csv_ctx *c, const struct pd_record *rec)
+{
+	struct csv_out *o = &c->out[CSV_COMMS];
+
+	csv_u64(o, rec->index);
+	put_time(o, rec);
+	csv_i64(o, (int32_t)rec->u.comm.pid);
+	csv_i64(o, (int32_t)rec->u.comm.tid);
+	csv_u64(o, rec->misc & PD_MISC_COMM_EXEC ? 1 : 0);
+	csv_str(o, rec->u.comm.comm);
+	csv_eol(o);
+}
+
+static void lost_row(struct csv_ctx *c, const struct pd_record *rec)
+{
+	struct csv_out *o = &c->out[CSV_LOST];
+	const struct pd_event *e;
+	char tbuf[24];
+
+	csv_u64(o, rec->index);
+	put_time(o, rec);
+	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	put_sid_pid_tid(o, rec);
+	put_cpu(o, rec);
+	if (rec->type == PD_REC_LOST) {
+		e = pd_reader_event_by_id(c->r, rec->u.lost.id);
+		csv_str(o, e ? e->name : NULL);
+		csv_u64(o, rec->u.lost.id);
+		csv_u64(o, rec->u.lost.lost);
+	} else {
+		csv_str(o, rec->event ? rec->event->name : NULL);
+		csv_empty(o);
+		csv_u64(o, rec->u.lost_samples.lost);
+	}
+	csv_eol(o);
+}
+
+static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
+{
+	struct csv_out *o = &c->out[CSV_SWITCHES];
+	char tbuf[24];
+
+	csv_u64(o, rec->index);
+	put_time(o, rec);
+	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	put_sid_pid_tid(o, rec);
+	put_cpu(o, rec);
+	csv_str(o, rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in");
+	csv_u64(o, rec->misc & PD_MISC_SWITCH_OUT_PREEMPT ? 1 : 0);
+	if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
+		csv_i64(o, (int32_t)rec->u.sw.next_prev_pid);
+		csv_i64(o, (int32_t)rec->u.sw.next_prev_tid);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+	csv_eol(o);
+}
+
+/* ------------------------------------------------------------ per record */
+
+/* Invalidate the resolution cache for records that change the machine's maps. */
+static void track_maps(struct csv_ctx *c, const struct pd_record *rec)
+{
+	unsigned int mode = rec->misc & PD_MISC_CPUMODE_MASK;
+
+	switch (rec->type) {
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		if (mode == PD_CPUMODE_KERNEL || mode == PD_CPUMODE_GUEST_KERNEL)
+			c->kmap_gen++;
+		c->map_gen++;
+		break;
+	case PD_REC_FORK:
+		/* a reused tid starts a fresh thread; EXIT changes no map */
+		c->map_gen++;
+		break;
+	case PD_REC_KSYMBOL:
+	case PD_REC_HEADER_BUILD_ID:
+		c->kmap_gen++;
+		c->map_gen++;
+		break;
+	default:
+		break;
+	}
+}
+
+static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	const struct csv_frame *fr[PD_SYM_MAX_FRAMES];
+	const char *comm = NULL;
+	int ev = rec->event_index;
+	struct csv_evsum *es;
+	struct proc *p;
+	size_t n = 0;
+
+	es = evsum(c, &c->ev, ev);
+	if (!es)
+		return;
+	es->samples++;
+	es->period += s->period;
+
+	if (c->want[CSV_PROCESSES]) {
+		int32_t pid = s->sample_type & PD_SAMPLE_TID ? (int32_t)s->pid : -1;
+
+		if (s->sample_type & PD_SAMPLE_TID)
+			thread_seen(c, pid, (int32_t)s->tid);
+		p = proc_get(c, pid);
+		es = p ? evsum(c, &p->ev, ev) : NULL;
+		if (!es)
+			return;
+		es->samples++;
+		es->period += s->period;
+	}
+	if (!c->want[CSV_SAMPLES] && !c->want[CSV_FUNCTIONS] && !c->want[CSV_LINES] &&
+	    !c->want[CSV_FOLDED])
+		return;
+
+	c->sample_no++;
+	n = resolve_sample(c, rec, fr);
+	if (!n)
+		return;
+	if (c->want[CSV_SAMPLES] || c->want[CSV_FOLDED]) {
+		if (s->sample_type & PD_SAMPLE_TID)
+			comm = pd_machine_comm(c->m, (int32_t)s->pid, (int32_t)s->tid);
+		else
+			comm = pd_machine_comm(c->m, -1, -1);
+	}
+	if (c->want[CSV_SAMPLES])
+		samples_row(c, rec, ev, comm, fr, n);
+	if (c->want[CSV_FUNCTIONS])
+		functions_sample(c, ev, s->period, fr, n);
+	if (c->want[CSV_LINES])
+		lines_sample(c, ev, s->period, fr[0]);
+	if (c->want[CSV_FOLDED])
+		folded_sample(c, ev, s->period, comm, fr, n);
+}
+
+void csv_record(struct csv_ctx *c, const struct pd_record *rec)
+{
+	track_maps(c, rec);
+	stats_record(c, rec);
+	if (c->want[CSV_RECORDS])
+		records_row(c, rec);
+	if (!rec->decoded)
+		return;
+	if (c->want[CSV_PROCESSES])
+		procs_record(c, rec);
+
+	switch (rec->type) {
+	case PD_REC_SAMPLE:
+		/* a sample without its attr has no event: nothing to charge it to */
+		if (rec->event_index >= 0) {
+			struct csv_evsum *es = evsum(c, &c->ev, rec->event_index);
+
+			if (es)
+				es->bytes += rec->size;
+			sample_record(c, rec);
+		}
+		break;
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		if (c->want[CSV_MMAPS])
+			mmaps_row(c, rec);
+		break;
+	case PD_REC_COMM:
+		if (c->want[CSV_COMMS])
+			comms_row(c, rec);
+		break;
+	case PD_REC_LOST:
+	case PD_REC_LOST_SAMPLES:
+		if (c->want[CSV_LOST])
+			lost_row(c, rec);
+		break;
+	case PD_REC_SWITCH:
+	case PD_REC_SWITCH_CPU_WIDE:
+		if (c->want[CSV_SWITCHES])
+			switches_row(c, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ final tables */
+
+static void write_stats(struct csv_ctx *c)
+{
+	struct csv_out *o = &c->out[CSV_STATS];
+	struct type_stat **v = (struct type_stat **)csv_map_items(&c->types);
+	char tbuf[24];
+	size_t i;
+
+	if (c->types.nr && !v) {
+		c->nomem = true;
+		return;
+	}
+	if (v)
+		qsort(v, c->types.nr, sizeof(*v), type_cmp);
+	for (i = 0; i < c->types.nr; i++) {
+		csv_str(o, cli_type_name(v[i]->type, tbuf, sizeof(tbuf)));
+		csv_empty(o);
+		csv_u64(o, v[i]->count);
+		csv_u64(o, v[i]->bytes);
+		if (v[i]->type == PD_REC_SAMPLE) {
+			uint64_t samples = 0, period = 0;
+			size_t e;
+
+			for (e = 0; e < c->ev.nr; e++) {
+				samples += c->ev.v[e].samples;
+				period += c->ev.v[e].period;
+			}
+			csv_u64(o, samples);
+			csv_u64(o, period);
+		} else {
+			csv_empty(o);
+			csv_empty(o);
+		}
+		csv_eol(o);
+	}
+	free(v);
+	/* then one SAMPLE row per event, in attr order */
+	for (i = 0; i < pd_reader_nr_events(c->r); i++) {
+		const struct csv_evsum *es = i < c->ev.nr ? &c->ev.v[i] : NULL;
+
+		csv_str(o, "SAMPLE");
+		csv_str(o, event_name(c, (int)i));
+		csv_u64(o, es ? es->samples : 0);
+		csv_u64(o, es ? es->bytes : 0);
+		csv_u64(o, es ? es->samples : 0);
+		csv_u64(o, es ? es->period : 0);
+		csv_eol(o);
+	}
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct proc *x = *(const struct proc *const *)a;
+	const struct proc *y = *(const struct proc *const *)b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void proc_row(struct csv_ctx *c, const struct proc *p, const char *comm, const char *comms,
+		     int ev, const struct csv_evsum *es)
+{
+	struct csv_out *o = &c->out[CSV_PROCESSES];
+
+	csv_i64(o, p->pid);
+	if (p->has_ppid)
+		csv_i64(o, p->ppid);
+	else
+		csv_empty(o);
+	csv_str(o, comm);
+	csv_str(o, comms);
+	if (p->has_fork)
+		csv_u64(o, p->fork_time);
+	else
+		csv_empty(o);
+	if (p->has_exit)
+		csv_u64(o, p->exit_time);
+	else
+		csv_empty(o);
+	csv_u64(o, p->mmaps);
+	csv_u64(o, p->threads);
+	csv_str(o, ev >= 0 ? event_name(c, ev) : "");
+	csv_u64(o, es ? es->samples : 0);
+	csv_u64(o, es ? es->period : 0);
+	csv_eol(o);
+}
+
+static void write_processes(struct csv_ctx *c)
+{
+	struct proc **v = (struct proc **)csv_map_items(&c->procs);
+	size_t i, e;
+
+	if (c->procs.nr && !v) {
+		c->nomem = true;
+		return;
+	}
+	if (v)
+		qsort(v, c->procs.nr, sizeof(*v), proc_cmp);
+	for (i = 0; i < c->procs.nr; i++) {
+		struct proc *p = v[i];
+		const char *comm;
+		size_t len = 0, need = 1;
+		uint32_t k;
+		bool any = false;
+
+		for (k = 0; k < p->nr_comms; k++)
+			need += strlen(p->comms[k]) + 1;
+		if (!ensure_scratch(c, need))
+			break;
+		for (k = 0; k < p->nr_comms; k++) {
+			size_t l = strlen(p->comms[k]);
+
+			if (k)
+				c->scratch[len++] = ';';
+			memcpy(c->scratch + len, p->comms[k], l);
+			len += l;
+		}
+		c->scratch[len] = '\0';
+		/* without a COMM of its own the process is named like perf names it */
+		comm = p->nr_comms ? p->comms[p->nr_comms - 1] : pd_machine_comm(c->m, p->pid, p->pid);
+		if (!p->has_ppid) {
+			struct pd_sym_thread th;
+
+			if (!pd_machine_thread(c->m, p->pid, &th) && th.ppid != -1) {
+				p->has_ppid = true;
+				p->ppid = th.ppid;
+			}
+		}
+		for (e = 0; e < p->ev.nr; e++) {
+			if (!p->ev.v[e].samples)
+				continue;
+			proc_row(c, p, comm, c->scratch, (int)e, &p->ev.v[e]);
+			any = true;
+		}
+		if (!any)
+			proc_row(c, p, comm, c->scratch, -1, NULL);
+	}
+	free(v);
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = *(const struct func *const *)a;
+	const struct func *y = *(const struct func *const *)b;
+	int r;
+
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (x->self_samples != y->self_samples)
+		return x->self_samples > y->self_samples ? -1 : 1;
+	if (x->total_samples != y->total_samples)
+		return x->total_samples > y->total_samples ? -1 : 1;
+	r = strcmp(x->dso_name ? x->dso_name : "", y->dso_name ? y->dso_name : "");
+	if (r)
+		return r;
+	r = strcmp(x->name->chain, y->name->chain);
+	if (r)
+		return r;
+	return x->sym_start < y->sym_start ? -1 : x->sym_start > y->sym_start;
+}
+
+/* The file a function is defined in: the outermost entry of its source position. */
+static const char *func_srcfile(struct csv_ctx *c, const struct func *fn)
+{
+	struct pd_sym_srcline sl;
+
+	if (!c->srcline || !fn->sym || !fn->frame.has_map)
+		return NULL;
+	if (pd_machine_srcline(c->m, &fn->frame, &sl) <= 0 || !sl.nr)
+		return NULL;
+	return sl.pos[sl.nr - 1].file;
+}
+
+static void write_functions(struct csv_ctx *c)
+{
+	struct csv_out *o = &c->out[CSV_FUNCTIONS];
+	struct func **v = (struct func **)csv_map_items(&c->funcs);
+	size_t i;
+
+	if (c->funcs.nr && !v) {
+		c->nomem = true;
+		return;
+	}
+	if (v)
+		qsort(v, c->funcs.nr, sizeof(*v), func_cmp);
+	for (i = 0; i < c->funcs.nr; i++) {
+		const struct func *fn = v[i];
+
+		csv_str(o, event_name(c, fn->ev));
+		csv_str(o, fn->dso_name ? fn->dso_name : "[unknown]");
+		csv_str(o, fn->sym ? fn->sym : "[unknown]");
+		if (fn->sym)
+			csv_hex(o, fn->sym_start);
+		else
+			csv_empty(o);
+		csv_u64(o, fn->self_samples);
+		csv_u64(o, fn->self_period);
+		csv_u64(o, fn->total_samples);
+		csv_u64(o, fn->total_period);
+		csv_str(o, func_srcfile(c, fn));
+		csv_eol(o);
+	}
+	free(v);
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct line_agg *x = *(const struct line_agg *const *)a;
+	const struct line_agg *y = *(const struct line_agg *const *)b;
+	int r;
+
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	r = strcmp(x->file, y->file);
+	if (r)
+		return r;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void write_lines(struct csv_ctx *c)
+{
+	struct csv_out *o = &c->out[CSV_LINES];
+	struct line_agg **v = (struct line_agg **)csv_map_items(&c->lines);
+	size_t i;
+
+	if (c->lines.nr && !v) {
+		c->nomem = true;
+		return;
+	}
+	if (v)
+		qsort(v, c->lines.nr, sizeof(*v), line_cmp);
+	for (i = 0; i < c->lines.nr; i++) {
+		csv_str(o, event_name(c, v[i]->ev));
+		csv_str(o, v[i]->file);
+		if (v[i]->file[0])
+			csv_u64(o, v[i]->line);
+		else
+			csv_empty(o);
+		csv_u64(o, v[i]->samples);
+		csv_u64(o, v[i]->period);
+		csv_eol(o);
+	}
+	free(v);
+}
+
+struct folded_line {
+	char *s;
+	size_t len;
+	uint64_t count;
+};
+
+static int folded_cmp(const void *a, const void *b)
+{
+	const struct folded_line *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->s, y->s, n);
+
+	if (r)
+		return r;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * stackcollapse-perf prints its stacks sorted bytewise; so do we, which
+ * makes the file diffable against its output.
+ */
+static void write_folded(struct csv_ctx *c)
+{
+	struct csv_out *o = &c->out[CSV_FOLDED];
+	struct stack **v = (struct stack **)csv_map_items(&c->folded);
+	struct folded_line *lines;
+	struct csv_arena a = { 0 };
+	size_t i, k;
+
+	if (!c->folded.nr)
+		return;
+	lines = calloc(c->folded.nr, sizeof(*lines));
+	if (!v || !lines)
+		goto nomem;
+	for (i = 0; i < c->folded.nr; i++) {
+		const struct stack *st = v[i];
+		size_t cap = 0, len = 0;
+		char *s;
+
+		for (k = 0; k < st->n; k++)
+			cap += 3 * strlen(st->names[k]) + 1;
+		s = csv_arena_alloc(&a, cap + 1);
+		if (!s)
+			goto nomem;
+		for (k = 0; k < st->n; k++) {
+			if (k)
+				s[len++] = ';';
+			csv_utf8_append(s, cap, &len, st->names[k], strlen(st->names[k]));
+		}
+		lines[i].s = s;
+		lines[i].len = len;
+		lines[i].count = c->folded_period ? st->period : st->samples;
+	}
+	qsort(lines, c->folded.nr, sizeof(*lines), folded_cmp);
+	for (i = 0; i < c->folded.nr; i++) {
+		char num[24];
+		size_t n;
+
+		csv_raw(o, lines[i].s, lines[i].len);
+		num[0] = ' ';
+		n = 1 + csv_fmt_u64(num + 1, lines[i].count);
+		num[n++] = '\n';
+		csv_raw(o, num, n);
+	}
+	goto out;
+nomem:
+	c->nomem = true;
+out:
+	csv_arena_free(&a);
+	free(lines);
+	free(v);
+}
+
+void csv_finish(struct csv_ctx *c)
+{
+	if (c->want[CSV_STATS])
+		write_stats(c);
+	if (c->want[CSV_PROCESSES])
+		write_processes(c);
+	if (c->want[CSV_FUNCTIONS])
+		write_functions(c);
+	if (c->want[CSV_LINES])
+		write_lines(c);
+	if (c->want[CSV_FOLDED])
+		write_folded(c);
+}
+
+int csv_ctx_init(struct csv_ctx *c)
+{
+	c->folded_ev = -1;
+	c->map_gen = 1;
+	c->kmap_gen = 1;
+	c->rcache = calloc(1, sizeof(*c->rcache));
+	return c->rcache ? 0 : -1;
+}
+
+void csv_ctx_free(struct csv_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->procs.cap; i++) {
+		struct proc *p = c->procs.slots[i].item;
+
+		if (p) {
+			free(p->comms);
+			free(p->ev.v);
+		}
+	}
+	free(c->ev.v);
+	csv_map_free(&c->types);
+	csv_map_free(&c->names);
+	csv_map_free(&c->funcs);
+	csv_map_free(&c->lines);
+	csv_map_free(&c->srccache);
+	csv_map_free(&c->procs);
+	csv_map_free(&c->threads);
+	csv_map_free(&c->folded);
+	csv_strings_free(&c->str);
+	csv_arena_free(&c->arena);
+	free(c->rcache);
+	free(c->scratch);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * csv_tables.h - the tables of perfconv to-csv.
+ *
+ * One pass over the records in time order fills every selected table:
+ * the streaming ones (records, samples, mmaps, comms, lost, switches) are
+ * written row by row as records arrive, the aggregated ones (stats,
+ * processes, functions, lines, folded) are kept in hash tables keyed by
+ * interned strings and machine pointers, and written at the end.  Column
+ * lists are in csv_table_cols[] and documented in perfconv(1): they are an
+ * interface, change them only by appending.
+ */
+#ifndef PERFCONV_CSV_TABLES_H
+#define PERFCONV_CSV_TABLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/pd_symbols.h"
+
+#include "csv_agg.h"
+#include "csv_out.h"
+
+enum csv_table {
+	CSV_STATS,
+	CSV_RECORDS,
+	CSV_SAMPLES,
+	CSV_PROCESSES,
+	CSV_FUNCTIONS,
+	CSV_LINES,
+	CSV_MMAPS,
+	CSV_COMMS,
+	CSV_LOST,
+	CSV_SWITCHES,
+	CSV_FOLDED,
+	CSV_NR_TABLES
+};
+
+extern const char *const csv_table_names[CSV_NR_TABLES];
+extern const char *const csv_table_cols[CSV_NR_TABLES];
+
+/* Per event sums, indexed by pd_record.event_index. */
+struct csv_evsum {
+	uint64_t samples, period, bytes;
+};
+
+struct csv_evvec {
+	struct csv_evsum *v;
+	size_t nr;
+};
+
+/* Frame names of one (DSO, symbol): computed once, interned. */
+struct csv_fname {
+	const void *dso;
+	const char *sym;
+	bool has_map;
+	const char *chain;	/* in the samples callchain field */
+	uint32_t chain_len;
+	const char *folded;	/* in the folded table (stackcollapse-perf's tidy rules) */
+	/* the sym and dso columns of the samples table, and whether they need quoting */
+	const char *sym_col, *dso_col;
+	uint32_t sym_len, dso_len;
+	bool chain_plain, sym_plain, dso_plain;
+};
+
+/* A resolved frame as the tables use it. */
+struct csv_frame {
+	struct pd_sym_frame f;
+	const struct csv_fname *name;
+};
+
+struct csv_ctx {
+	struct pd_reader *r;
+	struct pd_machine *m;
+	struct csv_out out[CSV_NR_TABLES];
+	bool want[CSV_NR_TABLES];
+	bool open[CSV_NR_TABLES];
+	bool srcline;		/* pd_machine_srcline() is available */
+	bool folded_period;	/* folded counts period instead of samples */
+	const char *folded_event;	/* event of the folded table; NULL: the first sampled */
+	int folded_ev;		/* its index, -1 until known */
+	bool folded_other;	/* samples of other events were left out of it */
+	bool nomem;
+
+	struct csv_strings str;
+	struct csv_arena arena;
+
+	/* stats */
+	struct csv_map types;
+	struct csv_evvec ev;
+
+	/* functions, lines, processes, folded */
+	uint64_t sample_no;
+	struct csv_map names;
+	struct csv_map funcs;
+	struct csv_map lines;
+	struct csv_map srccache;
+	struct csv_map procs;
+	struct csv_map threads;
+	struct csv_map folded;
+
+	/* resolution cache, see csv_resolve() */
+	struct csv_rcache *rcache;
+	uint64_t map_gen;	/* user space maps */
+	uint64_t kmap_gen;	/* kernel maps */
+
+	struct csv_frame frames[PD_SYM_MAX_FRAMES];
+	const char *fkey[PD_SYM_MAX_FRAMES + 2];
+	char *scratch;
+	size_t scratch_cap;
+};
+
+int csv_ctx_init(struct csv_ctx *c);
+void csv_ctx_free(struct csv_ctx *c);
+
+/* A record, after pd_machine_process(): updates every aggregate and streaming table. */
+void csv_record(struct csv_ctx *c, const struct pd_record *rec);
+
+/* Write the aggregated tables (the streaming ones are complete already). */
+void csv_finish(struct csv_ctx *c);
+
+#endif /* PERFCONV_CSV_TABLES_H */

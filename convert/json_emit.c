@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_emit.c - the streaming JSON writer behind perfconv to-json.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "json_emit.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+int je_init(struct je *j, int fd, size_t cap)
+{
+	memset(j, 0, sizeof(*j));
+	if (cap < JE_MIN_CAP)
+		cap = JE_MIN_CAP;
+	j->buf = malloc(cap);
+	if (!j->buf)
+		return -1;
+	j->cap = cap;
+	j->fd = fd;
+	return 0;
+}
+
+void je_free(struct je *j)
+{
+	free(j->buf);
+	j->buf = NULL;
+	j->cap = j->len = 0;
+}
+
+int je_flush(struct je *j)
+{
+	size_t off = 0;
+
+	while (off < j->len && !j->err) {
+		ssize_t n = write(j->fd, j->buf + off, j->len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			j->err = errno;
+			break;
+		}
+		off += (size_t)n;
+		j->written += (uint64_t)n;
+	}
+	/*
+	 * After a failed write the rest is dropped: the caller checks j->err
+	 * at the end, and the buffer must stay usable until then.
+	 */
+	j->len = 0;
+	return j->err ? -1 : 0;
+}
+
+/*
+ * Callers never ask for more than a few KiB at a time (long data is written
+ * in chunks), and the buffer is at least JE_MIN_CAP: flushing is enough.
+ */
+void je_grow(struct je *j, size_t n)
+{
+	je_flush(j);
+}
+
+void je_raw_long(struct je *j, const char *s, size_t n)
+{
+	while (n) {
+		size_t chunk = n > j->cap / 2 ? j->cap / 2 : n;
+
+		memcpy(je_room(j, chunk), s, chunk);
+		j->len += chunk;
+		s += chunk;
+		n -= chunk;
+	}
+}
+
+void je_u64(struct je *j, uint64_t v)
+{
+	char tmp[20];
+	char *p = je_room(j, 20);
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	j->len = (size_t)(p - j->buf);
+}
+
+void je_i64(struct je *j, int64_t v)
+{
+	if (v < 0) {
+		je_c(j, '-');
+		je_u64(j, -(uint64_t)v);
+	} else {
+		je_u64(j, (uint64_t)v);
+	}
+}
+
+void je_hex(struct je *j, uint64_t v)
+{
+	char tmp[16];
+	char *p = je_room(j, 18);
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do {
+		tmp[n++] = hex_digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	j->len = (size_t)(p - j->buf);
+}
+
+void je_hexstr(struct je *j, uint64_t v)
+{
+	je_room(j, 20);
+	j->buf[j->len++] = '"';
+	je_hex(j, v);
+	j->buf[j->len++] = '"';
+}
+
+void je_u64_safe(struct je *j, uint64_t v)
+{
+	if (v < (1ULL << 53)) {
+		je_u64(j, v);
+	} else {
+		je_room(j, 22);
+		j->buf[j->len++] = '"';
+		je_u64(j, v);
+		j->buf[j->len++] = '"';
+	}
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes available), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0xc2)
+		return 0;
+	if (c < 0xe0) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c < 0xf0) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c < 0xf5) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_at_nul)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t run = i;
+		char *p;
+
+		if (stop_at_nul && !c)
+			break;
+		/* copy the longest run of plain ASCII in one go */
+		while (run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
+		       s[run] != '\\')
+			run++;
+		if (run > i) {
+			je_raw(j, (const char *)s + i, run - i);
+			i = run;
+			continue;
+		}
+		p = je_room(j, 6);
+		if (c >= 0x80) {
+			size_t l = utf8_len(s + i, n - i);
+
+			if (l) {
+				je_raw(j, (const char *)s + i, l);
+				i += l;
+				continue;
+			}
+			/* not UTF-8: keep the byte's value as U+00XX */
+		}
+		switch (c) {
+		case '"':  p[0] = '\\'; p[1] = '"'; j->len += 2; break;
+		case '\\': p[0] = '\\'; p[1] = '\\'; j->len += 2; break;
+		case '\b': p[0] = '\\'; p[1] = 'b'; j->len += 2; break;
+		case '\f': p[0] = '\\'; p[1] = 'f'; j->len += 2; break;
+		case '\n': p[0] = '\\'; p[1] = 'n'; j->len += 2; break;
+		case '\r': p[0] = '\\'; p[1] = 'r'; j->len += 2; break;
+		case '\t': p[0] = '\\'; p[1] = 't'; j->len += 2; break;
+		default:
+			p[0] = '\\';
+			p[1] = 'u';
+			p[2] = '0';
+			p[3] = '0';
+			p[4] = hex_digits[c >> 4];
+			p[5] = hex_digits[c & 0xf];
+			j->len += 6;
+			break;
+		}
+		i++;
+	}
+}
+
+void je_str(struct je *j, const char *s, size_t max)
+{
+	je_c(j, '"');
+	if (s)
+		str_body(j, (const unsigned char *)s, max == SIZE_MAX ? strlen(s) :
+			 strnlen(s, max), false);
+	je_c(j, '"');
+}
+
+void je_strn(struct je *j, const char *s, size_t n)
+{
+	je_c(j, '"');
+	if (s)
+		str_body(j, (const unsigned char *)s, n, false);
+	je_c(j, '"');
+}
+
+void je_base64(struct je *j, const uint8_t *p, size_t n)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i = 0;
+
+	je_c(j, '"');
+	while (i + 3 <= n) {
+		/* in chunks so that a huge stack copy does not need a huge buffer */
+		size_t chunk = (n - i) / 3;
+		char *o;
+
+		if (chunk > 4096)
+			chunk = 4096;
+		o = je_room(j, chunk * 4);
+		for (size_t k = 0; k < chunk; k++, i += 3) {
+			uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+
+			*o++ = b64[v >> 18];
+			*o++ = b64[(v >> 12) & 63];
+			*o++ = b64[(v >> 6) & 63];
+			*o++ = b64[v & 63];
+		}
+		j->len = (size_t)(o - j->buf);
+	}
+	if (n - i) {
+		uint32_t v = (uint32_t)p[i] << 16 | (n - i == 2 ? (uint32_t)p[i + 1] << 8 : 0);
+		char *o = je_room(j, 4);
+
+		o[0] = b64[v >> 18];
+		o[1] = b64[(v >> 12) & 63];
+		o[2] = n - i == 2 ? b64[(v >> 6) & 63] : '=';
+		o[3] = '=';
+		j->len += 4;
+	}
+	je_c(j, '"');
+}
+
+void je_hexbytes(struct je *j, const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	je_c(j, '"');
+	while (i < n) {
+		size_t chunk = n - i > 8192 ? 8192 : n - i;
+		char *o = je_room(j, chunk * 2);
+
+		for (size_t k = 0; k < chunk; k++, i++) {
+			*o++ = hex_digits[p[i] >> 4];
+			*o++ = hex_digits[p[i] & 0xf];
+		}
+		j->len = (size_t)(o - j->buf);
+	}
+	je_c(j, '"');
+}

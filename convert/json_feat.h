@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json_feat.h - the file part of to-json --full, built with jansson:
+ * header, attrs, features; plus register names for samples.
+ */
+#ifndef PERFCONV_JSON_FEAT_H
+#define PERFCONV_JSON_FEAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "perfdata/perfdata.h"
+
+/* Every field of an attr, flags by name as well as the raw words. */
+json_t *json_attr(const struct pd_attr *a);
+
+/*
+ * One feature: id, name, offset, size, decoded, the typed "value" when the
+ * decoder produced one, and the payload as base64 when it did not (or when
+ * the id is unknown).  `payload`/`len` override the stored bytes (pipe-mode
+ * HEADER_FEATURE records); pass NULL to use f->raw[id].  `known_id` false
+ * means the id is out of range: only the bytes are shown.
+ */
+json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t *payload,
+		     size_t len, bool known_id);
+
+/* {"source":..,"header":..,"attrs":[..],"features":[..]} */
+json_t *json_file_description(struct pd_reader *r, const char *input);
+
+/* Register name of bit `bit` of a sample_regs mask ("AX", "x0"), else "r<bit>". */
+const char *json_reg_name(const char *arch, uint64_t abi, unsigned int bit, char *buf,
+			  size_t size);
+
+/* base64 text of n bytes (malloc'd), NULL on allocation failure. */
+char *json_base64(const uint8_t *p, size_t n);
+
+#endif /* PERFCONV_JSON_FEAT_H */

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_perf.c - the document of `perf data convert --to-json`
+ * ("linux-perf-json-version": 1), byte for byte.
+ *
+ * Layout, keys, number formats and the frame rules follow reference §13
+ * and perf-symbolization.md §9.  Three deliberate differences, all in
+ * perf's failure cases:
+ *  - bytes >= 0x80 in strings: perf prints them as \uffffffXX (invalid
+ *    JSON, a signed-char bug); valid UTF-8 is copied here, other bytes
+ *    become \u00XX;
+ *  - pipe input: perf stops after the feature records and writes no
+ *    sample; here the stream is converted, and since features arrive as
+ *    records the "headers" object is written once they are known (before
+ *    the first sample);
+ *  - a failure half-way: perf closes the document and exits 0; here the
+ *    document is closed too (it stays valid JSON) but the run fails, and
+ *    an -o file is not left behind.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_conv.h"
+
+/* ",\n" + depth TABs: perf's output_json_delimiters() */
+static void delim(struct je *j, bool comma, unsigned int depth)
+{
+	char *p = je_room(j, depth + 2);
+	size_t n = 0;
+
+	if (comma)
+		p[n++] = ',';
+	p[n++] = '\n';
+	while (depth--)
+		p[n++] = '\t';
+	j->len += n;
+}
+
+/* delimiter, "key": (key is plain ASCII) */
+static void key(struct je *j, bool comma, unsigned int depth, const char *k)
+{
+	delim(j, comma, depth);
+	je_c(j, '"');
+	je_raw(j, k, strlen(k));
+	je_lit(j, "\": ");
+}
+
+static void kv_u(struct je *j, unsigned int depth, const char *k, uint64_t v, bool comma)
+{
+	key(j, comma, depth, k);
+	je_u64(j, v);
+}
+
+static void kv_s(struct je *j, unsigned int depth, const char *k, const char *s)
+{
+	key(j, true, depth, k);
+	je_str(j, s, SIZE_MAX);
+}
+
+/*
+ * Rendered frames.  Big recordings resolve the same few thousand addresses
+ * millions of times; the text of a frame only depends on the thread's
+ * maps (or the kernel's), the cpumode and the address, so it is kept until
+ * a record changes any map or thread.  Bounded: cleared when full.
+ */
+#define FC_SLOTS	(1u << 15)	/* power of two */
+#define FC_MAX_USED	(FC_SLOTS / 2)
+#define FC_ARENA	(1u << 20)
+
+struct fc_ent {
+	uint64_t ip;
+	int32_t tid;		/* -2 for kernel-space frames: shared by all threads */
+	uint8_t cpumode;
+	uint8_t gen;		/* valid when equal to the cache generation */
+	uint16_t len;
+	uint32_t off;		/* of the text in the arena */
+};
+
+struct frame_cache {
+	struct fc_ent *ent;
+	char *arena;
+	uint32_t arena_used;
+	uint32_t used;
+	uint8_t gen;
+};
+
+static void fc_clear(struct frame_cache *fc)
+{
+	if (!fc->ent)
+		return;
+	fc->arena_used = 0;
+	fc->used = 0;
+	if (++fc->gen == 0) {
+		/* generations wrapped: forget for real */
+		memset(fc->ent, 0, FC_SLOTS * sizeof(*fc->ent));
+		fc->gen = 1;
+	}
+}
+
+static struct fc_ent *fc_slot(struct frame_cache *fc, int32_t tid, uint8_t cpumode, uint64_t ip)
+{
+	uint64_t h = (ip ^ ((uint64_t)(uint32_t)tid << 32) ^ cpumode) * 0x9e3779b97f4a7c15ULL;
+	uint32_t i = (uint32_t)(h >> 48) & (FC_SLOTS - 1);
+
+	for (;; i = (i + 1) & (FC_SLOTS - 1)) {
+		struct fc_ent *e = &fc->ent[i];
+
+		if (e->gen != fc->gen || (e->ip == ip && e->tid == tid && e->cpumode == cpumode))
+			return e;
+	}
+}
+
+struct perf_ctx {
+	struct jconv *c;
+	struct frame_cache fcache;
+	bool headers_done;
+	bool first_sample;
+	size_t nr_events_seen;
+	uint64_t combined_sample_type;
+	/* last READ value per sample id, for perf's per-member delivery */
+	struct idval {
+		uint64_t id, value;
+		bool used;
+	} *ids;
+	size_t ids_cap, ids_nr;
+	struct pd_sym_frame frame;
+};
+
+static void write_headers(struct perf_ctx *pc)
+{
+	struct jconv *c = pc->c;
+	struct je *j = c->je;
+	const struct pd_header *h = pd_reader_header(c->r);
+	const struct pd_features *f = pd_reader_features(c->r);
+	bool pipe = h->mode == PD_MODE_PIPE;
+	uint32_t i;
+
+	je_lit(j, "{");
+	key(j, false, 1, "linux-perf-json-version");
+	je_lit(j, "1");
+	key(j, true, 1, "headers");
+	je_lit(j, "{");
+	kv_u(j, 2, "header-version", 1, false);
+	if (c->have_mtime) {
+		char buf[64];
+		struct tm tm;
+
+		gmtime_r(&c->mtime, &tm);
+		strftime(buf, sizeof(buf), "%FT%TZ", &tm);
+		kv_s(j, 2, "captured-on", buf);
+	}
+	kv_u(j, 2, "data-offset", pipe ? 0 : h->data.offset, true);
+	kv_u(j, 2, "data-size", pipe ? 0 : h->data.size, true);
+	kv_u(j, 2, "feat-offset", pipe ? 0 : h->data.offset + h->data.size, true);
+	kv_s(j, 2, "hostname", f->hostname);
+	kv_s(j, 2, "os-release", f->osrelease);
+	kv_s(j, 2, "arch", f->arch);
+	/* perf 6.1 prints cpu-desc even when the feature is missing */
+	kv_s(j, 2, "cpu-desc", f->cpudesc);
+	kv_s(j, 2, "cpuid", f->cpuid);
+	kv_u(j, 2, "nrcpus-online", f->nrcpus.online, true);
+	kv_u(j, 2, "nrcpus-avail", f->nrcpus.avail, true);
+	if (pd_features_has(f, PD_FEAT_CLOCK_DATA) && f->raw[PD_FEAT_CLOCK_DATA].decoded) {
+		kv_u(j, 2, "clockid", f->clock_data.clockid, true);
+		kv_u(j, 2, "clock-time", f->clock_data.clockid_ns, true);
+		kv_u(j, 2, "real-time", f->clock_data.tod_ns, true);
+	}
+	kv_s(j, 2, "perf-version", f->version);
+	key(j, true, 2, "cmdline");
+	je_c(j, '[');
+	for (i = 0; i < f->cmdline.nr; i++) {
+		delim(j, i != 0, 3);
+		je_str(j, f->cmdline.s[i], SIZE_MAX);
+	}
+	delim(j, false, 2);
+	je_c(j, ']');
+	delim(j, false, 1);
+	je_c(j, '}');
+	key(j, true, 1, "samples");
+	je_c(j, '[');
+	pc->headers_done = true;
+}
+
+static void write_frame(struct je *j, const struct pd_sym_frame *f, bool resolved)
+{
+	delim(j, false, 4);
+	je_c(j, '{');
+	key(j, false, 5, "ip");
+	je_hexstr(j, f->ip);
+	if (resolved && f->sym && f->sym[0]) {
+		key(j, true, 5, "symbol");
+		je_str(j, f->sym, SIZE_MAX);
+		if (f->has_map && f->dso_short && f->dso_short[0]) {
+			key(j, true, 5, "dso");
+			je_str(j, f->dso_short, SIZE_MAX);
+		}
+	}
+	delim(j, false, 4);
+	je_c(j, '}');
+}
+
+static void bare_frame(struct perf_ctx *pc, uint64_t ip)
+{
+	memset(&pc->frame, 0, sizeof(pc->frame));
+	pc->frame.ip = ip;
+}
+
+static void cached_frame(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode,
+			 uint64_t ip)
+{
+	struct frame_cache *fc = &pc->fcache;
+	struct je *j = pc->c->je;
+	int32_t key = cpumode == PD_CPUMODE_KERNEL ? -2 : tid;
+	struct fc_ent *e = NULL;
+	uint64_t written;
+	size_t start;
+	int ok = 0;
+
+	if (fc->ent) {
+		e = fc_slot(fc, key, cpumode, ip);
+		if (e->gen == fc->gen) {
+			je_raw(j, fc->arena + e->off, e->len);
+			return;
+		}
+	}
+	if (pc->c->m)
+		ok = pd_machine_resolve(pc->c->m, pid, tid, cpumode, ip, &pc->frame);
+	else
+		bare_frame(pc, ip);
+	written = j->written;
+	start = j->len;
+	write_frame(j, &pc->frame, ok > 0);
+	if (!e || j->written != written || j->len - start > UINT16_MAX)
+		return;		/* the buffer was flushed meanwhile: not cached */
+	if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < j->len - start) {
+		fc_clear(fc);
+		e = fc_slot(fc, key, cpumode, ip);
+	}
+	e->ip = ip;
+	e->tid = key;
+	e->cpumode = cpumode;
+	e->gen = fc->gen;
+	e->len = (uint16_t)(j->len - start);
+	e->off = fc->arena_used;
+	memcpy(fc->arena + fc->arena_used, j->buf + start, e->len);
+	fc->arena_used += e->len;
+	fc->used++;
+}
+
+static void write_callchain(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
+			    int32_t tid)
+{
+	struct jconv *c = pc->c;
+	struct je *j = c->je;
+	const struct pd_sample *s = &rec->u.sample;
+	uint8_t cpumode = PD_CPUMODE_USER;
+	bool first = true;
+	uint64_t i;
+
+	key(j, true, 3, "callchain");
+	je_c(j, '[');
+	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		for (i = 0; s->callchain && i < s->callchain_nr; i++) {
+			uint64_t ip = s->callchain[i];
+
+			if (ip >= PD_CONTEXT_MAX) {
+				/* other markers leave the mode as it was, as in perf */
+				if (ip == PD_CONTEXT_HV)
+					cpumode = PD_CPUMODE_HYPERVISOR;
+				else if (ip == PD_CONTEXT_KERNEL)
+					cpumode = PD_CPUMODE_KERNEL;
+				else if (ip == PD_CONTEXT_USER)
+					cpumode = PD_CPUMODE_USER;
+				continue;
+			}
+			if (!first)
+				je_c(j, ',');
+			first = false;
+			cached_frame(pc, pid, tid, cpumode, ip);
+		}
+	} else {
+		cached_frame(pc, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip);
+	}
+	delim(j, false, 3);
+	je_c(j, ']');
+}
+
+static void trace_field(void *arg, const char *name, const char *value)
+{
+	struct je *j = arg;
+
+	delim(j, true, 3);
+	je_str(j, name, SIZE_MAX);
+	je_lit(j, ": ");
+	je_str(j, value, SIZE_MAX);
+}
+
+static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
+			 const struct pd_event *ev)
+{
+	struct jconv *c = pc->c;
+	struct je *j = c->je;
+	const struct pd_sample *s = &rec->u.sample;
+	int32_t pid = -1, tid = -1;
+	const char *comm = NULL;
+	struct pd_sym_thread th;
+
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	/* perf prints the thread it found by tid, whose pid may be older */
+	if (c->m && pd_machine_thread(c->m, tid, &th) == 0) {
+		pid = th.pid;
+		tid = th.tid;
+		comm = th.comm;
+	}
+	if (!comm) {
+		static char buf[16];
+
+		snprintf(buf, sizeof(buf), ":%d", tid);
+		comm = buf;
+	}
+
+	if (!pc->first_sample)
+		je_c(j, ',');
+	pc->first_sample = false;
+	delim(j, false, 2);
+	je_c(j, '{');
+	key(j, false, 3, "timestamp");
+	je_i64(j, s->sample_type & PD_SAMPLE_TIME ? (int64_t)s->time : -1);
+	key(j, true, 3, "pid");
+	je_i64(j, pid);
+	key(j, true, 3, "tid");
+	je_i64(j, tid);
+	if (pc->combined_sample_type & PD_SAMPLE_CPU) {
+		key(j, true, 3, "cpu");
+		/* a u32 printed with %i: an absent cpu shows as -1 */
+		je_i64(j, s->sample_type & PD_SAMPLE_CPU ? (int32_t)s->cpu : -1);
+	}
+	kv_s(j, 3, "comm", comm);
+	write_callchain(pc, rec, pid, tid);
+	if (c->trace_fields && s->raw_data && ev && ev->attr.type == PERF_TYPE_TRACEPOINT_ID) {
+		struct jtep *t = jconv_tep(c);
+
+		if (t)
+			jtep_fields(t, ev->attr.config, s->raw_data, s->raw_size, trace_field, j);
+	}
+	delim(j, false, 2);
+	je_c(j, '}');
+	c->samples++;
+}
+
+static struct idval *id_slot(struct perf_ctx *pc, uint64_t id)
+{
+	size_t i, mask;
+
+	if (pc->ids_nr * 2 >= pc->ids_cap) {
+		size_t ncap = pc->ids_cap ? pc->ids_cap * 2 : 256;
+		struct idval *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (i = 0; i < pc->ids_cap; i++) {
+			size_t k;
+
+			if (!pc->ids[i].used)
+				continue;
+			for (k = (size_t)(pc->ids[i].id * 0x9e3779b97f4a7c15ULL) & (ncap - 1);
+			     n[k].used; k = (k + 1) & (ncap - 1))
+				;
+			n[k] = pc->ids[i];
+		}
+		free(pc->ids);
+		pc->ids = n;
+		pc->ids_cap = ncap;
+	}
+	mask = pc->ids_cap - 1;
+	for (i = (size_t)(id * 0x9e3779b97f4a7c15ULL) & mask; pc->ids[i].used; i = (i + 1) & mask)
+		if (pc->ids[i].id == id)
+			return &pc->ids[i];
+	pc->ids[i].used = true;
+	pc->ids[i].id = id;
+	pc->ids[i].value = 0;
+	pc->ids_nr++;
+	return &pc->ids[i];
+}
+
+/*
+ * PERF_SAMPLE_READ: perf delivers the sample once per read value whose
+ * counter moved since the last sample of that id, as a sample of the
+ * value's own event (session.c deliver_sample_value()).
+ */
+static int deliver_read(struct perf_ctx *pc, const struct pd_record *rec)
+{
+	const struct pd_read *rd = &rec->u.sample.read;
+	uint64_t i, nr = rd->format & PD_FORMAT_GROUP ? rd->nr : (rd->nr ? 1 : 0);
+
+	for (i = 0; rd->values && i < nr; i++) {
+		const struct pd_event *ev = pd_reader_event_by_id(pc->c->r, rd->values[i].id);
+		struct idval *v;
+		uint64_t period;
+
+		if (!ev)
+			continue;
+		v = id_slot(pc, rd->values[i].id);
+		if (!v)
+			return -1;
+		period = rd->values[i].value - v->value;
+		v->value = rd->values[i].value;
+		if (!period)
+			continue;
+		write_sample(pc, rec, ev);
+	}
+	return 0;
+}
+
+/* Records after which an address may resolve differently. */
+static bool changes_maps(uint32_t type)
+{
+	switch (type) {
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+	case PD_REC_COMM:
+	case PD_REC_FORK:
+	case PD_REC_EXIT:
+	case PD_REC_KSYMBOL:
+	case PD_REC_HEADER_BUILD_ID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void update_combined(struct perf_ctx *pc)
+{
+	size_t n = pd_reader_nr_events(pc->c->r), i;
+
+	if (n == pc->nr_events_seen)
+		return;
+	pc->combined_sample_type = 0;
+	for (i = 0; i < n; i++)
+		pc->combined_sample_type |= pd_reader_event(pc->c->r, i)->attr.sample_type;
+	pc->nr_events_seen = n;
+}
+
+int json_perf_write(struct jconv *c)
+{
+	struct perf_ctx pc = { .c = c, .first_sample = true };
+	const struct pd_header *h = pd_reader_header(c->r);
+	const struct pd_record *rec;
+	struct je *j = c->je;
+	int ret = 0, status = 0;
+
+	pc.fcache.ent = calloc(FC_SLOTS, sizeof(*pc.fcache.ent));
+	pc.fcache.arena = malloc(FC_ARENA);
+	if (!pc.fcache.ent || !pc.fcache.arena) {
+		/* work without the cache */
+		free(pc.fcache.ent);
+		free(pc.fcache.arena);
+		pc.fcache.ent = NULL;
+		pc.fcache.arena = NULL;
+	}
+	pc.fcache.gen = 1;
+
+	/* file mode knows everything now; a pipe tells its features later */
+	if (h->mode != PD_MODE_PIPE)
+		write_headers(&pc);
+	while (!c->stop && (ret = pd_reader_next(c->r, &rec)) > 0) {
+		c->records++;
+		if (c->tick && !(c->records & 4095))
+			c->tick(c);
+		if (rec->type == PD_REC_HEADER_TRACING_DATA)
+			jconv_take_tracing(c, rec);
+		if (c->m && pd_machine_process(c->m, rec) < 0) {
+			status = -3;
+			break;
+		}
+		if (rec->type != PD_REC_SAMPLE) {
+			if (changes_maps(rec->type))
+				fc_clear(&pc.fcache);
+			continue;
+		}
+		if (!rec->decoded || !rec->event)
+			continue;
+		if (!pc.headers_done)
+			write_headers(&pc);
+		update_combined(&pc);
+		if (rec->u.sample.sample_type & PD_SAMPLE_READ) {
+			if (deliver_read(&pc, rec) < 0) {
+				status = -3;
+				break;
+			}
+			continue;
+		}
+		write_sample(&pc, rec, rec->event);
+	}
+	if (!status && ret < 0)
+		status = ret;
+	if (!pc.headers_done)
+		write_headers(&pc);
+	/* closed whatever happened: the document stays valid JSON */
+	delim(j, false, 1);
+	je_c(j, ']');
+	delim(j, false, 0);
+	je_lit(j, "}\n");
+	free(pc.ids);
+	free(pc.fcache.ent);
+	free(pc.fcache.arena);
+	return status;
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_tep.c - libtraceevent glue: parse the tracing-data blob (reference
+ * §14.1) and print tracepoint fields.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "json_tep.h"
+
+/* Formats looked up so far, by tracepoint id: samples repeat a few ids. */
+struct jtep_cache {
+	uint64_t id;
+	struct tep_event *ev;
+	struct tep_format_field **fields;
+};
+
+struct jtep {
+	struct tep_handle *tep;
+	unsigned int nr_events;
+	struct trace_seq seq;
+	struct jtep_cache *cache;
+	size_t nr_cache, cap_cache;
+};
+
+struct blob {
+	const uint8_t *p;
+	size_t len, pos;
+	bool big;		/* integers of the blob are big-endian */
+	bool bad;
+};
+
+static uint64_t rd(struct blob *b, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (b->bad || b->len - b->pos < n) {
+		b->bad = true;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int k = b->big ? i : n - 1 - i;
+
+		v = v << 8 | b->p[b->pos + k];
+	}
+	b->pos += n;
+	return v;
+}
+
+static const char *rd_str(struct blob *b)
+{
+	const uint8_t *s = b->p + b->pos;
+	const uint8_t *nul;
+
+	if (b->bad)
+		return NULL;
+	nul = memchr(s, 0, b->len - b->pos);
+	if (!nul) {
+		b->bad = true;
+		return NULL;
+	}
+	b->pos += (size_t)(nul - s) + 1;
+	return (const char *)s;
+}
+
+/* A pointer to n bytes of the blob, or NULL when they are not all there. */
+static const char *rd_bytes(struct blob *b, uint64_t n)
+{
+	const char *s = (const char *)b->p + b->pos;
+
+	if (b->bad || n > b->len - b->pos) {
+		b->bad = true;
+		return NULL;
+	}
+	b->pos += (size_t)n;
+	return s;
+}
+
+/* libtraceevent wants NUL-terminated text for some parsers: copy. */
+static char *dup_text(const char *s, uint64_t n)
+{
+	char *d = malloc((size_t)n + 1);
+
+	if (d) {
+		memcpy(d, s, (size_t)n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int parse_events(struct jtep *t, struct blob *b, const char *sys)
+{
+	uint32_t count = (uint32_t)rd(b, 4), i;
+
+	for (i = 0; i < count && !b->bad; i++) {
+		uint64_t sz = rd(b, 8);
+		const char *txt = rd_bytes(b, sz);
+
+		if (!txt)
+			return -1;
+		if (tep_parse_event(t->tep, txt, (unsigned long)sz, sys) == 0)
+			t->nr_events++;
+	}
+	return b->bad ? -1 : 0;
+}
+
+struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct blob b = { .p = blob, .len = len };
+	const char *version, *txt;
+	struct jtep *t;
+	unsigned int long_size, page_size, i, nr_sys;
+	uint64_t sz;
+	bool v06;
+
+	*why = NULL;
+	if (!blob || len < sizeof(magic) || memcmp(blob, magic, sizeof(magic))) {
+		*why = "tracing data has no tracing magic";
+		return NULL;
+	}
+	b.pos = sizeof(magic);
+	version = rd_str(&b);
+	if (!version) {
+		*why = "tracing data version is not terminated";
+		return NULL;
+	}
+	v06 = strcmp(version, "0.6") >= 0;
+	b.big = rd(&b, 1) != 0;
+	long_size = (unsigned int)rd(&b, 1);
+	page_size = (unsigned int)rd(&b, 4);
+	if (b.bad) {
+		*why = "tracing data ends inside its header";
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	/* libtraceevent's own complaints about odd formats would flood stderr */
+	tep_set_loglevel(TEP_LOG_NONE);
+	t->tep = tep_alloc();
+	if (!t->tep) {
+		free(t);
+		return NULL;
+	}
+	trace_seq_init(&t->seq);
+	tep_set_flag(t->tep, TEP_NSEC_OUTPUT);
+	tep_set_file_bigendian(t->tep, b.big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(t->tep, (int)long_size);
+	tep_set_page_size(t->tep, (int)page_size);
+
+	/* header_page, header_event */
+	txt = rd_bytes(&b, 12);
+	if (txt && !memcmp(txt, "header_page", 12)) {
+		sz = rd(&b, 8);
+		txt = rd_bytes(&b, sz);
+		if (txt)
+			tep_parse_header_page(t->tep, (char *)(uintptr_t)txt, (unsigned long)sz, (int)long_size);
+	} else {
+		b.bad = true;
+	}
+	txt = rd_bytes(&b, 13);
+	if (txt && !memcmp(txt, "header_event", 13)) {
+		sz = rd(&b, 8);
+		rd_bytes(&b, sz);	/* perf does not use it either */
+	} else {
+		b.bad = true;
+	}
+	if (!b.bad)
+		parse_events(t, &b, "ftrace");
+	nr_sys = b.bad ? 0 : (unsigned int)rd(&b, 4);
+	for (i = 0; i < nr_sys && !b.bad; i++) {
+		const char *sys = rd_str(&b);
+
+		if (!sys || parse_events(t, &b, sys) < 0)
+			break;
+	}
+	/* kallsyms, printk formats and saved cmdlines: used to print some fields */
+	if (!b.bad) {
+		sz = rd(&b, 4);
+		txt = rd_bytes(&b, sz);
+		if (txt && sz) {
+			char *s = dup_text(txt, sz);
+
+			if (s)
+				tep_parse_kallsyms(t->tep, s);
+			free(s);
+		}
+	}
+	if (!b.bad) {
+		sz = rd(&b, 4);
+		txt = rd_bytes(&b, sz);
+		if (txt && sz) {
+			char *s = dup_text(txt, sz);
+
+			if (s)
+				tep_parse_printk_formats(t->tep, s);
+			free(s);
+		}
+	}
+	if (!b.bad && v06 && b.len - b.pos >= 8) {
+		sz = rd(&b, 8);
+		txt = rd_bytes(&b, sz);
+		if (txt && sz) {
+			char *s = dup_text(txt, sz);
+
+			if (s)
+				tep_parse_saved_cmdlines(t->tep, s);
+			free(s);
+		}
+	}
+	if (!t->nr_events) {
+		*why = b.bad ? "tracing data is truncated" : "tracing data has no event format";
+		jtep_free(t);
+		return NULL;
+	}
+	if (b.bad)
+		*why = "tracing data is truncated: the formats read so far are used";
+	return t;
+}
+
+void jtep_free(struct jtep *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_cache; i++)
+		free(t->cache[i].fields);
+	free(t->cache);
+	trace_seq_destroy(&t->seq);
+	tep_free(t->tep);
+	free(t);
+}
+
+unsigned int jtep_nr_events(const struct jtep *t)
+{
+	return t ? t->nr_events : 0;
+}
+
+static struct jtep_cache *lookup(struct jtep *t, uint64_t id)
+{
+	struct jtep_cache *c;
+	size_t i;
+
+	for (i = 0; i < t->nr_cache; i++)
+		if (t->cache[i].id == id)
+			return &t->cache[i];
+	if (t->nr_cache == t->cap_cache) {
+		size_t ncap = t->cap_cache ? t->cap_cache * 2 : 8;
+		struct jtep_cache *nc = realloc(t->cache, ncap * sizeof(*nc));
+
+		if (!nc)
+			return NULL;
+		t->cache = nc;
+		t->cap_cache = ncap;
+	}
+	c = &t->cache[t->nr_cache++];
+	c->id = id;
+	c->ev = id <= INT32_MAX ? tep_find_event(t->tep, (int)id) : NULL;
+	c->fields = c->ev ? tep_event_fields(c->ev) : NULL;
+	return c;
+}
+
+const char *jtep_event_name(struct jtep *t, uint64_t config, const char **system)
+{
+	struct jtep_cache *c = t ? lookup(t, config) : NULL;
+
+	if (!c || !c->ev)
+		return NULL;
+	if (system)
+		*system = c->ev->system;
+	return c->ev->name;
+}
+
+/*
+ * The printer trusts the data: a field, or the dynamic array a __data_loc
+ * word points to, outside the raw data would make it read past the record.
+ */
+static bool field_fits(struct jtep *t, const struct tep_format_field *f, const void *raw,
+		       uint32_t raw_size)
+{
+	uint64_t loc, off, len;
+
+	if ((uint64_t)(unsigned int)f->offset + (uint64_t)(unsigned int)f->size > raw_size)
+		return false;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+		return true;
+	if (f->size < 4)
+		return false;
+	loc = tep_read_number(t->tep, (const char *)raw + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (uint64_t)(unsigned int)f->offset + (uint64_t)(unsigned int)f->size;
+	return off + len <= raw_size;
+}
+
+int jtep_fields(struct jtep *t, uint64_t config, const void *raw, uint32_t raw_size,
+		jtep_field_fn fn, void *arg)
+{
+	struct jtep_cache *c;
+	int n = 0;
+
+	if (!t || !raw)
+		return 0;
+	c = lookup(t, config);
+	if (!c || !c->fields)
+		return 0;
+	for (; c->fields[n]; n++) {
+		struct tep_format_field *f = c->fields[n];
+
+		trace_seq_reset(&t->seq);
+		if (field_fits(t, f, raw, raw_size))
+			tep_print_field(&t->seq, (void *)(uintptr_t)raw, f);
+		trace_seq_terminate(&t->seq);
+		fn(arg, f->name, t->seq.buffer);
+	}
+	return n;
+}

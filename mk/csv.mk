@@ -1,0 +1,14 @@
+# csv.mk - perfconv to-csv: tables for spreadsheets, SQL and flame graphs.
+#
+# The command symbolizes with libperfdata-sym.a; symbolize.mk adds that
+# library and libelf/libdw to PERFCONV_EXTRA_LIBS.  It is named here as a
+# prerequisite of perfconv as well, so that a parallel build never links
+# perfconv before the library exists (this fragment is read before
+# symbolize.mk, hence the literal path).
+#
+#   make test / asan-test    also run tests/to-csv.sh (sqlite3 checks, and
+#                            comparisons with perf report / perf script when
+#                            perf can record here)
+
+$(O)/perfconv: $(O)/libperfdata-sym.a
+EXTRA_TESTS += tests/to-csv.sh

@@ -1,0 +1,13 @@
+# json.mk - perfconv to-json: perf's JSON document and the lossless --full
+# JSON (schema/perf-data-full.schema.json).
+#
+# Tracepoint fields are printed with libtraceevent, the library perf uses;
+# frames come from the symbolization library (libperfdata-sym.a, added to
+# the perfconv link by symbolize.mk).
+
+TRACEEVENT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent)
+TRACEEVENT_LIBS := $(shell $(PKG_CONFIG) --libs libtraceevent)
+
+EXTRA_CFLAGS_CONVERT += $(TRACEEVENT_CFLAGS)
+PERFCONV_EXTRA_LIBS += $(TRACEEVENT_LIBS)
+EXTRA_TESTS += tests/to-json.sh

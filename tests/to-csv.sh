@@ -1,0 +1,286 @@
+#!/bin/sh
+# to-csv.sh - perfconv to-csv end to end.
+#
+#  1. SQL checks: the tables of corpus files are loaded into SQLite
+#     (sqlite3 .import --csv, which also rejects rows whose field count
+#     differs from the header) and checked with SQL: record counts per type
+#     equal `perfconv info`, one samples row per sample, self samples in
+#     functions add up to the samples, processes agrees with samples, the
+#     folded counts add up to the samples of their event, samples and
+#     records are in time order.
+#  2. command line: one table on stdout, usage errors, bad input (warnings
+#     with offsets, exit 1; --strict writes nothing), no temporary file
+#     left behind.
+#  3. fidelity against perf on recordings made here: functions against
+#     `perf report --stdio --sort dso,sym` (samples per symbol), folded
+#     against a stackcollapse-perf folding of `perf script`, each >= 99 %
+#     of the samples.  Skipped with a message without perf or without the
+#     right to record.
+#
+# Run from the project root with O=<build dir> (make test does).
+set -u
+
+O=${O:-bin}
+PERFCONV=${PERFCONV:-$O/perfconv}
+PERF=${PERF:-perf}
+T=$(mktemp -d "${TMPDIR:-/tmp}/to-csv-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+fail=0
+MIN_AGREE=99
+
+err() {
+	echo "to-csv.sh: FAIL: $*" >&2
+	fail=1
+}
+
+if ! command -v sqlite3 > /dev/null 2>&1; then
+	echo "to-csv.sh: sqlite3 missing (Debian package sqlite3, see scripts/install-deps.sh)" >&2
+	exit 1
+fi
+
+# load DIR DB: every DIR/*.csv (folded excepted) as a table of its name
+load() {
+	rm -f "$2"
+	for f in "$1"/*.csv; do
+		t=$(basename "$f" .csv)
+		[ "$t" = folded ] && continue
+		echo ".import --csv '$f' $t"
+	done > "$T/load.sql"
+	sqlite3 "$2" < "$T/load.sql" > "$T/load.err" 2>&1
+	if [ -s "$T/load.err" ]; then
+		err "$3: sqlite3 .import: $(head -3 "$T/load.err")"
+		return 1
+	fi
+}
+
+q() {
+	sqlite3 -batch "$1" "$2"
+}
+
+# expect NAME SQL WANT: the query result must be WANT
+expect() {
+	got=$(q "$DB" "$2")
+	[ "$got" = "$3" ] || err "$NAME: $1: got '$got', want '$3'"
+}
+
+# ---- 1. SQL checks over corpus files
+DB=$T/t.db
+checked=0
+for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
+	  corpus/callchain-fp.pipe.data corpus/compressed.data corpus/multi-event.data \
+	  corpus/multi-event.pipe.data corpus/lost.data corpus/sched.data corpus/namespaces.data \
+	  corpus/group-read.data corpus/no-samples.data corpus/bpf.data \
+	  corpus/callchain-dwarf.data corpus/per-thread.data; do
+	[ -f "$in" ] || continue
+	NAME=$(basename "$in")
+	D=$T/out
+	rm -rf "$D"
+	if ! "$PERFCONV" to-csv -o "$D" "$in" 2> "$T/err"; then
+		err "$NAME: to-csv failed: $(head -2 "$T/err")"
+		continue
+	fi
+	ls -A "$D" | grep -q '\.tmp\.' && err "$NAME: temporary file left in the output directory"
+	load "$D" "$DB" "$NAME" || continue
+	checked=$((checked + 1))
+
+	# record counts per type, as perfconv info counts them
+	"$PERFCONV" info "$in" 2> /dev/null |
+		awk '/^records:/ { on = 1; next } /^summary:/ { on = 0 } on { print $1 "|" $2 }' |
+		sort > "$T/info.txt"
+	q "$DB" "SELECT type, count FROM stats WHERE event = ''" | sort > "$T/stats.txt"
+	cmp -s "$T/info.txt" "$T/stats.txt" || {
+		err "$NAME: stats differs from perfconv info:"
+		diff "$T/info.txt" "$T/stats.txt" | head -10 >&2
+	}
+	nsamples=$(q "$DB" "SELECT coalesce((SELECT count FROM stats WHERE type = 'SAMPLE' AND event = ''), 0)")
+	expect "one samples row per sample" "SELECT count(*) FROM samples" "$nsamples"
+	expect "records rows = records" "SELECT count(*) FROM records" \
+		"$(q "$DB" "SELECT sum(count) FROM stats WHERE event = ''")"
+	expect "per-event stats add up" \
+		"SELECT coalesce(sum(samples), 0) FROM stats WHERE event != ''" "$nsamples"
+	expect "self samples add up" "SELECT coalesce(sum(self_samples), 0) FROM functions" "$nsamples"
+	expect "self samples per event" "SELECT count(*) FROM (
+		SELECT event, count(*) AS n FROM samples GROUP BY event
+		EXCEPT SELECT event, sum(self_samples) FROM functions GROUP BY event)" 0
+	expect "total >= self" "SELECT count(*) FROM functions
+		WHERE CAST(total_samples AS INTEGER) < CAST(self_samples AS INTEGER)" 0
+	expect "processes agrees with samples" "SELECT count(*) FROM (
+		SELECT pid, event, count(*), sum(period) FROM samples GROUP BY pid, event
+		EXCEPT SELECT pid, event, CAST(samples AS INTEGER), CAST(period AS INTEGER)
+		FROM processes WHERE CAST(samples AS INTEGER) > 0)" 0
+	expect "samples agrees with processes" "SELECT count(*) FROM (
+		SELECT pid, event, CAST(samples AS INTEGER), CAST(period AS INTEGER)
+		FROM processes WHERE CAST(samples AS INTEGER) > 0
+		EXCEPT SELECT pid, event, count(*), sum(period) FROM samples GROUP BY pid, event)" 0
+	expect "samples in time order" "SELECT count(*) FROM (SELECT CAST(time AS INTEGER) AS t,
+		lag(CAST(time AS INTEGER)) OVER (ORDER BY rowid) AS p FROM samples WHERE time != '')
+		WHERE t < p" 0
+	expect "mmaps rows" "SELECT count(*) FROM mmaps" \
+		"$(q "$DB" "SELECT coalesce(sum(count), 0) FROM stats WHERE event = '' AND type IN ('MMAP', 'MMAP2')")"
+	expect "comms rows" "SELECT count(*) FROM comms" \
+		"$(q "$DB" "SELECT coalesce(sum(count), 0) FROM stats WHERE event = '' AND type = 'COMM'")"
+	expect "lost rows" "SELECT count(*) FROM lost" \
+		"$(q "$DB" "SELECT coalesce(sum(count), 0) FROM stats WHERE event = '' AND type IN ('LOST', 'LOST_SAMPLES')")"
+	# folded: the samples of one event (the first sampled), each counted once
+	if [ "$nsamples" -gt 0 ]; then
+		fev=$(q "$DB" "SELECT event FROM samples ORDER BY rowid LIMIT 1")
+		want=$(q "$DB" "SELECT count(*) FROM samples WHERE event = '$fev'")
+		got=$(awk '{ n += $NF } END { print n + 0 }' "$D/folded.csv")
+		[ "$got" = "$want" ] || err "$NAME: folded counts $got samples, want $want"
+	fi
+done
+echo "to-csv.sh: SQL checks on $checked corpus files"
+
+# ---- 2. command line
+in=corpus/callchain-fp.data
+"$PERFCONV" to-csv -o "$T/cl" "$in" 2> /dev/null
+if "$PERFCONV" to-csv --table stats "$in" > "$T/stats.csv" 2> "$T/err"; then
+	cmp -s "$T/stats.csv" "$T/cl/stats.csv" || err "--table stats on stdout differs from -o DIR"
+else
+	err "--table stats on stdout failed: $(head -1 "$T/err")"
+fi
+"$PERFCONV" to-csv --table samples - < corpus/callchain-fp.pipe.data > "$T/s.csv" 2> /dev/null ||
+	err "to-csv - < pipe file failed"
+[ "$(head -1 "$T/s.csv" | tr -d '\r')" = "index,time,pid,tid,comm,cpu,event,period,ip,sym,dso,callchain" ] ||
+	err "samples header: $(head -1 "$T/s.csv")"
+head -c 200 "$T/s.csv" | od -c | grep -q '\\r  \\n' || err "rows do not end with CRLF"
+for args in "" "--table nosuch" "--table stats --table samples" "-o $T/x" "--bogus"; do
+	# shellcheck disable=SC2086
+	"$PERFCONV" to-csv $args ${args:+$in} > /dev/null 2>&1
+	rc=$?
+	[ "$args" = "-o $T/x" ] && { [ $rc = 0 ] || err "to-csv -o DIR: exit $rc"; continue; }
+	[ $rc = 2 ] || err "to-csv $args: exit $rc, want 2"
+done
+"$PERFCONV" to-csv -o "$T/nofile" "$T/does-not-exist" > /dev/null 2>&1
+[ $? = 3 ] || err "missing input: want exit 3"
+
+# bad input: converted as far as possible, warnings with offsets, exit 1
+for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.data; do
+	[ -f "$bad" ] || continue
+	rm -rf "$T/bad"
+	"$PERFCONV" to-csv -o "$T/bad" "$bad" > /dev/null 2> "$T/err"
+	rc=$?
+	[ $rc = 1 ] || err "$(basename "$bad"): exit $rc, want 1"
+	grep -q ':0x[0-9a-f]*: error PD' "$T/err" || err "$(basename "$bad"): no diagnostic with offset"
+	[ -s "$T/bad/samples.csv" ] || err "$(basename "$bad"): no samples converted"
+	rm -rf "$T/bad"
+	"$PERFCONV" to-csv --strict -o "$T/bad" "$bad" > /dev/null 2>&1
+	[ $? = 1 ] || err "$(basename "$bad") --strict: want exit 1"
+	[ -z "$(ls -A "$T/bad" 2> /dev/null)" ] || err "$(basename "$bad") --strict: output left behind"
+done
+
+# ---- 3. fidelity against perf on fresh recordings
+# agree FILE_A FILE_B: % of the counts of A that B has for the same key
+# (lines "KEY COUNT", the count last)
+agree() {
+	awk 'function key(l) { sub(/ [0-9]+$/, "", l); return l }
+	     FNR == NR { a[key($0)] += $NF; total += $NF; next }
+	     { b[key($0)] += $NF }
+	     END { for (k in a) if (k in b) same += (a[k] < b[k] ? a[k] : b[k]);
+		   printf "%.2f\n", total ? 100 * same / total : 100 }' "$1" "$2"
+}
+
+# stackcollapse-perf's folding of `perf script -F comm,tid,ip,sym,dso`
+fold_script() {
+	awk '
+	function tidy(f,   i, rest) {
+		gsub(/;/, ":", f)
+		if (f !~ /\.\(.*\)\./) {
+			rest = f
+			i = 0
+			while ((j = index(rest, "(")) > 0) {
+				if (substr(rest, j, 21) != "(anonymous namespace)") {
+					f = substr(f, 1, i + j - 1)
+					break
+				}
+				i += j
+				rest = substr(rest, j + 1)
+			}
+		}
+		gsub(/["\047]/, "", f)
+		return f
+	}
+	/^$/ { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
+	       have = 0; n = 0; next }
+	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+[0-9]+$/, "", line)
+		    sub(/^[ \t]+/, "", line); gsub(/ /, "_", line); comm = line; have = 1; next }
+	{
+		line = $0
+		sub(/^[ \t]+[0-9a-f]+ /, "", line)
+		p = 0
+		for (i = length(line); i > 0; i--)
+			if (substr(line, i, 2) == " (") { p = i; break }
+		sym = substr(line, 1, p - 1)
+		mod = substr(line, p + 2, length(line) - p - 2)
+		if (sym == "[unknown]") {
+			if (mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
+		}
+		fr[++n] = tidy(sym)
+	}
+	END { for (s in cnt) print s, cnt[s] }'
+}
+
+# perf report samples per (dso, symbol), unresolved addresses as [unknown]
+report_syms() {
+	"$PERF" report -i "$1" --stdio --sort dso,sym -n --no-children -g none \
+		--percent-limit 0 -q 2> /dev/null |
+	awk 'NF >= 5 && $1 ~ /%$/ {
+		sym = $5; for (i = 6; i <= NF; i++) sym = sym " " $i
+		if (sym ~ /^0x[0-9a-f]+$/) sym = "[unknown]"
+		print $3 "\t" sym "\t" $2 }'
+}
+
+compare_perf() {	# NAME DATA
+	rm -rf "$T/p"
+	if ! "$PERFCONV" to-csv -o "$T/p" --table functions,folded,samples "$2" 2> "$T/err"; then
+		err "$1: to-csv failed: $(head -1 "$T/err")"
+		return
+	fi
+	load "$T/p" "$T/p.db" "$1" || return
+	n=$(q "$T/p.db" "SELECT count(*) FROM samples")
+	# ours: (basename of dso, sym) -> self samples, as perf report names DSOs
+	q "$T/p.db" "SELECT replace(dso, rtrim(dso, replace(dso, '/', '')), '') || char(9) ||
+		sym || ' ' || sum(self_samples) FROM functions GROUP BY dso, sym
+		HAVING sum(self_samples) > 0" > "$T/ours.txt"
+	report_syms "$2" | awk -F'\t' '{ k = $1 "\t" $2; c[k] += $3 } END { for (k in c) print k " " c[k] }' \
+		> "$T/perf.txt"
+	if [ ! -s "$T/perf.txt" ]; then
+		echo "to-csv.sh: $1: perf report printed nothing: functions comparison skipped"
+	else
+		a=$(agree "$T/perf.txt" "$T/ours.txt")
+		echo "to-csv.sh: $1: functions vs perf report: $a % of $n samples agree"
+		awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
+			{ err "$1: functions agree with perf report on $a % < $MIN_AGREE %"
+			  diff "$T/perf.txt" "$T/ours.txt" | head -10 >&2; }
+	fi
+	"$PERF" script -i "$2" -F comm,tid,ip,sym,dso 2> /dev/null | fold_script > "$T/script.folded"
+	a=$(agree "$T/script.folded" "$T/p/folded.csv")
+	echo "to-csv.sh: $1: folded vs perf script folding: $a % agree"
+	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
+		{ err "$1: folded agrees with perf script on $a % < $MIN_AGREE %"
+		  sort "$T/script.folded" > "$T/a"; sort "$T/p/folded.csv" > "$T/b"
+		  diff "$T/a" "$T/b" | head -10 >&2; }
+}
+
+if ! command -v "$PERF" > /dev/null 2>&1; then
+	echo "to-csv.sh: perf not installed: comparisons with perf report / perf script skipped"
+elif ! "$PERF" record -q -o "$T/probe.data" -- true > /dev/null 2>&1; then
+	echo "to-csv.sh: perf cannot record here (perf_event_paranoid?): comparisons skipped"
+elif ! cc -O1 -g -fno-omit-frame-pointer -o "$T/spin" tests/workloads/spin.c 2> /dev/null; then
+	echo "to-csv.sh: cannot build tests/workloads/spin.c: comparisons skipped"
+else
+	if "$PERF" record -q -F 2999 -g -o "$T/user.data" -- "$T/spin" 400 > /dev/null 2>&1; then
+		compare_perf "user callchains" "$T/user.data"
+	else
+		err "perf record -g failed"
+	fi
+	if "$PERF" record -q -a -g -F 999 -o "$T/sys.data" -- \
+		"$PERF" bench sched messaging -g 2 -l 200 > /dev/null 2>&1; then
+		compare_perf "system-wide" "$T/sys.data"
+	else
+		echo "to-csv.sh: perf record -a not allowed here: system-wide comparison skipped"
+	fi
+fi
+
+[ $fail = 0 ] && echo "to-csv.sh: all checks passed"
+exit $fail
