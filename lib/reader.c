@@ -35,8 +35,8 @@
 #define FILE_HEADER_SIZE_OLD	72
 #define PIPE_HEADER_SIZE	16
 
-#define DEFAULT_WINDOW		(4u << 20)
-#define DEFAULT_QUEUE_MAX	(16u << 20)
+#define DEFAULT_WINDOW		(1u << 20)
+#define DEFAULT_QUEUE_MAX	(20u << 20)
 #define DEFAULT_MAX_DECOMP	(256ULL << 20)
 #define DEFAULT_MAX_IDS		(4ULL << 20)
 #define MAX_ATTRS		65536
@@ -85,34 +85,47 @@ struct pd_stream {
 };
 
 /*
- * Queued records are copied into 1 MiB chunks rather than malloc'ed one by
- * one: no per-record allocation, and the queue's real memory (chunks) is
- * what the limit counts.  Records leave the queue in roughly the order
- * they entered, so chunks drain and are freed (one is kept as a spare).
+ * Time-order queue.  Records arrive in time order per ring buffer, so
+ * consecutive records with non-decreasing times form a run; a small heap
+ * orders the runs by their oldest record, so popping costs a heap step
+ * over a handful of runs, not over every queued record.
+ *
+ * Each run keeps its records (a header, then the raw bytes) back to back
+ * in its own list of chunks.  A run is consumed front to back, so its
+ * chunks empty in order and are freed as soon as their last record has
+ * been delivered: the queue's memory follows the bytes actually queued,
+ * with no per-record allocation and no fragmentation of a shared arena.
  */
-#define QCHUNK_SIZE (1u << 20)
+#define QCHUNK_MIN (16u << 10)
+#define QCHUNK_MAX (256u << 10)
 
 struct qchunk {
-	struct qchunk *prev, *next;	/* all chunks, for freeing at close */
-	size_t used;
+	struct qchunk *next;
+	size_t used;		/* bytes written */
+	size_t consumed;	/* bytes of records already popped */
 	size_t cap;
-	uint32_t live;		/* queued or in-delivery records in this chunk */
 	uint8_t data[];
 };
 
-/* A record waiting in the time-order queue. */
-struct qent {
-	struct qchunk *chunk;
+/* What is kept of a queued record besides its bytes, which follow it. */
+struct qhdr {
 	uint64_t time;
 	uint64_t seq;
-	uint8_t *raw;
-	uint32_t len;
-	uint32_t inner_off;
 	uint64_t offset;
 	uint64_t index;
-	bool from_compressed;
-	uint16_t stream;
+	uint32_t len;
+	uint32_t inner_off;
 	int32_t event_index;
+	uint16_t stream;
+	uint8_t from_compressed;
+	uint8_t pad;
+};
+
+struct qrun {
+	struct qchunk *first, *last;	/* oldest chunk first */
+	uint64_t nr;			/* records in the run */
+	uint64_t last_time;
+	bool in_heap;
 };
 
 struct pd_reader {
@@ -148,8 +161,21 @@ struct pd_reader {
 	uint64_t tracing_len;
 
 	/* time order */
-	struct qent *q;
-	size_t q_nr, q_cap;
+	/*
+	 * The queue is a set of runs: records arrive in time order per ring
+	 * buffer, so consecutive records with non-decreasing times are kept
+	 * in one FIFO run, and a small heap orders the runs by their oldest
+	 * record.  Popping is then a heap operation over a handful of runs
+	 * rather than over every queued record.
+	 */
+	struct qrun *runs;
+	uint32_t nr_runs, cap_runs;
+	uint32_t *rheap;		/* run indices, heap by head record */
+	uint32_t rheap_n, rheap_cap;
+	uint32_t *free_runs;		/* stack of empty run indices */
+	uint32_t nr_free_runs;
+	int64_t cur_run;		/* run being appended to, -1 if none */
+	size_t q_nr;			/* records in the queue */
 	uint64_t q_bytes;		/* memory of the queue's chunks */
 	uint64_t q_live_bytes;		/* bytes of the records in the queue */
 	uint64_t flush_to_bytes;	/* over the limit: pop until this many are left */
@@ -163,10 +189,7 @@ struct pd_reader {
 	bool pending_valid;		/* a FINISHED_ROUND held back while flushing */
 	struct pd_record round_rec;
 	uint8_t round_raw[8];
-	struct qchunk *q_chunks;	/* list of every allocated chunk */
-	struct qchunk *q_cur;		/* chunk being filled */
-	struct qchunk *q_spare;		/* an empty chunk kept for reuse */
-	struct qchunk *q_delivering;	/* chunk of the record last delivered from the queue */
+	struct qchunk *q_retired;	/* emptied chunk holding the record being delivered */
 	bool ooo_reported;
 	bool qfull_reported;
 	bool ended;
@@ -1294,6 +1317,7 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 		return NULL;
 	init_opts(r, opts);
 	r->last_idx = -1;
+	r->cur_run = -1;
 	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
 	return r;
@@ -1395,13 +1419,18 @@ void pd_reader_close(struct pd_reader *r)
 	free(r->event_names);
 	free(r->ht_keys);
 	free(r->ht_vals);
-	free(r->q);
-	while (r->q_chunks) {
-		struct qchunk *c = r->q_chunks;
+	for (i = 0; i < r->nr_runs; i++) {
+		while (r->runs[i].first) {
+			struct qchunk *c = r->runs[i].first;
 
-		r->q_chunks = c->next;
-		free(c);
+			r->runs[i].first = c->next;
+			free(c);
+		}
 	}
+	free(r->runs);
+	free(r->rheap);
+	free(r->free_runs);
+	free(r->q_retired);
 	free(r->tracing);
 	free(r->dir_path);
 	pd_features_free(&r->feat);
@@ -2198,151 +2227,203 @@ static int next_file_order(struct pd_reader *r)
 	return FRAME_END;
 }
 
-static bool qless(const struct qent *a, const struct qent *b)
+static bool qless(const struct qhdr *a, const struct qhdr *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void q_sift_up(struct pd_reader *r, size_t i)
+static inline const struct qhdr *run_head(const struct pd_reader *r, uint32_t run)
+{
+	const struct qchunk *c = r->runs[run].first;
+
+	return (const struct qhdr *)(const void *)(c->data + c->consumed);
+}
+
+static bool rless(const struct pd_reader *r, uint32_t a, uint32_t b)
+{
+	return qless(run_head(r, a), run_head(r, b));
+}
+
+static void rheap_up(struct pd_reader *r, uint32_t i)
 {
 	while (i) {
-		size_t p = (i - 1) / 2;
-		struct qent t;
+		uint32_t p = (i - 1) / 2, t;
 
-		if (!qless(&r->q[i], &r->q[p]))
+		if (!rless(r, r->rheap[i], r->rheap[p]))
 			break;
-		t = r->q[i];
-		r->q[i] = r->q[p];
-		r->q[p] = t;
+		t = r->rheap[i];
+		r->rheap[i] = r->rheap[p];
+		r->rheap[p] = t;
 		i = p;
 	}
 }
 
-static void q_sift_down(struct pd_reader *r, size_t i)
+static void rheap_down(struct pd_reader *r, uint32_t i)
 {
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct qent t;
+		uint32_t l = 2 * i + 1, m = i, t;
 
-		if (l < r->q_nr && qless(&r->q[l], &r->q[m]))
+		if (l < r->rheap_n && rless(r, r->rheap[l], r->rheap[m]))
 			m = l;
-		if (l + 1 < r->q_nr && qless(&r->q[l + 1], &r->q[m]))
+		if (l + 1 < r->rheap_n && rless(r, r->rheap[l + 1], r->rheap[m]))
 			m = l + 1;
 		if (m == i)
 			break;
-		t = r->q[i];
-		r->q[i] = r->q[m];
-		r->q[m] = t;
+		t = r->rheap[i];
+		r->rheap[i] = r->rheap[m];
+		r->rheap[m] = t;
 		i = m;
 	}
 }
 
-/* Free an empty chunk, or keep it as the spare. */
-static void qchunk_release(struct pd_reader *r, struct qchunk *c)
+/* The oldest queued record; the queue must not be empty. */
+static inline const struct qhdr *q_min(const struct pd_reader *r)
 {
-	if (!r->q_spare && c->cap == QCHUNK_SIZE) {
-		r->q_spare = c;
-		return;
-	}
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		r->q_chunks = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	r->q_bytes -= sizeof(*c) + c->cap;
-	free(c);
+	return run_head(r, r->rheap[0]);
 }
 
-/* The record delivered by the previous call is no longer in use. */
-static void qchunk_done_delivering(struct pd_reader *r)
+/* A run to append to: the current one if the time keeps it sorted. */
+static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 {
-	struct qchunk *c = r->q_delivering;
+	uint32_t idx;
 
-	if (!c)
-		return;
-	r->q_delivering = NULL;
-	if (--c->live == 0 && c != r->q_cur)
-		qchunk_release(r, c);
+	if (r->cur_run >= 0 && time >= r->runs[r->cur_run].last_time) {
+		*out = (uint32_t)r->cur_run;
+		return 0;
+	}
+	if (r->nr_free_runs) {
+		idx = r->free_runs[--r->nr_free_runs];
+	} else {
+		if (r->nr_runs == r->cap_runs) {
+			uint32_t ncap = r->cap_runs ? r->cap_runs * 2 : 16;
+			struct qrun *nr = realloc(r->runs, ncap * sizeof(*nr));
+			uint32_t *nh, *nf;
+
+			if (!nr)
+				return PD_STATUS_NOMEM;
+			r->runs = nr;
+			nh = realloc(r->rheap, ncap * sizeof(*nh));
+			if (!nh)
+				return PD_STATUS_NOMEM;
+			r->rheap = nh;
+			nf = realloc(r->free_runs, ncap * sizeof(*nf));
+			if (!nf)
+				return PD_STATUS_NOMEM;
+			r->free_runs = nf;
+			r->cap_runs = ncap;
+			r->rheap_cap = ncap;
+		}
+		idx = r->nr_runs++;
+		memset(&r->runs[idx], 0, sizeof(r->runs[idx]));
+	}
+	r->runs[idx].nr = 0;
+	r->runs[idx].in_heap = false;
+	r->cur_run = idx;
+	*out = idx;
+	return 0;
 }
 
 static int q_push(struct pd_reader *r, uint64_t time)
 {
 	const struct pd_record *rec = &r->rec;
-	struct qent *e;
+	size_t need = PD_ALIGN(sizeof(struct qhdr) + rec->raw_len, 8);
+	struct qchunk *c;
+	struct qhdr *h;
+	struct qrun *q;
+	uint32_t run;
+	int ret;
 
-	if (r->q_nr == r->q_cap) {
-		size_t ncap = r->q_cap ? r->q_cap * 2 : 1024;
-		struct qent *nq = realloc(r->q, ncap * sizeof(*nq));
+	ret = q_run_for(r, time, &run);
+	if (ret < 0)
+		return ret;
+	q = &r->runs[run];
+	c = q->last;
+	if (!c || need > c->cap - c->used) {
+		size_t cap = c ? c->cap * 2 : QCHUNK_MIN;
 
-		if (!nq)
+		if (cap > QCHUNK_MAX)
+			cap = QCHUNK_MAX;
+		if (cap < need)
+			cap = need;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
 			return PD_STATUS_NOMEM;
-		r->q = nq;
-		r->q_cap = ncap;
+		c->next = NULL;
+		c->used = c->consumed = 0;
+		c->cap = cap;
+		if (q->last)
+			q->last->next = c;
+		else
+			q->first = c;
+		q->last = c;
+		r->q_bytes += sizeof(*c) + cap;
 	}
-	e = &r->q[r->q_nr];
-	if (!r->q_cur || rec->raw_len > r->q_cur->cap - r->q_cur->used) {
-		struct qchunk *c = NULL;
-		size_t cap = rec->raw_len > QCHUNK_SIZE ? rec->raw_len : QCHUNK_SIZE;
-
-		if (r->q_spare && r->q_spare->cap >= cap) {
-			c = r->q_spare;
-			r->q_spare = NULL;
-		} else {
-			c = malloc(sizeof(*c) + cap);
-			if (!c)
-				return PD_STATUS_NOMEM;
-			c->cap = cap;
-			c->prev = NULL;
-			c->next = r->q_chunks;
-			if (r->q_chunks)
-				r->q_chunks->prev = c;
-			r->q_chunks = c;
-			r->q_bytes += sizeof(*c) + cap;
-		}
-		c->used = 0;
-		c->live = 0;
-		/* The old current chunk is freed once its last record leaves. */
-		if (r->q_cur && !r->q_cur->live && r->q_cur != r->q_delivering)
-			qchunk_release(r, r->q_cur);
-		r->q_cur = c;
-	}
-	e->chunk = r->q_cur;
-	e->raw = r->q_cur->data + r->q_cur->used;
-	r->q_cur->used += PD_ALIGN(rec->raw_len, 8);
-	if (r->q_cur->used > r->q_cur->cap)
-		r->q_cur->used = r->q_cur->cap;
-	r->q_cur->live++;
-	memcpy(e->raw, rec->raw, rec->raw_len);
-	e->len = (uint32_t)rec->raw_len;
-	e->time = time;
-	e->seq = r->q_seq++;
-	e->offset = rec->offset;
-	e->index = rec->index;
-	e->from_compressed = rec->from_compressed;
-	e->inner_off = rec->inner_offset;
-	e->stream = (uint16_t)r->cur_stream;
-	e->event_index = rec->event_index;
-	r->q_live_bytes += e->len;
+	h = (struct qhdr *)(void *)(c->data + c->used);
+	h->time = time;
+	h->seq = r->q_seq++;
+	h->offset = rec->offset;
+	h->index = rec->index;
+	h->len = (uint32_t)rec->raw_len;
+	h->inner_off = rec->inner_offset;
+	h->event_index = rec->event_index;
+	h->stream = (uint16_t)r->cur_stream;
+	h->from_compressed = rec->from_compressed;
+	h->pad = 0;
+	memcpy(h + 1, rec->raw, rec->raw_len);
+	c->used += need;
+	q->nr++;
+	q->last_time = time;
 	r->q_nr++;
-	q_sift_up(r, r->q_nr - 1);
+	r->q_live_bytes += rec->raw_len;
+	if (!q->in_heap) {
+		q->in_heap = true;
+		r->rheap[r->rheap_n] = run;
+		rheap_up(r, r->rheap_n++);
+	}
 	return 0;
 }
 
 /* Pop the oldest queued record into r->rec (decoded again from its copy). */
 static int q_pop(struct pd_reader *r)
 {
-	struct qent e = r->q[0];
+	uint32_t run = r->rheap[0];
+	struct qrun *q = &r->runs[run];
+	struct qchunk *c = q->first;
+	struct qhdr e = *run_head(r, run);
+	const uint8_t *raw = c->data + c->consumed + sizeof(struct qhdr);
 	struct pd_record *rec = &r->rec;
 	struct pd_stream *s;
 	int ret;
 
+	/* The record delivered last time is no longer in use. */
+	if (r->q_retired) {
+		r->q_bytes -= sizeof(*r->q_retired) + r->q_retired->cap;
+		free(r->q_retired);
+		r->q_retired = NULL;
+	}
+	c->consumed += PD_ALIGN(sizeof(struct qhdr) + e.len, 8);
+	q->nr--;
+	r->q_nr--;
 	r->q_live_bytes -= e.len;
-	r->q[0] = r->q[--r->q_nr];
-	if (r->q_nr)
-		q_sift_down(r, 0);
-	qchunk_done_delivering(r);
-	r->q_delivering = e.chunk;
+	if (c->consumed >= c->used) {
+		/* Emptied: kept only until this record has been delivered. */
+		q->first = c->next;
+		if (!q->first)
+			q->last = NULL;
+		r->q_retired = c;
+	}
+	if (!q->nr) {
+		/* Run drained: out of the heap, back to the free list. */
+		q->in_heap = false;
+		r->rheap[0] = r->rheap[--r->rheap_n];
+		if (r->rheap_n)
+			rheap_down(r, 0);
+		r->free_runs[r->nr_free_runs++] = run;
+		if (r->cur_run == (int64_t)run)
+			r->cur_run = -1;
+	} else {
+		rheap_down(r, 0);
+	}
 	r->last_flushed = e.time;
 	r->have_flushed = true;
 	s = &r->streams[e.stream < r->nr_streams ? e.stream : 0];
@@ -2350,7 +2431,7 @@ static int q_pop(struct pd_reader *r)
 	{
 		uint64_t keep = s->index;
 
-		rec_frame(r, s, e.raw, e.len, e.offset, e.from_compressed, e.inner_off);
+		rec_frame(r, s, raw, e.len, e.offset, e.from_compressed, e.inner_off);
 		s->index = keep;
 		rec->index = e.index;
 	}
@@ -2440,7 +2521,7 @@ static int next_time_order(struct pd_reader *r)
 			r->flush_to_bytes = 0;
 		}
 		if (r->flushing) {
-			if (r->q_nr && r->q[0].time <= r->flush_limit)
+			if (r->q_nr && q_min(r)->time <= r->flush_limit)
 				return q_pop(r);
 			r->flushing = false;
 			if (r->pending_valid) {
@@ -2466,7 +2547,7 @@ static int next_time_order(struct pd_reader *r)
 			/* Flush what cannot be overtaken any more (reference §8.5). */
 			r->flush_limit = r->round_limit;
 			r->round_limit = r->max_time;
-			if (!r->q_nr || r->q[0].time > r->flush_limit)
+			if (!r->q_nr || q_min(r)->time > r->flush_limit)
 				return FRAME_OK;
 			/* The round record itself goes out after the flush. */
 			r->round_rec = r->rec;

@@ -85,8 +85,8 @@ struct pd_reader_opts {
 	void *diag_arg;
 	bool time_order;	/* deliver records in time order (FINISHED_ROUND rule) */
 	bool skip_compressed;	/* do not deliver COMPRESSED containers themselves */
-	size_t window_size;	/* bytes read at a time (0: default 4 MiB) */
-	size_t order_queue_max;	/* time-order queue limit in bytes (0: 16 MiB) */
+	size_t window_size;	/* bytes read at a time (0: default 1 MiB) */
+	size_t order_queue_max;	/* time-order queue limit in bytes (0: 20 MiB) */
 	uint64_t max_decompressed;	/* per compressed record (0: 256 MiB) */
 	uint64_t max_ids;	/* sample ids over all attrs (0: 4 Mi) */
 	/*
