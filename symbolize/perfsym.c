@@ -130,10 +130,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfsym: out of memory or bad --symfs\n");
 		return 3;
 	}
-	if (pd_reader_open(argv[optind], &ro, &r) < 0) {
+	ret = pd_reader_open(argv[optind], &ro, &r);
+	if (ret < 0) {
 		fprintf(stderr, "perfsym: cannot read %s\n", argv[optind]);
 		pd_machine_free(m);
-		return 1;
+		free(frames);
+		return ret == PD_STATUS_MALFORMED ? 1 : 3;
 	}
 	pd_machine_add_features(m, pd_reader_features(r));
 	t0 = now();
@@ -211,5 +213,7 @@ int main(int argc, char **argv)
 	pd_reader_close(r);
 	pd_machine_free(m);
 	free(frames);
-	return ret < 0 ? 1 : 0;
+	if (ret < 0)
+		return ret == PD_STATUS_MALFORMED ? 1 : 3;
+	return 0;
 }
