@@ -696,7 +696,14 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 		}
 		s.pos += 8;
 		out->callchain_nr = nr;
-		if (nr) {
+		if (nr && !s.swap && !((uintptr_t)(s.p + s.pos) & 7)) {
+			/*
+			 * Host order and aligned: the record's own bytes are the
+			 * array (they live as long as the record), no copy.
+			 */
+			out->callchain = (const uint64_t *)(const void *)(s.p + s.pos);
+			s.pos += (size_t)nr * 8;
+		} else if (nr) {
 			uint64_t *ips = pd_scratch_alloc(d, (size_t)nr * 8);
 
 			if (!ips) {
