@@ -51,6 +51,7 @@ set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export PERFCONV=${PERFCONV:-$ROOT/bin/perfconv}
+export PERFCHECK=${PERFCHECK:-$ROOT/bin/perfcheck}
 export PERF=${PERF:-perf}
 export PERFSYM=${PERFSYM:-$ROOT/bin/perfsym}
 TIME_BIN=${TIME_BIN:-/usr/bin/time}
@@ -287,7 +288,7 @@ print_report() {
 	echo "Targets for perfconv info on the big inputs: >= $TARGET_MBS MB/s, peak RSS < $TARGET_RSS_MIB MiB"
 	echo
 	for k in "${ROWS[@]}"; do
-		case ${k%%$S*} in *"perfconv info"*) ;; *) continue ;; esac
+		case ${k%%$S*} in *"perfconv info"*|perfcheck*) ;; *) continue ;; esac
 		case ${k#*$S} in */big.*) ;; *) continue ;; esac
 		local m r verdict=PASS
 		m=$(mbs_of "$k")
@@ -336,6 +337,8 @@ main() {
 	bench_cmd "perfconv info FILE" "$BIG" '"$PERFCONV" info "$IN" > /dev/null'
 	bench_cmd "perfconv info - < PIPEFILE" "$BIGP" '"$PERFCONV" info - < "$IN" > /dev/null'
 	bench_cmd "cat PIPEFILE | perfconv info -" "$BIGP" 'cat "$IN" | "$PERFCONV" info - > /dev/null'
+	bench_cmd "perfcheck FILE" "$BIG" '"$PERFCHECK" -q "$IN"'
+	bench_cmd "perfcheck - < PIPEFILE" "$BIGP" '"$PERFCHECK" -q - < "$IN"'
 	bench_cmd "perfconv to-proto FILE" "$BIG" '"$PERFCONV" to-proto "$IN" > /dev/null'
 	bench_cmd "perfconv to-proto - < PIPEFILE" "$BIGP" '"$PERFCONV" to-proto - < "$IN" > /dev/null'
 	bench_cmd "perfconv to-proto --quipper-compat FILE" "$BIG" '"$PERFCONV" to-proto --quipper-compat "$IN" > /dev/null'
