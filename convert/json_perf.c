@@ -60,16 +60,25 @@ static void kv_s(struct je *j, unsigned int depth, const char *k, const char *s)
 
 /*
  * Rendered frames.  Big recordings resolve the same few thousand addresses
- * millions of times; the text of a frame only depends on the thread's
- * maps (or the kernel's), the cpumode and the address, so it is kept until
- * a record changes any map or thread.  Bounded: cleared when full.
+ * millions of times; the text of a frame only depends on the maps of the
+ * process (or the kernel's), the cpumode and the address.  Each entry
+ * remembers the generation of its address space when it was made: a record
+ * that changes a process's maps bumps that process's generation (the
+ * kernel has one of its own), so only that process's entries go stale,
+ * rather than the whole cache on every MMAP, FORK or EXIT of a busy
+ * system.  Generations are kept per pid modulo FC_AS_SLOTS: pids sharing a
+ * slot invalidate each other, which costs a lookup, never a wrong frame.
+ * Bounded: cleared when full.
  */
+#define FC_AS_SLOTS	(1u << 16)	/* power of two */
 #define FC_SLOTS	(1u << 15)	/* power of two */
 #define FC_MAX_USED	(FC_SLOTS / 2)
 #define FC_ARENA	(1u << 20)
 
 struct fc_ent {
 	uint64_t ip;
+	int32_t pid;		/* -2 for kernel-space frames: shared by all threads */
+	uint32_t asgen;		/* address-space generation the text belongs to */
 	int32_t tid;		/* -2 for kernel-space frames: shared by all threads */
 	uint8_t cpumode;
 	uint8_t gen;		/* valid when equal to the cache generation */
@@ -79,6 +88,8 @@ struct fc_ent {
 
 struct frame_cache {
 	struct fc_ent *ent;
+	uint32_t *asgen;	/* per pid slot */
+	uint32_t kgen;		/* kernel maps */
 	char *arena;
 	uint32_t arena_used;
 	uint32_t used;
@@ -98,7 +109,8 @@ static void fc_clear(struct frame_cache *fc)
 	}
 }
 
-static struct fc_ent *fc_slot(struct frame_cache *fc, int32_t tid, uint8_t cpumode, uint64_t ip)
+static struct fc_ent *fc_slot(struct frame_cache *fc, int32_t pid, int32_t tid, uint8_t cpumode,
+			      uint64_t ip)
 {
 	uint64_t h = (ip ^ ((uint64_t)(uint32_t)tid << 32) ^ cpumode) * 0x9e3779b97f4a7c15ULL;
 	uint32_t i = (uint32_t)(h >> 48) & (FC_SLOTS - 1);
@@ -106,9 +118,15 @@ static struct fc_ent *fc_slot(struct frame_cache *fc, int32_t tid, uint8_t cpumo
 	for (;; i = (i + 1) & (FC_SLOTS - 1)) {
 		struct fc_ent *e = &fc->ent[i];
 
-		if (e->gen != fc->gen || (e->ip == ip && e->tid == tid && e->cpumode == cpumode))
+		if (e->gen != fc->gen ||
+		    (e->ip == ip && e->tid == tid && e->pid == pid && e->cpumode == cpumode))
 			return e;
 	}
+}
+
+static inline uint32_t *fc_asgen(struct frame_cache *fc, uint32_t pid)
+{
+	return &fc->asgen[pid & (FC_AS_SLOTS - 1)];
 }
 
 struct perf_ctx {
@@ -211,15 +229,19 @@ static void cached_frame(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t 
 {
 	struct frame_cache *fc = &pc->fcache;
 	struct je *j = pc->c->je;
-	int32_t key = cpumode == PD_CPUMODE_KERNEL ? -2 : tid;
+	bool kernel = cpumode != PD_CPUMODE_USER && cpumode != PD_CPUMODE_GUEST_USER;
+	int32_t key = kernel && cpumode == PD_CPUMODE_KERNEL ? -2 : tid;
+	int32_t kpid = key == -2 ? -2 : pid;
 	struct fc_ent *e = NULL;
+	uint32_t asg = 0;
 	uint64_t written;
 	size_t start;
 	int ok = 0;
 
 	if (fc->ent) {
-		e = fc_slot(fc, key, cpumode, ip);
-		if (e->gen == fc->gen) {
+		asg = key == -2 ? fc->kgen : *fc_asgen(fc, (uint32_t)pid);
+		e = fc_slot(fc, kpid, key, cpumode, ip);
+		if (e->gen == fc->gen && e->asgen == asg) {
 			je_raw(j, fc->arena + e->off, e->len);
 			return;
 		}
@@ -235,9 +257,11 @@ static void cached_frame(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t 
 		return;		/* the buffer was flushed meanwhile: not cached */
 	if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < j->len - start) {
 		fc_clear(fc);
-		e = fc_slot(fc, key, cpumode, ip);
+		e = fc_slot(fc, kpid, key, cpumode, ip);
 	}
 	e->ip = ip;
+	e->pid = kpid;
+	e->asgen = asg;
 	e->tid = key;
 	e->cpumode = cpumode;
 	e->gen = fc->gen;
@@ -417,19 +441,48 @@ static int deliver_read(struct perf_ctx *pc, const struct pd_record *rec)
 }
 
 /* Records after which an address may resolve differently. */
-static bool changes_maps(uint32_t type)
+/* Invalidate the cached frames a side-band record can change. */
+static void fc_note_record(struct frame_cache *fc, const struct pd_record *rec)
 {
-	switch (type) {
+	unsigned int cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
+
+	if (!fc->ent)
+		return;
+	switch (rec->type) {
 	case PD_REC_MMAP:
 	case PD_REC_MMAP2:
+		if (!rec->decoded || rec->u.mmap.pid == (uint32_t)-1 ||
+		    cpumode == PD_CPUMODE_KERNEL || cpumode == PD_CPUMODE_GUEST_KERNEL)
+			fc->kgen++;
+		if (rec->decoded)
+			(*fc_asgen(fc, rec->u.mmap.pid))++;
+		else
+			fc_clear(fc);
+		break;
 	case PD_REC_COMM:
+		/* an exec replaces the address space */
+		if (!rec->decoded)
+			fc_clear(fc);
+		else if (rec->misc & PD_MISC_COMM_EXEC)
+			(*fc_asgen(fc, rec->u.comm.pid))++;
+		break;
 	case PD_REC_FORK:
 	case PD_REC_EXIT:
+		if (!rec->decoded) {
+			fc_clear(fc);
+			break;
+		}
+		(*fc_asgen(fc, rec->u.fork.pid))++;
+		(*fc_asgen(fc, rec->u.fork.ppid))++;
+		break;
 	case PD_REC_KSYMBOL:
+		fc->kgen++;
+		break;
 	case PD_REC_HEADER_BUILD_ID:
-		return true;
+		fc_clear(fc);
+		break;
 	default:
-		return false;
+		break;
 	}
 }
 
@@ -455,12 +508,15 @@ int json_perf_write(struct jconv *c)
 
 	pc.fcache.ent = calloc(FC_SLOTS, sizeof(*pc.fcache.ent));
 	pc.fcache.arena = malloc(FC_ARENA);
-	if (!pc.fcache.ent || !pc.fcache.arena) {
+	pc.fcache.asgen = calloc(FC_AS_SLOTS, sizeof(*pc.fcache.asgen));
+	if (!pc.fcache.ent || !pc.fcache.arena || !pc.fcache.asgen) {
 		/* work without the cache */
 		free(pc.fcache.ent);
 		free(pc.fcache.arena);
+		free(pc.fcache.asgen);
 		pc.fcache.ent = NULL;
 		pc.fcache.arena = NULL;
+		pc.fcache.asgen = NULL;
 	}
 	pc.fcache.gen = 1;
 
@@ -478,8 +534,7 @@ int json_perf_write(struct jconv *c)
 			break;
 		}
 		if (rec->type != PD_REC_SAMPLE) {
-			if (changes_maps(rec->type))
-				fc_clear(&pc.fcache);
+			fc_note_record(&pc.fcache, rec);
 			continue;
 		}
 		if (!rec->decoded || !rec->event)
@@ -507,6 +562,7 @@ int json_perf_write(struct jconv *c)
 	je_lit(j, "}\n");
 	free(pc.ids);
 	free(pc.fcache.ent);
+	free(pc.fcache.asgen);
 	free(pc.fcache.arena);
 	return status;
 }
