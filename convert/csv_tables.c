@@ -299,9 +299,12 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
  * space changes (FORK, MMAP of a library) leave alone.
  */
 #define RCACHE_SIZE	(1u << 15)
+#define CSV_AS_SLOTS	(1u << 16)	/* per-process map generations, by pid */
 
 struct rc_entry {
 	uint64_t gen;
+	uint64_t asgen;		/* generation of the process's maps (user frames) */
+	int32_t pid;
 	uint64_t used;		/* sample_no of the last sample that used it */
 	uint64_t ip;
 	int32_t tid;
@@ -320,10 +323,13 @@ static const struct csv_frame *resolve_one(struct csv_ctx *c, int32_t pid, int32
 	uint64_t h = csv_hash_u64(ip ^ ((uint64_t)(uint32_t)ktid << 32), mode);
 	struct rc_entry *e = &c->rcache->e[h & (RCACHE_SIZE - 1)];
 	uint64_t gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
+	uint64_t asgen = mode == PD_CPUMODE_KERNEL ? 0 :
+			 c->as_gen[(uint32_t)pid & (CSV_AS_SLOTS - 1)];
 	struct pd_sym_stats before, after;
 	struct csv_frame *dst;
 
-	if (e->gen == gen && e->ip == ip && e->tid == ktid && e->mode == mode) {
+	if (e->gen == gen && e->asgen == asgen && e->ip == ip && e->tid == ktid &&
+	    e->mode == mode && (mode == PD_CPUMODE_KERNEL || e->pid == pid)) {
 		e->used = c->sample_no;
 		return &e->fr;
 	}
@@ -341,6 +347,8 @@ static const struct csv_frame *resolve_one(struct csv_ctx *c, int32_t pid, int32
 	}
 	if (dst == &e->fr) {
 		e->gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
+		e->asgen = asgen;
+		e->pid = pid;
 		e->used = c->sample_no;
 		e->ip = ip;
 		e->tid = ktid;
@@ -1172,13 +1180,24 @@ static void track_maps(struct csv_ctx *c, const struct pd_record *rec)
 	switch (rec->type) {
 	case PD_REC_MMAP:
 	case PD_REC_MMAP2:
-		if (mode == PD_CPUMODE_KERNEL || mode == PD_CPUMODE_GUEST_KERNEL)
+		/*
+		 * Only the process that mapped goes stale (pids sharing a slot
+		 * too: a needless lookup, never a wrong frame).
+		 */
+		if (mode == PD_CPUMODE_KERNEL || mode == PD_CPUMODE_GUEST_KERNEL ||
+		    !rec->decoded || rec->u.mmap.pid == (uint32_t)-1) {
 			c->kmap_gen++;
-		c->map_gen++;
+			c->map_gen++;
+		} else {
+			c->as_gen[rec->u.mmap.pid & (CSV_AS_SLOTS - 1)]++;
+		}
 		break;
 	case PD_REC_FORK:
 		/* a reused tid starts a fresh thread; EXIT changes no map */
-		c->map_gen++;
+		if (rec->decoded)
+			c->as_gen[rec->u.fork.pid & (CSV_AS_SLOTS - 1)]++;
+		else
+			c->map_gen++;
 		break;
 	case PD_REC_KSYMBOL:
 	case PD_REC_HEADER_BUILD_ID:
@@ -1628,7 +1647,8 @@ int csv_ctx_init(struct csv_ctx *c)
 	c->map_gen = 1;
 	c->kmap_gen = 1;
 	c->rcache = calloc(1, sizeof(*c->rcache));
-	return c->rcache ? 0 : -1;
+	c->as_gen = calloc(CSV_AS_SLOTS, sizeof(*c->as_gen));
+	return c->rcache && c->as_gen ? 0 : -1;
 }
 
 void csv_ctx_free(struct csv_ctx *c)
@@ -1655,5 +1675,6 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_strings_free(&c->str);
 	csv_arena_free(&c->arena);
 	free(c->rcache);
+	free(c->as_gen);
 	free(c->scratch);
 }
