@@ -102,7 +102,8 @@ struct csv_ctx {
 
 	/* resolution cache, see csv_resolve() */
 	struct csv_rcache *rcache;
-	uint64_t map_gen;	/* user space maps */
+	uint64_t map_gen;	/* user space maps of every process (DSO loads) */
+	uint64_t *as_gen;	/* per process (pid modulo CSV_AS_SLOTS) */
 	uint64_t kmap_gen;	/* kernel maps */
 
 	struct csv_frame frames[PD_SYM_MAX_FRAMES];
