@@ -256,22 +256,26 @@ static ssize_t stream_fill(struct pd_reader *r, struct pd_stream *s, size_t need
 		s->start = 0;
 		s->end = avail;
 	}
-	if (need > s->cap) {
-		size_t ncap = s->cap;
-		uint8_t *nb;
-
-		while (ncap < need)
-			ncap *= 2;
-		nb = realloc(s->buf, ncap);
-		if (!nb)
-			return -2;
-		s->buf = nb;
-		s->cap = ncap;
-	}
 	while (!s->eof && s->end - s->start < need) {
-		size_t want = s->cap - s->end;
+		size_t want;
 		ssize_t n;
 
+		/*
+		 * Grow only as bytes arrive, never to a size a record header
+		 * merely claims: a short stream that announces 256 MiB of
+		 * tracing data costs what it holds, not what it claims.
+		 * (start is 0 here, so a full buffer is smaller than need.)
+		 */
+		if (s->end == s->cap) {
+			size_t ncap = s->cap * 2 < need ? s->cap * 2 : need;
+			uint8_t *nb = realloc(s->buf, ncap);
+
+			if (!nb)
+				return -2;
+			s->buf = nb;
+			s->cap = ncap;
+		}
+		want = s->cap - s->end;
 		/* Never read past the data limit of a file: the feature table follows. */
 		if (s->limit != UINT64_MAX) {
 			uint64_t in_buf = s->pos + (s->end - s->start);
