@@ -129,6 +129,7 @@ static int close_tables(struct csv_ctx *c, bool keep)
 {
 	int i, ret = 0;
 
+	csv_samples_stop(c);
 	for (i = 0; i < CSV_NR_TABLES; i++) {
 		if (!c->open[i])
 			continue;
@@ -137,16 +138,6 @@ static int close_tables(struct csv_ctx *c, bool keep)
 		c->open[i] = false;
 	}
 	return ret;
-}
-
-static int write_error(const struct csv_ctx *c)
-{
-	int i;
-
-	for (i = 0; i < CSV_NR_TABLES; i++)
-		if (c->open[i] && c->out[i].err)
-			return c->out[i].err;
-	return 0;
 }
 
 int cmd_to_csv(int argc, char **argv)
@@ -172,6 +163,7 @@ int cmd_to_csv(int argc, char **argv)
 	const char *dir = NULL;
 	bool any = false, strict = false, verbose = false, failed = false, srcline = false;
 	int ch, i, status = 0, code, werr;
+	uint64_t nr_records = 0;
 
 	c = calloc(1, sizeof(*c));
 	if (!c || csv_ctx_init(c)) {
@@ -292,6 +284,8 @@ int cmd_to_csv(int argc, char **argv)
 		close_tables(c, false);
 		goto out;
 	}
+	if (c->want[CSV_SAMPLES] && csv_samples_start(c))
+		goto nomem;
 
 	while ((status = pd_reader_next(c->r, &rec)) > 0) {
 		if (pd_machine_process(c->m, rec) < 0)
@@ -305,7 +299,7 @@ int cmd_to_csv(int argc, char **argv)
 			break;
 		}
 		/* a full disk or a closed pipe: reading on is pointless */
-		if (write_error(c))
+		if (!(++nr_records & 1023) && csv_write_error(c))
 			break;
 	}
 	if (status < 0 && strict)
@@ -322,7 +316,8 @@ int cmd_to_csv(int argc, char **argv)
 			cli_progname, e ? e->name : "?");
 	}
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
-	werr = write_error(c);
+	csv_samples_stop(c);
+	werr = csv_write_error(c);
 	if (close_tables(c, !failed) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (werr && code == CLI_EXIT_OK)

@@ -2,7 +2,9 @@
 /*
  * csv_tables.c - rows and aggregates of perfconv to-csv (see csv_tables.h).
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,72 +291,79 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 /*
  * Resolving a frame through the machine costs a thread lookup, a map
  * search and a symbol search; most frames of a profile repeat.  A
- * direct-mapped cache keyed by (thread, cpumode, ip) answers repeats.  It
- * is only right while the machine's maps do not change, so every record
- * that can change them bumps a generation, which invalidates the entries
- * of the older one; so does a resolution that loaded a DSO (loading the
- * kernel may move its map).  Kernel addresses resolve the same in every
- * thread: their key leaves the thread out, so one entry serves all of
- * them, and they have a generation of their own that the frequent user
- * space changes (FORK, MMAP of a library) leave alone.
+ * direct-mapped cache answers repeats, keyed by what the machine says a
+ * frame depends on: (pd_machine_version(), cpumode, ip).  The version
+ * changes with every map change that matters, so entries never need
+ * invalidating, and the threads of a process share theirs.
  */
 #define RCACHE_SIZE	(1u << 15)
-#define CSV_AS_SLOTS	(1u << 16)	/* per-process map generations, by pid */
 
-struct rc_entry {
-	uint64_t gen;
-	uint64_t asgen;		/* generation of the process's maps (user frames) */
-	int32_t pid;
+/*
+ * A hit reads one cache line: the key and the frame's names live in
+ * rc_key, the full frame (needed only by the functions and lines tables
+ * and on a miss) in a parallel array.
+ */
+struct rc_key {
+	_Alignas(64) uint64_t ip;
+	uint64_t version;	/* 0: empty (the machine never gives 0) */
 	uint64_t used;		/* sample_no of the last sample that used it */
-	uint64_t ip;
-	int32_t tid;
+	const struct csv_fname *name;
 	uint8_t mode;
-	struct csv_frame fr;
 };
 
 struct csv_rcache {
-	struct rc_entry e[RCACHE_SIZE];
+	struct rc_key k[RCACHE_SIZE];
+	struct pd_sym_frame f[RCACHE_SIZE];
 };
 
-static const struct csv_frame *resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid,
-					   uint8_t mode, uint64_t ip, size_t idx)
+static inline uint32_t rc_slot(uint64_t version, uint8_t mode, uint64_t ip)
 {
-	int32_t ktid = mode == PD_CPUMODE_KERNEL ? INT32_MIN : tid;
-	uint64_t h = csv_hash_u64(ip ^ ((uint64_t)(uint32_t)ktid << 32), mode);
-	struct rc_entry *e = &c->rcache->e[h & (RCACHE_SIZE - 1)];
-	uint64_t gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
-	uint64_t asgen = mode == PD_CPUMODE_KERNEL ? 0 :
-			 c->as_gen[(uint32_t)pid & (CSV_AS_SLOTS - 1)];
-	struct pd_sym_stats before, after;
-	struct csv_frame *dst;
+	return (uint32_t)(csv_hash_u64(ip ^ (version * 0x9e3779b97f4a7c15ULL), mode) &
+			  (RCACHE_SIZE - 1));
+}
 
-	if (e->gen == gen && e->asgen == asgen && e->ip == ip && e->tid == ktid &&
-	    e->mode == mode && (mode == PD_CPUMODE_KERNEL || e->pid == pid)) {
+/*
+ * Frame `idx` of the current sample.  Returns false when out of memory;
+ * sets c->rc_loaded when resolving loaded a DSO, which changes the
+ * versions of the frames still to come.
+ */
+static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mode, uint64_t ip,
+			uint64_t version, uint32_t slot, size_t idx, struct csv_frame *out)
+{
+	struct rc_key *e = &c->rcache->k[slot];
+	struct pd_sym_stats before, after;
+	struct pd_sym_frame *dst;
+	const struct csv_fname *name;
+	bool loaded;
+
+	if (e->ip == ip && e->version == version && e->mode == mode && version) {
 		e->used = c->sample_no;
-		return &e->fr;
+		out->name = e->name;
+		out->f = &c->rcache->f[slot];
+		return true;
 	}
 	/* never evict a frame this very sample still points to */
-	dst = e->used == c->sample_no ? &c->frames[idx] : &e->fr;
+	dst = e->used == c->sample_no ? &c->frames[idx] : &c->rcache->f[slot];
 	pd_machine_stats(c->m, &before);
-	pd_machine_resolve(c->m, pid, tid, mode, ip, &dst->f);
+	pd_machine_resolve(c->m, pid, tid, mode, ip, dst);
 	pd_machine_stats(c->m, &after);
-	dst->name = fname_of(c, &dst->f);
-	if (!dst->name)
-		return NULL;
-	if (after.dsos_loaded != before.dsos_loaded) {
-		c->map_gen++;
-		c->kmap_gen++;
-	}
-	if (dst == &e->fr) {
-		e->gen = mode == PD_CPUMODE_KERNEL ? c->kmap_gen : c->map_gen;
-		e->asgen = asgen;
-		e->pid = pid;
-		e->used = c->sample_no;
+	name = fname_of(c, dst);
+	if (!name)
+		return false;
+	loaded = after.dsos_loaded != before.dsos_loaded;
+	if (dst == &c->rcache->f[slot]) {
 		e->ip = ip;
-		e->tid = ktid;
 		e->mode = mode;
+		e->name = name;
+		e->used = c->sample_no;
+		/* after a DSO load the key is stale already: no hits for it */
+		e->version = loaded ? 0 : version;
 	}
-	return dst;
+	if (loaded)
+		c->rc_loaded = true;
+	out->name = name;
+	out->f = dst;
+	return true;
 }
 
 /*
@@ -365,19 +374,30 @@ static const struct csv_frame *resolve_one(struct csv_ctx *c, int32_t pid, int32
  * own ip in the sample's cpumode.
  */
 static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
-			     const struct csv_frame **out)
+			     struct csv_frame *out)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	int32_t pid = -1, tid = -1;
 	uint8_t mode = PD_CPUMODE_USER;
-	size_t n = 0;
-	uint64_t i;
+	uint8_t modes[PD_SYM_MAX_FRAMES];
+	uint32_t slots[PD_SYM_MAX_FRAMES];
+	uint64_t ips[PD_SYM_MAX_FRAMES];
+	uint64_t uver, kver;
+	size_t n = 0, i, j;
 
 	if (s->sample_type & PD_SAMPLE_TID) {
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
+	uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
+	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
+	c->rc_loaded = false;
 	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+		/*
+		 * Two passes: the first finds every frame's cache slot and
+		 * prefetches it, so that the cache misses of a deep stack
+		 * overlap instead of coming one after the other.
+		 */
 		for (i = 0; i < s->callchain_nr && n < PD_SYM_MAX_FRAMES; i++) {
 			uint64_t ip = s->callchain[i];
 
@@ -394,15 +414,33 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 				}
 				continue;
 			}
-			out[n] = resolve_one(c, pid, tid, mode, ip, n);
-			if (!out[n])
-				return 0;
+			ips[n] = ip;
+			modes[n] = mode;
+			slots[n] = rc_slot(mode == PD_CPUMODE_USER ? uver : kver, mode, ip);
+			__builtin_prefetch(&c->rcache->k[slots[n]]);
 			n++;
+		}
+		for (i = 0; i < n; i++) {
+			if (c->rc_loaded) {
+				/* a DSO load moved every version: key the rest anew */
+				uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
+				kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
+				for (j = i; j < n; j++)
+					slots[j] = rc_slot(modes[j] == PD_CPUMODE_USER ? uver : kver,
+							   modes[j], ips[j]);
+				c->rc_loaded = false;
+			}
+			if (!resolve_one(c, pid, tid, modes[i], ips[i],
+					 modes[i] == PD_CPUMODE_USER ? uver : kver, slots[i], i,
+					 &out[i]))
+				return 0;
 		}
 	}
 	if (!n) {
-		out[0] = resolve_one(c, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip, 0);
-		n = out[0] ? 1 : 0;
+		mode = rec->misc & PD_MISC_CPUMODE_MASK;
+		kver = pd_machine_version(c->m, pid, tid, mode);
+		n = resolve_one(c, pid, tid, mode, s->ip, kver, rc_slot(kver, mode, s->ip), 0,
+				&out[0]) ? 1 : 0;
 	}
 	return n;
 }
@@ -619,7 +657,7 @@ static bool func_eq(const void *item, const void *key)
 static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *fr)
 {
 	struct func_key k = {
-		ev, fr->f.has_map ? fr->f.dso : NULL, fr->f.sym, fr->f.sym ? fr->f.sym_start : 0,
+		ev, fr->f->has_map ? fr->f->dso : NULL, fr->f->sym, fr->f->sym ? fr->f->sym_start : 0,
 	};
 	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
 	struct func *fn = csv_map_find(&c->funcs, h, func_eq, &k);
@@ -634,25 +672,25 @@ static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *
 	fn->sym = k.sym;
 	fn->sym_start = k.sym_start;
 	fn->name = fr->name;
-	fn->dso_name = fr->f.has_map ? fr->f.dso_name : NULL;
-	fn->frame = fr->f;
+	fn->dso_name = fr->f->has_map ? fr->f->dso_name : NULL;
+	fn->frame = *fr->f;
 	return fn;
 }
 
 static void functions_sample(struct csv_ctx *c, int ev, uint64_t period,
-			     const struct csv_frame *const *fr, size_t n)
+			     const struct csv_frame *fr, size_t n)
 {
 	struct func *fn;
 	size_t i;
 
-	fn = func_get(c, ev, fr[0]);
+	fn = func_get(c, ev, &fr[0]);
 	if (!fn)
 		return;
 	fn->self_samples++;
 	fn->self_period += period;
 	/* a recursive function is on the stack once as far as totals go */
 	for (i = 0; i < n; i++) {
-		fn = func_get(c, ev, fr[i]);
+		fn = func_get(c, ev, &fr[i]);
 		if (!fn)
 			return;
 		if (fn->stamp == c->sample_no)
@@ -724,7 +762,7 @@ static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_fra
 
 static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struct csv_frame *fr)
 {
-	const struct srcpos *sp = srcpos_of(c, &fr->f);
+	const struct srcpos *sp = srcpos_of(c, fr->f);
 	struct line_agg k, *la;
 	uint64_t h;
 
@@ -781,7 +819,7 @@ static const char *folded_comm(struct csv_ctx *c, const char *comm)
 }
 
 static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char *comm,
-			  const struct csv_frame *const *fr, size_t n)
+			  const struct csv_frame *fr, size_t n)
 {
 	struct stack_key k;
 	struct stack *st;
@@ -808,7 +846,7 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 		return;
 	}
 	for (i = 0; i < n; i++)
-		c->fkey[1 + i] = fr[n - 1 - i]->name->folded;
+		c->fkey[1 + i] = fr[n - 1 - i].name->folded;
 	k.n = (uint32_t)(n + 1);
 	k.names = c->fkey;
 	h = csv_hash_bytes(c->fkey, k.n * sizeof(*c->fkey), 17);
@@ -828,37 +866,99 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 
 /* ------------------------------------------------------------ streaming tables */
 
+/*
+ * The samples table is formatted on a second thread (csv_pipe.h): the
+ * resolving thread writes each sample as a struct srow followed by the
+ * names of its frames.  Everything a row points to lives as long as the
+ * run: frame names are interned in the context, comms in the machine,
+ * event names in the reader.
+ */
+struct srow {
+	uint64_t index, time, period, ip;
+	int32_t pid, tid;
+	uint32_t cpu;
+	uint16_t have;		/* SROW_* */
+	uint16_t n;		/* frames, innermost first; names[0] is the sample's own */
+	const char *comm;
+	const char *event;
+	const struct csv_fname *names[];
+};
+
+#define SROW_TIME	0x1
+#define SROW_TID	0x2
+#define SROW_CPU	0x4
+#define SROW_IP		0x8
+
+/* Bytes of a row with n frames, rounded up to keep the next one aligned. */
+static inline size_t srow_size(size_t n)
+{
+	return (sizeof(struct srow) + n * sizeof(((struct srow *)0)->names[0]) + 7) & ~(size_t)7;
+}
+
 static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, const char *comm,
-			const struct csv_frame *const *fr, size_t n)
+			const struct csv_frame *fr, size_t n)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	struct csv_out *o = &c->out[CSV_SAMPLES];
-	const struct csv_fname *own = fr[0]->name;
+	size_t size = srow_size(n);
+	struct srow *r = csv_pipe_reserve(&c->samples_pipe, size);
+	size_t i;
+
+	r->index = rec->index;
+	r->time = s->time;
+	r->period = s->period;
+	r->ip = s->ip;
+	r->pid = (int32_t)s->pid;
+	r->tid = (int32_t)s->tid;
+	r->cpu = s->cpu;
+	r->have = (s->sample_type & PD_SAMPLE_TIME ? SROW_TIME : 0) |
+		  (s->sample_type & PD_SAMPLE_TID ? SROW_TID : 0) |
+		  (s->sample_type & PD_SAMPLE_CPU ? SROW_CPU : 0) |
+		  (s->sample_type & PD_SAMPLE_IP ? SROW_IP : 0);
+	r->n = (uint16_t)n;
+	r->comm = comm;
+	r->event = event_name(c, ev);
+	for (i = 0; i < n; i++)
+		r->names[i] = fr[i].name;
+	csv_pipe_commit(&c->samples_pipe, size);
+}
+
+/* Scratch of the formatting thread: callchains that need quoting. */
+struct sfmt {
+	struct csv_out *o;
+	char *scratch;
+	size_t cap;
+	_Atomic int *err;
+};
+
+static void format_srow(struct sfmt *sf, const struct srow *r)
+{
+	struct csv_out *o = sf->o;
+	const struct csv_fname *own = r->names[0];
 	size_t need = 0, len = 0, i;
 	bool plain = true;
 	char *p;
 
-	csv_u64(o, rec->index);
-	if (s->sample_type & PD_SAMPLE_TIME)
-		csv_u64(o, s->time);
+	csv_u64(o, r->index);
+	if (r->have & SROW_TIME)
+		csv_u64(o, r->time);
 	else
 		csv_empty(o);
-	if (s->sample_type & PD_SAMPLE_TID) {
-		csv_i64(o, (int32_t)s->pid);
-		csv_i64(o, (int32_t)s->tid);
+	if (r->have & SROW_TID) {
+		csv_i64(o, r->pid);
+		csv_i64(o, r->tid);
 	} else {
 		csv_empty(o);
 		csv_empty(o);
 	}
-	csv_str(o, comm);
-	if (s->sample_type & PD_SAMPLE_CPU)
-		csv_u64(o, s->cpu);
+	csv_str(o, r->comm);
+	if (r->have & SROW_CPU)
+		csv_u64(o, r->cpu);
 	else
 		csv_empty(o);
-	csv_str(o, event_name(c, ev));
-	csv_u64(o, s->period);
-	if (s->sample_type & PD_SAMPLE_IP)
-		csv_hex(o, s->ip);
+	csv_str(o, r->event);
+	csv_u64(o, r->period);
+	if (r->have & SROW_IP)
+		csv_hex(o, r->ip);
 	else
 		csv_empty(o);
 	if (own->sym_plain)
@@ -871,17 +971,17 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 		csv_strn(o, own->dso_col, own->dso_len);
 
 	/* outermost first, as in a flame graph and in the folded table */
-	for (i = 0; i < n; i++) {
-		need += fr[i]->name->chain_len + 1;
-		plain &= fr[i]->name->chain_plain;
+	for (i = 0; i < r->n; i++) {
+		need += r->names[i]->chain_len + 1;
+		plain &= r->names[i]->chain_plain;
 	}
 	if (plain && need < CSV_BUF_SIZE / 4) {
 		/* the common case: straight into the output buffer */
 		csv_empty(o);
 		csv_reserve(o, need + CSV_SMALL);
 		p = o->buf + o->len;
-		for (i = n; i > 0; i--) {
-			const struct csv_fname *fn = fr[i - 1]->name;
+		for (i = r->n; i > 0; i--) {
+			const struct csv_fname *fn = r->names[i - 1];
 
 			memcpy(p + len, fn->chain, fn->chain_len);
 			len += fn->chain_len;
@@ -891,17 +991,86 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 		csv_eol(o);
 		return;
 	}
-	if (!ensure_scratch(c, need + 1))
-		return;
-	for (i = n; i > 0; i--) {
-		const struct csv_fname *fn = fr[i - 1]->name;
+	if (need + 1 > sf->cap) {
+		char *q = realloc(sf->scratch, need + 1);
 
-		memcpy(c->scratch + len, fn->chain, fn->chain_len);
-		len += fn->chain_len;
-		c->scratch[len++] = ';';
+		if (!q) {
+			/* the row is lost: say so through the table's error */
+			if (!o->err)
+				o->err = ENOMEM;
+			return;
+		}
+		sf->scratch = q;
+		sf->cap = need + 1;
 	}
-	csv_strn(o, c->scratch, len ? len - 1 : 0);
+	for (i = r->n; i > 0; i--) {
+		const struct csv_fname *fn = r->names[i - 1];
+
+		memcpy(sf->scratch + len, fn->chain, fn->chain_len);
+		len += fn->chain_len;
+		sf->scratch[len++] = ';';
+	}
+	csv_strn(o, sf->scratch, len ? len - 1 : 0);
 	csv_eol(o);
+}
+
+static void format_samples(void *arg, const unsigned char *data, size_t len)
+{
+	struct sfmt *sf = arg;
+	size_t at = 0;
+
+	while (at < len) {
+		const struct srow *r = (const struct srow *)(const void *)(data + at);
+
+		format_srow(sf, r);
+		at += srow_size(r->n);
+	}
+	if (sf->o->err)
+		atomic_store(sf->err, sf->o->err);
+}
+
+int csv_samples_start(struct csv_ctx *c)
+{
+	struct sfmt *sf = calloc(1, sizeof(*sf));
+
+	if (!sf)
+		return -1;
+	sf->o = &c->out[CSV_SAMPLES];
+	sf->err = &c->samples_err;
+	if (csv_pipe_start(&c->samples_pipe, format_samples, sf)) {
+		free(sf);
+		return -1;
+	}
+	c->samples_fmt = sf;
+	return 0;
+}
+
+void csv_samples_stop(struct csv_ctx *c)
+{
+	struct sfmt *sf = c->samples_fmt;
+
+	csv_pipe_finish(&c->samples_pipe);
+	if (sf) {
+		free(sf->scratch);
+		free(sf);
+		c->samples_fmt = NULL;
+	}
+}
+
+int csv_write_error(const struct csv_ctx *c)
+{
+	int i, err;
+
+	for (i = 0; i < CSV_NR_TABLES; i++) {
+		if (!c->open[i])
+			continue;
+		/* the formatting thread owns that table while it runs */
+		err = i == CSV_SAMPLES && c->samples_fmt ? atomic_load(&c->samples_err) :
+							   c->out[i].err;
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 static void summary_sample(char *buf, size_t size, const struct pd_record *rec)
@@ -1173,46 +1342,10 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 /* ------------------------------------------------------------ per record */
 
 /* Invalidate the resolution cache for records that change the machine's maps. */
-static void track_maps(struct csv_ctx *c, const struct pd_record *rec)
-{
-	unsigned int mode = rec->misc & PD_MISC_CPUMODE_MASK;
-
-	switch (rec->type) {
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2:
-		/*
-		 * Only the process that mapped goes stale (pids sharing a slot
-		 * too: a needless lookup, never a wrong frame).
-		 */
-		if (mode == PD_CPUMODE_KERNEL || mode == PD_CPUMODE_GUEST_KERNEL ||
-		    !rec->decoded || rec->u.mmap.pid == (uint32_t)-1) {
-			c->kmap_gen++;
-			c->map_gen++;
-		} else {
-			c->as_gen[rec->u.mmap.pid & (CSV_AS_SLOTS - 1)]++;
-		}
-		break;
-	case PD_REC_FORK:
-		/* a reused tid starts a fresh thread; EXIT changes no map */
-		if (rec->decoded)
-			c->as_gen[rec->u.fork.pid & (CSV_AS_SLOTS - 1)]++;
-		else
-			c->map_gen++;
-		break;
-	case PD_REC_KSYMBOL:
-	case PD_REC_HEADER_BUILD_ID:
-		c->kmap_gen++;
-		c->map_gen++;
-		break;
-	default:
-		break;
-	}
-}
-
 static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	const struct csv_frame *fr[PD_SYM_MAX_FRAMES];
+	struct csv_frame fr[PD_SYM_MAX_FRAMES];
 	const char *comm = NULL;
 	int ev = rec->event_index;
 	struct csv_evsum *es;
@@ -1256,14 +1389,13 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 	if (c->want[CSV_FUNCTIONS])
 		functions_sample(c, ev, s->period, fr, n);
 	if (c->want[CSV_LINES])
-		lines_sample(c, ev, s->period, fr[0]);
+		lines_sample(c, ev, s->period, &fr[0]);
 	if (c->want[CSV_FOLDED])
 		folded_sample(c, ev, s->period, comm, fr, n);
 }
 
 void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 {
-	track_maps(c, rec);
 	stats_record(c, rec);
 	if (c->want[CSV_RECORDS])
 		records_row(c, rec);
@@ -1629,6 +1761,7 @@ out:
 
 void csv_finish(struct csv_ctx *c)
 {
+	csv_samples_stop(c);
 	if (c->want[CSV_STATS])
 		write_stats(c);
 	if (c->want[CSV_PROCESSES])
@@ -1644,17 +1777,17 @@ void csv_finish(struct csv_ctx *c)
 int csv_ctx_init(struct csv_ctx *c)
 {
 	c->folded_ev = -1;
-	c->map_gen = 1;
-	c->kmap_gen = 1;
-	c->rcache = calloc(1, sizeof(*c->rcache));
-	c->as_gen = calloc(CSV_AS_SLOTS, sizeof(*c->as_gen));
-	return c->rcache && c->as_gen ? 0 : -1;
+	c->rcache = aligned_alloc(64, sizeof(*c->rcache));
+	if (c->rcache)
+		memset(c->rcache, 0, sizeof(*c->rcache));
+	return c->rcache ? 0 : -1;
 }
 
 void csv_ctx_free(struct csv_ctx *c)
 {
 	size_t i;
 
+	csv_samples_stop(c);
 	for (i = 0; i < c->procs.cap; i++) {
 		struct proc *p = c->procs.slots[i].item;
 
@@ -1675,6 +1808,5 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_strings_free(&c->str);
 	csv_arena_free(&c->arena);
 	free(c->rcache);
-	free(c->as_gen);
 	free(c->scratch);
 }

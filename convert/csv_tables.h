@@ -21,6 +21,7 @@
 
 #include "csv_agg.h"
 #include "csv_out.h"
+#include "csv_pipe.h"
 
 enum csv_table {
 	CSV_STATS,
@@ -64,10 +65,10 @@ struct csv_fname {
 	bool chain_plain, sym_plain, dso_plain;
 };
 
-/* A resolved frame as the tables use it. */
+/* A resolved frame as the tables use it (both point into the cache). */
 struct csv_frame {
-	struct pd_sym_frame f;
 	const struct csv_fname *name;
+	const struct pd_sym_frame *f;
 };
 
 struct csv_ctx {
@@ -100,16 +101,19 @@ struct csv_ctx {
 	struct csv_map threads;
 	struct csv_map folded;
 
-	/* resolution cache, see csv_resolve() */
+	/* resolution cache, see resolve_one() */
 	struct csv_rcache *rcache;
-	uint64_t map_gen;	/* user space maps of every process (DSO loads) */
-	uint64_t *as_gen;	/* per process (pid modulo CSV_AS_SLOTS) */
-	uint64_t kmap_gen;	/* kernel maps */
+	bool rc_loaded;		/* a DSO was loaded while resolving this sample */
 
-	struct csv_frame frames[PD_SYM_MAX_FRAMES];
+	struct pd_sym_frame frames[PD_SYM_MAX_FRAMES];	/* frames the cache could not keep */
 	const char *fkey[PD_SYM_MAX_FRAMES + 2];
 	char *scratch;
 	size_t scratch_cap;
+
+	/* the samples table, formatted on its own thread */
+	struct csv_pipe samples_pipe;
+	struct sfmt *samples_fmt;	/* set while that thread owns out[CSV_SAMPLES] */
+	_Atomic int samples_err;	/* its first write error */
 };
 
 int csv_ctx_init(struct csv_ctx *c);
@@ -117,6 +121,18 @@ void csv_ctx_free(struct csv_ctx *c);
 
 /* A record, after pd_machine_process(): updates every aggregate and streaming table. */
 void csv_record(struct csv_ctx *c, const struct pd_record *rec);
+
+/*
+ * After the tables are open: start the thread that formats the samples
+ * table.  Returns 0, or -1 when out of memory.
+ */
+int csv_samples_start(struct csv_ctx *c);
+
+/* Wait until every sample row is formatted; the table is ours again. */
+void csv_samples_stop(struct csv_ctx *c);
+
+/* errno of the first failed write to any open table, 0 if none. */
+int csv_write_error(const struct csv_ctx *c);
 
 /* Write the aggregated tables (the streaming ones are complete already). */
 void csv_finish(struct csv_ctx *c);

@@ -9,6 +9,15 @@
 #   make test / asan-test    also run tests/to-csv.sh (sqlite3 checks, and
 #                            comparisons with perf report / perf script when
 #                            perf can record here)
+#
+# Links with -pthread: the samples table is formatted on a second thread.
 
 $(O)/perfconv: $(O)/libperfdata-sym.a
 EXTRA_TESTS += tests/to-csv.sh
+
+# the samples table is formatted on a thread of its own (convert/csv_pipe.c)
+PERFCONV_EXTRA_LIBS += -pthread
+
+# the unit tests check the batch hand-over itself (tests/test_csv_pipe.c)
+TEST_EXTRA_LIBS += $(OBJ)/convert/csv_pipe.o -pthread
+$(O)/unit-tests: $(OBJ)/convert/csv_pipe.o

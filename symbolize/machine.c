@@ -40,6 +40,8 @@ struct map {
 
 struct aspace {
 	unsigned int refs;
+	uint64_t stamp;		/* version, see pd_machine_version() */
+	uint64_t kseen;		/* the kernel version it was taken at */
 	struct map *maps;	/* sorted by start, never overlapping */
 	size_t nr, cap;
 	size_t last;		/* index of the last map hit */
@@ -96,6 +98,13 @@ struct pd_machine {
 
 	struct cache_ent cache[1u << CACHE_BITS];
 	struct pd_sym_stats st;
+
+	/*
+	 * Versions (pd_machine_version()) come from one sequence, so that no
+	 * two address spaces or states ever share one.
+	 */
+	uint64_t seq;
+	uint64_t kstamp;	/* kernel maps and loaded DSOs */
 };
 
 static uint64_t hash_str(const char *s)
@@ -441,13 +450,27 @@ static void as_put(struct aspace *as)
 	}
 }
 
-static struct aspace *as_new(void)
+static struct aspace *as_new(struct pd_machine *m)
 {
 	struct aspace *as = calloc(1, sizeof(*as));
 
-	if (as)
+	if (as) {
 		as->refs = 1;
+		as->stamp = ++m->seq;
+	}
 	return as;
+}
+
+/* The maps of `as` changed: what was resolved in it may be stale. */
+static void as_changed(struct pd_machine *m, struct aspace *as)
+{
+	as->stamp = ++m->seq;
+}
+
+/* The kernel maps or the loaded DSOs changed: every frame may be stale. */
+static void kernel_changed(struct pd_machine *m)
+{
+	m->kstamp = ++m->seq;
 }
 
 /* first map with end > addr */
@@ -664,7 +687,7 @@ static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t 
 	m->nr_threads++;
 	m->st.threads++;
 	if (pid == tid || pid == -1) {
-		t->as = as_new();
+		t->as = as_new(m);
 	} else {
 		/* threads share their process's address space */
 		leader = thread_findnew(m, pid, pid);
@@ -672,7 +695,7 @@ static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t 
 			t->as = leader->as;
 			t->as->refs++;
 		} else {
-			t->as = as_new();
+			t->as = as_new(m);
 		}
 	}
 	if (!t->as) {
@@ -719,6 +742,7 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	if (opts)
 		m->opts = *opts;
 	m->rootfd = -1;
+	m->kstamp = ++m->seq;	/* versions are never 0 */
 	m->th_nbuckets = 1024;
 	m->dh_nbuckets = 1024;
 	m->sh_nbuckets = 4096;
@@ -854,6 +878,7 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 		if (add_build_id(m, b->misc & 7, b->pid, b->filename, b->id, b->size) < 0)
 			return -1;
 	}
+	kernel_changed(m);
 	return 0;
 }
 
@@ -1040,6 +1065,7 @@ static int user_mmap(struct pd_machine *m, const struct pd_record *rec)
 	if (mm->has_build_id && mm->build_id_size)
 		dso_set_build_id(nm.dso, mm->build_id, mm->build_id_size);
 	m->st.maps_inserted++;
+	as_changed(m, t->as);
 	return as_insert(t->as, &nm);
 }
 
@@ -1078,6 +1104,7 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 		struct aspace *as = t->as;
 		size_t i;
 
+		as_changed(m, as);
 		if (parent->as->nr == 0) {
 			/* nothing to copy */
 		} else if (as->nr == 0) {
@@ -1148,6 +1175,18 @@ int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 
 	if (!rec->decoded && rec->type != PD_REC_SAMPLE)
 		return 0;
+	switch (rec->type) {
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+	case PD_REC_KSYMBOL:
+	case PD_REC_HEADER_BUILD_ID:
+		if (rec->type == PD_REC_KSYMBOL || rec->type == PD_REC_HEADER_BUILD_ID ||
+		    cpumode == PD_CPUMODE_KERNEL)
+			kernel_changed(m);
+		break;
+	default:
+		break;
+	}
 	switch (rec->type) {
 	case PD_REC_COMM:
 		t = thread_findnew(m, (int32_t)rec->u.comm.pid, (int32_t)rec->u.comm.tid);
@@ -1478,6 +1517,7 @@ static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, u
 
 			dso_load(m, ld);
 			invalidate_cache(m, ld);
+			kernel_changed(m);
 			/* loading may have moved the map: find the same one again */
 			mp = idx < m->kmaps.nr && m->kmaps.maps[idx].dso == ld ? &m->kmaps.maps[idx] : NULL;
 			if (!mp) {
@@ -1501,6 +1541,7 @@ static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, u
 	if (d->load == PD_LOAD_NONE) {
 		dso_load(m, d);
 		invalidate_cache(m, d);
+		kernel_changed(m);
 	}
 	f->dso = d;
 	f->dso_name = d->name;
@@ -1514,6 +1555,23 @@ static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, u
 	f->sym_start = d->syms.n[s].start;
 	f->sym_off = f->addr - f->sym_start;
 	return 1;
+}
+
+uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode)
+{
+	struct thread *t;
+
+	if (cpumode != PD_CPUMODE_USER)
+		return m->kstamp;
+	t = thread_findnew(m, pid, tid);
+	if (!t)
+		return 0;
+	/* a user address in kernel space is looked up in the kernel maps */
+	if (t->as->kseen != m->kstamp) {
+		t->as->kseen = m->kstamp;
+		t->as->stamp = ++m->seq;
+	}
+	return t->as->stamp;
 }
 
 int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode,

@@ -26,6 +26,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_writer,
 	pd_test_register_symbols,
 	pd_test_register_proto,
+	pd_test_register_csv_pipe,
 };
 
 int main(int argc, char **argv)

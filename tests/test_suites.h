@@ -15,5 +15,6 @@ int pd_test_register_json(void);
 int pd_test_register_writer(void);
 int pd_test_register_symbols(void);
 int pd_test_register_proto(void);
+int pd_test_register_csv_pipe(void);
 
 #endif /* PD_TEST_SUITES_H */

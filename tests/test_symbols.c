@@ -339,6 +339,71 @@ static void test_fork_threads(void)
 	pd_machine_free(m);
 }
 
+/*
+ * Versions: equal only while resolving gives the same answer; threads of a
+ * process share theirs; map changes and DSO loads move them.
+ */
+static void test_versions(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m = new_machine(&o, NULL);
+	uint64_t k0, u100, u101, u200, v;
+	struct pd_sym_frame f;
+
+	comm(m, 100, 100, "parent", 1, false);
+	mmap2(m, 100, 100, 0x10000, 0x1000, 0, 5, "/x/a", PD_CPUMODE_USER);
+	fork_exit(m, PD_REC_FORK, 100, 100, 101, 100, 2, 0);
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 3, 0);
+
+	k0 = pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL);
+	u100 = pd_machine_version(m, 100, 100, PD_CPUMODE_USER);
+	u101 = pd_machine_version(m, 100, 101, PD_CPUMODE_USER);
+	u200 = pd_machine_version(m, 200, 200, PD_CPUMODE_USER);
+	CU_ASSERT_NOT_EQUAL(k0, 0);
+	CU_ASSERT_NOT_EQUAL(u100, 0);
+	/* one address space for the threads of a process, another for a child */
+	CU_ASSERT_EQUAL(u100, u101);
+	CU_ASSERT_NOT_EQUAL(u100, u200);
+	CU_ASSERT_NOT_EQUAL(u100, k0);
+	/* the kernel version serves every thread and every non-user mode */
+	CU_ASSERT_EQUAL(pd_machine_version(m, 200, 200, PD_CPUMODE_KERNEL), k0);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_HYPERVISOR), k0);
+	/* nothing changed: nothing moves */
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_USER), u100);
+
+	/* a map in the child moves the child only */
+	mmap2(m, 200, 200, 0x30000, 0x1000, 0, 5, "/x/c", PD_CPUMODE_USER);
+	v = pd_machine_version(m, 200, 200, PD_CPUMODE_USER);
+	CU_ASSERT_NOT_EQUAL(v, u200);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 101, PD_CPUMODE_USER), u100);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL), k0);
+	u200 = v;
+
+	/* a kernel map moves every version: user addresses may fall into it */
+	mmap2(m, (uint32_t)-1, 0, 0xffffffff81000000ULL, 0x1000, 0xffffffff81000000ULL, 0,
+	      "[kernel.kallsyms]_text", PD_CPUMODE_KERNEL);
+	v = pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL);
+	CU_ASSERT_NOT_EQUAL(v, k0);
+	k0 = v;
+	v = pd_machine_version(m, 100, 100, PD_CPUMODE_USER);
+	CU_ASSERT_NOT_EQUAL(v, u100);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 101, PD_CPUMODE_USER), v);
+	u100 = v;
+
+	/* loading a DSO (the first resolve in it) moves them too */
+	pd_machine_resolve(m, 100, 100, PD_CPUMODE_USER, 0x10010, &f);
+	CU_ASSERT_NOT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL), k0);
+	CU_ASSERT_NOT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_USER), u100);
+	CU_ASSERT_NOT_EQUAL(pd_machine_version(m, 200, 200, PD_CPUMODE_USER), u200);
+	/* once loaded, resolving again changes nothing */
+	k0 = pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL);
+	u100 = pd_machine_version(m, 100, 100, PD_CPUMODE_USER);
+	pd_machine_resolve(m, 100, 101, PD_CPUMODE_USER, 0x10020, &f);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 100, PD_CPUMODE_KERNEL), k0);
+	CU_ASSERT_EQUAL(pd_machine_version(m, 100, 101, PD_CPUMODE_USER), u100);
+	pd_machine_free(m);
+}
+
 static void test_exec_exit_reuse(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
@@ -700,6 +765,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "anon, heap, vdso maps", test_special_maps) ||
 	    !CU_add_test(s, "fork, threads, inheritance", test_fork_threads) ||
 	    !CU_add_test(s, "exec, comm history, exit, pid reuse", test_exec_exit_reuse) ||
+	    !CU_add_test(s, "resolution versions", test_versions) ||
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||

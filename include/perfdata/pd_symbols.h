@@ -164,6 +164,17 @@ int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t c
 		       uint64_t ip, struct pd_sym_frame *f);
 
 /*
+ * The version of everything resolving an address of (pid, tid) in
+ * `cpumode` depends on: the thread's address space for user mode, the
+ * kernel maps, the DSOs loaded so far.  It changes whenever one of them
+ * does, and no two address spaces share one, so pd_machine_resolve() gives
+ * the same frame for equal (version, cpumode, ip): callers can cache frames
+ * under that key, across threads of a process.  Creates the thread like
+ * pd_machine_resolve(); never 0 (0: out of memory).
+ */
+uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode);
+
+/*
  * Resolve a sample: every callchain entry that is not a context marker
  * (markers switch the cpumode, starting from USER), or the sample ip when
  * there is no callchain.  Fills at most `max` frames and returns how many.
