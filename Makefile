@@ -42,6 +42,8 @@ endif
 
 ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd)
 ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd)
+# the library's writer copies large ranges on a second thread (lib/writer.c)
+override LDFLAGS += -pthread
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson)
 JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
 CUNIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags cunit)

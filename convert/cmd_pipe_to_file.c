@@ -53,6 +53,7 @@ struct p2f {
 	bool own_src;
 	uint64_t span_off;
 	uint64_t span_len;
+	bool span_open;		/* the next record at span_off + span_len extends it */
 	uint64_t *aux_index;	/* (offset, header.size) of AUXTRACE records in the output */
 	size_t aux_nr;
 	size_t aux_cap;
@@ -121,6 +122,9 @@ static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/* Unchanged records are copied in runs of at most this many bytes. */
+#define SPAN_HANDOVER	(16u << 20)
+
 static int span_flush(struct p2f *p, struct pd_writer *w)
 {
 	int ret = 0;
@@ -128,6 +132,7 @@ static int span_flush(struct p2f *p, struct pd_writer *w)
 	if (p->span_len)
 		ret = pd_writer_copy_file_range(w, p->src_fd, p->span_off, p->span_len);
 	p->span_len = 0;
+	p->span_open = false;
 	return ret;
 }
 
@@ -143,7 +148,7 @@ static int copy_verbatim(struct p2f *p, struct pd_writer *w, const struct pd_rec
 		ret = pd_writer_copy_record(w, rec);
 		return ret < 0 ? ret : 0;
 	}
-	if (!p->span_len || p->span_off + p->span_len != rec->offset) {
+	if (!p->span_open || p->span_off + p->span_len != rec->offset) {
 		ret = span_flush(p, w);
 		/* an empty copy starts the data section: attrs go first */
 		if (ret >= 0)
@@ -151,9 +156,20 @@ static int copy_verbatim(struct p2f *p, struct pd_writer *w, const struct pd_rec
 		if (ret < 0)
 			return ret;
 		p->span_off = rec->offset;
+		p->span_open = true;
 	}
 	p->span_len += len;
 	*out_off = pd_writer_offset(w) + p->span_len - len;
+	/* the writer copies on its own thread: let it start while we parse on */
+	if (p->span_len >= SPAN_HANDOVER) {
+		uint64_t next = p->span_off + p->span_len;
+
+		ret = span_flush(p, w);
+		if (ret < 0)
+			return ret;
+		p->span_off = next;
+		p->span_open = true;
+	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 #define FILE_HEADER_SIZE	104
 #define DEFAULT_BUFFER		(8u << 20)
 #define MIN_BUFFER		(64u << 10)
+/* smaller copies are not worth a hand-over to the copying thread */
+#define ASYNC_COPY_MIN		(1u << 20)
 #define PIPE_LAST_FEATURE	32
 #define MAX_REC_SIZE		65535u
 /* perf's limit for one compressed record: PERF_SAMPLE_MAX_SIZE - header - 1 */
@@ -61,6 +64,24 @@ struct pd_writer {
 	size_t len;
 	size_t cap;
 	uint64_t pos;		/* output offset of the next byte (buffered included) */
+
+	/*
+	 * Large copies from another file run on a second thread, so that the
+	 * caller parses the next records while the kernel copies these (see
+	 * pd_writer_copy_file_range()).  One copy at most is in flight; every
+	 * other output operation waits for it first (copy_wait()).
+	 */
+	bool copy_pending;	/* a copy was handed over and not waited for */
+	bool copy_thread_on;
+	bool copy_thread_failed;	/* could not be started: copy in place */
+	pthread_t copy_thread;
+	pthread_mutex_t copy_mu;
+	pthread_cond_t copy_cv;
+	bool copy_busy;		/* under copy_mu: the thread has work */
+	bool copy_stop;
+	bool copy_in_place;	/* the kernel refused: the rest is ours to copy */
+	int copy_fd;
+	uint64_t copy_off, copy_len;	/* what is left of the copy */
 
 	struct wevent *ev;
 	size_t nr_ev;
@@ -128,8 +149,12 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+static int copy_wait(struct pd_writer *w);
+
 static int flush(struct pd_writer *w)
 {
+	if (w->copy_pending && copy_wait(w) < 0)
+		return w->err;
 	if (w->err)
 		return w->err;
 	if (w->len && write_all(w->fd, w->buf, w->len) < 0)
@@ -138,9 +163,109 @@ static int flush(struct pd_writer *w)
 	return 0;
 }
 
+static void *copy_worker(void *arg)
+{
+	struct pd_writer *w = arg;
+
+	pthread_mutex_lock(&w->copy_mu);
+	for (;;) {
+		while (!w->copy_busy && !w->copy_stop)
+			pthread_cond_wait(&w->copy_cv, &w->copy_mu);
+		if (!w->copy_busy)
+			break;
+		pthread_mutex_unlock(&w->copy_mu);
+
+		while (w->copy_len) {
+			size_t chunk = w->copy_len > (1u << 30) ? 1u << 30 : (size_t)w->copy_len;
+			loff_t in_off = (loff_t)w->copy_off;
+			ssize_t n = copy_file_range(w->copy_fd, &in_off, w->fd, NULL, chunk, 0);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				/* the caller copies the rest through its buffer */
+				w->copy_in_place = true;
+				break;
+			}
+			w->copy_off += (uint64_t)n;
+			w->copy_len -= (uint64_t)n;
+		}
+
+		pthread_mutex_lock(&w->copy_mu);
+		w->copy_busy = false;
+		pthread_cond_broadcast(&w->copy_cv);
+	}
+	pthread_mutex_unlock(&w->copy_mu);
+	return NULL;
+}
+
+static bool copy_thread_start(struct pd_writer *w)
+{
+	if (w->copy_thread_on)
+		return true;
+	if (w->copy_thread_failed)
+		return false;
+	if (pthread_mutex_init(&w->copy_mu, NULL))
+		goto fail;
+	if (pthread_cond_init(&w->copy_cv, NULL))
+		goto fail_mutex;
+	if (pthread_create(&w->copy_thread, NULL, copy_worker, w))
+		goto fail_cond;
+	w->copy_thread_on = true;
+	return true;
+
+fail_cond:
+	pthread_cond_destroy(&w->copy_cv);
+fail_mutex:
+	pthread_mutex_destroy(&w->copy_mu);
+fail:
+	w->copy_thread_failed = true;
+	return false;
+}
+
+static int copy_in_place(struct pd_writer *w, int fd, uint64_t off, uint64_t len);
+
+/* The copy in flight is complete (or failed): the output is ours again. */
+static int copy_wait(struct pd_writer *w)
+{
+	if (!w->copy_pending)
+		return w->err;
+	w->copy_pending = false;
+	pthread_mutex_lock(&w->copy_mu);
+	while (w->copy_busy)
+		pthread_cond_wait(&w->copy_cv, &w->copy_mu);
+	pthread_mutex_unlock(&w->copy_mu);
+	if (w->copy_in_place) {
+		w->copy_in_place = false;
+		/* pos already counts these bytes: copy_in_place() adds them again */
+		w->pos -= w->copy_len;
+		if (copy_in_place(w, w->copy_fd, w->copy_off, w->copy_len) < 0)
+			return w->err;
+	}
+	return w->err;
+}
+
+static void copy_thread_stop(struct pd_writer *w)
+{
+	if (!w->copy_thread_on)
+		return;
+	copy_wait(w);
+	pthread_mutex_lock(&w->copy_mu);
+	w->copy_stop = true;
+	pthread_cond_broadcast(&w->copy_cv);
+	pthread_mutex_unlock(&w->copy_mu);
+	pthread_join(w->copy_thread, NULL);
+	pthread_cond_destroy(&w->copy_cv);
+	pthread_mutex_destroy(&w->copy_mu);
+	w->copy_thread_on = false;
+	w->copy_thread_failed = true;
+}
+
 /* Append bytes to the output, through the buffer unless they are larger than it. */
 static int emit(struct pd_writer *w, const void *p, size_t n)
 {
+	if (w->copy_pending && copy_wait(w) < 0)
+		return w->err;
 	if (w->err)
 		return w->err;
 	if (!n)
@@ -213,6 +338,7 @@ static void writer_free(struct pd_writer *w)
 	free(w->ev);
 	for (i = 0; i < PD_FEAT_BITS; i++)
 		free(w->feat[i].p);
+	copy_thread_stop(w);
 	if (w->zcs)
 		ZSTD_freeCStream(w->zcs);
 	free(w->zbuf);
@@ -349,6 +475,7 @@ void pd_writer_abort(struct pd_writer *w)
 {
 	if (!w)
 		return;
+	copy_thread_stop(w);
 	if (w->own_fd && w->fd >= 0)
 		close(w->fd);
 	else if (w->opts.mode == PD_WRITER_FILE && w->fd >= 0)
@@ -767,48 +894,63 @@ int pd_writer_write_record(struct pd_writer *w, const void *raw, size_t len)
 	return pd_writer_write_bytes(w, raw, len);
 }
 
+/* pread() + the buffer, for what the kernel will not copy itself. */
+static int copy_in_place(struct pd_writer *w, int fd, uint64_t off, uint64_t len)
+{
+	while (len) {
+		size_t chunk = len > w->cap - w->len ? w->cap - w->len : (size_t)len;
+		ssize_t n = pread(fd, w->buf + w->len, chunk, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "copy");
+		}
+		w->len += (size_t)n;
+		if (flush(w) < 0)
+			return w->err;
+		w->pos += (uint64_t)n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
 /*
  * Bytes of another file, copied in the kernel (copy_file_range) when it
- * can: no pass through user memory, and page cache to page cache.  Falls
+ * can: no pass through user memory, and page cache to page cache.  Large
+ * copies are handed to a second thread and this returns at once; falls
  * back to pread() + the buffer where the kernel cannot.
  */
 int pd_writer_copy_file_range(struct pd_writer *w, int fd, uint64_t off, uint64_t len)
 {
-	bool kernel = true;
-
 	if (!w->data_started && begin_data(w) < 0)
 		return w->err;
 	if (flush(w) < 0)
 		return w->err;
+	if (len >= ASYNC_COPY_MIN && copy_thread_start(w)) {
+		pthread_mutex_lock(&w->copy_mu);
+		w->copy_fd = fd;
+		w->copy_off = off;
+		w->copy_len = len;
+		w->copy_busy = true;
+		pthread_cond_broadcast(&w->copy_cv);
+		pthread_mutex_unlock(&w->copy_mu);
+		w->copy_pending = true;
+		w->pos += len;
+		return 0;
+	}
 	while (len) {
 		size_t chunk = len > (1u << 30) ? 1u << 30 : (size_t)len;
-		ssize_t n = -1;
+		loff_t in_off = (loff_t)off;
+		ssize_t n = copy_file_range(fd, &in_off, w->fd, NULL, chunk, 0);
 
-		if (kernel) {
-			loff_t in_off = (loff_t)off;
-
-			n = copy_file_range(fd, &in_off, w->fd, NULL, chunk, 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				kernel = false;
-				continue;
-			}
-		} else {
-			if (chunk > w->cap - w->len)
-				chunk = w->cap - w->len;
-			n = pread(fd, w->buf + w->len, chunk, (off_t)off);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				if (n == 0)
-					errno = EIO;
-				return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "copy");
-			}
-			w->len += (size_t)n;
-			if (flush(w) < 0)
-				return w->err;
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return copy_in_place(w, fd, off, len);
 		w->pos += (uint64_t)n;
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
@@ -1088,6 +1230,7 @@ int pd_writer_commit(struct pd_writer *w)
 			pd_writer_end_features(w, 0);
 		flush(w);
 	}
+	copy_thread_stop(w);
 	if (!w->err && w->opts.fsync && fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS)
 		fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "fsync");
 	if (w->own_fd) {

@@ -222,6 +222,83 @@ static void test_abort_and_targets(void)
 	close(fds[1]);
 }
 
+/*
+ * Large copies from another file run on the writer's second thread: a
+ * record written after one, a copy right before commit, and an abort with
+ * a copy in flight must all keep the output in order and complete.
+ */
+#define COPY_RECORDS	200000	/* 8 MB of 40-byte samples */
+
+static void test_copy_ranges(void)
+{
+	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
+	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	const struct pd_record *rec;
+	struct pd_writer *w;
+	struct pd_reader *r;
+	struct pd_attr a;
+	uint64_t ids[1] = { 11 }, half, i, n = 0, bad = 0, total;
+	char src[256], path[256];
+	uint8_t *buf, one[64];
+	size_t len;
+	int fd, ret;
+
+	buf = malloc((size_t)COPY_RECORDS * 40);
+	CU_ASSERT_FATAL(buf != NULL);
+	for (i = 0; i < COPY_RECORDS; i++)
+		make_sample(buf + i * 40, 0x1000 + i, 42, 1000 + i, 11);
+	tpath(src, sizeof(src), "copy-src.bin");
+	fd = open(src, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, buf, (size_t)COPY_RECORDS * 40) == (ssize_t)COPY_RECORDS * 40);
+	free(buf);
+
+	tpath(path, sizeof(path), "copied.data");
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	test_attr(&a);
+	CU_ASSERT(pd_writer_add_event(w, &a, 128, ids, 1) == 0);
+	/* the first half, one record in between, the second half, commit */
+	half = COPY_RECORDS / 2 * 40;
+	CU_ASSERT(pd_writer_copy_file_range(w, fd, 0, half) == 0);
+	len = make_sample(one, 0xdead, 42, 5, 11);
+	CU_ASSERT(pd_writer_write_record(w, one, len) == 0);
+	CU_ASSERT(pd_writer_copy_file_range(w, fd, half, (uint64_t)COPY_RECORDS * 40 - half) == 0);
+	total = (uint64_t)COPY_RECORDS * 40 + len;
+	CU_ASSERT(pd_writer_data_size(w) == total);
+	CU_ASSERT(pd_writer_commit(w) == 0);
+
+	CU_ASSERT_FATAL(pd_reader_open(path, &ro, &r) == 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0) {
+		uint64_t want;
+
+		if (rec->type != PD_REC_SAMPLE)
+			continue;
+		/* the single record sits between the halves */
+		if (n == COPY_RECORDS / 2)
+			want = 0xdead;
+		else
+			want = 0x1000 + (n < COPY_RECORDS / 2 ? n : n - 1);
+		bad += !rec->decoded || rec->u.sample.ip != want;
+		n++;
+	}
+	CU_ASSERT(ret == 0);
+	CU_ASSERT(n == COPY_RECORDS + 1);
+	CU_ASSERT(bad == 0);
+	CU_ASSERT(pd_reader_diag_count(r, PD_SEV_ERROR) == 0);
+	CU_ASSERT(pd_reader_header(r)->data.size == total);
+	pd_reader_close(r);
+
+	/* abort with a copy in flight: nothing remains */
+	tpath(path, sizeof(path), "copy-aborted.data");
+	CU_ASSERT_FATAL(pd_writer_open(path, &o, &w) == 0);
+	CU_ASSERT(pd_writer_add_event(w, &a, 128, ids, 1) == 0);
+	CU_ASSERT(pd_writer_copy_file_range(w, fd, 0, (uint64_t)COPY_RECORDS * 40) == 0);
+	pd_writer_abort(w);
+	CU_ASSERT(access(path, F_OK) != 0);
+	close(fd);
+	unlink(src);
+}
+
 static void test_attr_shrink(void)
 {
 	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
@@ -354,6 +431,7 @@ int pd_test_register_writer(void)
 	if (!CU_add_test(s, "file mode round trip", test_file_mode) ||
 	    !CU_add_test(s, "pipe mode round trip", test_pipe_mode) ||
 	    !CU_add_test(s, "abort, unseekable and pipe outputs", test_abort_and_targets) ||
+	    !CU_add_test(s, "large copies on the writer's thread", test_copy_ranges) ||
 	    !CU_add_test(s, "attr size above 128 shrinks when lossless", test_attr_shrink) ||
 	    !CU_add_test(s, "branch flags bit-field remap", test_branch_flags) ||
 	    !CU_add_test(s, "swapped corpus twins convert back exactly", test_swap_corpus))
