@@ -126,17 +126,30 @@ static void progress_end(void)
 
 struct out_file {
 	int fd;
-	char *tmp;		/* temporary name, NULL for stdout */
+	char *tmp;		/* temporary name, NULL for stdout or a device */
 	const char *final;
+	bool direct;		/* a device or FIFO, opened as it is */
 };
 
 static int out_open(struct out_file *o, const char *path)
 {
+	struct stat st;
 	mode_t um;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->fd = STDOUT_FILENO;
+		return 0;
+	}
+	/* -o /dev/null or a named pipe: written to, never replaced */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
+			cli_error("to-json: cannot open %s: %s", path, strerror(errno));
+			return -1;
+		}
+		o->final = path;
+		o->direct = true;
 		return 0;
 	}
 	/* same directory, so that rename() is atomic */
@@ -164,6 +177,14 @@ static int out_close(struct out_file *o, bool keep)
 {
 	int ret = 0;
 
+	if (o->direct) {
+		o->direct = false;
+		if (close(o->fd) < 0 && keep) {
+			cli_error("to-json: cannot write %s: %s", o->final, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (!o->tmp)
 		return 0;
 	if (close(o->fd) < 0 && keep) {
@@ -389,7 +410,7 @@ int cmd_to_json(int argc, char **argv)
 		progress_end();
 	je_flush(&je);
 	if (je.err) {
-		cli_error("to-json: cannot write %s: %s", of.tmp ? of.final : "output",
+		cli_error("to-json: cannot write %s: %s", of.final ? of.final : "standard output",
 			  strerror(je.err));
 		code = CLI_EXIT_IO;
 	} else if (status == -3) {

@@ -33,6 +33,7 @@ struct out {
 	int err;		/* errno of the first failed write */
 	char *tmp;		/* temporary file beside -o OUT, NULL for stdout */
 	const char *final;
+	bool direct;		/* a device or FIFO, opened as it is */
 };
 
 static void out_write(struct pw_buf *b, void *arg)
@@ -61,12 +62,24 @@ static void out_write(struct pw_buf *b, void *arg)
  */
 static int out_open(struct out *o, const char *path)
 {
+	struct stat st;
+
 	memset(o, 0, sizeof(*o));
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
 	o->final = path;
+	/* -o /dev/null or a named pipe: written to, never replaced */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
+			cli_error("to-proto: cannot open %s: %s", path, strerror(errno));
+			return -1;
+		}
+		o->direct = true;
+		return 0;
+	}
 	if (asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
 		o->tmp = NULL;
 		cli_error("to-proto: out of memory");
@@ -86,6 +99,16 @@ static int out_close(struct out *o, bool keep)
 {
 	int ret = 0;
 
+	if (o->direct) {
+		o->direct = false;
+		if (close(o->fd) && !o->err)
+			o->err = errno;
+		if (o->err && keep) {
+			cli_error("to-proto: cannot write %s: %s", o->final, strerror(o->err));
+			return -1;
+		}
+		return 0;
+	}
 	if (!o->tmp)
 		return o->err ? -1 : 0;
 	if (keep && !o->err) {

@@ -155,5 +155,29 @@ expect 3 "" -- info "$tmp/does-not-exist.data"
 expect 3 "" -- info --json "$tmp/does-not-exist.data"
 expect 3 "" -- dump "$tmp/does-not-exist.data"
 
+# --- -o naming a FIFO or device: written to, never replaced -----------
+# (a rename over /dev/null would replace the device with a regular file)
+for cmd in to-json to-proto; do
+	rm -f "$tmp/fifo" "$tmp/got" "$tmp/want"
+	mkfifo "$tmp/fifo" || { ko "mkfifo"; continue; }
+	# bounded: a FIFO replaced by the output would leave cat waiting
+	timeout 30 cat "$tmp/fifo" > "$tmp/got" &
+	reader=$!
+	"$PERFCONV" "$cmd" -o "$tmp/fifo" corpus/basic.data 2> "$tmp/err"
+	rc=$?
+	wait "$reader"
+	"$PERFCONV" "$cmd" corpus/basic.data > "$tmp/want" 2> /dev/null
+	if [ "$rc" -ne 0 ]; then
+		ko "perfconv $cmd -o FIFO: exit $rc, want 0: $(head -1 "$tmp/err")"
+	elif [ ! -p "$tmp/fifo" ]; then
+		ko "perfconv $cmd -o FIFO: the FIFO was replaced"
+	elif [ ! -s "$tmp/want" ] || ! cmp -s "$tmp/got" "$tmp/want"; then
+		ko "perfconv $cmd -o FIFO: output differs from stdout's"
+	else
+		ok
+	fi
+	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
+done
+
 echo "run-cli-tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
