@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "csv_out.h"
+#include "fmt_num.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)
 {
@@ -275,31 +276,12 @@ void csv_str(struct csv_out *o, const char *s)
 
 size_t csv_fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
+	return fmt_u64(p, v);
 }
 
 size_t csv_fmt_hex(char *p, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
+	return fmt_hex(p, v);
 }
 
 /*

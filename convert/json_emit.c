@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fmt_num.h"
 #include "json_emit.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -77,17 +78,9 @@ void je_raw_long(struct je *j, const char *s, size_t n)
 
 void je_u64(struct je *j, uint64_t v)
 {
-	char tmp[20];
 	char *p = je_room(j, 20);
-	int n = 0;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	j->len = (size_t)(p - j->buf);
+	j->len += fmt_u64(p, v);
 }
 
 void je_i64(struct je *j, int64_t v)
@@ -102,19 +95,11 @@ void je_i64(struct je *j, int64_t v)
 
 void je_hex(struct je *j, uint64_t v)
 {
-	char tmp[16];
 	char *p = je_room(j, 18);
-	int n = 0;
 
-	*p++ = '0';
-	*p++ = 'x';
-	do {
-		tmp[n++] = hex_digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	j->len = (size_t)(p - j->buf);
+	p[0] = '0';
+	p[1] = 'x';
+	j->len += 2 + fmt_hex(p + 2, v);
 }
 
 void je_hexstr(struct je *j, uint64_t v)

@@ -19,5 +19,6 @@ EXTRA_TESTS += tests/to-csv.sh
 PERFCONV_EXTRA_LIBS += -pthread
 
 # the unit tests check the batch hand-over itself (tests/test_csv_pipe.c)
-TEST_EXTRA_LIBS += $(OBJ)/convert/csv_pipe.o -pthread
-$(O)/unit-tests: $(OBJ)/convert/csv_pipe.o
+# and the number formatting of the text writers (tests/test_fmt_num.c)
+TEST_EXTRA_LIBS += $(OBJ)/convert/csv_pipe.o $(OBJ)/convert/fmt_num.o -pthread
+$(O)/unit-tests: $(OBJ)/convert/csv_pipe.o $(OBJ)/convert/fmt_num.o

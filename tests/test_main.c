@@ -27,6 +27,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_symbols,
 	pd_test_register_proto,
 	pd_test_register_csv_pipe,
+	pd_test_register_fmt_num,
 };
 
 int main(int argc, char **argv)
