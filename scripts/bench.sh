@@ -69,6 +69,7 @@ DIR=${BENCH_DIR:-}
 # perfconv targets (warm cache, big inputs)
 TARGET_MBS=1000
 TARGET_RSS_MIB=64
+TARGET_VS_PERF=10	# to-csv, to-json, pipe-to-file next to perf script, data convert, inject
 
 usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
@@ -297,6 +298,29 @@ print_report() {
 			'BEGIN { exit !(m >= tm && r < tr) }' || verdict=FAIL
 		[ "$verdict" = FAIL ] && [ "$status" = 0 ] && status=1
 		echo "- $verdict: ${k%%$S*} $(basename "${k#*$S}"): $m MB/s, $r MiB"
+	done
+	echo
+	echo "Targets next to the perf command doing the same job (same run): >= $TARGET_VS_PERF x its MB/s, peak RSS < $TARGET_RSS_MIB MiB"
+	echo
+	local pair mine ref rk mk x
+	for pair in "perfconv to-csv --table samples FILE=perf script -i FILE" \
+		    "perfconv to-json FILE=perf data convert --to-json FILE" \
+		    "perfconv pipe-to-file -o OUT PIPEFILE=perf inject -i - -o OUT < PIPEFILE"; do
+		mine=${pair%%=*}
+		ref=${pair#*=}
+		mk='' rk=''
+		for k in "${ROWS[@]}"; do
+			[ "${k%%$S*}" = "$mine" ] && mk=$k
+			[ "${k%%$S*}" = "$ref" ] && rk=$k
+		done
+		[ -n "$mk" ] && [ -n "$rk" ] || continue
+		local verdict=PASS
+		x=$(ratio "$mk" "$rk")
+		r=$(awk -v r="${R_RSS[$mk]}" 'BEGIN { printf "%.1f", r / 1024 }')
+		awk -v x="$x" -v r="$r" -v tx="$TARGET_VS_PERF" -v tr="$TARGET_RSS_MIB" \
+			'BEGIN { exit !(x >= tx && r < tr) }' || verdict=FAIL
+		[ "$verdict" = FAIL ] && [ "$status" = 0 ] && status=1
+		echo "- $verdict: $mine: ${x}x $ref, $r MiB"
 	done
 	return $status
 }
