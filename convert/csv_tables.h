@@ -6,9 +6,11 @@
  * the streaming ones (records, samples, mmaps, comms, lost, switches) are
  * written row by row as records arrive, the aggregated ones (stats,
  * processes, functions, lines, folded) are kept in hash tables keyed by
- * interned strings and machine pointers, and written at the end.  Column
- * lists are in csv_table_cols[] and documented in perfconv(1): they are an
- * interface, change them only by appending.
+ * interned strings and machine pointers, and written at the end.  The
+ * samples table, the largest, is formatted on a second thread from binary
+ * rows (csv_samples_start(), csv_pipe.h).  Column lists are in
+ * csv_table_cols[] and documented in perfconv(1): they are an interface,
+ * change them only by appending.
  */
 #ifndef PERFCONV_CSV_TABLES_H
 #define PERFCONV_CSV_TABLES_H
