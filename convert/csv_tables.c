@@ -867,7 +867,7 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 /* ------------------------------------------------------------ streaming tables */
 
 /*
- * The samples table is formatted on a second thread (csv_pipe.h): the
+ * The samples table is formatted on a second thread (batch_pipe.h): the
  * resolving thread writes each sample as a struct srow followed by the
  * names of its frames.  Everything a row points to lives as long as the
  * run: frame names are interned in the context, comms in the machine,
@@ -900,7 +900,7 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 {
 	const struct pd_sample *s = &rec->u.sample;
 	size_t size = srow_size(n);
-	struct srow *r = csv_pipe_reserve(&c->samples_pipe, size);
+	struct srow *r = batch_pipe_reserve(&c->samples_pipe, size);
 	size_t i;
 
 	r->index = rec->index;
@@ -919,7 +919,7 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 	r->event = event_name(c, ev);
 	for (i = 0; i < n; i++)
 		r->names[i] = fr[i].name;
-	csv_pipe_commit(&c->samples_pipe, size);
+	batch_pipe_commit(&c->samples_pipe, size);
 }
 
 /* Scratch of the formatting thread: callchains that need quoting. */
@@ -1037,7 +1037,7 @@ int csv_samples_start(struct csv_ctx *c)
 		return -1;
 	sf->o = &c->out[CSV_SAMPLES];
 	sf->err = &c->samples_err;
-	if (csv_pipe_start(&c->samples_pipe, format_samples, sf)) {
+	if (batch_pipe_start(&c->samples_pipe, format_samples, sf)) {
 		free(sf);
 		return -1;
 	}
@@ -1049,7 +1049,7 @@ void csv_samples_stop(struct csv_ctx *c)
 {
 	struct sfmt *sf = c->samples_fmt;
 
-	csv_pipe_finish(&c->samples_pipe);
+	batch_pipe_finish(&c->samples_pipe);
 	if (sf) {
 		free(sf->scratch);
 		free(sf);

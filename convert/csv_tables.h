@@ -8,7 +8,7 @@
  * processes, functions, lines, folded) are kept in hash tables keyed by
  * interned strings and machine pointers, and written at the end.  The
  * samples table, the largest, is formatted on a second thread from binary
- * rows (csv_samples_start(), csv_pipe.h).  Column lists are in
+ * rows (csv_samples_start(), batch_pipe.h).  Column lists are in
  * csv_table_cols[] and documented in perfconv(1): they are an interface,
  * change them only by appending.
  */
@@ -23,7 +23,7 @@
 
 #include "csv_agg.h"
 #include "csv_out.h"
-#include "csv_pipe.h"
+#include "batch_pipe.h"
 
 enum csv_table {
 	CSV_STATS,
@@ -113,7 +113,7 @@ struct csv_ctx {
 	size_t scratch_cap;
 
 	/* the samples table, formatted on its own thread */
-	struct csv_pipe samples_pipe;
+	struct batch_pipe samples_pipe;
 	struct sfmt *samples_fmt;	/* set while that thread owns out[CSV_SAMPLES] */
 	_Atomic int samples_err;	/* its first write error */
 };

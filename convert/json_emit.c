@@ -24,6 +24,14 @@ int je_init(struct je *j, int fd, size_t cap)
 	return 0;
 }
 
+int je_init_mem(struct je *j)
+{
+	if (je_init(j, -1, JE_MIN_CAP) < 0)
+		return -1;
+	j->in_memory = true;
+	return 0;
+}
+
 void je_free(struct je *j)
 {
 	free(j->buf);
@@ -57,11 +65,29 @@ int je_flush(struct je *j)
 
 /*
  * Callers never ask for more than a few KiB at a time (long data is written
- * in chunks), and the buffer is at least JE_MIN_CAP: flushing is enough.
+ * in chunks), and the buffer is at least JE_MIN_CAP: flushing is enough,
+ * except in memory, where the buffer is the result and grows.
  */
 void je_grow(struct je *j, size_t n)
 {
-	je_flush(j);
+	size_t cap;
+	char *p;
+
+	if (!j->in_memory) {
+		je_flush(j);
+		return;
+	}
+	cap = j->cap;
+	while (cap - j->len < n && cap <= JE_MEM_MAX / 2)
+		cap *= 2;
+	p = cap - j->len >= n ? realloc(j->buf, cap) : NULL;
+	if (!p) {
+		j->err = ENOMEM;
+		j->len = 0;
+		return;
+	}
+	j->buf = p;
+	j->cap = cap;
 }
 
 void je_raw_long(struct je *j, const char *s, size_t n)

@@ -36,9 +36,17 @@ struct je {
 	/* bit per depth: an item was already written at that level */
 	uint64_t has_item;
 	bool after_key;		/* a key was written, its value comes next */
+	bool in_memory;		/* no descriptor: the buffer grows instead (je_init_mem()) */
 };
 
 int je_init(struct je *j, int fd, size_t cap);
+/*
+ * A writer into memory only: text is built in buf[0, len) and the buffer
+ * grows as needed (up to JE_MEM_MAX; past it, or without memory, err is
+ * ENOMEM and what was written is dropped, as after a failed write).
+ */
+int je_init_mem(struct je *j);
+#define JE_MEM_MAX	((size_t)256 << 20)
 void je_free(struct je *j);
 /* Write out the buffer; returns 0 or -1 (j->err set). */
 int je_flush(struct je *j);

@@ -16,11 +16,16 @@
  *  - a failure half-way: perf closes the document and exits 0; here the
  *    document is closed too (it stays valid JSON) but the run fails, and
  *    an -o file is not left behind.
+ *
+ * Samples are written on a second thread (struct jrow, batch_pipe.h);
+ * everything else (headers, the closing brackets) by the reading thread
+ * while no row is in flight.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_pipe.h"
 #include "json_conv.h"
 
 /* ",\n" + depth TABs: perf's output_json_delimiters() */
@@ -158,7 +163,55 @@ struct perf_ctx {
 	} *ids;
 	size_t ids_cap, ids_nr;
 	struct pd_sym_frame frame;
+
+	/*
+	 * Samples are written by a second thread (batch_pipe.h): this one
+	 * resolves and hands over each sample as a struct jrow, whose frames
+	 * point into the frame cache's arena or into the row's own text.
+	 * The arena is only cleared once every row is written (fc_clear_due).
+	 */
+	struct batch_pipe pipe;
+	bool piped;		/* the pipe runs: the document is the writer's */
+	bool fc_clear_due;	/* clear the frame cache before the next sample */
+	bool nomem;
+	struct je text;		/* the text of the row being built */
+	struct jref *refs;	/* its frames */
+	struct row_writer {
+		struct je *j;
+		const char *arena;
+	} writer;
 };
+
+/* A frame's text: in the cache arena, or (JREF_INLINE) in the row's text. */
+struct jref {
+	uint32_t off;
+	uint32_t len;
+};
+
+#define JREF_INLINE	0x80000000u
+
+/* A sample as the writing thread gets it. */
+struct jrow {
+	int64_t timestamp, pid, tid, cpu;
+	uint32_t nr_frames;
+	uint32_t text_len;	/* bytes after the frames: comm, inline frames, trace fields */
+	uint32_t comm_len;	/* the comm is text[0, comm_len) */
+	uint32_t trace_off, trace_len;	/* the tracepoint fields, rendered */
+	uint8_t flags;		/* JROW_* */
+	struct jref frames[];
+};
+
+#define JROW_COMMA	0x1	/* not the first sample */
+#define JROW_CPU	0x2
+
+/* at most this many frames: a record holds at most 64 KiB of u64 */
+#define JROW_MAX_FRAMES	8192
+
+static inline size_t jrow_size(uint32_t nr_frames, uint32_t text_len)
+{
+	return (sizeof(struct jrow) + nr_frames * sizeof(struct jref) + text_len + 7) &
+	       ~(size_t)7;
+}
 
 static void write_headers(struct perf_ctx *pc)
 {
@@ -239,25 +292,26 @@ static void bare_frame(struct perf_ctx *pc, uint64_t ip)
 	pc->frame.ip = ip;
 }
 
-static void cached_frame(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode,
-			 uint64_t ip)
+/* The text of one frame, from the cache or rendered into the row's text. */
+static void frame_ref(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode,
+		      uint64_t ip, struct jref *ref)
 {
 	struct frame_cache *fc = &pc->fcache;
-	struct je *j = pc->c->je;
+	struct je *t = &pc->text;
 	bool kernel = cpumode != PD_CPUMODE_USER && cpumode != PD_CPUMODE_GUEST_USER;
 	int32_t key = kernel && cpumode == PD_CPUMODE_KERNEL ? -2 : tid;
 	int32_t kpid = key == -2 ? -2 : pid;
 	struct fc_ent *e = NULL;
 	uint32_t asg = 0;
-	uint64_t written;
-	size_t start;
+	size_t start, len;
 	int ok = 0;
 
 	if (fc->ent) {
 		asg = key == -2 ? fc->kgen : *fc_asgen(fc, (uint32_t)pid);
 		e = fc_slot(fc, kpid, key, cpumode, ip);
 		if (e->gen == fc->gen && e->asgen == asg) {
-			je_raw(j, fc->arena + e->off, e->len);
+			ref->off = e->off;
+			ref->len = e->len;
 			return;
 		}
 	}
@@ -265,64 +319,125 @@ static void cached_frame(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t 
 		ok = pd_machine_resolve(pc->c->m, pid, tid, cpumode, ip, &pc->frame);
 	else
 		bare_frame(pc, ip);
-	written = j->written;
-	start = j->len;
-	write_frame(j, &pc->frame, ok > 0);
-	if (!e || j->written != written || j->len - start > UINT16_MAX)
-		return;		/* the buffer was flushed meanwhile: not cached */
-	if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < j->len - start) {
-		fc_clear(fc);
-		e = fc_slot(fc, kpid, key, cpumode, ip);
+	start = t->len;
+	write_frame(t, &pc->frame, ok > 0);
+	len = t->len - start;
+	if (e && len <= UINT16_MAX && !pc->fc_clear_due) {
+		if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < len) {
+			/* rows in flight still read the arena: clear it between samples */
+			pc->fc_clear_due = true;
+		} else {
+			e->ip = ip;
+			e->pid = kpid;
+			e->asgen = asg;
+			e->tid = key;
+			e->cpumode = cpumode;
+			e->gen = fc->gen;
+			e->len = (uint16_t)len;
+			e->off = fc->arena_used;
+			memcpy(fc->arena + fc->arena_used, t->buf + start, len);
+			fc->arena_used += (uint32_t)len;
+			fc->used++;
+			t->len = start;
+			ref->off = e->off;
+			ref->len = e->len;
+			return;
+		}
 	}
-	e->ip = ip;
-	e->pid = kpid;
-	e->asgen = asg;
-	e->tid = key;
-	e->cpumode = cpumode;
-	e->gen = fc->gen;
-	e->len = (uint16_t)(j->len - start);
-	e->off = fc->arena_used;
-	memcpy(fc->arena + fc->arena_used, j->buf + start, e->len);
-	fc->arena_used += e->len;
-	fc->used++;
+	ref->off = (uint32_t)start;
+	ref->len = (uint32_t)len | JREF_INLINE;
 }
 
-static void write_callchain(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
-			    int32_t tid)
+/* The frames of a sample into pc->refs; returns how many. */
+static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
+			      int32_t tid)
 {
-	struct jconv *c = pc->c;
-	struct je *j = c->je;
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t cpumode = PD_CPUMODE_USER;
-	bool first = true;
+	uint32_t n = 0;
 	uint64_t i;
 
+	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN)) {
+		frame_ref(pc, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip, &pc->refs[n++]);
+		return n;
+	}
+	for (i = 0; s->callchain && i < s->callchain_nr && n < JROW_MAX_FRAMES; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= PD_CONTEXT_MAX) {
+			/* other markers leave the mode as it was, as in perf */
+			if (ip == PD_CONTEXT_HV)
+				cpumode = PD_CPUMODE_HYPERVISOR;
+			else if (ip == PD_CONTEXT_KERNEL)
+				cpumode = PD_CPUMODE_KERNEL;
+			else if (ip == PD_CONTEXT_USER)
+				cpumode = PD_CPUMODE_USER;
+			continue;
+		}
+		frame_ref(pc, pid, tid, cpumode, ip, &pc->refs[n++]);
+	}
+	return n;
+}
+
+/* One sample, perf's layout; runs on the writing thread. */
+static void format_row(struct je *j, const char *arena, const struct jrow *r)
+{
+	const char *text = (const char *)&r->frames[r->nr_frames];
+	uint32_t i;
+
+	if (r->flags & JROW_COMMA)
+		je_c(j, ',');
+	delim(j, false, 2);
+	je_c(j, '{');
+	key(j, false, 3, "timestamp");
+	je_i64(j, r->timestamp);
+	key(j, true, 3, "pid");
+	je_i64(j, r->pid);
+	key(j, true, 3, "tid");
+	je_i64(j, r->tid);
+	if (r->flags & JROW_CPU) {
+		key(j, true, 3, "cpu");
+		je_i64(j, r->cpu);
+	}
+	key(j, true, 3, "comm");
+	je_strn(j, text, r->comm_len);
 	key(j, true, 3, "callchain");
 	je_c(j, '[');
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
-		for (i = 0; s->callchain && i < s->callchain_nr; i++) {
-			uint64_t ip = s->callchain[i];
+	for (i = 0; i < r->nr_frames; i++) {
+		const struct jref *f = &r->frames[i];
 
-			if (ip >= PD_CONTEXT_MAX) {
-				/* other markers leave the mode as it was, as in perf */
-				if (ip == PD_CONTEXT_HV)
-					cpumode = PD_CPUMODE_HYPERVISOR;
-				else if (ip == PD_CONTEXT_KERNEL)
-					cpumode = PD_CPUMODE_KERNEL;
-				else if (ip == PD_CONTEXT_USER)
-					cpumode = PD_CPUMODE_USER;
-				continue;
-			}
-			if (!first)
-				je_c(j, ',');
-			first = false;
-			cached_frame(pc, pid, tid, cpumode, ip);
-		}
-	} else {
-		cached_frame(pc, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip);
+		if (i)
+			je_c(j, ',');
+		if (f->len & JREF_INLINE)
+			je_raw(j, text + f->off, f->len & ~JREF_INLINE);
+		else
+			je_raw(j, arena + f->off, f->len);
 	}
 	delim(j, false, 3);
 	je_c(j, ']');
+	je_raw(j, text + r->trace_off, r->trace_len);
+	delim(j, false, 2);
+	je_c(j, '}');
+}
+
+static void write_rows(void *arg, const unsigned char *data, size_t len)
+{
+	const struct row_writer *w = arg;
+	size_t at = 0;
+
+	while (at < len) {
+		const struct jrow *r = (const struct jrow *)(const void *)(data + at);
+
+		format_row(w->j, w->arena, r);
+		at += jrow_size(r->nr_frames, r->text_len);
+	}
+}
+
+/* Everything handed over is written: the document and the arena are ours. */
+static void rows_sync(struct perf_ctx *pc)
+{
+	if (pc->piped)
+		batch_pipe_sync(&pc->pipe);
 }
 
 static void trace_field(void *arg, const char *name, const char *value)
@@ -339,12 +454,21 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 			 const struct pd_event *ev)
 {
 	struct jconv *c = pc->c;
-	struct je *j = c->je;
 	const struct pd_sample *s = &rec->u.sample;
+	struct je *t = &pc->text;
 	int32_t pid = -1, tid = -1;
 	const char *comm = NULL;
 	struct pd_sym_thread th;
+	uint32_t n, comm_len, trace_off;
+	size_t size;
+	struct jrow *r, hdr;
+	char buf[16];
 
+	if (pc->fc_clear_due) {
+		rows_sync(pc);
+		fc_clear(&pc->fcache);
+		pc->fc_clear_due = false;
+	}
 	if (s->sample_type & PD_SAMPLE_TID) {
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
@@ -356,39 +480,64 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 		comm = th.comm;
 	}
 	if (!comm) {
-		static char buf[16];
-
 		snprintf(buf, sizeof(buf), ":%d", tid);
 		comm = buf;
 	}
 
-	if (!pc->first_sample)
-		je_c(j, ',');
-	pc->first_sample = false;
-	delim(j, false, 2);
-	je_c(j, '{');
-	key(j, false, 3, "timestamp");
-	je_i64(j, s->sample_type & PD_SAMPLE_TIME ? (int64_t)s->time : -1);
-	key(j, true, 3, "pid");
-	je_i64(j, pid);
-	key(j, true, 3, "tid");
-	je_i64(j, tid);
-	if (pc->combined_sample_type & PD_SAMPLE_CPU) {
-		key(j, true, 3, "cpu");
-		/* a u32 printed with %i: an absent cpu shows as -1 */
-		je_i64(j, s->sample_type & PD_SAMPLE_CPU ? (int32_t)s->cpu : -1);
-	}
-	kv_s(j, 3, "comm", comm);
-	write_callchain(pc, rec, pid, tid);
+	t->len = 0;
+	je_raw(t, comm, strlen(comm));
+	comm_len = (uint32_t)t->len;
+	n = sample_frames(pc, rec, pid, tid);
+	trace_off = (uint32_t)t->len;
 	if (c->trace_fields && s->raw_data && ev && ev->attr.type == PERF_TYPE_TRACEPOINT_ID) {
-		struct jtep *t = jconv_tep(c);
+		struct jtep *tp = jconv_tep(c);
 
-		if (t)
-			jtep_fields(t, ev->attr.config, s->raw_data, s->raw_size, trace_field, j);
+		if (tp)
+			jtep_fields(tp, ev->attr.config, s->raw_data, s->raw_size, trace_field, t);
 	}
-	delim(j, false, 2);
-	je_c(j, '}');
+	if (t->err) {
+		pc->nomem = true;
+		t->err = 0;
+		return;
+	}
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.timestamp = s->sample_type & PD_SAMPLE_TIME ? (int64_t)s->time : -1;
+	hdr.pid = pid;
+	hdr.tid = tid;
+	/* a u32 printed with %i: an absent cpu shows as -1 */
+	hdr.cpu = s->sample_type & PD_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	hdr.nr_frames = n;
+	hdr.text_len = (uint32_t)t->len;
+	hdr.comm_len = comm_len;
+	hdr.trace_off = trace_off;
+	hdr.trace_len = (uint32_t)t->len - trace_off;
+	hdr.flags = (pc->first_sample ? 0 : JROW_COMMA) |
+		    (pc->combined_sample_type & PD_SAMPLE_CPU ? JROW_CPU : 0);
+	pc->first_sample = false;
 	c->samples++;
+
+	size = jrow_size(n, hdr.text_len);
+	if (pc->piped && size <= BATCH_PIPE_BATCH) {
+		r = batch_pipe_reserve(&pc->pipe, size);
+	} else {
+		/* larger than a batch (huge tracepoint data): written here */
+		rows_sync(pc);
+		r = malloc(size);
+		if (!r) {
+			pc->nomem = true;
+			return;
+		}
+	}
+	*r = hdr;
+	memcpy(r->frames, pc->refs, n * sizeof(*r->frames));
+	memcpy(&r->frames[n], t->buf, t->len);
+	if (pc->piped && size <= BATCH_PIPE_BATCH) {
+		batch_pipe_commit(&pc->pipe, size);
+	} else {
+		format_row(c->je, pc->fcache.arena, r);
+		free(r);
+	}
 }
 
 static struct idval *id_slot(struct perf_ctx *pc, uint64_t id)
@@ -455,10 +604,13 @@ static int deliver_read(struct perf_ctx *pc, const struct pd_record *rec)
 	return 0;
 }
 
-/* Records after which an address may resolve differently. */
-/* Invalidate the cached frames a side-band record can change. */
-static void fc_note_record(struct frame_cache *fc, const struct pd_record *rec)
+/*
+ * Invalidate the cached frames a side-band record can change; a full clear
+ * waits for the next sample (rows in flight still read the arena).
+ */
+static void fc_note_record(struct perf_ctx *pc, const struct pd_record *rec)
 {
+	struct frame_cache *fc = &pc->fcache;
 	unsigned int cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
 
 	if (!fc->ent)
@@ -472,19 +624,19 @@ static void fc_note_record(struct frame_cache *fc, const struct pd_record *rec)
 		if (rec->decoded)
 			(*fc_asgen(fc, rec->u.mmap.pid))++;
 		else
-			fc_clear(fc);
+			pc->fc_clear_due = true;
 		break;
 	case PD_REC_COMM:
 		/* an exec replaces the address space */
 		if (!rec->decoded)
-			fc_clear(fc);
+			pc->fc_clear_due = true;
 		else if (rec->misc & PD_MISC_COMM_EXEC)
 			(*fc_asgen(fc, rec->u.comm.pid))++;
 		break;
 	case PD_REC_FORK:
 	case PD_REC_EXIT:
 		if (!rec->decoded) {
-			fc_clear(fc);
+			pc->fc_clear_due = true;
 			break;
 		}
 		(*fc_asgen(fc, rec->u.fork.pid))++;
@@ -494,7 +646,7 @@ static void fc_note_record(struct frame_cache *fc, const struct pd_record *rec)
 		fc->kgen++;
 		break;
 	case PD_REC_HEADER_BUILD_ID:
-		fc_clear(fc);
+		pc->fc_clear_due = true;
 		break;
 	default:
 		break;
@@ -534,6 +686,18 @@ int json_perf_write(struct jconv *c)
 		pc.fcache.asgen = NULL;
 	}
 	pc.fcache.gen = 1;
+	pc.refs = malloc(JROW_MAX_FRAMES * sizeof(*pc.refs));
+	if (!pc.refs || je_init_mem(&pc.text) < 0) {
+		free(pc.refs);
+		free(pc.fcache.ent);
+		free(pc.fcache.arena);
+		free(pc.fcache.asgen);
+		return -3;
+	}
+	pc.writer.j = j;
+	pc.writer.arena = pc.fcache.arena;
+	/* without a thread the rows are written here, batch by batch */
+	pc.piped = batch_pipe_start(&pc.pipe, write_rows, &pc.writer) == 0;
 
 	/* file mode knows everything now; a pipe tells its features later */
 	if (h->mode != PD_MODE_PIPE)
@@ -549,7 +713,7 @@ int json_perf_write(struct jconv *c)
 			break;
 		}
 		if (rec->type != PD_REC_SAMPLE) {
-			fc_note_record(&pc.fcache, rec);
+			fc_note_record(&pc, rec);
 			continue;
 		}
 		if (!rec->decoded || !rec->event)
@@ -565,7 +729,13 @@ int json_perf_write(struct jconv *c)
 			continue;
 		}
 		write_sample(&pc, rec, rec->event);
+		if (pc.nomem) {
+			status = -3;
+			break;
+		}
 	}
+	if (pc.piped)
+		batch_pipe_finish(&pc.pipe);
 	if (!status && ret < 0)
 		status = ret;
 	if (!pc.headers_done)
@@ -576,6 +746,8 @@ int json_perf_write(struct jconv *c)
 	delim(j, false, 0);
 	je_lit(j, "}\n");
 	free(pc.ids);
+	free(pc.refs);
+	je_free(&pc.text);
 	free(pc.fcache.ent);
 	free(pc.fcache.asgen);
 	free(pc.fcache.arena);

@@ -15,10 +15,10 @@
 $(O)/perfconv: $(O)/libperfdata-sym.a
 EXTRA_TESTS += tests/to-csv.sh
 
-# the samples table is formatted on a thread of its own (convert/csv_pipe.c)
+# the samples table is formatted on a thread of its own (convert/batch_pipe.c)
 PERFCONV_EXTRA_LIBS += -pthread
 
-# the unit tests check the batch hand-over itself (tests/test_csv_pipe.c)
+# the unit tests check the batch hand-over itself (tests/test_batch_pipe.c)
 # and the number formatting of the text writers (tests/test_fmt_num.c)
-TEST_EXTRA_LIBS += $(OBJ)/convert/csv_pipe.o $(OBJ)/convert/fmt_num.o -pthread
-$(O)/unit-tests: $(OBJ)/convert/csv_pipe.o $(OBJ)/convert/fmt_num.o
+TEST_EXTRA_LIBS += $(OBJ)/convert/batch_pipe.o $(OBJ)/convert/fmt_num.o -pthread
+$(O)/unit-tests: $(OBJ)/convert/batch_pipe.o $(OBJ)/convert/fmt_num.o

@@ -26,7 +26,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_writer,
 	pd_test_register_symbols,
 	pd_test_register_proto,
-	pd_test_register_csv_pipe,
+	pd_test_register_batch_pipe,
 	pd_test_register_fmt_num,
 };
 

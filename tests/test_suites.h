@@ -15,7 +15,7 @@ int pd_test_register_json(void);
 int pd_test_register_writer(void);
 int pd_test_register_symbols(void);
 int pd_test_register_proto(void);
-int pd_test_register_csv_pipe(void);
+int pd_test_register_batch_pipe(void);
 int pd_test_register_fmt_num(void);
 
 #endif /* PD_TEST_SUITES_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_csv_pipe.c - the batch hand-over behind the samples table of
- * perfconv to-csv (convert/csv_pipe.c): every record arrives once, whole,
+ * test_batch_pipe.c - the batch hand-over behind the samples table of
+ * perfconv to-csv (convert/batch_pipe.c): every record arrives once, whole,
  * in order, batches never exceed their size, a producer far ahead of a
  * slow consumer waits instead of overwriting, and finishing flushes the
  * last partial batch and may be repeated.
@@ -13,7 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "../convert/csv_pipe.h"
+#include "../convert/batch_pipe.h"
 #include "test_suites.h"
 
 struct sink {
@@ -62,7 +62,7 @@ static void consume(void *arg, const unsigned char *data, size_t len)
 	}
 }
 
-static void produce(struct csv_pipe *p, uint64_t from, uint64_t to)
+static void produce(struct batch_pipe *p, uint64_t from, uint64_t to)
 {
 	uint64_t seq, size;
 	size_t i;
@@ -71,36 +71,36 @@ static void produce(struct csv_pipe *p, uint64_t from, uint64_t to)
 		unsigned char *r;
 
 		size = rec_size(seq);
-		r = csv_pipe_reserve(p, size);
+		r = batch_pipe_reserve(p, size);
 		memcpy(r, &size, 8);
 		memcpy(r + 8, &seq, 8);
 		for (i = 16; i < size; i++)
 			r[i] = (unsigned char)(seq + i);
-		csv_pipe_commit(p, size);
+		batch_pipe_commit(p, size);
 	}
 }
 
 static void run(bool slow, uint64_t n)
 {
-	struct csv_pipe p;
+	struct batch_pipe p;
 	struct sink sk;
 	uint64_t want = 0, seq;
 
 	memset(&sk, 0, sizeof(sk));
 	sk.slow = slow;
-	CU_ASSERT_EQUAL_FATAL(csv_pipe_start(&p, consume, &sk), 0);
+	CU_ASSERT_EQUAL_FATAL(batch_pipe_start(&p, consume, &sk), 0);
 	produce(&p, 0, n);
-	csv_pipe_finish(&p);
+	batch_pipe_finish(&p);
 	for (seq = 0; seq < n; seq++)
 		want += rec_size(seq);
 	CU_ASSERT_EQUAL(sk.bad, 0);
 	CU_ASSERT_EQUAL(sk.next, n);
 	CU_ASSERT_EQUAL(sk.bytes, want);
-	CU_ASSERT(sk.largest <= CSV_PIPE_BATCH);
+	CU_ASSERT(sk.largest <= BATCH_PIPE_BATCH);
 	/* whole batches only, but full ones: no more than one per batch size, plus one */
-	CU_ASSERT(sk.batches <= want / (CSV_PIPE_BATCH - 16 - 8 * 96) + 1);
+	CU_ASSERT(sk.batches <= want / (BATCH_PIPE_BATCH - 16 - 8 * 96) + 1);
 	/* finishing again (the error paths do) is harmless */
-	csv_pipe_finish(&p);
+	batch_pipe_finish(&p);
 	CU_ASSERT_EQUAL(sk.next, n);
 }
 
@@ -118,23 +118,23 @@ static void test_slow_consumer(void)
 
 static void test_empty_and_tiny(void)
 {
-	struct csv_pipe p;
+	struct batch_pipe p;
 	struct sink sk;
 
 	memset(&sk, 0, sizeof(sk));
-	CU_ASSERT_EQUAL_FATAL(csv_pipe_start(&p, consume, &sk), 0);
-	csv_pipe_finish(&p);
+	CU_ASSERT_EQUAL_FATAL(batch_pipe_start(&p, consume, &sk), 0);
+	batch_pipe_finish(&p);
 	CU_ASSERT_EQUAL(sk.batches, 0);
 
 	run(false, 1);
 	/* never started: finishing does nothing */
 	memset(&p, 0, sizeof(p));
-	csv_pipe_finish(&p);
+	batch_pipe_finish(&p);
 }
 
-int pd_test_register_csv_pipe(void)
+int pd_test_register_batch_pipe(void)
 {
-	CU_pSuite s = CU_add_suite("csv_pipe", NULL, NULL);
+	CU_pSuite s = CU_add_suite("batch_pipe", NULL, NULL);
 
 	if (!s)
 		return -1;

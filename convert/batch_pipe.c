@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * csv_pipe.c - batches handed to a consumer thread (see csv_pipe.h).
+ * batch_pipe.c - batches handed to a consumer thread (see batch_pipe.h).
  *
  * The batches form a ring.  `ready` counts the batches handed over and
  * not yet consumed, the one being consumed included, so the producer's
- * batch is free exactly while ready < CSV_PIPE_NR.  One mutex and one
+ * batch is free exactly while ready < BATCH_PIPE_NR.  One mutex and one
  * condition variable: each side waits for the other to move `ready`.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_pipe.h"
+#include "batch_pipe.h"
 
 static void *consumer(void *arg)
 {
-	struct csv_pipe *p = arg;
+	struct batch_pipe *p = arg;
 	unsigned int i;
 
 	pthread_mutex_lock(&p->mu);
@@ -30,7 +30,7 @@ static void *consumer(void *arg)
 
 		pthread_mutex_lock(&p->mu);
 		p->len[i] = 0;
-		p->next = (i + 1) % CSV_PIPE_NR;
+		p->next = (i + 1) % BATCH_PIPE_NR;
 		p->ready--;
 		pthread_cond_broadcast(&p->cv);
 	}
@@ -38,15 +38,15 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-int csv_pipe_start(struct csv_pipe *p, csv_pipe_fn fn, void *arg)
+int batch_pipe_start(struct batch_pipe *p, batch_pipe_fn fn, void *arg)
 {
 	unsigned int i;
 
 	memset(p, 0, sizeof(*p));
 	p->fn = fn;
 	p->arg = arg;
-	for (i = 0; i < CSV_PIPE_NR; i++) {
-		p->buf[i] = malloc(CSV_PIPE_BATCH);
+	for (i = 0; i < BATCH_PIPE_NR; i++) {
+		p->buf[i] = malloc(BATCH_PIPE_BATCH);
 		if (!p->buf[i])
 			goto nomem;
 	}
@@ -62,14 +62,14 @@ int csv_pipe_start(struct csv_pipe *p, csv_pipe_fn fn, void *arg)
 	return 0;
 
 nomem:
-	for (i = 0; i < CSV_PIPE_NR; i++)
+	for (i = 0; i < BATCH_PIPE_NR; i++)
 		free(p->buf[i]);
 	memset(p, 0, sizeof(*p));
 	return -1;
 }
 
 /* Give the producer's batch to the consumer and move to a free one. */
-static void handover(struct csv_pipe *p)
+static void handover(struct batch_pipe *p)
 {
 	if (!p->threaded) {
 		p->fn(p->arg, p->buf[p->fill], p->len[p->fill]);
@@ -79,20 +79,34 @@ static void handover(struct csv_pipe *p)
 	pthread_mutex_lock(&p->mu);
 	p->ready++;
 	pthread_cond_broadcast(&p->cv);
-	p->fill = (p->fill + 1) % CSV_PIPE_NR;
-	while (p->ready == CSV_PIPE_NR)
+	p->fill = (p->fill + 1) % BATCH_PIPE_NR;
+	while (p->ready == BATCH_PIPE_NR)
 		pthread_cond_wait(&p->cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }
 
-void *csv_pipe_reserve(struct csv_pipe *p, size_t n)
+void *batch_pipe_reserve(struct batch_pipe *p, size_t n)
 {
-	if (CSV_PIPE_BATCH - p->len[p->fill] < n)
+	if (BATCH_PIPE_BATCH - p->len[p->fill] < n)
 		handover(p);
 	return p->buf[p->fill] + p->len[p->fill];
 }
 
-void csv_pipe_finish(struct csv_pipe *p)
+void batch_pipe_sync(struct batch_pipe *p)
+{
+	if (!p->started)
+		return;
+	if (p->len[p->fill])
+		handover(p);
+	if (!p->threaded)
+		return;
+	pthread_mutex_lock(&p->mu);
+	while (p->ready)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void batch_pipe_finish(struct batch_pipe *p)
 {
 	unsigned int i;
 
@@ -109,7 +123,7 @@ void csv_pipe_finish(struct csv_pipe *p)
 	}
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
-	for (i = 0; i < CSV_PIPE_NR; i++)
+	for (i = 0; i < BATCH_PIPE_NR; i++)
 		free(p->buf[i]);
 	memset(p, 0, sizeof(*p));
 }
