@@ -3,11 +3,13 @@
  * cli.c - helpers shared by the perfconv subcommands.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -23,6 +25,19 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_open_special(const char *cmd, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return -2;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		cli_error("%s: cannot open %s: %s", cmd, path, strerror(errno));
+	return fd < 0 ? -1 : fd;
 }
 
 void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)

@@ -47,6 +47,14 @@ extern const char *cli_progname;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * -o PATH naming an existing device or FIFO (/dev/null, a named pipe): it
+ * is written to, never replaced by a renamed temporary file.  Returns its
+ * open descriptor, -1 after a message when it cannot be opened, or -2 when
+ * PATH is no such file (a regular file, or nothing yet).
+ */
+int cli_open_special(const char *cmd, const char *path);
+
+/*
  * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag
  * as pd_reader_opts.diag_fn/diag_arg.  Every diagnostic is counted; notes
  * are printed only when `verbose`, warnings and errors always, one line

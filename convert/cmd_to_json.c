@@ -133,7 +133,6 @@ struct out_file {
 
 static int out_open(struct out_file *o, const char *path)
 {
-	struct stat st;
 	mode_t um;
 
 	memset(o, 0, sizeof(*o));
@@ -141,13 +140,10 @@ static int out_open(struct out_file *o, const char *path)
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
-	/* -o /dev/null or a named pipe: written to, never replaced */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			cli_error("to-json: cannot open %s: %s", path, strerror(errno));
-			return -1;
-		}
+	o->fd = cli_open_special("to-json", path);
+	if (o->fd == -1)
+		return -1;
+	if (o->fd >= 0) {
 		o->final = path;
 		o->direct = true;
 		return 0;

@@ -62,21 +62,16 @@ static void out_write(struct pw_buf *b, void *arg)
  */
 static int out_open(struct out *o, const char *path)
 {
-	struct stat st;
-
 	memset(o, 0, sizeof(*o));
 	if (!path) {
 		o->fd = STDOUT_FILENO;
 		return 0;
 	}
 	o->final = path;
-	/* -o /dev/null or a named pipe: written to, never replaced */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			cli_error("to-proto: cannot open %s: %s", path, strerror(errno));
-			return -1;
-		}
+	o->fd = cli_open_special("to-proto", path);
+	if (o->fd == -1)
+		return -1;
+	if (o->fd >= 0) {
 		o->direct = true;
 		return 0;
 	}

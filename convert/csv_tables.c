@@ -126,20 +126,27 @@ static void put_cpu(struct csv_out *o, const struct pd_record *rec)
 		csv_empty(o);
 }
 
-static bool ensure_scratch(struct csv_ctx *c, size_t n)
+/* At least n bytes in *buf (*cap of them allocated); false when out of memory. */
+static bool grow_buf(char **buf, size_t *cap, size_t n)
 {
 	char *p;
 
-	if (n <= c->scratch_cap)
+	if (n <= *cap)
 		return true;
-	p = realloc(c->scratch, n);
-	if (!p) {
-		c->nomem = true;
+	p = realloc(*buf, n);
+	if (!p)
 		return false;
-	}
-	c->scratch = p;
-	c->scratch_cap = n;
+	*buf = p;
+	*cap = n;
 	return true;
+}
+
+static bool ensure_scratch(struct csv_ctx *c, size_t n)
+{
+	if (grow_buf(&c->scratch, &c->scratch_cap, n))
+		return true;
+	c->nomem = true;
+	return false;
 }
 
 /* ------------------------------------------------------------ frame names */
@@ -331,9 +338,9 @@ static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mod
 			uint64_t version, uint32_t slot, size_t idx, struct csv_frame *out)
 {
 	struct rc_key *e = &c->rcache->k[slot];
-	struct pd_sym_stats before, after;
 	struct pd_sym_frame *dst;
 	const struct csv_fname *name;
+	uint64_t kver;
 	bool loaded;
 
 	if (e->ip == ip && e->version == version && e->mode == mode && version) {
@@ -344,13 +351,13 @@ static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mod
 	}
 	/* never evict a frame this very sample still points to */
 	dst = e->used == c->sample_no ? &c->frames[idx] : &c->rcache->f[slot];
-	pd_machine_stats(c->m, &before);
+	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
 	pd_machine_resolve(c->m, pid, tid, mode, ip, dst);
-	pd_machine_stats(c->m, &after);
+	/* a DSO load moves the kernel version (and with it every other) */
+	loaded = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
 	name = fname_of(c, dst);
 	if (!name)
 		return false;
-	loaded = after.dsos_loaded != before.dsos_loaded;
 	if (dst == &c->rcache->f[slot]) {
 		e->ip = ip;
 		e->mode = mode;
@@ -437,9 +444,11 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 		}
 	}
 	if (!n) {
+		uint64_t ver;
+
 		mode = rec->misc & PD_MISC_CPUMODE_MASK;
-		kver = pd_machine_version(c->m, pid, tid, mode);
-		n = resolve_one(c, pid, tid, mode, s->ip, kver, rc_slot(kver, mode, s->ip), 0,
+		ver = pd_machine_version(c->m, pid, tid, mode);
+		n = resolve_one(c, pid, tid, mode, s->ip, ver, rc_slot(ver, mode, s->ip), 0,
 				&out[0]) ? 1 : 0;
 	}
 	return n;
@@ -991,17 +1000,11 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 		csv_eol(o);
 		return;
 	}
-	if (need + 1 > sf->cap) {
-		char *q = realloc(sf->scratch, need + 1);
-
-		if (!q) {
-			/* the row is lost: say so through the table's error */
-			if (!o->err)
-				o->err = ENOMEM;
-			return;
-		}
-		sf->scratch = q;
-		sf->cap = need + 1;
+	if (!grow_buf(&sf->scratch, &sf->cap, need + 1)) {
+		/* the row is lost: say so through the table's error */
+		if (!o->err)
+			o->err = ENOMEM;
+		return;
 	}
 	for (i = r->n; i > 0; i--) {
 		const struct csv_fname *fn = r->names[i - 1];
@@ -1341,7 +1344,6 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 
 /* ------------------------------------------------------------ per record */
 
-/* Invalidate the resolution cache for records that change the machine's maps. */
 static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;

@@ -44,26 +44,21 @@ static inline __attribute__((always_inline)) void delim(struct je *j, bool comma
 
 /*
  * delimiter, "key": (key is plain ASCII).  Always inlined: with a literal
- * key and depth, the whole thing is one reservation and a few constant
- * stores, and samples write several keys each.
+ * key and depth, it comes down to two reservations and constant stores,
+ * and samples write several keys each.
  */
 static inline __attribute__((always_inline)) void key(struct je *j, bool comma,
 						      unsigned int depth, const char *k)
 {
 	size_t kl = strlen(k);
-	char *p = je_room(j, depth + kl + 6);
-	size_t n = 0;
+	char *p;
 
-	if (comma)
-		p[n++] = ',';
-	p[n++] = '\n';
-	memset(p + n, '\t', depth);
-	n += depth;
-	p[n++] = '"';
-	memcpy(p + n, k, kl);
-	n += kl;
-	memcpy(p + n, "\": ", 3);
-	j->len += n + 3;
+	delim(j, comma, depth);
+	p = je_room(j, kl + 4);
+	p[0] = '"';
+	memcpy(p + 1, k, kl);
+	memcpy(p + 1 + kl, "\": ", 3);
+	j->len += kl + 4;
 }
 
 static void kv_u(struct je *j, unsigned int depth, const char *k, uint64_t v, bool comma)
@@ -80,36 +75,27 @@ static void kv_s(struct je *j, unsigned int depth, const char *k, const char *s)
 
 /*
  * Rendered frames.  Big recordings resolve the same few thousand addresses
- * millions of times; the text of a frame only depends on the maps of the
- * process (or the kernel's), the cpumode and the address.  Each entry
- * remembers the generation of its address space when it was made: a record
- * that changes a process's maps bumps that process's generation (the
- * kernel has one of its own), so only that process's entries go stale,
- * rather than the whole cache on every MMAP, FORK or EXIT of a busy
- * system.  Generations are kept per pid modulo FC_AS_SLOTS: pids sharing a
- * slot invalidate each other, which costs a lookup, never a wrong frame.
- * Bounded: cleared when full.
+ * millions of times; the text of a frame only depends on what the machine
+ * resolves it against, which pd_machine_version() names: entries are keyed
+ * by (version, cpumode, ip), so a map change makes the old ones unreachable
+ * instead of wrong, and the threads of a process share theirs.  Bounded:
+ * cleared when full.
  */
-#define FC_AS_SLOTS	(1u << 16)	/* power of two */
 #define FC_SLOTS	(1u << 15)	/* power of two */
 #define FC_MAX_USED	(FC_SLOTS / 2)
 #define FC_ARENA	(1u << 20)
 
 struct fc_ent {
 	uint64_t ip;
-	int32_t pid;		/* -2 for kernel-space frames: shared by all threads */
-	uint32_t asgen;		/* address-space generation the text belongs to */
-	int32_t tid;		/* -2 for kernel-space frames: shared by all threads */
+	uint64_t version;
+	uint32_t off;		/* of the text in the arena */
+	uint16_t len;
 	uint8_t cpumode;
 	uint8_t gen;		/* valid when equal to the cache generation */
-	uint16_t len;
-	uint32_t off;		/* of the text in the arena */
 };
 
 struct frame_cache {
 	struct fc_ent *ent;
-	uint32_t *asgen;	/* per pid slot */
-	uint32_t kgen;		/* kernel maps */
 	char *arena;
 	uint32_t arena_used;
 	uint32_t used;
@@ -129,24 +115,19 @@ static void fc_clear(struct frame_cache *fc)
 	}
 }
 
-static struct fc_ent *fc_slot(struct frame_cache *fc, int32_t pid, int32_t tid, uint8_t cpumode,
+static struct fc_ent *fc_slot(struct frame_cache *fc, uint64_t version, uint8_t cpumode,
 			      uint64_t ip)
 {
-	uint64_t h = (ip ^ ((uint64_t)(uint32_t)tid << 32) ^ cpumode) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (ip ^ version * 0xff51afd7ed558ccdULL ^ cpumode) * 0x9e3779b97f4a7c15ULL;
 	uint32_t i = (uint32_t)(h >> 48) & (FC_SLOTS - 1);
 
 	for (;; i = (i + 1) & (FC_SLOTS - 1)) {
 		struct fc_ent *e = &fc->ent[i];
 
 		if (e->gen != fc->gen ||
-		    (e->ip == ip && e->tid == tid && e->pid == pid && e->cpumode == cpumode))
+		    (e->ip == ip && e->version == version && e->cpumode == cpumode))
 			return e;
 	}
-}
-
-static inline uint32_t *fc_asgen(struct frame_cache *fc, uint32_t pid)
-{
-	return &fc->asgen[pid & (FC_AS_SLOTS - 1)];
 }
 
 struct perf_ctx {
@@ -292,45 +273,55 @@ static void bare_frame(struct perf_ctx *pc, uint64_t ip)
 	pc->frame.ip = ip;
 }
 
-/* The text of one frame, from the cache or rendered into the row's text. */
-static void frame_ref(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode,
-		      uint64_t ip, struct jref *ref)
+/* What resolving in (pid, tid, cpumode) depends on; see pd_machine_version(). */
+static uint64_t frame_version(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode)
+{
+	/* without a machine a frame is its address alone */
+	return pc->c->m ? pd_machine_version(pc->c->m, pid, tid, cpumode) : 1;
+}
+
+/*
+ * The text of one frame, from the cache or rendered into the row's text.
+ * Returns true when resolving it loaded a DSO: the versions of the frames
+ * still to come have changed.
+ */
+static bool frame_ref(struct perf_ctx *pc, uint64_t version, int32_t pid, int32_t tid,
+		      uint8_t cpumode, uint64_t ip, struct jref *ref)
 {
 	struct frame_cache *fc = &pc->fcache;
 	struct je *t = &pc->text;
-	bool kernel = cpumode != PD_CPUMODE_USER && cpumode != PD_CPUMODE_GUEST_USER;
-	int32_t key = kernel && cpumode == PD_CPUMODE_KERNEL ? -2 : tid;
-	int32_t kpid = key == -2 ? -2 : pid;
 	struct fc_ent *e = NULL;
-	uint32_t asg = 0;
+	uint64_t kver;
 	size_t start, len;
+	bool moved;
 	int ok = 0;
 
-	if (fc->ent) {
-		asg = key == -2 ? fc->kgen : *fc_asgen(fc, (uint32_t)pid);
-		e = fc_slot(fc, kpid, key, cpumode, ip);
-		if (e->gen == fc->gen && e->asgen == asg) {
+	/* version 0: the machine ran out of memory; nothing is cached then */
+	if (fc->ent && version) {
+		e = fc_slot(fc, version, cpumode, ip);
+		if (e->gen == fc->gen) {
 			ref->off = e->off;
 			ref->len = e->len;
-			return;
+			return false;
 		}
 	}
+	kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
 	if (pc->c->m)
 		ok = pd_machine_resolve(pc->c->m, pid, tid, cpumode, ip, &pc->frame);
 	else
 		bare_frame(pc, ip);
+	/* a DSO load changes the kernel version: this key is stale already */
+	moved = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL) != kver;
 	start = t->len;
 	write_frame(t, &pc->frame, ok > 0);
 	len = t->len - start;
-	if (e && len <= UINT16_MAX && !pc->fc_clear_due) {
+	if (e && !moved && len <= UINT16_MAX && !pc->fc_clear_due) {
 		if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < len) {
 			/* rows in flight still read the arena: clear it between samples */
 			pc->fc_clear_due = true;
 		} else {
 			e->ip = ip;
-			e->pid = kpid;
-			e->asgen = asg;
-			e->tid = key;
+			e->version = version;
 			e->cpumode = cpumode;
 			e->gen = fc->gen;
 			e->len = (uint16_t)len;
@@ -341,11 +332,12 @@ static void frame_ref(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpu
 			t->len = start;
 			ref->off = e->off;
 			ref->len = e->len;
-			return;
+			return moved;
 		}
 	}
 	ref->off = (uint32_t)start;
 	ref->len = (uint32_t)len | JREF_INLINE;
+	return moved;
 }
 
 /* The frames of a sample into pc->refs; returns how many. */
@@ -354,13 +346,18 @@ static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, 
 {
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t cpumode = PD_CPUMODE_USER;
+	uint64_t uver, kver;
 	uint32_t n = 0;
 	uint64_t i;
 
 	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN)) {
-		frame_ref(pc, pid, tid, rec->misc & PD_MISC_CPUMODE_MASK, s->ip, &pc->refs[n++]);
+		cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
+		frame_ref(pc, frame_version(pc, pid, tid, cpumode), pid, tid, cpumode, s->ip,
+			  &pc->refs[n++]);
 		return n;
 	}
+	uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
+	kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
 	for (i = 0; s->callchain && i < s->callchain_nr && n < JROW_MAX_FRAMES; i++) {
 		uint64_t ip = s->callchain[i];
 
@@ -374,7 +371,11 @@ static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, 
 				cpumode = PD_CPUMODE_USER;
 			continue;
 		}
-		frame_ref(pc, pid, tid, cpumode, ip, &pc->refs[n++]);
+		if (frame_ref(pc, cpumode == PD_CPUMODE_USER ? uver : kver, pid, tid, cpumode, ip,
+			      &pc->refs[n++])) {
+			uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
+			kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
+		}
 	}
 	return n;
 }
@@ -462,6 +463,7 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	uint32_t n, comm_len, trace_off;
 	size_t size;
 	struct jrow *r, hdr;
+	bool direct;
 	char buf[16];
 
 	if (pc->fc_clear_due) {
@@ -518,25 +520,26 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	c->samples++;
 
 	size = jrow_size(n, hdr.text_len);
-	if (pc->piped && size <= BATCH_PIPE_BATCH) {
-		r = batch_pipe_reserve(&pc->pipe, size);
-	} else {
-		/* larger than a batch (huge tracepoint data): written here */
+	/* larger than a batch (huge tracepoint data): written here */
+	direct = !pc->piped || size > BATCH_PIPE_BATCH;
+	if (direct) {
 		rows_sync(pc);
 		r = malloc(size);
 		if (!r) {
 			pc->nomem = true;
 			return;
 		}
+	} else {
+		r = batch_pipe_reserve(&pc->pipe, size);
 	}
 	*r = hdr;
 	memcpy(r->frames, pc->refs, n * sizeof(*r->frames));
 	memcpy(&r->frames[n], t->buf, t->len);
-	if (pc->piped && size <= BATCH_PIPE_BATCH) {
-		batch_pipe_commit(&pc->pipe, size);
-	} else {
+	if (direct) {
 		format_row(c->je, pc->fcache.arena, r);
 		free(r);
+	} else {
+		batch_pipe_commit(&pc->pipe, size);
 	}
 }
 
@@ -604,55 +607,6 @@ static int deliver_read(struct perf_ctx *pc, const struct pd_record *rec)
 	return 0;
 }
 
-/*
- * Invalidate the cached frames a side-band record can change; a full clear
- * waits for the next sample (rows in flight still read the arena).
- */
-static void fc_note_record(struct perf_ctx *pc, const struct pd_record *rec)
-{
-	struct frame_cache *fc = &pc->fcache;
-	unsigned int cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
-
-	if (!fc->ent)
-		return;
-	switch (rec->type) {
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2:
-		if (!rec->decoded || rec->u.mmap.pid == (uint32_t)-1 ||
-		    cpumode == PD_CPUMODE_KERNEL || cpumode == PD_CPUMODE_GUEST_KERNEL)
-			fc->kgen++;
-		if (rec->decoded)
-			(*fc_asgen(fc, rec->u.mmap.pid))++;
-		else
-			pc->fc_clear_due = true;
-		break;
-	case PD_REC_COMM:
-		/* an exec replaces the address space */
-		if (!rec->decoded)
-			pc->fc_clear_due = true;
-		else if (rec->misc & PD_MISC_COMM_EXEC)
-			(*fc_asgen(fc, rec->u.comm.pid))++;
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		if (!rec->decoded) {
-			pc->fc_clear_due = true;
-			break;
-		}
-		(*fc_asgen(fc, rec->u.fork.pid))++;
-		(*fc_asgen(fc, rec->u.fork.ppid))++;
-		break;
-	case PD_REC_KSYMBOL:
-		fc->kgen++;
-		break;
-	case PD_REC_HEADER_BUILD_ID:
-		pc->fc_clear_due = true;
-		break;
-	default:
-		break;
-	}
-}
-
 static void update_combined(struct perf_ctx *pc)
 {
 	size_t n = pd_reader_nr_events(pc->c->r), i;
@@ -675,15 +629,12 @@ int json_perf_write(struct jconv *c)
 
 	pc.fcache.ent = calloc(FC_SLOTS, sizeof(*pc.fcache.ent));
 	pc.fcache.arena = malloc(FC_ARENA);
-	pc.fcache.asgen = calloc(FC_AS_SLOTS, sizeof(*pc.fcache.asgen));
-	if (!pc.fcache.ent || !pc.fcache.arena || !pc.fcache.asgen) {
+	if (!pc.fcache.ent || !pc.fcache.arena) {
 		/* work without the cache */
 		free(pc.fcache.ent);
 		free(pc.fcache.arena);
-		free(pc.fcache.asgen);
 		pc.fcache.ent = NULL;
 		pc.fcache.arena = NULL;
-		pc.fcache.asgen = NULL;
 	}
 	pc.fcache.gen = 1;
 	pc.refs = malloc(JROW_MAX_FRAMES * sizeof(*pc.refs));
@@ -691,7 +642,6 @@ int json_perf_write(struct jconv *c)
 		free(pc.refs);
 		free(pc.fcache.ent);
 		free(pc.fcache.arena);
-		free(pc.fcache.asgen);
 		return -3;
 	}
 	pc.writer.j = j;
@@ -712,10 +662,8 @@ int json_perf_write(struct jconv *c)
 			status = -3;
 			break;
 		}
-		if (rec->type != PD_REC_SAMPLE) {
-			fc_note_record(&pc, rec);
+		if (rec->type != PD_REC_SAMPLE)
 			continue;
-		}
 		if (!rec->decoded || !rec->event)
 			continue;
 		if (!pc.headers_done)
@@ -749,7 +697,6 @@ int json_perf_write(struct jconv *c)
 	free(pc.refs);
 	je_free(&pc.text);
 	free(pc.fcache.ent);
-	free(pc.fcache.asgen);
 	free(pc.fcache.arena);
 	return status;
 }

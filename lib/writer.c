@@ -163,6 +163,28 @@ static int flush(struct pd_writer *w)
 	return 0;
 }
 
+/*
+ * copy_file_range() from `in` at *off to `out` until *len is done; *off
+ * and *len follow.  Returns false when the kernel refuses (another file
+ * system, a special file): the rest must go through user memory.
+ */
+static bool kernel_copy(int in, uint64_t *off, uint64_t *len, int out)
+{
+	while (*len) {
+		size_t chunk = *len > (1u << 30) ? 1u << 30 : (size_t)*len;
+		loff_t in_off = (loff_t)*off;
+		ssize_t n = copy_file_range(in, &in_off, out, NULL, chunk, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		*off += (uint64_t)n;
+		*len -= (uint64_t)n;
+	}
+	return true;
+}
+
 static void *copy_worker(void *arg)
 {
 	struct pd_writer *w = arg;
@@ -175,21 +197,9 @@ static void *copy_worker(void *arg)
 			break;
 		pthread_mutex_unlock(&w->copy_mu);
 
-		while (w->copy_len) {
-			size_t chunk = w->copy_len > (1u << 30) ? 1u << 30 : (size_t)w->copy_len;
-			loff_t in_off = (loff_t)w->copy_off;
-			ssize_t n = copy_file_range(w->copy_fd, &in_off, w->fd, NULL, chunk, 0);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				/* the caller copies the rest through its buffer */
-				w->copy_in_place = true;
-				break;
-			}
-			w->copy_off += (uint64_t)n;
-			w->copy_len -= (uint64_t)n;
-		}
+		/* refused: the caller copies the rest through its buffer */
+		if (!kernel_copy(w->copy_fd, &w->copy_off, &w->copy_len, w->fd))
+			w->copy_in_place = true;
 
 		pthread_mutex_lock(&w->copy_mu);
 		w->copy_busy = false;
@@ -237,10 +247,7 @@ static int copy_wait(struct pd_writer *w)
 	pthread_mutex_unlock(&w->copy_mu);
 	if (w->copy_in_place) {
 		w->copy_in_place = false;
-		/* pos already counts these bytes: copy_in_place() adds them again */
-		w->pos -= w->copy_len;
-		if (copy_in_place(w, w->copy_fd, w->copy_off, w->copy_len) < 0)
-			return w->err;
+		return copy_in_place(w, w->copy_fd, w->copy_off, w->copy_len) < 0 ? w->err : 0;
 	}
 	return w->err;
 }
@@ -894,7 +901,10 @@ int pd_writer_write_record(struct pd_writer *w, const void *raw, size_t len)
 	return pd_writer_write_bytes(w, raw, len);
 }
 
-/* pread() + the buffer, for what the kernel will not copy itself. */
+/*
+ * pread() + the buffer, for what the kernel will not copy itself.  The
+ * caller has counted these bytes in w->pos already.
+ */
 static int copy_in_place(struct pd_writer *w, int fd, uint64_t off, uint64_t len)
 {
 	while (len) {
@@ -911,7 +921,6 @@ static int copy_in_place(struct pd_writer *w, int fd, uint64_t off, uint64_t len
 		w->len += (size_t)n;
 		if (flush(w) < 0)
 			return w->err;
-		w->pos += (uint64_t)n;
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
 	}
@@ -942,20 +951,10 @@ int pd_writer_copy_file_range(struct pd_writer *w, int fd, uint64_t off, uint64_
 		w->pos += len;
 		return 0;
 	}
-	while (len) {
-		size_t chunk = len > (1u << 30) ? 1u << 30 : (size_t)len;
-		loff_t in_off = (loff_t)off;
-		ssize_t n = copy_file_range(fd, &in_off, w->fd, NULL, chunk, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return copy_in_place(w, fd, off, len);
-		w->pos += (uint64_t)n;
-		off += (uint64_t)n;
-		len -= (uint64_t)n;
-	}
-	return 0;
+	w->pos += len;
+	if (kernel_copy(fd, &off, &len, w->fd))
+		return 0;
+	return copy_in_place(w, fd, off, len);
 }
 
 int pd_writer_record_to_host(struct pd_writer *w, const struct pd_record *rec,

@@ -845,6 +845,8 @@ static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, con
 	struct pd_dso *d;
 	enum pd_dso_kind kind = PD_DSO_USER;
 
+	/* which file a DSO is read from may change: so may every frame */
+	kernel_changed(m);
 	/* guests are a machine of their own: not modelled */
 	if (cpumode == PD_CPUMODE_GUEST_KERNEL || cpumode == PD_CPUMODE_GUEST_USER)
 		return 0;
@@ -878,7 +880,6 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 		if (add_build_id(m, b->misc & 7, b->pid, b->filename, b->id, b->size) < 0)
 			return -1;
 	}
-	kernel_changed(m);
 	return 0;
 }
 
@@ -969,6 +970,7 @@ static int kernel_mmap(struct pd_machine *m, const struct pd_rec_mmap *mm)
 	const char *f = mm->filename;
 	struct map nm = { .start = mm->start, .end = mm->start + mm->len, .pgoff = 0 };
 
+	kernel_changed(m);
 	if (f[0] == '/' || (f[0] == '[' && strncmp(f, kname, sizeof(kname) - 2))) {
 		char *mod = module_short_name(f);
 		struct pd_dso *d;
@@ -1130,6 +1132,7 @@ static int do_ksymbol(struct pd_machine *m, const struct pd_rec_ksymbol *ks)
 	struct pd_dso *d;
 	struct map nm;
 
+	kernel_changed(m);
 	if (ks->flags & 1) {	/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
 		if (mp && mp->dso->kind == PD_DSO_KSYMBOL) {
 			size_t i = (size_t)(mp - m->kmaps.maps);
@@ -1175,18 +1178,6 @@ int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 
 	if (!rec->decoded && rec->type != PD_REC_SAMPLE)
 		return 0;
-	switch (rec->type) {
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2:
-	case PD_REC_KSYMBOL:
-	case PD_REC_HEADER_BUILD_ID:
-		if (rec->type == PD_REC_KSYMBOL || rec->type == PD_REC_HEADER_BUILD_ID ||
-		    cpumode == PD_CPUMODE_KERNEL)
-			kernel_changed(m);
-		break;
-	default:
-		break;
-	}
 	switch (rec->type) {
 	case PD_REC_COMM:
 		t = thread_findnew(m, (int32_t)rec->u.comm.pid, (int32_t)rec->u.comm.tid);
