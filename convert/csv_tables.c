@@ -374,82 +374,51 @@ static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mod
 }
 
 /*
- * The frames of a sample, innermost first, the way perf script walks a
- * callchain: user mode until a context marker says otherwise, markers
- * themselves skipped, at most PD_SYM_MAX_FRAMES frames, and a chain with
- * an unknown marker dropped.  A sample without (usable) callchain is its
- * own ip in the sample's cpumode.
+ * The frames of a sample, innermost first: the symbolizer's stack walk
+ * (pd_machine_sample_stack(), shared with every symbolized output), each
+ * entry resolved through the cache.
  */
 static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 			     struct csv_frame *out)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	int32_t pid = -1, tid = -1;
-	uint8_t mode = PD_CPUMODE_USER;
-	uint8_t modes[PD_SYM_MAX_FRAMES];
+	struct pd_sym_ip st[PD_SYM_MAX_FRAMES];
 	uint32_t slots[PD_SYM_MAX_FRAMES];
-	uint64_t ips[PD_SYM_MAX_FRAMES];
 	uint64_t uver, kver;
-	size_t n = 0, i, j;
+	size_t n, i, j;
 
 	if (s->sample_type & PD_SAMPLE_TID) {
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
+	n = pd_machine_sample_stack(c->m, rec, st, PD_SYM_MAX_FRAMES);
 	uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
 	c->rc_loaded = false;
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
-		/*
-		 * Two passes: the first finds every frame's cache slot and
-		 * prefetches it, so that the cache misses of a deep stack
-		 * overlap instead of coming one after the other.
-		 */
-		for (i = 0; i < s->callchain_nr && n < PD_SYM_MAX_FRAMES; i++) {
-			uint64_t ip = s->callchain[i];
-
-			if (ip >= PD_CONTEXT_MAX) {
-				if (ip == PD_CONTEXT_HV) {
-					mode = PD_CPUMODE_HYPERVISOR;
-				} else if (ip == PD_CONTEXT_KERNEL) {
-					mode = PD_CPUMODE_KERNEL;
-				} else if (ip == PD_CONTEXT_USER) {
-					mode = PD_CPUMODE_USER;
-				} else {
-					n = 0;
-					break;
-				}
-				continue;
-			}
-			ips[n] = ip;
-			modes[n] = mode;
-			slots[n] = rc_slot(mode == PD_CPUMODE_USER ? uver : kver, mode, ip);
-			__builtin_prefetch(&c->rcache->k[slots[n]]);
-			n++;
-		}
-		for (i = 0; i < n; i++) {
-			if (c->rc_loaded) {
-				/* a DSO load moved every version: key the rest anew */
-				uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
-				kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
-				for (j = i; j < n; j++)
-					slots[j] = rc_slot(modes[j] == PD_CPUMODE_USER ? uver : kver,
-							   modes[j], ips[j]);
-				c->rc_loaded = false;
-			}
-			if (!resolve_one(c, pid, tid, modes[i], ips[i],
-					 modes[i] == PD_CPUMODE_USER ? uver : kver, slots[i], i,
-					 &out[i]))
-				return 0;
-		}
+	/*
+	 * Two passes: the first finds every frame's cache slot and prefetches
+	 * it, so that the cache misses of a deep stack overlap instead of
+	 * coming one after the other.
+	 */
+	for (i = 0; i < n; i++) {
+		slots[i] = rc_slot(st[i].cpumode == PD_CPUMODE_USER ? uver : kver, st[i].cpumode,
+				   st[i].ip);
+		__builtin_prefetch(&c->rcache->k[slots[i]]);
 	}
-	if (!n) {
-		uint64_t ver;
-
-		mode = rec->misc & PD_MISC_CPUMODE_MASK;
-		ver = pd_machine_version(c->m, pid, tid, mode);
-		n = resolve_one(c, pid, tid, mode, s->ip, ver, rc_slot(ver, mode, s->ip), 0,
-				&out[0]) ? 1 : 0;
+	for (i = 0; i < n; i++) {
+		if (c->rc_loaded) {
+			/* a DSO load moved every version: key the rest anew */
+			uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
+			kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
+			for (j = i; j < n; j++)
+				slots[j] = rc_slot(st[j].cpumode == PD_CPUMODE_USER ? uver : kver,
+						   st[j].cpumode, st[j].ip);
+			c->rc_loaded = false;
+		}
+		if (!resolve_one(c, pid, tid, st[i].cpumode, st[i].ip,
+				 st[i].cpumode == PD_CPUMODE_USER ? uver : kver, slots[i], i, &out[i]))
+			return 0;
 	}
 	return n;
 }

@@ -517,6 +517,72 @@ static void test_kallsyms(void)
 	pd_machine_free(m);
 }
 
+/* pd_machine_sample_stack(): the walk every symbolized output shares */
+static void test_sample_stack(void)
+{
+	static const uint64_t chain[] = {
+		PD_CONTEXT_KERNEL, 0xffffffff81000310ULL, 0xffffffff81000400ULL,
+		PD_CONTEXT_USER, 0x1234, 0x5678,
+	};
+	static const uint64_t hv_chain[] = { PD_CONTEXT_HV, 0x10, PD_CONTEXT_KERNEL, 0x20 };
+	static const uint64_t bad_chain[] = { PD_CONTEXT_KERNEL, 0x30, PD_CONTEXT_GUEST, 0x40 };
+	static const uint64_t markers_only[] = { PD_CONTEXT_KERNEL, PD_CONTEXT_USER };
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_sym_ip st[8];
+	struct pd_machine *m;
+	struct pd_record r;
+
+	o.no_kernel = true;
+	m = new_machine(&o, NULL);
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_SAMPLE;
+	r.misc = PD_CPUMODE_KERNEL;
+	r.decoded = true;
+	r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_CALLCHAIN | PD_SAMPLE_IP;
+	r.u.sample.ip = 0xffffffff81000999ULL;
+	r.u.sample.callchain = chain;
+	r.u.sample.callchain_nr = 6;
+	/* markers switch the mode and are not frames */
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 4);
+	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000310ULL);
+	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_KERNEL);
+	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
+	CU_ASSERT_EQUAL(st[2].ip, 0x1234);
+	CU_ASSERT_EQUAL(st[2].cpumode, PD_CPUMODE_USER);
+	CU_ASSERT_EQUAL(st[3].ip, 0x5678);
+	/* at most max entries, the innermost ones */
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 3), 3);
+	CU_ASSERT_EQUAL(st[2].ip, 0x1234);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 0), 0);
+	/* frames before any marker are user mode; HV has its own mode */
+	r.u.sample.callchain = hv_chain;
+	r.u.sample.callchain_nr = 4;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 2);
+	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_HYPERVISOR);
+	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
+	/* an unknown marker drops the chain: the sample ip in its own mode */
+	r.u.sample.callchain = bad_chain;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
+	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_KERNEL);
+	/* so does a chain of markers only, or no callchain at all */
+	r.u.sample.callchain = markers_only;
+	r.u.sample.callchain_nr = 2;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
+	r.u.sample.sample_type = PD_SAMPLE_IP;
+	r.misc = PD_CPUMODE_USER;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_USER);
+	/* anything but a decoded sample has no stack */
+	r.decoded = false;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 0);
+	r.decoded = true;
+	r.type = PD_REC_COMM;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 0);
+	pd_machine_free(m);
+}
+
 static void test_perf_map(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
@@ -767,6 +833,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "exec, comm history, exit, pid reuse", test_exec_exit_reuse) ||
 	    !CU_add_test(s, "resolution versions", test_versions) ||
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
+	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||
 	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||

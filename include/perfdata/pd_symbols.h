@@ -183,6 +183,25 @@ uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint
 size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
 				 struct pd_sym_frame *frames, size_t max);
 
+/* One entry of a sample's stack, before resolution. */
+struct pd_sym_ip {
+	uint64_t ip;
+	uint8_t cpumode;
+};
+
+/*
+ * The stack of a sample as every symbolized output shows it, innermost
+ * first: the callchain walked the way perf walks it (user mode until a
+ * context marker says otherwise, markers themselves skipped), at most
+ * `max` entries.  A chain with an unknown context marker is dropped (perf
+ * discards it as corrupted), and a sample without a usable callchain is
+ * its own ip in the sample's cpumode, which is where perf report charges
+ * it.  Returns the number of entries; 0 only when `rec` is no decoded
+ * sample or `max` is 0.  Resolve each entry with pd_machine_resolve().
+ */
+size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
+			       struct pd_sym_ip *out, size_t max);
+
 /* perf's printed comm for a thread now (the newest COMM delivered). */
 const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid);
 /* The comm that was current at `time` (last COMM with time <= `time`). */
