@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "out_file.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 #include "proto_meta.h"
@@ -28,105 +29,11 @@
 
 #define FLUSH_AT (1u << 20)
 
-struct out {
-	int fd;
-	int err;		/* errno of the first failed write */
-	char *tmp;		/* temporary file beside -o OUT, NULL for stdout */
-	const char *final;
-	bool direct;		/* a device or FIFO, opened as it is */
-};
-
+/* the encoder's buffer handed to the output file */
 static void out_write(struct pw_buf *b, void *arg)
 {
-	struct out *o = arg;
-	size_t done = 0;
-
-	while (!o->err && done < b->len) {
-		ssize_t n = write(o->fd, b->p + done, b->len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			o->err = errno;
-			break;
-		}
-		done += (size_t)n;
-	}
+	out_file_write(arg, b->p, b->len);
 	b->len = 0;
-}
-
-/*
- * The output goes to a temporary file in the target's directory and is
- * renamed over the target only once complete, so a failed conversion never
- * leaves a truncated message where a reader would take it for a good one.
- */
-static int out_open(struct out *o, const char *path)
-{
-	memset(o, 0, sizeof(*o));
-	if (!path) {
-		o->fd = STDOUT_FILENO;
-		return 0;
-	}
-	o->final = path;
-	o->fd = cli_open_special("to-proto", path);
-	if (o->fd == -1)
-		return -1;
-	if (o->fd >= 0) {
-		o->direct = true;
-		return 0;
-	}
-	if (asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
-		o->tmp = NULL;
-		cli_error("to-proto: out of memory");
-		return -1;
-	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		cli_error("to-proto: cannot create %s: %s", o->tmp, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static int out_close(struct out *o, bool keep)
-{
-	int ret = 0;
-
-	if (o->direct) {
-		o->direct = false;
-		if (close(o->fd) && !o->err)
-			o->err = errno;
-		if (o->err && keep) {
-			cli_error("to-proto: cannot write %s: %s", o->final, strerror(o->err));
-			return -1;
-		}
-		return 0;
-	}
-	if (!o->tmp)
-		return o->err ? -1 : 0;
-	if (keep && !o->err) {
-		/* mkstemp() made it private: give it the usual mode */
-		mode_t um = umask(0);
-
-		umask(um);
-		if (fchmod(o->fd, 0666 & ~um))
-			o->err = errno;
-	}
-	if (close(o->fd) && !o->err)
-		o->err = errno;
-	if (keep && !o->err && rename(o->tmp, o->final))
-		o->err = errno;
-	if (!keep || o->err)
-		unlink(o->tmp);
-	if (o->err) {
-		cli_error("to-proto: cannot write %s: %s", o->final, strerror(o->err));
-		ret = -1;
-	}
-	free(o->tmp);
-	o->tmp = NULL;
-	return ret;
 }
 
 static void usage(FILE *f)
@@ -170,7 +77,7 @@ int cmd_to_proto(int argc, char **argv)
 	struct pq_state *q = NULL;
 	struct pw_buf buf = { 0 };
 	struct cli_diag cd;
-	struct out out;
+	struct out_file out;
 	const char *output = NULL;
 	bool compat = false, strict = false, verbose = false, failed = false;
 	int c, status = 0, code;
@@ -221,7 +128,7 @@ int cmd_to_proto(int argc, char **argv)
 		pd_reader_close(r);
 		return cli_exit_code(PD_STATUS_MALFORMED, &cd);
 	}
-	if (out_open(&out, output)) {
+	if (out_file_open(&out, "to-proto", output)) {
 		pd_reader_close(r);
 		return CLI_EXIT_IO;
 	}
@@ -271,7 +178,7 @@ int cmd_to_proto(int argc, char **argv)
 	if (!failed)
 		out_write(&buf, &out);
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
-	if (out_close(&out, !failed) && code == CLI_EXIT_OK)
+	if (out_file_close(&out, !failed) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
 		cli_error("to-proto: write error: %s", strerror(out.err));
@@ -281,7 +188,7 @@ int cmd_to_proto(int argc, char **argv)
 
 nomem:
 	cli_error("to-proto: out of memory");
-	out_close(&out, false);
+	out_file_close(&out, false);
 	code = CLI_EXIT_IO;
 done:
 	pq_free(q);
