@@ -17,6 +17,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The one place the version is set: pd_version(), --version, the pkg-config
+# file and the generator field of the JSON outputs all come from it.
 VERSION := 0.1.0
 
 # Output directory: bin/ for the normal build, build-asan/ etc. for variants.
@@ -27,17 +29,23 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wvla -Wpointer-arith -Wundef -Wwrite-strings \
 	-Wcast-qual -Wnull-dereference -Wno-unused-parameter
-override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude $(WARN)
+# -MMD -MP: every object records the headers it includes (OBJ/.../x.d), so a
+# changed header rebuilds exactly what depends on it.
+override CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude $(WARN) -MMD -MP
 ifeq ($(WERROR),1)
 override CFLAGS += -Werror
 endif
 
-# Dependencies come from pkg-config; a missing one triggers install-deps.sh.
+# Dependencies come from pkg-config.  A missing one stops the build with
+# the command that installs it (the README's commands run it first); the
+# Makefile itself never installs anything.  Goals that build nothing do not
+# need the dependencies.
 DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent
-DEPS_OK := $(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes)
-ifneq ($(DEPS_OK),yes)
-$(info dependencies missing: running scripts/install-deps.sh)
-DEPS_RUN := $(shell sh scripts/install-deps.sh >&2; echo $$?)
+NODEPS_GOALS := clean help
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes),yes)
+$(error missing build dependencies (pkg-config: $(DEPS_PC)); install them with: sh scripts/install-deps.sh)
+endif
 endif
 
 ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd)
@@ -52,6 +60,7 @@ CUNIT_LIBS := $(shell $(PKG_CONFIG) --libs cunit)
 LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 LIB := $(O)/libperfdata.a
+LIB_INTERNAL := $(OBJ)/libperfdata-internal.a
 
 CONVERT_SRCS := $(wildcard convert/*.c)
 CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
@@ -76,7 +85,7 @@ all: $(O)/perfconv $(LIB) $(EXTRA_PROGS)
 $(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) lib/internal.h
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(ZSTD_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(ZSTD_CFLAGS) -DPD_VERSION_STRING='"$(VERSION)"' -c -o $@ $<
 
 $(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h)
 	@mkdir -p $(dir $@)
@@ -88,7 +97,15 @@ $(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CUNIT_CFLAGS) $(JANSSON_CFLAGS) -Ilib -c -o $@ $<
 
-$(LIB): $(LIB_OBJS)
+# Two archives of the core: the installed one exports only the functions of
+# include/perfdata/ (the objects are linked into one and every other global
+# made local, scripts/public-symbols.sh), the internal one keeps every
+# symbol for the unit tests, which test internal functions directly.
+$(LIB): $(LIB_INTERNAL)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)sh scripts/public-symbols.sh $@ $(LIB_OBJS)
+
+$(LIB_INTERNAL): $(LIB_OBJS)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -96,9 +113,9 @@ $(O)/perfconv: $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(PERFCONV_EXTRA_LIBS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
-$(O)/unit-tests: $(TEST_OBJS) $(LIB)
+$(O)/unit-tests: $(TEST_OBJS) $(LIB_INTERNAL)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(TEST_EXTRA_LIBS) $(LIB) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(TEST_EXTRA_LIBS) $(LIB_INTERNAL) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 # The whole suite: unit tests, corpus and CLI tests, layering check.
 test: all $(O)/unit-tests
@@ -142,3 +159,6 @@ clean:
 	rm -rf bin build-asan build-fuzz
 
 .PHONY: all test asan asan-test fuzz fuzz-run install clean
+
+# header dependencies recorded by -MMD
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -24,7 +24,10 @@
 #include "internal.h"
 #include "perfdata/pd_reader.h"
 
-#define PD_VERSION_STRING "0.1.0"
+/* set by the Makefile from its VERSION, the one place the version lives */
+#ifndef PD_VERSION_STRING
+#error "PD_VERSION_STRING must come from the build (Makefile VERSION)"
+#endif
 
 #define MAGIC_PERFILE2		0x32454c4946524550ULL
 #define MAGIC_PERFILE2_SWAPPED	0x50455246494c4532ULL

@@ -16,7 +16,15 @@ $(OBJ)/symbolize/%.o: symbolize/%.c $(wildcard include/perfdata/*.h) $(wildcard 
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(SYM_CFLAGS) -c -o $@ $<
 
-$(SYM_LIB): $(SYM_OBJS)
+# as the core (Makefile): the installed archive exports only the functions
+# of include/perfdata/, the unit tests link the internal one
+SYM_LIB_INTERNAL := $(OBJ)/libperfdata-sym-internal.a
+
+$(SYM_LIB): $(SYM_LIB_INTERNAL)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)sh scripts/public-symbols.sh $@ $(SYM_OBJS)
+
+$(SYM_LIB_INTERNAL): $(SYM_OBJS)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -29,9 +37,9 @@ EXTRA_LIBS_INSTALL += $(SYM_LIB)
 
 all: $(SYM_LIB)
 $(O)/perfconv: $(SYM_LIB)
-TEST_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
+TEST_EXTRA_LIBS += $(SYM_LIB_INTERNAL) $(SYM_LIBS)
 PERFCONV_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
 EXTRA_TESTS += tests/symbols.sh
 
 # the unit-test binary links the sym library
-$(O)/unit-tests: $(SYM_LIB)
+$(O)/unit-tests: $(SYM_LIB_INTERNAL)
