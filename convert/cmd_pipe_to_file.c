@@ -2,7 +2,7 @@
 /*
  * cmd_pipe_to_file.c - perfconv pipe-to-file: turn a pipe-mode stream
  * (perf record -o -) into the perf.data file perf record would have
- * written for the same recording (perf-data-format.md §9.2).
+ * written for the same recording (docs/perf-data-format.md §9.2).
  *
  * One pass, records streamed: HEADER_ATTR records become the attrs
  * section, HEADER_FEATURE payloads their feature sections, the tracing

@@ -3,7 +3,7 @@
  * record.c - typed decoding of every record layout but SAMPLE (sample.c).
  *
  * Fields are read at their documented offsets with byte-order aware loads
- * (perf-data-format.md §6, simpleperf-format.md §3); nothing is converted
+ * (docs/perf-data-format.md §6.3 to §6.5); nothing is converted
  * in place.  Each decoder gets the payload window [0, end) where end
  * excludes the sample_id trailer, checks counts against what is left by
  * division before reserving arena room, checks that strings end inside

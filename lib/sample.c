@@ -4,7 +4,7 @@
  * sample_id trailer of non-sample records.
  *
  * This is the hot path of the reader: one straight pass over the fields in
- * the order of the format (perf-data-format.md §7.2), no allocation (arrays
+ * the order of the format (docs/perf-data-format.md §7.2), no allocation (arrays
  * go to the decoder's arena, reserved per record), no indirect calls, and
  * the fixed slots before READ bounds-checked with a single comparison.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * swap.c - records and feature payloads of the opposite byte order to
- * host order (layouts: perf-data-format.md §5, §6, §7, §11).
+ * host order (layouts: docs/perf-data-format.md §5, §6, §7, §11).
  */
 #include <inttypes.h>
 #include <string.h>

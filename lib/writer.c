@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * writer.c - perf.data files (file mode) and streams (pipe mode) in host
- * byte order (perf-data-format.md §14.4 and §8.2).
+ * byte order (docs/perf-data-format.md §14.4 and §8.2).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * recording.
  *
  * The twin is an independent implementation of the layouts of
- * perf-data-format.md (§3 header and attrs, §5 features, §6 records, §7
+ * docs/perf-data-format.md (§3 header and attrs, §5 features, §6 records, §7
  * samples and trailers, §11 bit-fields), written for the tests: reading a
  * file and its twin must give identical decoded results.
  *
