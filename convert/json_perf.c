@@ -4,7 +4,7 @@
  * ("linux-perf-json-version": 1), byte for byte.
  *
  * Layout, keys, number formats and the frame rules follow reference §13
- * and perf-symbolization.md §9.  Three deliberate differences, all in
+ * and docs/symbolization.md §9.  Three deliberate differences, all in
  * perf's failure cases:
  *  - bytes >= 0x80 in strings: perf prints them as \uffffffXX (invalid
  *    JSON, a signed-char bug); valid UTF-8 is copied here, other bytes

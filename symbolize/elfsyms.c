@@ -2,7 +2,7 @@
 /*
  * elfsyms.c - ELF symbol tables of user-space DSOs, read with libelf.
  *
- * Follows perf 6.1 (perf-symbolization.md, section 6): the candidate files
+ * Follows perf 6.1 (docs/symbolization.md §6): the candidate files
  * are tried in perf's order, the first with a .symtab gives the symbols
  * and the first with a .dynsym the "runtime" image (program headers, PLT);
  * symbol values are moved into the file-offset space through the PT_LOAD

@@ -2,7 +2,7 @@
 /*
  * machine.c - threads, address spaces and DSOs, fed by perf.data records.
  *
- * The rules are perf 6.1's (perf-symbolization.md, sections 1-5 and 8):
+ * The rules are perf 6.1's (docs/symbolization.md §1 to §5 and §8):
  * threads are found by tid only, threads of one process share one address
  * space, a forked process gets a copy of its parent's, a later MMAP cuts
  * the maps it overlaps, and a thread's printed comm is the newest COMM

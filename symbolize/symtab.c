@@ -6,7 +6,7 @@
  * delete).  perf's lookup descends its tree and stops at the first node
  * that covers the address, so with overlapping symbols only the same
  * sequence of inserts and deletes into the same kind of tree gives the
- * same answers (see perf-symbolization.md, 6.8).
+ * same answers (see docs/symbolization.md §6.8).
  */
 #include <errno.h>
 #include <stdlib.h>
