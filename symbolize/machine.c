@@ -1393,7 +1393,16 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 		d->syms_under_root = m->buildid_under_root;
 		return;
 	}
-	/* no recorded copy: perf falls back to its own vdso */
+	/*
+	 * No recorded copy: perf falls back to its own vdso, a file it writes
+	 * to /tmp; under a symfs it looks for that file inside the root and
+	 * finds nothing, so frames stay unresolved there too (and nothing of
+	 * this machine leaks into a symfs resolution).
+	 */
+	if (m->symfs) {
+		pd_sym_note(m, d, PD_NOTE_MISSING, "no recorded vdso under the symfs root: no vdso symbols");
+		return;
+	}
 	base = getauxval(AT_SYSINFO_EHDR);
 	if (!base)
 		return;

@@ -2,13 +2,14 @@
 # symbols.sh - compare libperfdata-sym with perf itself, frame by frame.
 #
 # Builds the programs in tests/symbols/ (PIE with -g, non-PIE without -g,
-# a shared library, a stripped copy with a .gnu_debuglink, a tiny JIT),
-# records them with the machine's perf (also once system-wide, and once
-# without callchains), and compares, for every frame of
+# a shared library, a stripped copy with a .gnu_debuglink, a tiny JIT, a
+# loop in the vdso), records them with the machine's perf (also once
+# system-wide, once without callchains, once without build ids, compared
+# also under an empty --symfs), and compares, for every frame of
 # every sample, comm, tid, address, symbol and dso as printed by
 #     perf script -F comm,tid,ip,sym,dso
 # with what $O/perfsym prints for the same file.  Prints the agreement
-# rate; fails below 99.5 %.  Skips (exit 0) with a message when perf is
+# rate; fails below 99.5 %, or on any difference under --symfs.  Skips (exit 0) with a message when perf is
 # missing or may not record here.
 #
 # Environment: O = build directory (default bin), KEEP=1 keeps the
@@ -59,6 +60,7 @@ CF="-O1 -fno-omit-frame-pointer -fno-inline-functions-called-once"
 	gcc $CF -g -fPIE -pie -pthread -o symprog-pie "$SRC/symprog.c" -L. -lsymtest -Wl,-rpath,"$T"
 	gcc $CF -fno-pie -no-pie -pthread -o symprog-nopie "$SRC/symprog.c" -L. -lsymtest -Wl,-rpath,"$T"
 	gcc -O1 -o jitprog "$SRC/jitprog.c"
+	gcc -O1 -o vdsoprog "$SRC/vdsoprog.c"
 	cp symprog-pie symprog-pie-exec
 	cp symprog-nopie symprog-nopie-exec
 ) || { echo "symbols.sh: building the test programs failed" >&2; exit 1; }
@@ -105,6 +107,13 @@ if [ -n "$STRIP" ]; then
 	record strip -g ./symprog-strip || exit 1
 	RUNS="$RUNS strip"
 fi
+# no build ids at all (-B): both fall back to their own vdso; under an
+# empty --symfs both must find nothing of this machine (runs named *-symfs
+# are compared with --symfs on both sides)
+mkdir -p emptyfs
+record vdso -B ./vdsoprog || exit 1
+cp vdso.data vdso-symfs.data
+RUNS="$RUNS vdso vdso-symfs"
 
 # ------------------------------------------------------------ compare
 # One line per frame: "<sample header> | <address symbol (dso)>"; a sample
@@ -120,9 +129,14 @@ keys() {
 
 total=0
 bad=0
+symfs_bad=0
 for r in $RUNS; do
-	perf script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.perf"
-	"$PERFSYM" "$r.data" 2> "$r.notes" | keys > "$r.mine" || {
+	symfs=
+	case $r in *-symfs) symfs="--symfs $T/emptyfs" ;; esac
+	# shellcheck disable=SC2086
+	perf script $symfs -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.perf"
+	# shellcheck disable=SC2086
+	"$PERFSYM" $symfs "$r.data" 2> "$r.notes" | keys > "$r.mine" || {
 		echo "symbols.sh: perfsym failed on $r.data" >&2
 		cat "$r.notes" >&2
 		exit 1
@@ -134,6 +148,8 @@ for r in $RUNS; do
 	echo "symbols.sh: $r: $n frames, $d differ"
 	if [ "$d" -gt 0 ]; then
 		diff "$r.perf" "$r.mine" | head -20 | sed 's/^/    /'
+		# nothing of this machine may be used under a symfs
+		case $r in *-symfs) symfs_bad=1 ;; esac
 	fi
 done
 [ "$total" -gt 0 ] || { echo "symbols.sh: no frames recorded" >&2; exit 1; }
@@ -145,6 +161,15 @@ if [ -n "$STRIP" ] && ! grep -q ' recurse (' strip.mine; then
 	echo "symbols.sh: FAIL: symbols of the stripped program not found via .gnu_debuglink" >&2
 	exit 1
 fi
+if [ $symfs_bad = 1 ]; then
+	echo "symbols.sh: FAIL: with --symfs, perfsym differs from perf script --symfs" >&2
+	exit 1
+fi
+# the vdso runs must have had vdso frames, resolved without a symfs
+grep -q '__vdso_clock_gettime (\[vdso\])' vdso.mine ||
+	{ echo "symbols.sh: FAIL: no resolved [vdso] frame in the -B recording" >&2; exit 1; }
+grep -q ' (\[vdso\])' vdso-symfs.mine ||
+	{ echo "symbols.sh: FAIL: no [vdso] frame in the --symfs comparison" >&2; exit 1; }
 # the renamed and the exec'd process must show up under their new names
 for c in symprog-renamed symprog-pie-exe; do
 	grep -q "^$c " pie.mine || { echo "symbols.sh: FAIL: no samples named $c" >&2; exit 1; }
