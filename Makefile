@@ -82,7 +82,7 @@ EXTRA_CFLAGS_CONVERT :=
 
 all: $(O)/perfconv $(LIB) $(EXTRA_PROGS)
 
-$(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) lib/internal.h
+$(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(ZSTD_CFLAGS) -DPD_VERSION_STRING='"$(VERSION)"' -c -o $@ $<

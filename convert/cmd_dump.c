@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_select.h"
 
 /* ---- output buffer ---- */
 
@@ -1072,14 +1073,15 @@ static void flush_before_diag(const struct pd_diag *d, void *arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s dump [--hex] [--time-order] [-v] FILE|DIR|-\n\n"
+		"usage: %s dump [--hex] [--time-order] [-v] [SELECTION] [FILE|DIR|-]\n\n"
 		"Print one line per record, in file order, with every decoded field:\n"
 		"  0xOFFSET [SIZE] TYPE key=value ...\n\n"
 		"  -x, --hex         add the raw bytes of each record (and raw/aux sample data)\n"
 		"  -t, --time-order  deliver records in time order (FINISHED_ROUND rule)\n"
 		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n\n"
-		"FILE '-' reads standard input (pipe or file mode).\n", cli_progname);
+		"  -h, --help        show this help\n"
+		CLI_SELECT_HELP "\n"
+		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -1089,19 +1091,23 @@ int cmd_dump(int argc, char **argv)
 		{ "time-order", no_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	const struct pd_record *rec;
+	struct cli_select cs;
 	struct dump_ctx dc;
 	struct cli_diag cd;
+	const char *input;
 	bool verbose = false;
-	int c, status;
+	int c, status, code, taken;
 
 	memset(&dc, 0, sizeof(dc));
+	cli_select_init(&cs, cli_progname, "dump");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":xtvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":xtvh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			dc.hex = true;
@@ -1113,36 +1119,62 @@ int cmd_dump(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'h':
+			cli_select_free(&cs);
 			usage(stdout);
 			return cli_finish_output(CLI_EXIT_OK);
 		default:
-			return cli_bad_option("dump", argc, argv, c);
+			taken = cli_select_option(&cs, c, optarg);
+			if (taken <= 0) {
+				cli_select_free(&cs);
+				return taken ? CLI_EXIT_USAGE : cli_bad_option("dump", argc, argv, c);
+			}
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("dump: %s", argc - optind ? "too many arguments" : "no input file");
+	input = cli_select_input(&cs, argc, argv, optind);
+	if (!input) {
+		cli_select_free(&cs);
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	cli_select_reader_opts(&cs, &o);
 
 	/* before the first output on stdout, as setvbuf() requires */
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	out_len = 0;
 
-	cli_diag_init(&cd, argv[optind], verbose);
+	cli_diag_init(&cd, input, verbose);
 	dc.name = cd.name;
 	cd.hook = flush_before_diag;
 	o.diag_fn = cli_diag_cb;
 	o.diag_arg = &cd;
 
-	status = pd_reader_open(argv[optind], &o, &r);
-	if (status < 0)
+	status = pd_reader_open(input, &o, &r);
+	if (status < 0) {
+		cli_select_free(&cs);
 		return cli_exit_code(status, &cd);
+	}
+	code = cli_select_check(&cs, r, false);
+	if (code) {
+		pd_reader_close(r);
+		cli_select_free(&cs);
+		return code;
+	}
 
 	dump_header(&dc, r);
+	if (cli_select_active(&cs)) {
+		char desc[1024];
+
+		out_s("# selection ");
+		out_s(cli_select_describe(&cs, desc, sizeof(desc)));
+		out_c('\n');
+	}
 	while ((status = pd_reader_next(r, &rec)) > 0)
 		dump_record(&dc, rec);
 	out_flush();
+	code = cli_exit_code(status, &cd);
+	if (code == CLI_EXIT_OK)
+		code = cli_select_check(&cs, r, true);
 	pd_reader_close(r);
-	return cli_finish_output(cli_exit_code(status, &cd));
+	cli_select_free(&cs);
+	return cli_finish_output(code);
 }

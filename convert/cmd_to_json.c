@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_select.h"
 #include "json_conv.h"
 
 #define OUT_BUF_SIZE (1024 * 1024)
@@ -30,6 +31,8 @@ struct to_json_opts {
 	bool full, jsonl, ordered, symbols, strict, progress, verbose;
 	bool trace_fields;
 	struct pd_sym_opts so;
+	struct cli_select cs;
+	const char *input;
 };
 
 /* ---- tracing data ---- */
@@ -220,7 +223,7 @@ static void sym_note(void *arg, const char *dso, const char *msg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s to-json [OPTIONS] FILE|DIR|-\n\n"
+		"usage: %s to-json [OPTIONS] [FILE|DIR|-]\n\n"
 		"Convert a perf.data file to JSON.  Default: the document of\n"
 		"'perf data convert --to-json' (samples in time order, symbolized).\n\n"
 		"  -o, --output FILE     write FILE (complete or not at all) instead of stdout\n"
@@ -236,8 +239,9 @@ static void usage(FILE *f)
 		"      --strict          stop at the first warning or error: exit 1, no -o file\n"
 		"      --no-progress     no progress bar on stderr\n"
 		"  -v, --verbose         also print notes (diagnostics, missing binaries)\n"
-		"  -h, --help            show this help\n\n"
-		"FILE '-' reads standard input (pipe or file mode).\n"
+		"  -h, --help            show this help\n"
+		CLI_SELECT_HELP "\n"
+		CLI_INPUT_HELP_TAIL
 		"Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O error.\n",
 		cli_progname);
 }
@@ -263,15 +267,17 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, taken;
 
 	memset(o, 0, sizeof(*o));
 	o->progress = true;
 	o->trace_fields = true;
+	cli_select_init(&o->cs, cli_progname, "to-json");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -313,11 +319,15 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 			usage(stdout);
 			return -1;
 		default:
-			return cli_bad_option("to-json", argc, argv, c);
+			taken = cli_select_option(&o->cs, c, optarg);
+			if (taken < 0)
+				return CLI_EXIT_USAGE;
+			if (!taken)
+				return cli_bad_option("to-json", argc, argv, c);
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("to-json: %s", argc - optind ? "too many arguments" : "no input file");
+	o->input = cli_select_input(&o->cs, argc, argv, optind);
+	if (!o->input) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
@@ -342,15 +352,18 @@ int cmd_to_json(int argc, char **argv)
 	int ret, status, code;
 
 	ret = parse_opts(argc, argv, &o);
-	if (ret)
+	if (ret) {
+		cli_select_free(&o.cs);
 		return ret < 0 ? cli_finish_output(CLI_EXIT_OK) : ret;
-	input = argv[optind];
+	}
+	input = o.input;
 
 	memset(&c, 0, sizeof(c));
 	c.input = input;
 	c.strict = o.strict;
 	c.jsonl = o.jsonl;
 	c.trace_fields = o.trace_fields;
+	c.sel = o.cs.sel;
 	cli_diag_init(&cd, input, o.verbose);
 	cd.hook = strict_hook;
 	cd.hook_arg = &c;
@@ -360,6 +373,7 @@ int cmd_to_json(int argc, char **argv)
 	/* perf's converter reads in time order; --full keeps file order unless asked */
 	ro.time_order = o.full ? o.ordered : true;
 	ro.skip_compressed = !o.full;
+	cli_select_reader_opts(&o.cs, &ro);
 
 	/* perf's "captured-on" is the input's modification time */
 	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
@@ -368,11 +382,15 @@ int cmd_to_json(int argc, char **argv)
 	}
 
 	status = pd_reader_open(input, &ro, &c.r);
-	if (status < 0)
+	if (status < 0) {
+		cli_select_free(&o.cs);
 		return cli_exit_code(status, &cd);
-	if (c.stop) {
+	}
+	code = c.stop ? CLI_EXIT_MALFORMED : cli_select_check(&o.cs, c.r, false);
+	if (code) {
 		pd_reader_close(c.r);
-		return CLI_EXIT_MALFORMED;
+		cli_select_free(&o.cs);
+		return code;
 	}
 
 	if (!o.full || o.symbols) {
@@ -380,8 +398,10 @@ int cmd_to_json(int argc, char **argv)
 		o.so.note_arg = o.verbose ? &c : NULL;
 		if (pd_machine_new(&o.so, &c.m) < 0) {
 			cli_error("to-json: cannot set up symbolization: %s", strerror(errno));
+			code = errno == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_IO;
 			pd_reader_close(c.r);
-			return errno == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_IO;
+			cli_select_free(&o.cs);
+			return code;
 		}
 		pd_machine_add_features(c.m, pd_reader_features(c.r));
 	}
@@ -390,6 +410,7 @@ int cmd_to_json(int argc, char **argv)
 		pd_machine_free(c.m);
 		pd_reader_close(c.r);
 		out_close(&of, false);
+		cli_select_free(&o.cs);
 		return CLI_EXIT_IO;
 	}
 	c.je = &je;
@@ -416,6 +437,8 @@ int cmd_to_json(int argc, char **argv)
 		code = cli_exit_code(status, &cd);
 		if (c.stop && code == CLI_EXIT_OK)
 			code = CLI_EXIT_MALFORMED;
+		if (code == CLI_EXIT_OK)
+			code = cli_select_check(&o.cs, c.r, true);
 	}
 	/*
 	 * The document is complete unless writing failed or --strict stopped
@@ -429,5 +452,6 @@ int cmd_to_json(int argc, char **argv)
 	free(c.pipe_tracing);
 	pd_machine_free(c.m);
 	pd_reader_close(c.r);
+	cli_select_free(&o.cs);
 	return code;
 }

@@ -29,6 +29,7 @@ struct jconv {
 	struct je *je;
 	struct cli_diag *cd;
 	const char *input;		/* as given: path or "-" */
+	const struct pd_select *sel;	/* samples selected, NULL for all */
 	bool have_mtime;
 	time_t mtime;			/* of the input, for "captured-on" */
 

@@ -892,6 +892,22 @@ int json_full_write(struct jconv *c)
 		free(fc.frames);
 		return -3;
 	}
+	if (pd_select_active(c->sel)) {
+		/* say which samples this output holds: the options as given */
+		json_t *sel = json_object();
+		unsigned int k;
+
+		for (k = 0; sel && k < PD_SELECT_NR_KEYS; k++) {
+			const char *t = pd_select_text(c->sel, (enum pd_select_key)k);
+
+			if (t)
+				json_object_set_new(sel, pd_select_key_name((enum pd_select_key)k),
+						    json_string(t));
+		}
+		if (sel && pd_select_reltime(c->sel))
+			json_object_set_new(sel, "reltime", json_true());
+		json_object_set_new(desc, "selection", sel);
+	}
 	if (c->jsonl) {
 		json_object_set_new(desc, "kind", json_string("file"));
 		write_json_value(j, desc);

@@ -22,6 +22,7 @@
 
 #include "decode.h"
 #include "internal.h"
+#include "select.h"
 #include "perfdata/pd_reader.h"
 
 /* set by the Makefile from its VERSION, the one place the version lives */
@@ -199,6 +200,8 @@ struct pd_reader {
 	bool defer_kernel;		/* time order: decode kernel records at delivery */
 
 	uint64_t bytes_read;
+
+	struct pd_sel_state *sel;	/* NULL without a selection: nothing to pay */
 };
 
 const char *pd_version(void)
@@ -1327,6 +1330,13 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 	r->cur_run = -1;
 	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
+	if (pd_select_active(r->opts.select)) {
+		r->sel = pd_sel_state_new(r->opts.select);
+		if (!r->sel) {
+			free(r);
+			return NULL;
+		}
+	}
 	return r;
 }
 
@@ -1347,6 +1357,9 @@ int pd_reader_open_fd(int fd, const char *name, const struct pd_reader_opts *opt
 	}
 	r->hdr.nr_streams = r->nr_streams;
 	refresh_event_pointers(r);
+	/* file mode knows its sample times now; pipe mode at its first sample */
+	if (r->sel && r->hdr.mode != PD_MODE_PIPE)
+		pd_sel_resolve_time(r->sel, &r->feat);
 	*out = r;
 	return 0;
 }
@@ -1404,6 +1417,9 @@ int pd_reader_open(const char *path, const struct pd_reader_opts *opts, struct p
 	}
 	r->hdr.nr_streams = r->nr_streams;
 	refresh_event_pointers(r);
+	/* file mode knows its sample times now; pipe mode at its first sample */
+	if (r->sel && r->hdr.mode != PD_MODE_PIPE)
+		pd_sel_resolve_time(r->sel, &r->feat);
 	*out = r;
 	return 0;
 }
@@ -1440,6 +1456,7 @@ void pd_reader_close(struct pd_reader *r)
 	free(r->q_retired);
 	free(r->tracing);
 	free(r->dir_path);
+	pd_sel_state_free(r->sel);
 	pd_features_free(&r->feat);
 	pd_decoder_fini(&r->dec);
 	free(r);
@@ -2605,10 +2622,12 @@ int pd_reader_next(struct pd_reader *r, const struct pd_record **out)
 	int ret;
 
 	*out = NULL;
-	if (r->opts.time_order)
-		ret = next_time_order(r);
-	else
-		ret = next_file_order(r);
+	do {
+		if (r->opts.time_order)
+			ret = next_time_order(r);
+		else
+			ret = next_file_order(r);
+	} while (ret == FRAME_OK && r->sel && !pd_sel_keep(r->sel, &r->rec, &r->feat));
 	if (ret == FRAME_OK) {
 		*out = &r->rec;
 		return 1;
@@ -2616,4 +2635,9 @@ int pd_reader_next(struct pd_reader *r, const struct pd_record **out)
 	if (ret == FRAME_END)
 		return 0;
 	return ret;
+}
+
+const char *pd_reader_select_error(const struct pd_reader *r)
+{
+	return r->sel ? pd_sel_error(r->sel) : NULL;
 }

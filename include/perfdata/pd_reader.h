@@ -31,6 +31,7 @@
 #include "perfdata/pd_diag.h"
 #include "perfdata/pd_feature.h"
 #include "perfdata/pd_record.h"
+#include "perfdata/pd_select.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,12 @@ struct pd_reader_opts {
 	 * their size is not checked against them.
 	 */
 	bool sample_fixed_only;
+	/*
+	 * Deliver only the samples this selection takes (pd_select.h); every
+	 * other record is still delivered.  NULL or an empty selection costs
+	 * nothing.  Must outlive the reader.
+	 */
+	const struct pd_select *select;
 };
 
 #define PD_READER_OPTS_INIT { 0 }
@@ -134,6 +141,13 @@ const struct pd_features *pd_reader_features(const struct pd_reader *r);
 /* Diagnostics reported so far with the given severity / code. */
 uint64_t pd_reader_diag_count(const struct pd_reader *r, enum pd_severity sev);
 uint64_t pd_reader_code_count(const struct pd_reader *r, enum pd_code code);
+/*
+ * Why the reader's selection cannot be applied to this input (--time in
+ * percent without the recording's sample times), or NULL.  Known after
+ * pd_reader_open() in file mode, after the first sample in pipe mode;
+ * such a selection takes no sample.
+ */
+const char *pd_reader_select_error(const struct pd_reader *r);
 /* Bytes consumed from the input so far (all streams), for progress and speed figures. */
 uint64_t pd_reader_bytes_read(const struct pd_reader *r);
 

@@ -12,5 +12,6 @@
 #include "perfdata/pd_feature.h"
 #include "perfdata/pd_record.h"
 #include "perfdata/pd_reader.h"
+#include "perfdata/pd_select.h"
 
 #endif /* PERFDATA_PERFDATA_H */

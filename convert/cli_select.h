@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_select.h - the input and the sample selection, parsed the same way
+ * by every command that writes samples (perfconv dump, to-json, to-csv,
+ * to-proto, perfsym):
+ *
+ *	-i, --input FILE   the input, as the positional argument
+ *	--pid, --tid, --comm, --cpu LIST, --time RANGES, --reltime, --event NAMES
+ *
+ * A command appends CLI_SELECT_LONGOPTS to its getopt_long() table and
+ * CLI_SELECT_SHORTOPTS to its short options, hands every option it does
+ * not know itself to cli_select_option(), takes its input from
+ * cli_select_input(), and passes cli_select_reader_opts() to the reader,
+ * which does the selecting (lib/select.c).  Self-contained (no cli.c) so
+ * that perfsym links it too.
+ */
+#ifndef PERFCONV_CLI_SELECT_H
+#define PERFCONV_CLI_SELECT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "perfdata/perfdata.h"
+
+enum {
+	CLI_OPT_PID = 0x1100,
+	CLI_OPT_TID,
+	CLI_OPT_COMM,
+	CLI_OPT_CPU,
+	CLI_OPT_TIME,
+	CLI_OPT_RELTIME,
+	CLI_OPT_EVENT,
+};
+
+#define CLI_SELECT_SHORTOPTS "i:"
+
+#define CLI_INPUT_LONGOPTS \
+	{ "input", required_argument, NULL, 'i' }
+
+#define CLI_SELECT_LONGOPTS						\
+	CLI_INPUT_LONGOPTS,						\
+	{ "pid", required_argument, NULL, CLI_OPT_PID },		\
+	{ "tid", required_argument, NULL, CLI_OPT_TID },		\
+	{ "comm", required_argument, NULL, CLI_OPT_COMM },		\
+	{ "cpu", required_argument, NULL, CLI_OPT_CPU },		\
+	{ "time", required_argument, NULL, CLI_OPT_TIME },		\
+	{ "reltime", no_argument, NULL, CLI_OPT_RELTIME },		\
+	{ "event", required_argument, NULL, CLI_OPT_EVENT }
+
+/* Lines for a command's --help, in the layout of the others (printf formats: %% doubled). */
+#define CLI_INPUT_HELP								\
+	"  -i, --input FILE      the input (same as the FILE argument)\n"
+
+#define CLI_SELECT_HELP								\
+	CLI_INPUT_HELP								\
+	"\nSelection (only samples are selected; other records are kept, as perf does):\n" \
+	"      --pid LIST        samples of these processes (12,13)\n"		\
+	"      --tid LIST        samples of these threads\n"			\
+	"      --comm LIST       samples of threads with these command names\n"	\
+	"      --cpu LIST        samples taken on these CPUs (0-3,7)\n"		\
+	"      --time RANGES     samples in time ranges as perf script --time\n"	\
+	"                        takes them: START,STOP in seconds, several\n"	\
+	"                        separated by spaces, 10%%/2, 0%%-10%%,30%%-40%%\n"	\
+	"      --reltime         --time is relative to the first sample\n"	\
+	"      --event NAMES     samples of these events (cycles, cycles:u)\n"
+
+#define CLI_INPUT_HELP_TAIL							\
+	"Without FILE and -i, the input is standard input when it is a pipe,\n" \
+	"else perf.data in the current directory (as perf does); '-' reads\n"	\
+	"standard input.\n"
+
+struct cli_select {
+	const char *prog;	/* "perfconv" or "perfsym", for messages */
+	const char *cmd;	/* "to-json", or NULL */
+	const char *input;	/* -i FILE */
+	struct pd_select *sel;	/* NULL until an option selects something */
+	bool reltime;
+};
+
+void cli_select_init(struct cli_select *cs, const char *prog, const char *cmd);
+void cli_select_free(struct cli_select *cs);
+
+/*
+ * One option from getopt_long(): returns 1 when it was a selection or
+ * input option (taken), 0 when it is none of them, -1 when its argument
+ * is wrong (a message was printed: exit 2).
+ */
+int cli_select_option(struct cli_select *cs, int c, const char *arg);
+
+/*
+ * The input of the command: -i FILE, or the one argument left at
+ * argv[first..argc), or standard input when neither is given and it is
+ * a pipe, or ./perf.data.  NULL after a message (exit 2) when there are
+ * two inputs or none can be found.
+ */
+const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first);
+
+/* Set the reader's selection (when there is one).  Call after the options. */
+void cli_select_reader_opts(struct cli_select *cs, struct pd_reader_opts *ro);
+
+/* True when a selection is active. */
+bool cli_select_active(const struct cli_select *cs);
+
+/*
+ * Check the selection against the opened input: a --time that needs
+ * sample times the recording lacks, or an --event matching none of its
+ * events (listed in the message).  `at_end`: after the last record (pipe
+ * mode learns its events while reading).  Returns 0, or 2 after a message.
+ */
+int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_end);
+
+/*
+ * The selection as command-line options ("--pid 12 --time 10%/2"), for
+ * headers that say how an output was made; "" without a selection.
+ */
+const char *cli_select_describe(const struct cli_select *cs, char *buf, size_t size);
+
+#endif /* PERFCONV_CLI_SELECT_H */

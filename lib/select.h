@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * select.h - the reader's side of a sample selection (lib/select.c).
+ * Not installed.
+ */
+#ifndef PD_LIB_SELECT_H
+#define PD_LIB_SELECT_H
+
+#include <stdbool.h>
+
+#include "perfdata/pd_feature.h"
+#include "perfdata/pd_record.h"
+#include "perfdata/pd_select.h"
+
+struct pd_sel_state;
+
+struct pd_sel_state *pd_sel_state_new(const struct pd_select *s);
+void pd_sel_state_free(struct pd_sel_state *st);
+/* Resolve --time with the first/last sample times known now (done once). */
+void pd_sel_resolve_time(struct pd_sel_state *st, const struct pd_features *f);
+/* Why the selection cannot be applied to this recording, or NULL. */
+const char *pd_sel_error(const struct pd_sel_state *st);
+/* Deliver this record?  Sees every record, in delivery order. */
+bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
+		 const struct pd_features *f);
+
+#endif /* PD_LIB_SELECT_H */
