@@ -101,7 +101,8 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg)
 	return 0;
 }
 
-const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first)
+const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first,
+			     const char *fallback)
 {
 	struct stat st;
 	int left = argc - first;
@@ -114,6 +115,8 @@ const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int f
 		return argv[first];
 	if (cs->input)
 		return cs->input;
+	if (fallback)
+		return fallback;
 	/* perf's rule: a pipe on standard input is the input, else perf.data */
 	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
 		return "-";

@@ -90,11 +90,12 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg);
 
 /*
  * The input of the command: -i FILE, or the one argument left at
- * argv[first..argc), or standard input when neither is given and it is
- * a pipe, or ./perf.data.  NULL after a message (exit 2) when there are
- * two inputs or none can be found.
+ * argv[first..argc); when neither is given, `fallback` if not NULL, else
+ * perf's rule: standard input when it is a pipe, else ./perf.data.  NULL
+ * after a message (exit 2) when there are two inputs or none is found.
  */
-const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first);
+const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first,
+			     const char *fallback);
 
 /* Set the reader's selection (when there is one).  Call after the options. */
 void cli_select_reader_opts(struct cli_select *cs, struct pd_reader_opts *ro);

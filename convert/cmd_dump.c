@@ -1130,7 +1130,7 @@ int cmd_dump(int argc, char **argv)
 			}
 		}
 	}
-	input = cli_select_input(&cs, argc, argv, optind);
+	input = cli_select_input(&cs, argc, argv, optind, NULL);
 	if (!input) {
 		cli_select_free(&cs);
 		usage(stderr);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "perfdata/pd_writer.h"
 
 /* perf's HEADER_LAST_FEATURE from 5.13 until CPU_DOMAIN_INFO (32) existed */
@@ -25,7 +26,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s file-to-pipe [--fsync] [-v] [-o OUT] FILE|DIR\n\n"
+		"usage: %s file-to-pipe [--fsync] [-v] [-o OUT] [FILE|DIR]\n\n"
 		"Write the pipe-mode stream (perf record -o -) of a file-mode recording:\n"
 		"perf reads it on standard input and pipe-to-file turns it back into an\n"
 		"equivalent file.  A file of the other byte order is converted to host\n"
@@ -33,9 +34,11 @@ static void usage(FILE *f)
 		"  -o, --output OUT  output (default: standard output; a pipe is fine)\n"
 		"      --fsync       flush the output to disk before renaming it\n"
 		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n\n"
+		"  -h, --help        show this help\n"
+		"  -i, --input FILE  the input (same as the FILE argument)\n\n"
 		"A regular output file is written to a temporary file next to it and\n"
-		"renamed when complete.\n", cli_progname);
+		"renamed when complete.\n"
+		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
 static bool same_file(const char *in, const char *out)
@@ -100,12 +103,14 @@ int cmd_file_to_pipe(int argc, char **argv)
 		{ "fsync", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
 	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	struct pd_writer *w = NULL;
+	struct cli_select cs;
 	const struct pd_features *f;
 	const struct pd_record *rec;
 	const char *in, *out = "-";
@@ -115,8 +120,9 @@ int cmd_file_to_pipe(int argc, char **argv)
 	size_t i;
 	int c, status = 0, code;
 
+	cli_select_init(&cs, cli_progname, "file-to-pipe");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -131,15 +137,18 @@ int cmd_file_to_pipe(int argc, char **argv)
 			usage(stdout);
 			return cli_finish_output(CLI_EXIT_OK);
 		default:
-			return cli_bad_option("file-to-pipe", argc, argv, c);
+			/* only -i: every record is written */
+			code = cli_select_option(&cs, c, optarg);
+			if (code <= 0)
+				return code ? CLI_EXIT_USAGE
+					    : cli_bad_option("file-to-pipe", argc, argv, c);
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("file-to-pipe: %s", argc - optind ? "too many arguments" : "no input file");
+	in = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!in) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	in = argv[optind];
 	if (!*out) {
 		cli_error("file-to-pipe: empty output name");
 		return CLI_EXIT_USAGE;

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cli_select.h"
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000
@@ -49,13 +50,15 @@ struct info_ctx {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s info [--json] [-v] FILE|DIR|-\n\n"
+		"usage: %s info [--json] [-v] [FILE|DIR|-]\n\n"
 		"Read the whole input and show its header, event attributes, header\n"
 		"features and the number of records of each type.\n\n"
 		"  -j, --json     write one JSON object (see perfconv(1), OUTPUT)\n"
 		"  -v, --verbose  also print diagnostics of severity note\n"
 		"  -h, --help     show this help\n\n"
-		"FILE '-' reads standard input (pipe or file mode).\n", cli_progname);
+		CLI_INPUT_HELP "\n"
+		"FILE '-' reads standard input (pipe or file mode).\n"
+		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
 /* ---- record counts ---- */
@@ -1111,18 +1114,21 @@ int cmd_info(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	const struct pd_record *rec;
+	struct cli_select cs;
 	struct info_ctx ic;
 	bool verbose = false;
 	int c, status = 0, code;
 
 	memset(&ic, 0, sizeof(ic));
+	cli_select_init(&cs, cli_progname, "info");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":jvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jvh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ic.json = true;
@@ -1134,15 +1140,17 @@ int cmd_info(int argc, char **argv)
 			usage(stdout);
 			return cli_finish_output(CLI_EXIT_OK);
 		default:
-			return cli_bad_option("info", argc, argv, c);
+			/* only -i: info has no selection */
+			code = cli_select_option(&cs, c, optarg);
+			if (code <= 0)
+				return code ? CLI_EXIT_USAGE : cli_bad_option("info", argc, argv, c);
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("info: %s", argc - optind ? "too many arguments" : "no input file");
+	ic.path = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!ic.path) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	ic.path = argv[optind];
 	cli_diag_init(&ic.cd, ic.path, verbose);
 	if (ic.json) {
 		ic.diags = json_array();

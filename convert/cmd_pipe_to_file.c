@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "perfdata/pd_writer.h"
 
 struct p2f {
@@ -73,7 +74,8 @@ static void usage(FILE *f)
 		"                    the input, fails the conversion and leaves no output\n"
 		"      --fsync       flush the output to disk before renaming it\n"
 		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n\n"
+		"  -h, --help        show this help\n"
+		"  -i, --input FILE  the input (same as the FILE argument)\n\n"
 		"FILE '-' or no FILE reads standard input.  The output is written to a\n"
 		"temporary file next to OUT and renamed when complete.\n", cli_progname);
 }
@@ -392,6 +394,7 @@ int cmd_pipe_to_file(int argc, char **argv)
 		{ "fsync", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
@@ -399,15 +402,17 @@ int cmd_pipe_to_file(int argc, char **argv)
 	struct pd_reader *r = NULL;
 	struct pd_writer *w = NULL;
 	const struct pd_record *rec;
-	const char *in = "-", *out = "-";
+	struct cli_select cs;
+	const char *in, *out = "-";
 	bool verbose = false;
 	struct stat st;
 	struct p2f p;
 	int c, status = 0, code;
 
 	memset(&p, 0, sizeof(p));
+	cli_select_init(&cs, cli_progname, "pipe-to-file");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -425,16 +430,19 @@ int cmd_pipe_to_file(int argc, char **argv)
 			usage(stdout);
 			return cli_finish_output(CLI_EXIT_OK);
 		default:
-			return cli_bad_option("pipe-to-file", argc, argv, c);
+			/* only -i: the stream is copied whole */
+			code = cli_select_option(&cs, c, optarg);
+			if (code <= 0)
+				return code ? CLI_EXIT_USAGE
+					    : cli_bad_option("pipe-to-file", argc, argv, c);
 		}
 	}
-	if (argc - optind > 1) {
-		cli_error("pipe-to-file: too many arguments");
+	/* a stream comes on standard input unless named */
+	in = cli_select_input(&cs, argc, argv, optind, "-");
+	if (!in) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (argc - optind == 1)
-		in = argv[optind];
 	if (!*out) {
 		cli_error("pipe-to-file: empty output name");
 		return CLI_EXIT_USAGE;

@@ -18,14 +18,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "csv_tables.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
-		"                       [--kallsyms FILE] [--event NAME] [--folded-period]\n"
-		"                       [--strict] [-v] FILE|DIR|-\n\n"
+		"                       [--kallsyms FILE] [--folded-period] [--strict] [-v]\n"
+		"                       [SELECTION] [FILE|DIR|-]\n\n"
 		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
 		"  stats      records and bytes per record type; samples and period per event\n"
 		"  records    every record in time order with a short summary\n"
@@ -41,13 +42,15 @@ static void usage(FILE *f)
 		"      --srcline        source lines from debug info: adds the lines table\n"
 		"      --symfs DIR      look for every binary under DIR\n"
 		"      --kallsyms FILE  kernel symbols from FILE\n"
-		"      --event NAME     event of the folded table (default: the first sampled)\n"
 		"      --folded-period  folded counts the period, not the samples\n"
 		"      --strict         stop at the first warning or error in the input\n"
 		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
-		"  -h, --help           show this help\n\n"
-		"Tables in a directory are written to temporary files and renamed when\n"
-		"complete.  Columns are listed in perfconv(1).\n",
+		"  -h, --help           show this help\n"
+		CLI_SELECT_HELP "\n"
+		"The folded table holds the first event that has samples: choose it\n"
+		"with --event.  Tables in a directory are written to temporary files\n"
+		"and renamed when complete.  Columns are listed in perfconv(1).\n"
+		CLI_INPUT_HELP_TAIL,
 		cli_progname);
 }
 
@@ -148,21 +151,22 @@ int cmd_to_csv(int argc, char **argv)
 		{ "srcline", no_argument, NULL, 'S' },
 		{ "symfs", required_argument, NULL, 'F' },
 		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "event", required_argument, NULL, 'e' },
 		{ "folded-period", no_argument, NULL, 'P' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
 	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
 	const struct pd_record *rec;
+	struct cli_select cs;
 	struct csv_ctx *c;
 	struct cli_diag cd;
-	const char *dir = NULL;
+	const char *dir = NULL, *input;
 	bool any = false, strict = false, verbose = false, failed = false, srcline = false;
-	int ch, i, status = 0, code, werr;
+	int ch, i, status = 0, code, werr, taken;
 	uint64_t nr_records = 0;
 
 	c = calloc(1, sizeof(*c));
@@ -174,8 +178,9 @@ int cmd_to_csv(int argc, char **argv)
 		return CLI_EXIT_IO;
 	}
 	code = CLI_EXIT_USAGE;
+	cli_select_init(&cs, cli_progname, "to-csv");
 	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, ":o:t:vh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:t:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			dir = optarg;
@@ -194,9 +199,6 @@ int cmd_to_csv(int argc, char **argv)
 		case 'K':
 			so.kallsyms = optarg;
 			break;
-		case 'e':
-			c->folded_event = optarg;
-			break;
 		case 'P':
 			c->folded_period = true;
 			break;
@@ -211,15 +213,19 @@ int cmd_to_csv(int argc, char **argv)
 			code = cli_finish_output(CLI_EXIT_OK);
 			goto out;
 		default:
-			code = cli_bad_option("to-csv", argc, argv, ch);
-			goto out;
+			taken = cli_select_option(&cs, ch, optarg);
+			if (!taken)
+				code = cli_bad_option("to-csv", argc, argv, ch);
+			if (taken <= 0)
+				goto out;
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("to-csv: %s", argc - optind ? "too many arguments" : "no input file");
+	input = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!input) {
 		usage(stderr);
 		goto out;
 	}
+	cli_select_reader_opts(&cs, &ro);
 	if (!any) {
 		if (!dir) {
 			cli_error("to-csv: give -o DIR for all tables, or --table NAME for one on stdout");
@@ -250,16 +256,19 @@ int cmd_to_csv(int argc, char **argv)
 	so.note_fn = print_note;
 	so.note_arg = verbose ? c : NULL;
 
-	cli_diag_init(&cd, argv[optind], verbose);
+	cli_diag_init(&cd, input, verbose);
 	ro.diag_fn = cli_diag_cb;
 	ro.diag_arg = &cd;
 	/* perf script's order: it decides comm and maps of every sample */
 	ro.time_order = true;
-	status = pd_reader_open(argv[optind], &ro, &c->r);
+	status = pd_reader_open(input, &ro, &c->r);
 	if (status < 0) {
 		code = cli_exit_code(status, &cd);
 		goto out;
 	}
+	code = cli_select_check(&cs, c->r, false);
+	if (code)
+		goto out;
 	if (stop_now(&cd, strict)) {
 		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
 		goto out;
@@ -316,6 +325,8 @@ int cmd_to_csv(int argc, char **argv)
 			cli_progname, e ? e->name : "?");
 	}
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
+	if (code == CLI_EXIT_OK)
+		code = cli_select_check(&cs, c->r, true);
 	csv_samples_stop(c);
 	werr = csv_write_error(c);
 	if (close_tables(c, !failed) && code == CLI_EXIT_OK)
@@ -335,5 +346,6 @@ out:
 		pd_reader_close(c->r);
 	csv_ctx_free(c);
 	free(c);
+	cli_select_free(&cs);
 	return code;
 }

@@ -326,7 +326,7 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 				return cli_bad_option("to-json", argc, argv, c);
 		}
 	}
-	o->input = cli_select_input(&o->cs, argc, argv, optind);
+	o->input = cli_select_input(&o->cs, argc, argv, optind, NULL);
 	if (!o->input) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_select.h"
 #include "out_file.h"
 #include "proto_compat.h"
 #include "proto_event.h"
@@ -39,7 +40,8 @@ static void out_write(struct pw_buf *b, void *arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s to-proto [--quipper-compat] [--strict] [-v] [-o OUT] FILE|DIR|-\n\n"
+		"usage: %s to-proto [--quipper-compat] [--strict] [-v] [-o OUT] [SELECTION]\n"
+		"                         [FILE|DIR|-]\n\n"
 		"Write the recording as a quipper.PerfDataProto protobuf message\n"
 		"(schema/perf_data.proto), readable by programs built on quipper's schema.\n\n"
 		"  -o, --output OUT     write to OUT (replaced only when complete); default stdout\n"
@@ -48,10 +50,12 @@ static void usage(FILE *f)
 		"                       no extension fields, the records quipper drops left out\n"
 		"      --strict         stop at the first warning or error in the input\n"
 		"  -v, --verbose        also print diagnostics of severity note\n"
-		"  -h, --help           show this help\n\n"
+		"  -h, --help           show this help\n"
+		CLI_SELECT_HELP "\n"
 		"Default mode keeps every record in file order and adds extension fields\n"
 		"(numbers >= 1000) for what quipper's schema cannot hold.\n"
-		"Decode with: protoc --decode=quipper.PerfDataProto schema/perf_data.proto < OUT\n",
+		"Decode with: protoc --decode=quipper.PerfDataProto schema/perf_data.proto < OUT\n"
+		CLI_INPUT_HELP_TAIL,
 		cli_progname);
 }
 
@@ -68,10 +72,14 @@ int cmd_to_proto(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	struct pd_reader *r = NULL;
+	struct cli_select cs;
+	const char *input;
+	int taken;
 	const struct pd_record *rec;
 	struct pm_state meta;
 	struct pq_state *q = NULL;
@@ -82,8 +90,9 @@ int cmd_to_proto(int argc, char **argv)
 	bool compat = false, strict = false, verbose = false, failed = false;
 	int c, status = 0, code;
 
+	cli_select_init(&cs, cli_progname, "to-proto");
 	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -98,41 +107,52 @@ int cmd_to_proto(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'h':
+			cli_select_free(&cs);
 			usage(stdout);
 			return cli_finish_output(CLI_EXIT_OK);
 		default:
-			return cli_bad_option("to-proto", argc, argv, c);
+			taken = cli_select_option(&cs, c, optarg);
+			if (taken <= 0) {
+				cli_select_free(&cs);
+				return taken ? CLI_EXIT_USAGE : cli_bad_option("to-proto", argc, argv, c);
+			}
 		}
 	}
-	if (argc - optind != 1) {
-		cli_error("to-proto: %s", argc - optind ? "too many arguments" : "no input file");
+	input = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!input) {
+		cli_select_free(&cs);
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	if (!output && isatty(STDOUT_FILENO)) {
 		cli_error("to-proto: refusing to write binary protobuf to a terminal");
 		fprintf(stderr, "Use -o OUT, or redirect: %s to-proto %s > out.pb\n", cli_progname,
-			argv[optind]);
+			input);
+		cli_select_free(&cs);
 		return CLI_EXIT_USAGE;
 	}
+	cli_select_reader_opts(&cs, &o);
 
-	cli_diag_init(&cd, argv[optind], verbose);
+	cli_diag_init(&cd, input, verbose);
 	o.diag_fn = cli_diag_cb;
 	o.diag_arg = &cd;
 	/* the records inside COMPRESSED ones are delivered in their place */
 	o.skip_compressed = true;
-	status = pd_reader_open(argv[optind], &o, &r);
-	if (status < 0)
+	status = pd_reader_open(input, &o, &r);
+	if (status < 0) {
+		cli_select_free(&cs);
 		return cli_exit_code(status, &cd);
-	if (stop_now(&cd, strict)) {
-		pd_reader_close(r);
-		return cli_exit_code(PD_STATUS_MALFORMED, &cd);
 	}
-	if (out_file_open(&out, "to-proto", output)) {
+	code = stop_now(&cd, strict) ? cli_exit_code(PD_STATUS_MALFORMED, &cd)
+				     : cli_select_check(&cs, r, false);
+	if (!code && out_file_open(&out, "to-proto", output))
+		code = CLI_EXIT_IO;
+	if (code) {
 		pd_reader_close(r);
-		return CLI_EXIT_IO;
+		cli_select_free(&cs);
+		return code;
 	}
-	if (pm_init(&meta, r, argv[optind], !compat))
+	if (pm_init(&meta, r, input, !compat))
 		goto nomem;
 	if (compat) {
 		q = pq_new();
@@ -178,6 +198,8 @@ int cmd_to_proto(int argc, char **argv)
 	if (!failed)
 		out_write(&buf, &out);
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
+	if (code == CLI_EXIT_OK)
+		code = cli_select_check(&cs, r, true);
 	if (out_file_close(&out, !failed) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
@@ -195,5 +217,6 @@ done:
 	pm_free(&meta);
 	pw_buf_free(&buf);
 	pd_reader_close(r);
+	cli_select_free(&cs);
 	return code;
 }

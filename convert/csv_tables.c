@@ -807,13 +807,10 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 	/*
 	 * Adding up different events (cycles and page faults) makes no sense
 	 * in one flame graph: like stackcollapse-perf, keep the first event
-	 * that has samples unless one was named.
+	 * that has samples (--event selects which samples reach this table).
 	 */
-	if (c->folded_ev < 0) {
-		if (c->folded_event && strcmp(c->folded_event, event_name(c, ev)))
-			return;
+	if (c->folded_ev < 0)
 		c->folded_ev = ev;
-	}
 	if (ev != c->folded_ev) {
 		c->folded_other = true;
 		return;

@@ -81,7 +81,6 @@ struct csv_ctx {
 	bool open[CSV_NR_TABLES];
 	bool srcline;		/* pd_machine_srcline() is available */
 	bool folded_period;	/* folded counts period instead of samples */
-	const char *folded_event;	/* event of the folded table; NULL: the first sampled */
 	int folded_ev;		/* its index, -1 until known */
 	bool folded_other;	/* samples of other events were left out of it */
 	bool nomem;

@@ -12,6 +12,8 @@
  *   --file-order     process records in file order (perf script
  *                    --show-round-events does so)
  *   -v               print the per-DSO notes on stderr
+ *   -i FILE, --pid, --tid, --comm, --cpu, --time, --reltime, --event
+ *                    the input and the sample selection of perfconv
  *
  * Used by the test suite to compare with perf script and by bench.sh.
  */
@@ -23,6 +25,9 @@
 
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_symbols.h"
+
+/* the input and selection options every command that writes samples shares */
+#include "../convert/cli_select.h"
 
 static void print_note(void *arg, const char *dso, const char *msg)
 {
@@ -41,7 +46,18 @@ static double now(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
-		   "               [--buildid-dir DIR] [--file-order] [-v] FILE\n");
+		   "               [--buildid-dir DIR] [--file-order] [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		   "Print the resolved frames of every sample, as\n"
+		   "'perf script -F comm,tid,ip,sym,dso' does.\n\n"
+		   "      --srcline         add file:line (and inline frames) to each frame\n"
+		   "      --bench           print only frame counts, frames/s and table figures\n"
+		   "      --symfs DIR       look for every binary under DIR\n"
+		   "      --kallsyms FILE   kernel symbols from FILE\n"
+		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
+		   "      --file-order      process records in file order\n"
+		   "  -v                    print the per-DSO notes on stderr\n"
+		   "  -h, --help            show this help\n"
+		   CLI_SELECT_HELP "\n" CLI_INPUT_HELP_TAIL);
 }
 
 static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline)
@@ -73,8 +89,11 @@ int main(int argc, char **argv)
 		{ "buildid-dir", required_argument, NULL, 'B' },
 		{ "file-order", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_select cs;
+	const char *input;
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
 	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
 	struct pd_sym_frame *frames;
@@ -88,7 +107,8 @@ int main(int argc, char **argv)
 
 	ro.time_order = true;
 	ro.skip_compressed = true;
-	while ((opt = getopt_long(argc, argv, "vh", lopts, NULL)) != -1) {
+	cli_select_init(&cs, "perfsym", NULL);
+	while ((opt = getopt_long(argc, argv, "vh" CLI_SELECT_SHORTOPTS, lopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			srcline = so.srcline = true;
@@ -112,17 +132,26 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'h':
+			cli_select_free(&cs);
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			ret = cli_select_option(&cs, opt, optarg);
+			if (ret <= 0) {
+				if (!ret)
+					usage(stderr);
+				cli_select_free(&cs);
+				return 2;
+			}
 		}
 	}
-	if (optind != argc - 1) {
+	input = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!input) {
 		usage(stderr);
+		cli_select_free(&cs);
 		return 2;
 	}
+	cli_select_reader_opts(&cs, &ro);
 	so.note_fn = print_note;
 	so.note_arg = verbose ? (void *)1 : NULL;
 	frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*frames));
@@ -130,12 +159,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfsym: out of memory or bad --symfs\n");
 		return 3;
 	}
-	ret = pd_reader_open(argv[optind], &ro, &r);
+	ret = pd_reader_open(input, &ro, &r);
 	if (ret < 0) {
-		fprintf(stderr, "perfsym: cannot read %s\n", argv[optind]);
+		fprintf(stderr, "perfsym: cannot read %s\n", input);
 		pd_machine_free(m);
 		free(frames);
+		cli_select_free(&cs);
 		return ret == PD_STATUS_MALFORMED ? 1 : 3;
+	}
+	if (cli_select_check(&cs, r, false)) {
+		pd_reader_close(r);
+		pd_machine_free(m);
+		free(frames);
+		cli_select_free(&cs);
+		return 2;
 	}
 	pd_machine_add_features(m, pd_reader_features(r));
 	t0 = now();
@@ -210,10 +247,13 @@ int main(int argc, char **argv)
 		       st.cache_hits + st.cache_misses ?
 		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);
 	}
+	if (ret >= 0 && cli_select_check(&cs, r, true))
+		ret = 2;
 	pd_reader_close(r);
 	pd_machine_free(m);
 	free(frames);
+	cli_select_free(&cs);
 	if (ret < 0)
 		return ret == PD_STATUS_MALFORMED ? 1 : 3;
-	return 0;
+	return ret;
 }
