@@ -28,6 +28,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_proto,
 	pd_test_register_batch_pipe,
 	pd_test_register_fmt_num,
+	pd_test_register_select,
 };
 
 int main(int argc, char **argv)
