@@ -315,7 +315,7 @@ static int parse_abs_ranges(const char *arg, uint64_t *out, size_t max)
 	if (!n)
 		return -1;
 	for (i = 0; i + 1 < n; i++)
-		if (out[2 * i + 1] >= out[2 * (i + 1)])
+		if (!out[2 * i + 1] || out[2 * i + 1] >= out[2 * (i + 1)])
 			return -1;
 	return (int)n;
 }
