@@ -260,6 +260,14 @@ fi
 "$PERFSYM" sel.data > sym-pos.txt 2>&1
 if cmp -s sym-def.txt sym-pos.txt; then ok; else ko "perfsym without input does not read ./perf.data"; fi
 expect 2 "no perf.data" -- "$PERFCONV" to-json
+PERFCHECK=$O/perfcheck
+if [ -x "$PERFCHECK" ]; then
+	expect 0 "" -- "$PERFCHECK" -q -i sel.data
+	(cd cwd && "$PERFCHECK" < /dev/null > ../chk.txt 2>&1)
+	if grep -q '^perf\.data: .*PASS' chk.txt; then ok; else
+		ko "perfcheck without input does not check ./perf.data: $(head -1 chk.txt)"
+	fi
+fi
 
 echo "select.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] || exit 1

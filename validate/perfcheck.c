@@ -15,6 +15,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "perfcheck.h"
 
@@ -26,7 +28,7 @@ static const char *progname = "perfcheck";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [OPTIONS] FILE|-...\n\n"
+		"usage: %s [OPTIONS] [FILE|-...]\n\n"
 		"Check perf.data files (file, pipe or directory mode) completely and report\n"
 		"every problem found, with its offset, record and stable code.\n\n"
 		"options:\n"
@@ -38,9 +40,12 @@ static void usage(FILE *f)
 		"  --check-buildids      compare recorded build ids with the binaries here\n"
 		"  --symfs DIR           look for those binaries under DIR\n"
 		"  --list-checks         print the catalogue of checks and exit\n"
+		"  -i, --input FILE      check FILE too (as a FILE argument; repeatable)\n"
 		"  -q, --quiet           text: print only the findings that fail the check\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         version\n\n"
+		"Without FILE and -i, the input is standard input when it is a pipe,\n"
+		"else perf.data in the current directory (as perf does).\n"
 		"Exit status: 0 no error, 1 errors found (or warnings with --strict),\n"
 		"2 usage error, 3 I/O or system error.  With several files, the worst.\n",
 		progname, DEFAULT_MAX_PER_CODE);
@@ -80,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "input", required_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -114,11 +120,21 @@ int main(int argc, char **argv)
 {
 	struct pc_opts o = { .format = PC_FMT_TEXT, .max_per_code = DEFAULT_MAX_PER_CODE };
 	struct pc_report rep;
+	/* static: early returns leave it reachable, not leaked */
+	static const char **inputs;
+	size_t nr_inputs = 0;
 	bool list = false;
+	struct stat st;
 	int c, i;
 
+	/* -i FILE and FILE arguments, in the order given */
+	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
+	if (!inputs) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return PC_EXIT_IO;
+	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qhVi:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STRICT:
 			o.strict = true;
@@ -153,6 +169,9 @@ int main(int argc, char **argv)
 		case 'q':
 			o.quiet = true;
 			break;
+		case 'i':
+			inputs[nr_inputs++] = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return finish_output(PC_EXIT_OK);
@@ -169,16 +188,30 @@ int main(int argc, char **argv)
 		pc_list_checks(stdout);
 		return finish_output(PC_EXIT_OK);
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s: no input file\n", progname);
-		usage(stderr);
-		return PC_EXIT_USAGE;
+	for (i = optind; i < argc; i++)
+		inputs[nr_inputs++] = argv[i];
+	if (!nr_inputs) {
+		/* perf's rule: a pipe on standard input, else ./perf.data */
+		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode)) {
+			inputs[nr_inputs++] = "-";
+		} else if (!access("perf.data", F_OK)) {
+			inputs[nr_inputs++] = "perf.data";
+		} else {
+			fprintf(stderr, "%s: no input file given, and no perf.data in the current "
+				"directory\n", progname);
+			usage(stderr);
+			free(inputs);
+			return PC_EXIT_USAGE;
+		}
 	}
-	if (o.symfs && !o.check_buildids)
+	if (o.symfs && !o.check_buildids) {
+		free(inputs);
 		return bad_usage("%s only makes sense with --check-buildids", "--symfs");
+	}
 
 	pc_report_begin(&rep, &o, stdout);
-	for (i = optind; i < argc; i++)
-		pc_check_path(&rep, argv[i]);
+	for (i = 0; i < (int)nr_inputs; i++)
+		pc_check_path(&rep, inputs[i]);
+	free(inputs);
 	return finish_output(pc_report_end(&rep));
 }
