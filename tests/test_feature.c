@@ -13,6 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "diag_recorder.h"
 #include "perfdata/pd_attr.h"
 #include "perfdata/pd_feature.h"
 #include "internal.h"
@@ -38,45 +39,25 @@ int pd_test_register_feature(void);
 
 /* ---- diagnostic recorder ---- */
 
-struct seen {
-	enum pd_code code;
-	uint64_t off;
-	int64_t rec_idx;
-};
-
-static struct seen seen[64];
-static unsigned int nseen;
-static struct pd_diag_sink sink;
-
-static void record_diag(const struct pd_diag *d, void *arg)
-{
-	if (nseen < 64) {
-		seen[nseen].code = d->code;
-		seen[nseen].off = d->offset;
-		seen[nseen].rec_idx = d->record_index;
-	}
-	nseen++;
-}
+static struct diag_recorder diags;
 
 static void reset(void)
 {
-	memset(&sink, 0, sizeof(sink));
-	sink.fn = record_diag;
-	nseen = 0;
+	diag_recorder_reset(&diags);
 }
 
 static int dec(struct pd_features *f, unsigned int id, const uint8_t *p, size_t len, bool swap)
 {
-	return pd_feature_decode(f, id, p, len, swap, BASE, -1, 0, &sink);
+	return pd_feature_decode(f, id, p, len, swap, BASE, -1, 0, &diags.sink);
 }
 
 /* Exactly one diagnostic, with this code at this offset. */
 #define ASSERT_ONE(c, o)						\
 	do {								\
-		CU_ASSERT_EQUAL(nseen, 1);				\
-		if (nseen >= 1) {					\
-			CU_ASSERT_EQUAL(seen[0].code, (c));		\
-			CU_ASSERT_EQUAL(seen[0].off, (uint64_t)(o));	\
+		CU_ASSERT_EQUAL(diags.n, 1);				\
+		if (diags.n >= 1) {					\
+			CU_ASSERT_EQUAL(diags.seen[0].code, (c));		\
+			CU_ASSERT_EQUAL(diags.seen[0].offset, (uint64_t)(o));	\
 		}							\
 	} while (0)
 
@@ -100,7 +81,7 @@ static void both(unsigned int id, const uint8_t *le, size_t lel, const uint8_t *
 			CU_ASSERT_EQUAL(dec(&f, pre_id, swap ? pre_be : pre_le,
 					    swap ? pre_bel : pre_lel, swap), 0);
 		CU_ASSERT_EQUAL(dec(&f, id, swap ? be : le, swap ? bel : lel, swap), 0);
-		CU_ASSERT_EQUAL(nseen, 0);
+		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT(f.raw[id].present);
 		CU_ASSERT(f.raw[id].decoded);
 		CU_ASSERT(pd_features_has(&f, id));
@@ -278,11 +259,11 @@ static void test_build_id(void)
 
 	/* perf 6.12 padding bug: a warning, entries still found */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_BUILD_ID, bid612, sizeof(bid612), &f), 0);
-	CU_ASSERT_EQUAL(nseen, 2);
-	CU_ASSERT_EQUAL(seen[0].code, PD_FEAT_BUILDID_PADDING);
-	CU_ASSERT_EQUAL(seen[0].off, BASE + 6);
-	CU_ASSERT_EQUAL(seen[1].code, PD_FEAT_BUILDID_PADDING);
-	CU_ASSERT_EQUAL(seen[1].off, BASE + 84 + 6);
+	CU_ASSERT_EQUAL(diags.n, 2);
+	CU_ASSERT_EQUAL(diags.seen[0].code, PD_FEAT_BUILDID_PADDING);
+	CU_ASSERT_EQUAL(diags.seen[0].offset, BASE + 6);
+	CU_ASSERT_EQUAL(diags.seen[1].code, PD_FEAT_BUILDID_PADDING);
+	CU_ASSERT_EQUAL(diags.seen[1].offset, BASE + 84 + 6);
 	CU_ASSERT_EQUAL_FATAL(f.build_ids.nr, 2);
 	CU_ASSERT(f.build_ids.perf612_padding);
 	CU_ASSERT_STRING_EQUAL(f.build_ids.ids[1].filename, "/bin/sh");
@@ -291,7 +272,7 @@ static void test_build_id(void)
 
 	/* legacy layout */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_BUILD_ID, bid_legacy, sizeof(bid_legacy), &f), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT_EQUAL_FATAL(f.build_ids.nr, 2);
 	CU_ASSERT(f.build_ids.legacy);
 	CU_ASSERT_STRING_EQUAL(f.build_ids.ids[0].filename, "[kernel.kallsyms]");
@@ -303,16 +284,16 @@ static void test_build_id(void)
 
 	/* the record form, big-endian */
 	reset();
-	CU_ASSERT_EQUAL(pd_build_id_entry_decode(bid_be + 44, 52, true, 77, 5, 67, &sink, &one), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(pd_build_id_entry_decode(bid_be + 44, 52, true, 77, 5, 67, &diags.sink, &one), 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT_EQUAL(one.pid, 1234);
 	CU_ASSERT_EQUAL(one.size, 8);
 	CU_ASSERT_STRING_EQUAL(one.filename, "/usr/lib/x.so");
 	free(one.filename);
 	reset();
-	CU_ASSERT_EQUAL(pd_build_id_entry_decode(bid_le, 30, false, 77, 5, 67, &sink, &one), -1);
+	CU_ASSERT_EQUAL(pd_build_id_entry_decode(bid_le, 30, false, 77, 5, 67, &diags.sink, &one), -1);
 	ASSERT_ONE(PD_FEAT_BAD_BUILD_ID, 77);
-	CU_ASSERT_EQUAL(seen[0].rec_idx, 5);
+	CU_ASSERT_EQUAL(diags.seen[0].record_index, 5);
 }
 
 /* ================= HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID ================= */
@@ -466,7 +447,7 @@ static void test_scalars(void)
 	pd_features_free(&f);
 	/* CLN_SIZE of another size: opaque, not an error */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_CLN_SIZE, nine, 3, &f), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(!f.cln_size.has_value);
 	CU_ASSERT_EQUAL(f.raw[PD_FEAT_CLN_SIZE].len, 3);
 	pd_features_free(&f);
@@ -646,7 +627,7 @@ static void test_cpu_topology(void)
 	pd_features_init(&f);
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_NRCPUS, nrcpus_le, sizeof(nrcpus_le), false), 0);
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32, false), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(!f.cpu_topology.has_cpu_ids);
 	/* part 3 cut inside cpu 1's socket_id */
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32 + 12, false), -1);
@@ -934,11 +915,11 @@ static void test_mem_topology(void)
 	b[0] = 1;
 	b[40] = 200;		/* 4 words needed, 2 present */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_MEM_TOPOLOGY, b, sizeof(mem_le), &f), -1);
-	CU_ASSERT_EQUAL(nseen, 2);
-	CU_ASSERT_EQUAL(seen[0].code, PD_FEAT_INCONSISTENT);	/* size != nbits */
-	CU_ASSERT_EQUAL(seen[0].off, BASE + 40);
-	CU_ASSERT_EQUAL(seen[1].code, PD_FEAT_BAD_COUNT);
-	CU_ASSERT_EQUAL(seen[1].off, BASE + 40);
+	CU_ASSERT_EQUAL(diags.n, 2);
+	CU_ASSERT_EQUAL(diags.seen[0].code, PD_FEAT_INCONSISTENT);	/* size != nbits */
+	CU_ASSERT_EQUAL(diags.seen[0].offset, BASE + 40);
+	CU_ASSERT_EQUAL(diags.seen[1].code, PD_FEAT_BAD_COUNT);
+	CU_ASSERT_EQUAL(diags.seen[1].offset, BASE + 40);
 	pd_features_free(&f);
 	b[40] = 70;
 	b[16] = 9;		/* 9 nodes of >= 24 bytes in 40 */
@@ -973,7 +954,7 @@ static void test_bpf(void)
 
 	/* little-endian: decoded */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_BPF_PROG_INFO, bpfprog_le, sizeof(bpfprog_le), &f), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(f.raw[PD_FEAT_BPF_PROG_INFO].decoded);
 	CU_ASSERT_EQUAL_FATAL(f.bpf_prog_info.nr, 1);
 	CU_ASSERT_EQUAL(f.bpf_prog_info.progs[0].info_len, 8);
@@ -1215,11 +1196,11 @@ static void test_cpu_domain_info(void)
 	b[52] = 2;
 	b[44] = 7;
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_DOMAIN_INFO, b, sizeof(domain_le), false), 0);
-	CU_ASSERT_EQUAL(nseen, 2);
-	CU_ASSERT_EQUAL(seen[0].code, PD_FEAT_INCONSISTENT);
-	CU_ASSERT_EQUAL(seen[0].off, BASE + 44);
-	CU_ASSERT_EQUAL(seen[1].code, PD_FEAT_INCONSISTENT);
-	CU_ASSERT_EQUAL(seen[1].off, BASE + 52);
+	CU_ASSERT_EQUAL(diags.n, 2);
+	CU_ASSERT_EQUAL(diags.seen[0].code, PD_FEAT_INCONSISTENT);
+	CU_ASSERT_EQUAL(diags.seen[0].offset, BASE + 44);
+	CU_ASSERT_EQUAL(diags.seen[1].code, PD_FEAT_INCONSISTENT);
+	CU_ASSERT_EQUAL(diags.seen[1].offset, BASE + 52);
 	/* nr_domains cannot fit */
 	reset();
 	memcpy(b, domain_le, sizeof(domain_le));
@@ -1279,11 +1260,11 @@ static void test_sp_file(void)
 	BOTH(PD_FEAT_SP_FILE, spfile, check_spfile);
 	b[10] = 9;		/* unknown dso type: its optional u64 is then left over */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_SP_FILE, b, sizeof(spfile_le), &f), 0);
-	CU_ASSERT_EQUAL(nseen, 2);
-	CU_ASSERT_EQUAL(seen[0].code, PD_FEAT_INCONSISTENT);
-	CU_ASSERT_EQUAL(seen[0].off, BASE + 10);
-	CU_ASSERT_EQUAL(seen[1].code, PD_FEAT_TRAILING_BYTES);
-	CU_ASSERT_EQUAL(seen[1].off, BASE + 43);
+	CU_ASSERT_EQUAL(diags.n, 2);
+	CU_ASSERT_EQUAL(diags.seen[0].code, PD_FEAT_INCONSISTENT);
+	CU_ASSERT_EQUAL(diags.seen[0].offset, BASE + 10);
+	CU_ASSERT_EQUAL(diags.seen[1].code, PD_FEAT_TRAILING_BYTES);
+	CU_ASSERT_EQUAL(diags.seen[1].offset, BASE + 43);
 	pd_features_free(&f);
 	b[10] = 2;
 	b[51] = 36;		/* entry 1 one byte longer than the section */
@@ -1444,7 +1425,7 @@ static void test_raw_only(void)
 	for (i = 0; i < 3; i++) {
 		reset();
 		CU_ASSERT_EQUAL(dec(&f, ids[i], blob, sizeof(blob), i == 1), 0);
-		CU_ASSERT_EQUAL(nseen, 0);
+		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT(f.raw[ids[i]].decoded);
 		CU_ASSERT_EQUAL(f.raw[ids[i]].len, sizeof(blob));
 		CU_ASSERT_EQUAL(memcmp(f.raw[ids[i]].data, blob, sizeof(blob)), 0);
@@ -1452,7 +1433,7 @@ static void test_raw_only(void)
 	/* an unknown id: bytes kept, no diagnostic, result 1 */
 	reset();
 	CU_ASSERT_EQUAL(dec(&f, 200, blob, sizeof(blob), false), 1);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(f.raw[200].present);
 	CU_ASSERT(!f.raw[200].decoded);
 	CU_ASSERT(pd_features_has(&f, 200));
@@ -1489,20 +1470,20 @@ static void test_duplicate_and_pipe(void)
 	pd_features_init(&f);
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_HOSTNAME, str_le, sizeof(str_le), false), 0);
 	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, other, sizeof(other), false, 99,
-					  -1, 0, &sink), 0);
+					  -1, 0, &diags.sink), 0);
 	CU_ASSERT_STRING_EQUAL(f.hostname, "ab");
 	CU_ASSERT_EQUAL(f.raw[PD_FEAT_HOSTNAME].len, sizeof(other));
 	CU_ASSERT_EQUAL(f.raw[PD_FEAT_HOSTNAME].offset, 99);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 
 	/* pipe mode: record index and type pass through; record padding is not trailing */
 	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, padded, sizeof(padded), false,
-					  BASE, 7, PD_REC_HEADER_FEATURE, &sink), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+					  BASE, 7, PD_REC_HEADER_FEATURE, &diags.sink), 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, noisy, sizeof(noisy), false,
-					  BASE, 7, PD_REC_HEADER_FEATURE, &sink), 0);
+					  BASE, 7, PD_REC_HEADER_FEATURE, &diags.sink), 0);
 	ASSERT_ONE(PD_FEAT_TRAILING_BYTES, BASE + 12);
-	CU_ASSERT_EQUAL(seen[0].rec_idx, 7);
+	CU_ASSERT_EQUAL(diags.seen[0].record_index, 7);
 	reset();
 	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_HOSTNAME, padded, sizeof(padded), false), 0);
 	ASSERT_ONE(PD_FEAT_TRAILING_BYTES, BASE + 12);

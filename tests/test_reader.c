@@ -18,6 +18,7 @@
 #include <CUnit/CUnit.h>
 #include <zstd.h>
 
+#include "diag_recorder.h"
 #include "perfdata/perfdata.h"
 #include "internal.h"
 #include "test_suites.h"
@@ -160,36 +161,7 @@ static void bb_round(struct bb *b)
 
 /* ---- diagnostics collected by the tests ---- */
 
-#define MAX_DIAGS 64
-
-struct seen {
-	unsigned int n;
-	enum pd_code code[MAX_DIAGS];
-	uint64_t offset[MAX_DIAGS];
-	int64_t rec[MAX_DIAGS];
-};
-
-static void collect(const struct pd_diag *d, void *arg)
-{
-	struct seen *s = arg;
-
-	if (s->n < MAX_DIAGS) {
-		s->code[s->n] = d->code;
-		s->offset[s->n] = d->offset;
-		s->rec[s->n] = d->record_index;
-		s->n++;
-	}
-}
-
-static int find_code(const struct seen *s, enum pd_code code)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->code[i] == code)
-			return (int)i;
-	return -1;
-}
+/* tests/diag_recorder.h: struct diag_recorder, diag_recorder_fn/_find */
 
 static int write_tmp(const struct bb *b)
 {
@@ -215,14 +187,14 @@ static int write_pipe(const struct bb *b)
 	return p[0];
 }
 
-static struct pd_reader *open_bb(const struct bb *b, bool use_pipe, struct seen *seen,
+static struct pd_reader *open_bb(const struct bb *b, bool use_pipe, struct diag_recorder *seen,
 				 bool time_order, int *fd_out, int *status)
 {
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	int fd = use_pipe ? write_pipe(b) : write_tmp(b);
 
-	o.diag_fn = collect;
+	o.diag_fn = diag_recorder_fn;
 	o.diag_arg = seen;
 	o.time_order = time_order;
 	*status = pd_reader_open_fd(fd, "test", &o, &r);
@@ -236,7 +208,7 @@ static void check_pipe_basic(bool be, bool use_pipe)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, n = 0;
 
@@ -298,7 +270,7 @@ static void expect_open_failure(const uint8_t *bytes, size_t len, enum pd_code c
 				uint64_t offset)
 {
 	struct bb *b = calloc(1, sizeof(*b));
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, i;
 
@@ -306,9 +278,9 @@ static void expect_open_failure(const uint8_t *bytes, size_t len, enum pd_code c
 	r = open_bb(b, false, &seen, false, &fd, &st);
 	CU_ASSERT_PTR_NULL(r);
 	CU_ASSERT_EQUAL(st, PD_STATUS_MALFORMED);
-	i = find_code(&seen, code);
+	i = diag_recorder_find(&seen, code);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], offset);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, offset);
 	close(fd);
 	free(b);
 }
@@ -351,7 +323,7 @@ static void test_zero_size_record(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	size_t bad_at;
 	int fd, st, ret, n = 0, i;
@@ -368,10 +340,10 @@ static void test_zero_size_record(void)
 		n++;
 	CU_ASSERT_EQUAL(ret, PD_STATUS_MALFORMED);
 	CU_ASSERT_EQUAL(n, 1);
-	i = find_code(&seen, PD_REC_ZERO_SIZE);
+	i = diag_recorder_find(&seen, PD_REC_ZERO_SIZE);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], bad_at);
-	CU_ASSERT_EQUAL(seen.rec[i], 1);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, bad_at);
+	CU_ASSERT_EQUAL(seen.seen[i].record_index, 1);
 	pd_reader_close(r);
 	close(fd);
 	free(b);
@@ -381,7 +353,7 @@ static void test_truncated_stream(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	size_t cut;
 	int fd, st, ret, n = 0, i;
@@ -398,9 +370,9 @@ static void test_truncated_stream(void)
 		n++;
 	CU_ASSERT_EQUAL(ret, 0);	/* everything complete was delivered */
 	CU_ASSERT_EQUAL(n, 2);
-	i = find_code(&seen, PD_REC_TRUNCATED);
+	i = diag_recorder_find(&seen, PD_REC_TRUNCATED);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], cut);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, cut);
 	pd_reader_close(r);
 	close(fd);
 	free(b);
@@ -412,7 +384,7 @@ static void check_compressed(bool be, bool v2)
 	struct bb *b = calloc(1, sizeof(*b)), *inner = calloc(1, sizeof(*inner));
 	uint8_t zout[4096];
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	ZSTD_CStream *zcs = ZSTD_createCStream();
 	size_t half, k, cut[2];
@@ -485,7 +457,7 @@ static void test_compressed_corrupt(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	size_t rs, at;
 	int fd, st, ret, n = 0, i;
@@ -503,9 +475,9 @@ static void test_compressed_corrupt(void)
 		n++;
 	CU_ASSERT_EQUAL(ret, 0);
 	CU_ASSERT_EQUAL(n, 3);
-	i = find_code(&seen, PD_ZSTD_ERROR);
+	i = diag_recorder_find(&seen, PD_ZSTD_ERROR);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], at);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, at);
 	pd_reader_close(r);
 	close(fd);
 	free(b);
@@ -517,7 +489,7 @@ static void test_time_order(void)
 	static const uint64_t want[] = { 5, 7, 10, 15, 20 };
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	char order[64] = "";
 	int fd, st, ns = 0;
@@ -618,7 +590,7 @@ static void check_file(bool be, bool via_pipe)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, n = 0;
 
@@ -674,16 +646,16 @@ static void test_killed_recording(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, n = 0, i;
 
 	build_file(b, true);
 	r = open_bb(b, false, &seen, false, &fd, &st);
 	CU_ASSERT_EQUAL_FATAL(st, 0);
-	i = find_code(&seen, PD_DATA_SIZE_ZERO);
+	i = diag_recorder_find(&seen, PD_DATA_SIZE_ZERO);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], 48);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, 48);
 	while (pd_reader_next(r, &rec) > 0)
 		n++;
 	CU_ASSERT_EQUAL(n, 3);	/* records run to the end of the file */
@@ -697,7 +669,7 @@ static void test_record_crosses_data_end(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, st, ret, n = 0, i;
 	size_t third = 104 + 16 + 2 * 128 + 40 + 40;	/* header, ids, attrs, 2 samples */
@@ -711,9 +683,9 @@ static void test_record_crosses_data_end(void)
 		n++;
 	CU_ASSERT_EQUAL(ret, PD_STATUS_MALFORMED);
 	CU_ASSERT_EQUAL(n, 2);
-	i = find_code(&seen, PD_REC_CROSSES_END);
+	i = diag_recorder_find(&seen, PD_REC_CROSSES_END);
 	CU_ASSERT_TRUE_FATAL(i >= 0);
-	CU_ASSERT_EQUAL(seen.offset[i], third);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, third);
 	pd_reader_close(r);
 	close(fd);
 	free(b);
@@ -725,7 +697,7 @@ static void test_directory_mode(void)
 	char dir[] = "/tmp/pd-dir-XXXXXX", path[256];
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	const struct pd_record *rec;
-	struct seen seen = { 0 };
+	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
 	int fd, n = 0, in_streams = 0;
 
@@ -747,7 +719,7 @@ static void test_directory_mode(void)
 	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
 	close(fd);
 
-	o.diag_fn = collect;
+	o.diag_fn = diag_recorder_fn;
 	o.diag_arg = &seen;
 	CU_ASSERT_EQUAL_FATAL(pd_reader_open(dir, &o, &r), 0);
 	CU_ASSERT_EQUAL(pd_reader_header(r)->mode, PD_MODE_DIR);

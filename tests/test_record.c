@@ -14,6 +14,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "diag_recorder.h"
 #include "decode.h"
 
 int pd_test_register_record(void);
@@ -52,44 +53,21 @@ int pd_test_register_record(void);
 
 /* ---- diagnostic recorder ---- */
 
-struct seen {
-	enum pd_code code;
-	uint64_t off;
-	int64_t rec_idx;
-	uint32_t rec_type;
-};
-
-static struct seen seen[64];
-static unsigned int nseen;
-static struct pd_diag_sink sink;
-
-static void record_diag(const struct pd_diag *d, void *arg)
-{
-	(void)arg;
-	if (nseen < 64) {
-		seen[nseen].code = d->code;
-		seen[nseen].off = d->offset;
-		seen[nseen].rec_idx = d->record_index;
-		seen[nseen].rec_type = d->record_type;
-	}
-	nseen++;
-}
+static struct diag_recorder diags;
 
 static void reset(void)
 {
-	memset(&sink, 0, sizeof(sink));
-	sink.fn = record_diag;
-	nseen = 0;
+	diag_recorder_reset(&diags);
 }
 
 /* Exactly one diagnostic, with this code at this offset. */
 #define ASSERT_ONE(c, o)						\
 	do {								\
-		CU_ASSERT_EQUAL(nseen, 1);				\
-		if (nseen >= 1) {					\
-			CU_ASSERT_EQUAL(seen[0].code, (c));		\
-			CU_ASSERT_EQUAL(seen[0].off, (uint64_t)(o));	\
-			CU_ASSERT_EQUAL(seen[0].rec_idx, REC_INDEX);	\
+		CU_ASSERT_EQUAL(diags.n, 1);				\
+		if (diags.n >= 1) {					\
+			CU_ASSERT_EQUAL(diags.seen[0].code, (c));		\
+			CU_ASSERT_EQUAL(diags.seen[0].offset, (uint64_t)(o));	\
+			CU_ASSERT_EQUAL(diags.seen[0].record_index, REC_INDEX);	\
 		}							\
 	} while (0)
 
@@ -156,7 +134,7 @@ static int run(const uint8_t *p, size_t len, bool swap, const struct pd_event *e
 	rec.raw_len = len;
 	rec.event = ev;
 	rec.event_index = ev ? 0 : -1;
-	return pd_record_decode(&dec, &rec, ev, &sink);
+	return pd_record_decode(&dec, &rec, ev, &diags.sink);
 }
 
 /* Decode the LE and the BE fixture and run `check` on both results. */
@@ -172,7 +150,7 @@ static void both(const uint8_t *le, size_t lel, const uint8_t *be, size_t bel,
 		CU_ASSERT_EQUAL(run(is_be ? be : le, is_be ? bel : lel, swap, ev), 0);
 		/* the fixtures state their own size: catch typos in them */
 		CU_ASSERT_EQUAL(rec.size, lel);
-		CU_ASSERT_EQUAL(nseen, 0);
+		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT(rec.decoded);
 		check(&rec);
 	}
@@ -1531,7 +1509,7 @@ static void test_bpf_metadata(void)
 		build_bpf_md(&x, pass);
 		CU_ASSERT_EQUAL(x.n, 528 + 640);
 		CU_ASSERT_EQUAL(run(x.b, x.n, pass != HOST_BE, NULL), 0);
-		CU_ASSERT_EQUAL(nseen, 0);
+		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT_STRING_EQUAL(rec.u.bpf_metadata.prog_name, "prog");
 		CU_ASSERT_EQUAL_FATAL(rec.u.bpf_metadata.nr, 2);
 		CU_ASSERT_STRING_EQUAL(rec.u.bpf_metadata.entries[0].key, "bpf_metadata_a");
@@ -1614,7 +1592,7 @@ static void test_schedstat(void)
 		for (pass = 0; pass < 2; pass++) {
 			build_ss_dom(&x, pass, v[i].version, v[i].n);
 			CU_ASSERT_EQUAL(run(x.b, x.n, pass != HOST_BE, NULL), 0);
-			CU_ASSERT_EQUAL(nseen, 0);
+			CU_ASSERT_EQUAL(diags.n, 0);
 			CU_ASSERT_EQUAL(rec.u.schedstat.domain, 3);
 			CU_ASSERT_EQUAL_FATAL(rec.u.schedstat.nr, v[i].n);
 			CU_ASSERT_STRING_EQUAL(rec.u.schedstat.counters[0].name, v[i].first);
@@ -1630,7 +1608,7 @@ static void test_schedstat(void)
 	/* unknown version: raw counter bytes only */
 	build_ss_dom(&x, false, 99, 10);
 	CU_ASSERT_EQUAL(run(x.b, x.n, HOST_BE, NULL), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT_EQUAL(rec.u.schedstat.nr, 0);
 	CU_ASSERT_EQUAL(rec.u.schedstat.counter_len, 40);
 	CU_ASSERT_PTR_EQUAL(rec.u.schedstat.counter_bytes, x.b + 24);
@@ -1864,10 +1842,10 @@ static void test_from_compressed(void)
 	rec.inner_offset = 100;
 	rec.raw = b;
 	rec.raw_len = sizeof(ns_le);
-	CU_ASSERT_EQUAL(pd_record_decode(&dec, &rec, &ev_plain, &sink), -1);
+	CU_ASSERT_EQUAL(pd_record_decode(&dec, &rec, &ev_plain, &diags.sink), -1);
 	/* inside compressed data the container's offset is reported */
 	ASSERT_ONE(PD_REC_BAD_COUNT, BASE);
-	CU_ASSERT_EQUAL(seen[0].rec_type, PD_REC_NAMESPACES);
+	CU_ASSERT_EQUAL(diags.seen[0].record_type, PD_REC_NAMESPACES);
 	free(b);
 }
 

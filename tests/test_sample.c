@@ -13,6 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "diag_recorder.h"
 #include "decode.h"
 
 int pd_test_register_sample(void);
@@ -62,44 +63,21 @@ int pd_test_register_sample(void);
 
 /* ---- diagnostic recorder ---- */
 
-struct seen {
-	enum pd_code code;
-	uint64_t off;
-	int64_t rec_idx;
-	uint32_t rec_type;
-};
-
-static struct seen seen[64];
-static unsigned int nseen;
-static struct pd_diag_sink sink;
-
-static void record_diag(const struct pd_diag *d, void *arg)
-{
-	(void)arg;
-	if (nseen < 64) {
-		seen[nseen].code = d->code;
-		seen[nseen].off = d->offset;
-		seen[nseen].rec_idx = d->record_index;
-		seen[nseen].rec_type = d->record_type;
-	}
-	nseen++;
-}
+static struct diag_recorder diags;
 
 static void reset(void)
 {
-	memset(&sink, 0, sizeof(sink));
-	sink.fn = record_diag;
-	nseen = 0;
+	diag_recorder_reset(&diags);
 }
 
 #define ASSERT_ONE(c, o)						\
 	do {								\
-		CU_ASSERT_EQUAL(nseen, 1);				\
-		if (nseen >= 1) {					\
-			CU_ASSERT_EQUAL(seen[0].code, (c));		\
-			CU_ASSERT_EQUAL(seen[0].off, (uint64_t)(o));	\
-			CU_ASSERT_EQUAL(seen[0].rec_idx, REC_INDEX);	\
-			CU_ASSERT_EQUAL(seen[0].rec_type, PD_REC_SAMPLE); \
+		CU_ASSERT_EQUAL(diags.n, 1);				\
+		if (diags.n >= 1) {					\
+			CU_ASSERT_EQUAL(diags.seen[0].code, (c));		\
+			CU_ASSERT_EQUAL(diags.seen[0].offset, (uint64_t)(o));	\
+			CU_ASSERT_EQUAL(diags.seen[0].record_index, REC_INDEX);	\
+			CU_ASSERT_EQUAL(diags.seen[0].record_type, PD_REC_SAMPLE); \
 		}							\
 	} while (0)
 
@@ -160,7 +138,7 @@ static int run(const uint8_t *p, size_t len, bool swap, const struct pd_event *e
 	rec.raw_len = len;
 	rec.event = ev;
 	rec.event_index = ev ? 0 : -1;
-	return pd_record_decode(&dec, &rec, ev, &sink);
+	return pd_record_decode(&dec, &rec, ev, &diags.sink);
 }
 
 static void both(const uint8_t *le, size_t lel, const uint8_t *be, size_t bel,
@@ -174,7 +152,7 @@ static void both(const uint8_t *le, size_t lel, const uint8_t *be, size_t bel,
 
 		CU_ASSERT_EQUAL(run(is_be ? be : le, is_be ? bel : lel, swap, ev), 0);
 		CU_ASSERT_EQUAL(rec.size, lel);
-		CU_ASSERT_EQUAL(nseen, 0);
+		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT(rec.decoded);
 		CU_ASSERT(!rec.has_trailer);
 		check(&rec);
@@ -329,13 +307,13 @@ static void test_all_fields(void)
 	BOTH(all, &ev_all, check_all);
 	/* the same through the exported entry point */
 	reset();
-	CU_ASSERT_EQUAL(pd_sample_decode(&dec, &rec, &ev_all, &sink), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(pd_sample_decode(&dec, &rec, &ev_all, &diags.sink), 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(rec.decoded);
 
 	/* no attr, no layout: -1 without a diagnostic (the reader reports) */
 	CU_ASSERT_EQUAL(run(all_le, sizeof(all_le), HOST_BE, NULL), -1);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(!rec.decoded);
 
 	/* bytes after the last field: a warning, still decoded */
@@ -402,7 +380,7 @@ static void test_all_malformed(void)
 	BAD(b, 344, &ev_all, PD_SAMPLE_TRUNCATED, BASE + 344);
 	/* the untouched copy decodes */
 	CU_ASSERT_EQUAL(run(b, n, HOST_BE, &ev_all), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	free(b);
 }
 
@@ -447,7 +425,7 @@ static void test_single_slots(void)
 		make_event(&ev, f[i].bit);
 		for (pass = 0; pass < 2; pass++) {
 			CU_ASSERT_EQUAL(run(pass ? be : le, 16, (pass == 1) != HOST_BE, &ev), 0);
-			CU_ASSERT_EQUAL(nseen, 0);
+			CU_ASSERT_EQUAL(diags.n, 0);
 			memcpy(&v, (const char *)&rec.u.sample + f[i].off, 8);
 			CU_ASSERT_EQUAL(v, 0x0102030405060708ULL);
 			CU_ASSERT_EQUAL(rec.u.sample.sample_type, f[i].bit);
@@ -634,7 +612,7 @@ static void test_branch(void)
 	/* the big-endian bit-field remap, checked against raw bytes */
 	make_event(&ev, PD_SAMPLE_BRANCH_STACK);
 	CU_ASSERT_EQUAL(run(be_one, sizeof(be_one), !HOST_BE, &ev), 0);
-	CU_ASSERT_EQUAL(nseen, 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT_EQUAL_FATAL(rec.u.sample.branch_nr, 1);
 	CU_ASSERT_EQUAL(rec.u.sample.branches[0].from, 0x10);
 	CU_ASSERT_EQUAL(rec.u.sample.branches[0].flags, 1);
@@ -811,7 +789,7 @@ static void test_sample_from_compressed(void)
 	rec.from_compressed = true;
 	rec.raw = b;
 	rec.raw_len = sizeof(all_le);
-	CU_ASSERT_EQUAL(pd_record_decode(&dec, &rec, &ev_all, &sink), -1);
+	CU_ASSERT_EQUAL(pd_record_decode(&dec, &rec, &ev_all, &diags.sink), -1);
 	ASSERT_ONE(PD_SAMPLE_CALLCHAIN_TOO_LONG, BASE);
 	free(b);
 }
