@@ -564,7 +564,7 @@ void pm_encode(struct pm_state *st, struct pd_reader *r, struct pw_buf *b)
 		pw_bytes(b, 3, x->hash, x->hash_len);
 		pw_str_md5(b, 4, 5, x->filename);
 		if (x->has_size)
-			pw_u64(b, 7, x->size);
+			pw_u64(b, 6, x->size);
 		pw_close(b, m);
 	}
 	if (pd_features_has(f, PD_FEAT_NRCPUS)) {

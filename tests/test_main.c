@@ -29,6 +29,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_batch_pipe,
 	pd_test_register_fmt_num,
 	pd_test_register_select,
+	pd_test_register_proto_schema,
 };
 
 int main(int argc, char **argv)

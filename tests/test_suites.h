@@ -18,5 +18,6 @@ int pd_test_register_proto(void);
 int pd_test_register_batch_pipe(void);
 int pd_test_register_fmt_num(void);
 int pd_test_register_select(void);
+int pd_test_register_proto_schema(void);
 
 #endif /* PD_TEST_SUITES_H */

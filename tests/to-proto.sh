@@ -3,12 +3,16 @@
 #
 #  1. quipper fidelity: for every NAME.pb_text in ../shared/corpus/quipper
 #     (quipper's own output, default options), `to-proto --quipper-compat
-#     NAME` decoded with `protoc --decode` against schema/perf_data.proto
-#     must equal NAME.pb_text byte for byte.
+#     NAME` decoded with `protoc --decode` against QUIPPER'S OWN schema
+#     (../shared/corpus/quipper/schema/perf_data.proto) must equal
+#     NAME.pb_text byte for byte.  Text format names fields: decoding with
+#     our schema would hide a field number that differs from quipper's.
 #  2. default mode: every file of corpus/ and ../shared/corpus converts,
 #     decodes with protoc, and has one event per record `perfconv dump`
 #     shows (COMPRESSED containers excepted: their records are delivered
-#     in their place), in the same order.
+#     in their place), in the same order; decoded with quipper's schema,
+#     every field quipper knows has quipper's name (our extensions,
+#     numbered 1000 and up, are the only unknown fields).
 #  3. output handling: no output file on failure, --strict, stdin.
 #
 # Run from the project root with O=<build dir> (make test does).  Parts
@@ -32,6 +36,12 @@ decode() {
 	protoc --decode=quipper.PerfDataProto --proto_path=schema "$SCHEMA" < "$1"
 }
 
+# quipper's real schema, the reference of the wire format
+QSCHEMA_DIR=$EXT/quipper/schema
+decode_quipper() {
+	protoc --decode=quipper.PerfDataProto --proto_path="$QSCHEMA_DIR" perf_data.proto < "$1"
+}
+
 have_protoc=1
 command -v protoc > /dev/null 2>&1 || {
 	echo "to-proto.sh: protoc not installed (Debian protobuf-compiler): decoding checks skipped"
@@ -39,8 +49,8 @@ command -v protoc > /dev/null 2>&1 || {
 }
 
 # ---- 1. quipper fidelity
-if [ ! -d "$EXT/quipper" ]; then
-	echo "to-proto.sh: $EXT/quipper absent: quipper fidelity skipped"
+if [ ! -f "$QSCHEMA_DIR/perf_data.proto" ]; then
+	echo "to-proto.sh: SKIP: $QSCHEMA_DIR absent: quipper fidelity skipped"
 elif [ $have_protoc = 1 ]; then
 	same=0 total=0
 	for want in "$EXT"/quipper/*.pb_text; do
@@ -50,8 +60,8 @@ elif [ $have_protoc = 1 ]; then
 			err "$(basename "$in"): to-proto --quipper-compat failed: $(head -1 "$T/q.err")"
 			continue
 		fi
-		decode "$T/q.pb" > "$T/q.txt" 2> "$T/q.err" || {
-			err "$(basename "$in"): protoc cannot decode: $(head -1 "$T/q.err")"
+		decode_quipper "$T/q.pb" > "$T/q.txt" 2> "$T/q.err" || {
+			err "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/q.err")"
 			continue
 		}
 		if cmp -s "$T/q.txt" "$want"; then
@@ -87,6 +97,20 @@ for in in $inputs; do
 		err "$(basename "$in"): protoc cannot decode: $(head -1 "$T/d.err")"
 		continue
 	}
+	if [ -f "$QSCHEMA_DIR/perf_data.proto" ]; then
+		decode_quipper "$T/d.pb" > "$T/dq.txt" 2> "$T/d.err" || {
+			err "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/d.err")"
+			continue
+		}
+		# fields quipper does not know, outside the extensions' own
+		# contents: must all be extensions (1000 and up)
+		low=$(awk '/[{]$/ { depth++
+				if (!skip && $1 ~ /^[0-9]+$/) { if ($1 + 0 < 1000) print; skip = depth }
+				next }
+			/^ *[}]$/ { if (skip == depth) skip = 0; depth--; next }
+			!skip && $1 ~ /^[0-9]+:$/ { if ($1 + 0 < 1000) print }' "$T/dq.txt" | head -3)
+		[ -z "$low" ] || err "$(basename "$in"): fields unknown to quipper's schema: $low"
+	fi
 	# record types in order: dump's third column vs the decoded headers
 	awk '/^0x/ && $3 != "COMPRESSED" && $3 != "COMPRESSED2" { print $3 }' "$T/dump.txt" > "$T/t1"
 	awk '/^events \{/ { ev = 1; next } ev && /^    type:/ { print $2; ev = 0 }' "$T/d.txt" > "$T/t2"
