@@ -519,8 +519,14 @@ int cmd_pipe_to_file(int argc, char **argv)
 		if (p.wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
 			code = CLI_EXIT_IO;
 	} else {
+		/*
+		 * The output is kept, but an error elsewhere in the stream (a
+		 * damaged feature) still makes the exit status say so; the end
+		 * of a cut stream is not counted (p2f_diag).
+		 */
 		status = pd_writer_commit(w);
-		code = status < 0 ? CLI_EXIT_IO : CLI_EXIT_OK;
+		code = status < 0 ? CLI_EXIT_IO :
+		       p.cd.count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED : CLI_EXIT_OK;
 		if (!status && p.ended_early) {
 			fflush(stdout);
 			fprintf(stderr, "%s: %s:0x%" PRIx64 ": warning: the stream ends early (%s); "

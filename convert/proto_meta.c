@@ -57,7 +57,8 @@ static void add_attr(struct pm_state *st, const struct pd_attr *a, uint32_t real
 	memset(x, 0, sizeof(*x));
 	x->attr = *a;
 	x->real_size = real_size;
-	if (nr_ids) {
+	/* a feature that failed to decode may hold a count without its array */
+	if (nr_ids && ids) {
 		x->ids = malloc(nr_ids * sizeof(*ids));
 		if (x->ids) {
 			memcpy(x->ids, ids, nr_ids * sizeof(*ids));

@@ -709,7 +709,7 @@ static void dec_event_desc(struct fctx *c, struct pd_cur *cur)
 		struct pd_feat_event *ev = &d->ev[i];
 		const uint8_t *a;
 		uint64_t nr_off;
-		uint32_t j;
+		uint32_t j, nr_ids;
 
 		d->nr = i + 1;
 		if (!pd_cur_bytes(cur, attr_sz, &a)) {
@@ -719,19 +719,17 @@ static void dec_event_desc(struct fctx *c, struct pd_cur *cur)
 		}
 		pd_attr_decode(a, attr_sz, cur->swap, &ev->attr);
 		nr_off = pd_cur_off(cur);
-		if (!rd_u32(c, cur, &ev->nr_ids, "nr_ids") || !rd_str(c, cur, &ev->name, "name"))
+		/* nr_ids is set only once the ids are there (see pd_feature.h) */
+		if (!rd_u32(c, cur, &nr_ids, "nr_ids") || !rd_str(c, cur, &ev->name, "name"))
 			return;
-		if (!count_fits(c, cur, ev->nr_ids, 8, nr_off, "nr_ids")) {
-			ev->nr_ids = 0;
+		if (!count_fits(c, cur, nr_ids, 8, nr_off, "nr_ids"))
 			return;
-		}
-		ev->ids = fcalloc(c, nr_off, ev->nr_ids, sizeof(*ev->ids));
-		if (ev->nr_ids && !ev->ids) {
-			ev->nr_ids = 0;
+		ev->ids = fcalloc(c, nr_off, nr_ids, sizeof(*ev->ids));
+		if (nr_ids && !ev->ids)
 			return;
-		}
-		for (j = 0; j < ev->nr_ids; j++)
+		for (j = 0; j < nr_ids; j++)
 			pd_cur_u64(cur, &ev->ids[j]);
+		ev->nr_ids = nr_ids;
 	}
 	finish(c, cur);
 }

@@ -46,6 +46,7 @@
 #define R_COMPRESSED2	83
 
 #define FEAT_HOSTNAME	3
+#define FEAT_EVENT_DESC	12
 
 struct buf {
 	uint8_t *p;
@@ -457,6 +458,29 @@ static void unknown_id_case(const struct buf *base)
 	     "multi-event.data with the id of its first SAMPLE set to 0xdeadbeef");
 }
 
+/*
+ * EVENT_DESC: u32 nr, u32 attr_size, then per event the attr, u32 nr_ids,
+ * the name (u32 len + bytes) and the ids.  A name length of 0x7fffffff
+ * stops the decoder after nr_ids: the first event is left half decoded
+ * (attr and id count, no name, no ids), which every writer must survive.
+ */
+static void event_desc_case(const struct buf *base)
+{
+	uint64_t sec, len_off;
+	struct buf b;
+
+	if (!((get64(base, 72) >> FEAT_EVENT_DESC) & 1))
+		die("multi-event.data has no EVENT_DESC feature");
+	sec = get64(base, feat_entry(base, FEAT_EVENT_DESC));
+	if (get32(base, sec) < 1 || !get32(base, sec + 8 + get32(base, sec + 4)))
+		die("multi-event.data: EVENT_DESC has no event with ids");
+	len_off = sec + 8 + get32(base, sec + 4) + 4;
+	b = copy(base);
+	put32(&b, len_off, 0x7fffffff);
+	emit("event-desc-half-decoded.data", &b, 203, len_off,
+	     "multi-event.data with the name length of its first EVENT_DESC event set to 0x7fffffff: attr and id count decoded, name and ids not");
+}
+
 static void zstd_case(const struct buf *base)
 {
 	uint64_t start = data_off(base), end = start + data_size(base);
@@ -526,6 +550,7 @@ int main(int argc, char **argv)
 
 	b = load(argv[1], "multi-event.data");
 	unknown_id_case(&b);
+	event_desc_case(&b);
 	free(b.p);
 
 	b = load(argv[1], "compressed.data");

@@ -18,11 +18,13 @@
  * Used by the test suite to compare with perf script and by bench.sh.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "perfdata/pd_diag.h"
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_symbols.h"
 
@@ -33,6 +35,46 @@ static void print_note(void *arg, const char *dso, const char *msg)
 {
 	if (arg)
 		fprintf(stderr, "perfsym: note: %s: %s\n", dso, msg);
+}
+
+/*
+ * Findings of the reader, one line each on stderr in the shape every
+ * command of the project uses; errors make the exit status 1.
+ */
+struct diag_count {
+	const char *name;
+	bool verbose;
+	uint64_t errors;
+};
+
+static void print_diag(const struct pd_diag *d, void *arg)
+{
+	struct diag_count *dc = arg;
+	const char *type;
+
+	if (d->severity >= PD_SEV_ERROR)
+		dc->errors++;
+	if (d->severity == PD_SEV_NOTE && !dc->verbose)
+		return;
+	fflush(stdout);
+	fputs(dc->name, stderr);
+	if (d->stream)
+		fprintf(stderr, "/%s", d->stream);
+	if (d->offset != PD_NO_OFFSET)
+		fprintf(stderr, ":0x%" PRIx64, d->offset);
+	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
+	if (d->record_index >= 0) {
+		type = pd_record_type_name(d->record_type);
+		if (type)
+			fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index, type);
+		else
+			fprintf(stderr, " [rec#%" PRId64 " UNKNOWN_%u]", d->record_index,
+				d->record_type);
+	}
+	fprintf(stderr, ": %s", pd_code_text(d->code));
+	if (d->detail && d->detail[0])
+		fprintf(stderr, " %s", d->detail);
+	fputc('\n', stderr);
 }
 
 static double now(void)
@@ -96,6 +138,7 @@ int main(int argc, char **argv)
 	const char *input;
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
 	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
+	struct diag_count dc = { 0 };
 	struct pd_sym_frame *frames;
 	struct pd_machine *m;
 	struct pd_reader *r;
@@ -152,6 +195,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cli_select_reader_opts(&cs, &ro);
+	dc.name = input;
+	dc.verbose = verbose;
+	ro.diag_fn = print_diag;
+	ro.diag_arg = &dc;
 	so.note_fn = print_note;
 	so.note_arg = verbose ? (void *)1 : NULL;
 	frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*frames));
@@ -255,5 +302,6 @@ int main(int argc, char **argv)
 	cli_select_free(&cs);
 	if (ret < 0)
 		return ret == PD_STATUS_MALFORMED ? 1 : 3;
-	return ret;
+	/* ret: 0, or 2 for a selection that matched no event */
+	return ret ? ret : dc.errors ? 1 : 0;
 }

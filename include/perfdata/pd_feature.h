@@ -370,6 +370,10 @@ void pd_features_free(struct pd_features *f);
  * the id is unknown (bytes kept, no diagnostic), -1 when the payload is
  * malformed or unsupported (bytes kept, typed member possibly partial,
  * raw[id].decoded false), -2 on allocation failure (PD_NO_MEMORY emitted).
+ * A partial member holds what was read before the damage: every count is
+ * the number of entries its array holds (an array is NULL only with a
+ * count of 0), but the last entry may be half filled, its strings NULL.
+ * Users must expect a NULL string in any feature that did not decode.
  * BPF_PROG_INFO/BPF_BTF of a byte-swapped file return 0 with decoded false
  * and skipped_swapped set (PD_FEAT_SKIPPED_SWAPPED note).
  * A feature decoded twice replaces the earlier copy.
