@@ -744,7 +744,7 @@ int pq_finish(struct pq_state *q, const struct pm_state *meta, struct pw_buf *b,
 	for (i = 0; i < meta->nr_attrs; i++)
 		if (!(meta->attrs[i].attr.sample_type & PD_SAMPLE_TIME))
 			all_time = false;
-	if (all_time)
+	if (all_time && q->nr_ev)
 		qsort(q->ev, q->nr_ev, sizeof(*q->ev), cmp_ts);
 	if (deduce_huge_pages(q) || combine_mappings(q) || parse_pass(q, &st))
 		return -1;

@@ -121,8 +121,14 @@ static inline void pw_bytes(struct pw_buf *b, unsigned int field, const void *da
 	b->len += n;
 }
 
+/*
+ * String fields.  NULL is written as "": the decoder leaves NULL the
+ * strings of a feature it could not read to the end (pd_feature.h).
+ */
 static inline void pw_str(struct pw_buf *b, unsigned int field, const char *s)
 {
+	if (!s)
+		s = "";
 	pw_bytes(b, field, s, strlen(s));
 }
 
@@ -179,6 +185,8 @@ uint64_t pw_md5_prefix(const void *data, size_t n);
 
 static inline uint64_t pw_md5_prefix_str(const char *s)
 {
+	if (!s)
+		s = "";
 	return pw_md5_prefix(s, strlen(s));
 }
 
@@ -194,7 +202,11 @@ const char *pw_root_path(const char *filename, char *buf, size_t size);
 static inline void pw_str_md5(struct pw_buf *b, unsigned int field, unsigned int md5_field,
 			      const char *s)
 {
-	size_t n = strlen(s);
+	size_t n;
+
+	if (!s)
+		s = "";
+	n = strlen(s);
 
 	pw_bytes(b, field, s, n);
 	pw_u64(b, md5_field, pw_md5_prefix(s, n));

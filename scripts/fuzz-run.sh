@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# fuzz-run.sh - run the libFuzzer reader target for a while.
+# fuzz-run.sh - run one libFuzzer target (the reader's, perfcheck's, or a
+# writer's) for a while.
 #
 # Usage: sh scripts/fuzz-run.sh BINARY SECONDS
 #
@@ -56,7 +57,9 @@ fi
 echo "fuzz-run: $n seeds, $secs seconds"
 
 before=$(ls fuzz/out 2>/dev/null | sort)
-"$bin" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=25 \
+# -close_fd_mask=3: the command targets print diagnostics on stdout and
+# stderr; libFuzzer and the sanitizers keep reporting on their own copy.
+"$bin" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=25 -close_fd_mask=3 \
 	-artifact_prefix=fuzz/out/ "$seeds"
 rc=$?
 after=$(ls fuzz/out 2>/dev/null | sort)

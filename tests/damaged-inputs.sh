@@ -63,20 +63,23 @@ run() {
 }
 
 # Every command and writer, as "NAME|ALLOWED|ARGS...": ALLOWED lists the
-# exit statuses an input problem may give.
+# exit statuses an input problem may give.  Kernel symbols come from a
+# small fixed file: the same on every machine, and reading the running
+# kernel's /proc/kallsyms takes most of a second per run.
+KS=$top/tests/kallsyms.small
 COMMANDS="info|0 1|$PERFCONV info @IN@
 info-json|0 1|$PERFCONV info --json @IN@
 dump|0 1|$PERFCONV dump --hex @IN@
-to-json|0 1|$PERFCONV to-json --no-progress -o @OUT@ @IN@
-to-json-full|0 1|$PERFCONV to-json --full --symbols --no-progress -o @OUT@ @IN@
+to-json|0 1|$PERFCONV to-json --no-progress --kallsyms $KS -o @OUT@ @IN@
+to-json-full|0 1|$PERFCONV to-json --full --symbols --no-progress --kallsyms $KS -o @OUT@ @IN@
 to-jsonl|0 1|$PERFCONV to-json --full --jsonl --ordered --no-progress -o @OUT@ @IN@
-to-csv|0 1|$PERFCONV to-csv -o @OUT@ @IN@
+to-csv|0 1|$PERFCONV to-csv --srcline --kallsyms $KS -o @OUT@ @IN@
 to-proto|0 1|$PERFCONV to-proto -o @OUT@ @IN@
 to-proto-compat|0 1|$PERFCONV to-proto --quipper-compat -o @OUT@ @IN@
 file-to-pipe|0 1 2|$PERFCONV file-to-pipe -o @OUT@ @IN@
 pipe-to-file|0 1 2|$PERFCONV pipe-to-file -o @OUT@ @IN@
 perfcheck|0 1|$PERFCHECK @IN@
-perfsym|0 1|$PERFSYM --srcline @IN@"
+perfsym|0 1|$PERFSYM --srcline --kallsyms $KS @IN@"
 
 # run_all INPUT EXPECT: every command on INPUT; EXPECT is "" (any allowed
 # status) or a list of "NAME=STATUS" that must match exactly.

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * mutate.c - mutation test driver for perfcheck.
+ * mutate.c - mutation test driver for every command of the project.
  *
- * Usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] PERFCHECK RUNS SEED FILE...
+ * Usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] [-x CODES] RUNS SEED FILE... -- CMD ARG...
  *
  * Each run damages one of the FILEs (bit flips, a truncation, an edited
  * record size, an edited header or feature-table field, an edited count)
- * and runs PERFCHECK on the result.  A run passes when perfcheck exits
- * with 0 or 1 within the time limit; anything else (another exit code, a
- * signal, a sanitizer report, the time limit) is a failure, and the
- * damaged input is kept in FAILDIR with the command that reproduces it.
+ * and runs CMD on the result: "@IN@" in its arguments stands for the
+ * damaged input and "@OUT@" for an output path in a private directory.
+ * A run passes when CMD exits with one of CODES (default "0,1": success or
+ * malformed input) within the time limit; anything else (another exit
+ * code, a signal, a sanitizer report, the time limit) is a failure, and
+ * the damaged input is kept in FAILDIR with the command that reproduces it.
  * The same SEED gives the same runs, so a failure in CI reproduces.
  *
  * Exit status: 0 all runs passed, 1 some failed, 2 usage or setup error.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -27,7 +30,7 @@
 #include <unistd.h>
 
 /* Inputs larger than this are skipped: every run must stay well under a second. */
-#define MAX_INPUT	(1u << 20)
+#define MAX_INPUT_SIZE	(1u << 20)
 #define MAX_RECS	4096
 /* Sanitizer reports get their own exit code, so that they never pass as 1. */
 #define SAN_EXIT	99
@@ -210,7 +213,7 @@ static bool load(struct input *in, const char *path)
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 16 ||
-	    (uint64_t)st.st_size > MAX_INPUT)
+	    (uint64_t)st.st_size > MAX_INPUT_SIZE)
 		return false;
 	in->len = (size_t)st.st_size;
 	in->data = malloc(in->len);
@@ -227,9 +230,18 @@ static bool load(struct input *in, const char *path)
 	return true;
 }
 
-/* Run perfcheck on path; returns its exit code, or -signal. */
-static int run_one(const char *perfcheck, const char *path, const char *errpath,
-		   unsigned int timeout)
+/* argv of one run: @IN@ and @OUT@ replaced. */
+static void fill_argv(char **argv, char *const *cmd, int n, char *in, char *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		argv[i] = !strcmp(cmd[i], "@IN@") ? in : !strcmp(cmd[i], "@OUT@") ? out : cmd[i];
+	argv[n] = NULL;
+}
+
+/* Run the command on path; returns its exit code, or -signal. */
+static int run_one(char **argv, const char *errpath, unsigned int timeout)
 {
 	pid_t pid;
 	int status;
@@ -238,16 +250,18 @@ static int run_one(const char *perfcheck, const char *path, const char *errpath,
 	if (pid < 0)
 		return -1000;
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+		int null = open("/dev/null", O_RDWR);
 		int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-		if (null >= 0)
+		if (null >= 0) {
+			dup2(null, 0);
 			dup2(null, 1);
+		}
 		if (err >= 0)
 			dup2(err, 2);
 		/* the alarm survives exec: a hang ends as SIGALRM */
 		alarm(timeout);
-		execl(perfcheck, perfcheck, "-q", "--max-per-code", "1", path, (char *)NULL);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -258,23 +272,90 @@ static int run_one(const char *perfcheck, const char *path, const char *errpath,
 	return WEXITSTATUS(status);
 }
 
+/* Empty and remove dir, one level of subdirectories deep (to-csv's -o DIR). */
+static void remove_tree(const char *dir, int depth)
+{
+	char path[4300];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (depth && !lstat(path, &st) && S_ISDIR(st.st_mode))
+			remove_tree(path, depth - 1);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* "0,1,2" -> bit mask of allowed exit codes (0..31); 0 when malformed. */
+static uint32_t parse_codes(const char *s)
+{
+	uint32_t mask = 0;
+	char *end;
+
+	for (;;) {
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || v > 31)
+			return 0;
+		mask |= 1u << v;
+		if (!*end)
+			return mask;
+		if (*end != ',')
+			return 0;
+		s = end + 1;
+	}
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] PERFCHECK RUNS SEED FILE...\n");
+	fprintf(stderr, "usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] [-x CODES] RUNS SEED FILE... "
+		"-- CMD ARG...\n");
+}
+
+static void report(unsigned long i, const struct input *in, const char *what, int rc,
+		   char **argv, const char *keep, const char *errpath)
+{
+	char line[512];
+	FILE *e;
+	int k, nl = 0;
+
+	fprintf(stderr, "perfcheck-mutate: run %lu (%s, %s): %s %d; input kept: %s\n", i,
+		in->path, what, rc == -SIGALRM ? "time limit, signal" :
+		rc < 0 ? "signal" : "exit code", rc < 0 ? -rc : rc, keep);
+	fprintf(stderr, "  reproduce:");
+	for (k = 0; argv[k]; k++)
+		fprintf(stderr, " %s", argv[k]);
+	fputc('\n', stderr);
+	e = fopen(errpath, "r");
+	while (e && fgets(line, sizeof(line), e) && nl++ < 20)
+		fprintf(stderr, "  | %s", line);
+	if (e)
+		fclose(e);
 }
 
 int main(int argc, char **argv)
 {
 	const char *faildir = NULL, *tmpdir = getenv("TMPDIR");
 	unsigned int timeout = 1;
+	uint32_t allowed = parse_codes("0,1");
 	struct input *inputs;
 	unsigned long runs, i, failures = 0;
 	size_t nr_in = 0, maxlen = 0;
-	char tmpl[4096], path[4200], errpath[4200], what[160];
+	char tmpl[4096], path[4200], errpath[4200], outpath[4200], keep[4300], what[160];
+	char **cmd, **run_argv;
+	int opt, k, nr_files, nr_cmd;
 	uint8_t *buf;
-	int opt, k;
 
-	while ((opt = getopt(argc, argv, "t:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:o:x:")) != -1) {
 		switch (opt) {
 		case 't':
 			timeout = (unsigned int)strtoul(optarg, NULL, 10);
@@ -282,21 +363,31 @@ int main(int argc, char **argv)
 		case 'o':
 			faildir = optarg;
 			break;
+		case 'x':
+			allowed = parse_codes(optarg);
+			break;
 		default:
 			usage();
 			return 2;
 		}
 	}
-	if (argc - optind < 4 || !timeout) {
+	/* RUNS SEED FILE... -- CMD ARG... */
+	for (k = optind; k < argc && strcmp(argv[k], "--"); k++)
+		;
+	nr_files = k - optind - 2;
+	nr_cmd = argc - k - 1;
+	if (nr_files < 1 || nr_cmd < 1 || !timeout || !allowed) {
 		usage();
 		return 2;
 	}
-	runs = strtoul(argv[optind + 1], NULL, 10);
-	rng_state = strtoull(argv[optind + 2], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
-	inputs = calloc((size_t)(argc - optind - 3), sizeof(*inputs));
-	if (!inputs)
+	cmd = argv + k + 1;
+	runs = strtoul(argv[optind], NULL, 10);
+	rng_state = strtoull(argv[optind + 1], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
+	inputs = calloc((size_t)nr_files, sizeof(*inputs));
+	run_argv = calloc((size_t)nr_cmd + 1, sizeof(*run_argv));
+	if (!inputs || !run_argv)
 		return 2;
-	for (k = optind + 3; k < argc; k++) {
+	for (k = optind + 2; k < optind + 2 + nr_files; k++) {
 		if (!load(&inputs[nr_in], argv[k]))
 			continue;
 		if (inputs[nr_in].len > maxlen)
@@ -316,6 +407,7 @@ int main(int argc, char **argv)
 		faildir = tmpl;
 	snprintf(path, sizeof(path), "%s/input.data", tmpl);
 	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", tmpl);
+	snprintf(outpath, sizeof(outpath), "%s/out", tmpl);
 	/* Sanitizer findings must not look like exit 1 ("malformed input"). */
 	setenv("ASAN_OPTIONS", "exitcode=99:detect_leaks=1:abort_on_error=0", 0);
 	setenv("UBSAN_OPTIONS", "exitcode=99:halt_on_error=1:print_stacktrace=1", 0);
@@ -324,7 +416,8 @@ int main(int argc, char **argv)
 		return 2;
 
 	for (i = 0; i < runs; i++) {
-		const struct input *in = &inputs[i % nr_in];
+		/* every input has its chance even when RUNS is below their number */
+		const struct input *in = &inputs[rnd_below(nr_in)];
 		size_t len;
 		int rc;
 
@@ -334,40 +427,29 @@ int main(int argc, char **argv)
 			perror("perfcheck-mutate: write");
 			return 2;
 		}
-		rc = run_one(argv[optind], path, errpath, timeout);
-		if (rc == 0 || rc == 1)
+		fill_argv(run_argv, cmd, nr_cmd, path, outpath);
+		rc = run_one(run_argv, errpath, timeout);
+		if (rc >= 0 && rc < 32 && (allowed >> rc) & 1)
 			continue;
 		failures++;
-		{
-			char keep[4300];
-
-			snprintf(keep, sizeof(keep), "%s/fail-%lu.data", faildir, i);
-			write_file(keep, buf, len);
-			fprintf(stderr, "perfcheck-mutate: run %lu (%s, %s): %s %d; input kept: %s\n",
-				i, in->path, what, rc == -SIGALRM ? "time limit, signal" :
-				rc < 0 ? "signal" : "exit code", rc < 0 ? -rc : rc, keep);
-			fprintf(stderr, "  reproduce: %s %s\n", argv[optind], keep);
-			{
-				FILE *e = fopen(errpath, "r");
-				char line[512];
-				int nl = 0;
-
-				while (e && fgets(line, sizeof(line), e) && nl++ < 20)
-					fprintf(stderr, "  | %s", line);
-				if (e)
-					fclose(e);
-			}
-		}
+		snprintf(keep, sizeof(keep), "%s/fail-%lu.data", faildir, i);
+		write_file(keep, buf, len);
+		fill_argv(run_argv, cmd, nr_cmd, keep, outpath);
+		report(i, in, what, rc, run_argv, keep, errpath);
 	}
 	unlink(path);
 	unlink(errpath);
+	remove_tree(outpath, 1);
+	unlink(outpath);
 	if (faildir != tmpl || !failures)
 		rmdir(tmpl);
-	printf("perfcheck-mutate: %lu runs over %zu inputs, seed %s: %lu failure(s)\n", runs, nr_in,
-	       argv[optind + 2], failures);
+	printf("perfcheck-mutate: %s: %lu runs over %zu inputs, seed %s: %lu failure(s)\n",
+	       cmd[1] && cmd[1][0] != '-' && cmd[1][0] != '@' ? cmd[1] : cmd[0], runs, nr_in,
+	       argv[optind + 1], failures);
 	for (i = 0; i < nr_in; i++)
 		free(inputs[i].data);
 	free(inputs);
+	free(run_argv);
 	free(buf);
 	return failures ? 1 : 0;
 }
