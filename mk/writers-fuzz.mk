@@ -10,7 +10,8 @@
 #                            fuzz-to-proto, fuzz-to-proto-compat,
 #                            fuzz-pipe-to-file, fuzz-file-to-pipe and
 #                            fuzz-symbolize
-#   make fuzz-writers-run    run each for FUZZ_SECONDS (default 30)
+#   make fuzz-writers-run    run each for FUZZ_SECONDS (default 30), seeded
+#                            with both corpora (external files under 256 KiB)
 #
 # This fragment is read after symbolize.mk (alphabetical order): SYM_LIB
 # and SYM_LIBS are known here.
@@ -45,7 +46,8 @@ fuzz-writers:
 
 fuzz-writers-run: fuzz-writers
 	$(Q)for w in $(FUZZ_WRITERS); do \
-		sh scripts/fuzz-run.sh build-fuzz/fuzz-$$w $(or $(FUZZ_SECONDS),30) || exit 1; \
+		FUZZ_SEED_MAX_KB=256 sh scripts/fuzz-run.sh build-fuzz/fuzz-$$w \
+			$(or $(FUZZ_SECONDS),30) || exit 1; \
 	done
 
 .PHONY: fuzz-writers fuzz-writers-run

@@ -7,8 +7,10 @@
 # Usage: sh scripts/fuzz-run.sh BINARY SECONDS
 #
 # Seeds: every file of corpus/ (directories included file by file) and
-# corpus/bad/, and the small files (< 1 MiB) of ../shared/corpus when it
-# exists, copied into a temporary seed directory that the fuzzer may grow.
+# corpus/bad/, and the small files of ../shared/corpus when it exists
+# (under FUZZ_SEED_MAX_KB, default 1024 KiB: the writer targets take less,
+# so that their first pass over the seeds stays short), copied into a
+# temporary seed directory that the fuzzer may grow.
 # On a crash (or leak, timeout, OOM) the reproducer libFuzzer wrote to
 # fuzz/out/ is copied to fuzz/regress/ and the script exits 1.
 set -u
@@ -47,7 +49,7 @@ for f in $(find corpus -type f ! -name MANIFEST ! -name '*.md' ! -name 'README*'
 	add_seed "$f"
 done
 if [ -d ../shared/corpus ]; then
-	for f in $(find ../shared/corpus -type f -size -1024k ! -name '*.pb_text' \
+	for f in $(find ../shared/corpus -type f -size -"${FUZZ_SEED_MAX_KB:-1024}"k ! -name '*.pb_text' \
 			! -name '*.buildids' ! -name '*.md' | sort); do
 		add_seed "$f"
 	done
