@@ -62,6 +62,11 @@ LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(LIB_SRCS))
 LIB := $(O)/libperfdata.a
 LIB_INTERNAL := $(OBJ)/libperfdata-internal.a
 
+# common/: what the commands share on their command line (message shape,
+# path checks); linked into perfconv, perfcheck and perfsym.
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
+
 CONVERT_SRCS := $(wildcard convert/*.c)
 CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
 
@@ -87,6 +92,11 @@ $(OBJ)/lib/%.o: lib/%.c $(wildcard include/perfdata/*.h) $(wildcard lib/*.h)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(ZSTD_CFLAGS) -DPD_VERSION_STRING='"$(VERSION)"' -c -o $@ $<
 
+$(OBJ)/common/%.o: common/%.c $(wildcard include/perfdata/*.h) $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
 $(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
@@ -109,9 +119,9 @@ $(LIB_INTERNAL): $(LIB_OBJS)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(O)/perfconv: $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
+$(O)/perfconv: $(CONVERT_OBJS) $(COMMON_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(PERFCONV_EXTRA_OBJS) $(PERFCONV_EXTRA_LIBS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(COMMON_OBJS) $(PERFCONV_EXTRA_OBJS) $(PERFCONV_EXTRA_LIBS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 $(O)/unit-tests: $(TEST_OBJS) $(LIB_INTERNAL)
 	$(if $(Q),@echo "  LINK    $@")

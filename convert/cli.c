@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "../common/tool.h"
 
 const char *cli_progname = "perfconv";
 
@@ -38,6 +39,17 @@ int cli_open_special(const char *cmd, const char *path)
 	if (fd < 0)
 		cli_error("%s: cannot open %s: %s", cmd, path, strerror(errno));
 	return fd < 0 ? -1 : fd;
+}
+
+int cli_check_output(const char *cmd, const char *in, const char *out)
+{
+	if (!tool_output_is_input(in, out))
+		return CLI_EXIT_OK;
+	if (strcmp(out, "-"))
+		cli_error("%s: output '%s' is the input: refusing to overwrite it", cmd, out);
+	else
+		cli_error("%s: standard output is the input: refusing to overwrite it", cmd);
+	return CLI_EXIT_USAGE;
 }
 
 void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)

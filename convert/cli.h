@@ -55,6 +55,14 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_open_special(const char *cmd, const char *path);
 
 /*
+ * Every command that writes a file refuses an output that is its input
+ * (common/tool.h: the same file, also through links, or a file inside a
+ * directory-mode input): returns CLI_EXIT_USAGE after a message then, with
+ * nothing touched, else CLI_EXIT_OK.  `out` "-" is standard output.
+ */
+int cli_check_output(const char *cmd, const char *in, const char *out);
+
+/*
  * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag
  * as pd_reader_opts.diag_fn/diag_arg.  Every diagnostic is counted; notes
  * are printed only when `verbose`, warnings and errors always, one line

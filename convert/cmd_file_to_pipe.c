@@ -41,17 +41,6 @@ static void usage(FILE *f)
 		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
-static bool same_file(const char *in, const char *out)
-{
-	struct stat a, b;
-	int rb;
-
-	if (stat(in, &a) < 0)
-		return false;
-	rb = strcmp(out, "-") ? stat(out, &b) : fstat(STDOUT_FILENO, &b);
-	return rb == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino && S_ISREG(a.st_mode);
-}
-
 /* Features perf record sends in pipe mode, or that describe the recording. */
 static bool pipe_feature(unsigned int id)
 {
@@ -153,10 +142,8 @@ int cmd_file_to_pipe(int argc, char **argv)
 		cli_error("file-to-pipe: empty output name");
 		return CLI_EXIT_USAGE;
 	}
-	if (same_file(in, out)) {
-		cli_error("file-to-pipe: output '%s' is the input: refusing to overwrite it", out);
+	if (cli_check_output("file-to-pipe", in, out))
 		return CLI_EXIT_USAGE;
-	}
 
 	cli_diag_init(&cd, in, verbose);
 	cli_diag_init(&wd, out, verbose);

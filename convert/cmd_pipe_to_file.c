@@ -198,19 +198,6 @@ static void open_source(struct p2f *p, const char *in)
 	p->own_src = true;
 }
 
-/* Same file (or the same open file behind standard input/output)? */
-static bool same_file(const char *in, const char *out)
-{
-	struct stat a, b;
-	int ra, rb;
-
-	ra = strcmp(in, "-") ? stat(in, &a) : fstat(STDIN_FILENO, &a);
-	rb = strcmp(out, "-") ? stat(out, &b) : fstat(STDOUT_FILENO, &b);
-	if (ra < 0 || rb < 0)
-		return !strcmp(in, out) && strcmp(in, "-");
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino && S_ISREG(a.st_mode);
-}
-
 static bool stdout_seekable(void)
 {
 	struct stat st;
@@ -447,10 +434,8 @@ int cmd_pipe_to_file(int argc, char **argv)
 		cli_error("pipe-to-file: empty output name");
 		return CLI_EXIT_USAGE;
 	}
-	if (same_file(in, out)) {
-		cli_error("pipe-to-file: output '%s' is the input: refusing to overwrite it", out);
+	if (cli_check_output("pipe-to-file", in, out))
 		return CLI_EXIT_USAGE;
-	}
 	if (strcmp(out, "-") && stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
 			  "needs a seekable output (its header is written last)", out);

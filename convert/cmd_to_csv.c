@@ -108,6 +108,26 @@ static int make_dir(const char *dir)
 	return -1;
 }
 
+/* No table may be written over the input (nor into a directory-mode input). */
+static int check_outputs(const struct csv_ctx *c, const char *input, const char *dir)
+{
+	char path[4096];
+	int i;
+
+	if (!dir)
+		return cli_check_output("to-csv", input, "-");
+	if (cli_check_output("to-csv", input, dir))
+		return -1;
+	for (i = 0; i < CSV_NR_TABLES; i++) {
+		if (!c->want[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, csv_table_names[i]);
+		if (cli_check_output("to-csv", input, path))
+			return -1;
+	}
+	return 0;
+}
+
 static int open_tables(struct csv_ctx *c, const char *dir)
 {
 	char file[64];
@@ -244,6 +264,8 @@ int cmd_to_csv(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (check_outputs(c, input, dir))
+		goto out;
 	/* asking for the lines table is asking for source lines */
 	if (c->want[CSV_LINES])
 		srcline = true;

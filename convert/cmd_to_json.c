@@ -357,6 +357,11 @@ int cmd_to_json(int argc, char **argv)
 		return ret < 0 ? cli_finish_output(CLI_EXIT_OK) : ret;
 	}
 	input = o.input;
+	code = cli_check_output("to-json", input, o.output ? o.output : "-");
+	if (code) {
+		cli_select_free(&o.cs);
+		return code;
+	}
 
 	memset(&c, 0, sizeof(c));
 	c.input = input;

@@ -124,6 +124,10 @@ int cmd_to_proto(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (cli_check_output("to-proto", input, output ? output : "-")) {
+		cli_select_free(&cs);
+		return CLI_EXIT_USAGE;
+	}
 	if (!output && isatty(STDOUT_FILENO)) {
 		cli_error("to-proto: refusing to write binary protobuf to a terminal");
 		fprintf(stderr, "Use -o OUT, or redirect: %s to-proto %s > out.pb\n", cli_progname,

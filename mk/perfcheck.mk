@@ -25,9 +25,9 @@ $(OBJ)/validate/%.o: validate/%.c $(wildcard include/perfdata/*.h) $(wildcard va
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/perfcheck: $(PERFCHECK_OBJS) $(LIB)
+$(O)/perfcheck: $(PERFCHECK_OBJS) $(COMMON_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(PERFCHECK_OBJS) $(LIB) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(PERFCHECK_OBJS) $(COMMON_OBJS) $(LIB) $(ZSTD_LIBS) $(LDFLAGS)
 
 $(O)/perfcheck-mutate: $(OBJ)/validate/mutate.o
 	$(if $(Q),@echo "  LINK    $@")
@@ -39,7 +39,7 @@ fuzz-perfcheck:
 		build-fuzz/libperfdata.a
 	$(Q)$(FUZZ_CC) -O1 -g -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Ivalidate \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o build-fuzz/fuzz-perfcheck fuzz/fuzz_perfcheck.c $(PERFCHECK_FUZZ_SRCS) \
+		-o build-fuzz/fuzz-perfcheck fuzz/fuzz_perfcheck.c $(PERFCHECK_FUZZ_SRCS) $(COMMON_SRCS) \
 		build-fuzz/libperfdata.a $(ZSTD_LIBS)
 
 fuzz-perfcheck-run: fuzz-perfcheck

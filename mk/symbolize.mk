@@ -29,9 +29,9 @@ $(SYM_LIB_INTERNAL): $(SYM_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # perfsym shares perfconv's input and selection options (convert/cli_select.c)
-$(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(SYM_LIB) $(LIB)
+$(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(COMMON_OBJS) $(SYM_LIB) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(COMMON_OBJS) $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 EXTRA_PROGS += $(O)/perfsym
 EXTRA_LIBS_INSTALL += $(SYM_LIB)

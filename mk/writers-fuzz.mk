@@ -21,7 +21,7 @@ EXTRA_TESTS += tests/damaged-inputs.sh
 FUZZ_WRITERS := to-json to-json-full to-csv to-proto to-proto-compat pipe-to-file \
 	file-to-pipe symbolize
 # every perfconv object but its main()
-FUZZ_CONVERT_OBJS := $(filter-out $(OBJ)/convert/perfconv.o,$(CONVERT_OBJS))
+FUZZ_CONVERT_OBJS := $(filter-out $(OBJ)/convert/perfconv.o,$(CONVERT_OBJS)) $(COMMON_OBJS)
 
 # the command targets: perfconv's objects without main(), and fuzz_cmd.h
 define fuzz_cmd_target

@@ -179,5 +179,64 @@ for cmd in to-json to-proto; do
 	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
 done
 
+# --- -o naming the input: exit 2, the input untouched ------------------
+# The same file under its own name, a hard link, a symbolic link; to-csv
+# tables into the input's directory; a stream of a directory-mode input.
+# expect_untouched CODE PATTERN INPUT ORIGINAL -- perfconv ARGS...
+expect_untouched() {
+	want_code=$1
+	want_msg=$2
+	want_in=$3
+	orig=$4
+	shift 5
+	expect "$want_code" "$want_msg" -- "$@"
+	cmp -s "$want_in" "$orig" || ko "perfconv $*: the input was changed"
+	ls -a "$(dirname "$want_in")" | grep -q '\.tmp' && ko "perfconv $*: left a temporary file"
+}
+if [ -f corpus/basic.data ] && [ -f corpus/basic.pipe.data ]; then
+	mkdir -p "$tmp/same"
+	cp corpus/basic.data "$tmp/same/in.data"
+	cp corpus/basic.pipe.data "$tmp/same/in.pipe.data"
+	ln "$tmp/same/in.data" "$tmp/same/hard.data"
+	ln -s in.data "$tmp/same/sym.data"
+	ln "$tmp/same/in.pipe.data" "$tmp/same/hard.pipe.data"
+	for out in in.data hard.data sym.data; do
+		msg="output '$tmp/same/$out' is the input: refusing to overwrite it"
+		for cmd in "to-json" "to-json --full" "to-json --jsonl" "to-proto" \
+			   "to-proto --quipper-compat" "file-to-pipe"; do
+			# shellcheck disable=SC2086
+			expect_untouched 2 "${cmd%% *}: $msg" "$tmp/same/in.data" corpus/basic.data -- \
+				$cmd -o "$tmp/same/$out" "$tmp/same/in.data"
+		done
+	done
+	expect_untouched 2 "pipe-to-file: output '$tmp/same/hard.pipe.data' is the input" \
+		"$tmp/same/in.pipe.data" corpus/basic.pipe.data -- \
+		pipe-to-file -o "$tmp/same/hard.pipe.data" "$tmp/same/in.pipe.data"
+	# to-csv -o DIR: a table whose file is the input
+	ln "$tmp/same/in.data" "$tmp/same/samples.csv"
+	msg="to-csv: output '$tmp/same/samples.csv' is the input: refusing to overwrite it"
+	expect_untouched 2 "$msg" "$tmp/same/in.data" corpus/basic.data -- \
+		to-csv -o "$tmp/same" "$tmp/same/samples.csv"
+	expect_untouched 2 "$msg" "$tmp/same/in.data" corpus/basic.data -- \
+		to-csv -o "$tmp/same" --table samples,stats "$tmp/same/in.data"
+	[ -e "$tmp/same/stats.csv" ] && ko "to-csv: refused run wrote stats.csv"
+	# standard output opened on the input (>>): refused too
+	"$PERFCONV" to-json "$tmp/same/in.data" >> "$tmp/same/in.data" 2> "$tmp/err" < /dev/null
+	check_result 2 "to-json: standard output is the input: refusing to overwrite it" \
+		"perfconv to-json IN >> IN"
+	cmp -s "$tmp/same/in.data" corpus/basic.data || ko "to-json >> IN: the input was changed"
+fi
+if [ -d corpus/threads.dir ]; then
+	mkdir -p "$tmp/same" && cp -r corpus/threads.dir "$tmp/same/rec.dir"
+	msg="to-proto: output '$tmp/same/rec.dir/data' is the input: refusing to overwrite it"
+	expect_untouched 2 "$msg" "$tmp/same/rec.dir/data" corpus/threads.dir/data -- \
+		to-proto -o "$tmp/same/rec.dir/data" "$tmp/same/rec.dir"
+	msg="to-csv: output '$tmp/same/rec.dir' is the input: refusing to overwrite it"
+	expect_untouched 2 "$msg" "$tmp/same/rec.dir/data" corpus/threads.dir/data -- \
+		to-csv -o "$tmp/same/rec.dir" "$tmp/same/rec.dir"
+	# a directory of its own inside the recording's is no stream of it
+	expect 0 "" -- to-csv -o "$tmp/same/rec.dir/csv" "$tmp/same/rec.dir"
+fi
+
 echo "run-cli-tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

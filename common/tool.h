@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tool.h - what the three commands (perfconv, perfcheck, perfsym) share
+ * on their command line: the shape of their error messages, and the
+ * checks of the paths they are given.
+ *
+ * This layer sits beside convert/ and validate/, which never include each
+ * other: it uses the core only through include/perfdata/ and knows nothing
+ * of any command (scripts/check-layers.sh).
+ */
+#ifndef PERFDATA_TOOL_H
+#define PERFDATA_TOOL_H
+
+#include <stdbool.h>
+
+/*
+ * An I/O failure, one line on stderr in the one shape of every command:
+ *	PROG: cannot WHAT 'PATH': strerror(err)
+ * ("perfconv: cannot open 'x.data': No such file or directory").
+ * Standard output is flushed first so that the line lands after the
+ * output it follows.
+ */
+void tool_io_error(const char *prog, const char *what, const char *path, int err);
+
+/*
+ * Would writing `out` destroy `in`?  True when both name the same file
+ * (same device and inode: through hard and symbolic links too), or when
+ * `in` is a directory-mode recording and `out` is one of its streams
+ * (DIR/data, DIR/data.N).  "-"
+ * is standard input for `in` and standard output for `out`; an `out` that
+ * does not exist yet is never the input.
+ */
+bool tool_output_is_input(const char *in, const char *out);
+
+#endif /* PERFDATA_TOOL_H */
