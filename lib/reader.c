@@ -932,6 +932,120 @@ static int read_features(struct pd_reader *r, int fd)
 	return 0;
 }
 
+/*
+ * Could a feature section table of nr entries start at off?  perf writes
+ * the table right after the records and the sections after the table, in
+ * bit order: the first entry points past the table (a few entries more
+ * when perf reserved room for features it then failed to write, fewer
+ * when bits without a section were counted in nr), and every entry
+ * before the first section lies in the file.
+ */
+static bool table_plausible(const struct pd_reader *r, int fd, uint64_t off, uint64_t nr)
+{
+	uint64_t file_size = r->hdr.file_size, first, k;
+	struct pd_section s;
+	uint8_t e[16];
+
+	if (!nr || off > file_size || nr * 16 > file_size - off)
+		return false;
+	if (pread_full(fd, e, sizeof(e), off) < 0)
+		return false;
+	s.offset = pd_ld64(e, r->swap);
+	s.size = pd_ld64(e + 8, r->swap);
+	if (s.offset < off + 16 || (s.offset - off) % 8 || !section_in_file(&s, file_size))
+		return false;
+	first = (s.offset - off) / 16;
+	if (first > nr + PD_FEAT_BITS / 8)
+		return false;
+	for (k = 1; k < nr && k < first; k++) {
+		if (pread_full(fd, e, sizeof(e), off + 16 * k) < 0)
+			return false;
+		s.offset = pd_ld64(e, r->swap);
+		s.size = pd_ld64(e + 8, r->swap);
+		if (!section_in_file(&s, file_size) || s.offset < off + 16 * first)
+			return false;
+	}
+	return true;
+}
+
+/* Window of the record walk below. */
+#define WALK_WINDOW	65536
+
+/*
+ * Where the chain of record headers that starts at start stops: the first
+ * offset at or past end, or where no record header fits (size below 8,
+ * or running past the file).  Reads headers only, a window at a time.
+ */
+static uint64_t walk_records(const struct pd_reader *r, int fd, uint64_t start, uint64_t end)
+{
+	uint64_t file_size = r->hdr.file_size, pos = start, wbase = 0, wlen = 0;
+	uint8_t *w = malloc(WALK_WINDOW);
+
+	if (!w)
+		return start;
+	while (pos < end && file_size - pos >= 8) {
+		uint16_t size;
+
+		if (pos < wbase || pos - wbase > wlen - 8 || wlen < 8) {
+			wbase = pos;
+			wlen = file_size - pos < WALK_WINDOW ? file_size - pos : WALK_WINDOW;
+			if (pread_full(fd, w, (size_t)wlen, wbase) < 0)
+				break;
+		}
+		size = pd_ld16(w + (pos - wbase) + 6, r->swap);
+		if (size < 8 || size > file_size - pos ||
+		    size < pd_record_min_size(pd_ld32(w + (pos - wbase), r->swap)))
+			break;
+		pos += size;
+	}
+	free(w);
+	return pos;
+}
+
+/*
+ * data.size is 0 (perf record killed before it rewrote the header) or
+ * does not end where the records do, while a feature table follows the
+ * records: find the real end of the records, so that the features are
+ * read from their table and the records are not taken for features (or
+ * the features for records).  Reports the header field as the cause.
+ */
+static void find_data_end(struct pd_reader *r, int fd)
+{
+	struct pd_header *h = &r->hdr;
+	uint64_t nr = 0, data_end, end;
+	unsigned int bit;
+
+	if (h->has_feature_bitmap)
+		for (bit = 0; bit < PD_FEAT_BITS; bit++)
+			if ((h->features[bit / 64] >> (bit % 64)) & 1)
+				nr++;
+	if (!h->data.size) {
+		end = nr ? walk_records(r, fd, h->data.offset, h->file_size) : h->file_size;
+		if (end < h->file_size && table_plausible(r, fd, end, nr)) {
+			DIAG(r, PD_DATA_SIZE_ZERO, 48,
+			     "data_offset=%" PRIu64 " file_size=%" PRIu64 " records_end=%" PRIu64
+			     " feature_table=%" PRIu64, h->data.offset, h->file_size, end, end);
+			h->data.size = end - h->data.offset;
+		} else {
+			DIAG(r, PD_DATA_SIZE_ZERO, 48, "data_offset=%" PRIu64 " file_size=%" PRIu64,
+			     h->data.offset, h->file_size);
+		}
+		return;
+	}
+	if (!nr || !section_in_file(&h->data, h->file_size))
+		return;
+	data_end = h->data.offset + h->data.size;
+	if (table_plausible(r, fd, data_end, nr))
+		return;
+	end = walk_records(r, fd, h->data.offset, h->file_size);
+	if (end == data_end || end == h->data.offset || !table_plausible(r, fd, end, nr))
+		return;
+	DIAG(r, PD_DATA_SIZE_WRONG, 48,
+	     "data_offset=%" PRIu64 " data_size=%" PRIu64 " records_end=%" PRIu64
+	     " fits=%" PRIu64, h->data.offset, h->data.size, end, end - h->data.offset);
+	h->data.size = end - h->data.offset;
+}
+
 /* simpleperf writes its own feature ids or record types; some rules differ. */
 static void detect_simpleperf(struct pd_reader *r)
 {
@@ -990,9 +1104,7 @@ static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
 	ret = read_attrs(r, fd);
 	if (ret < 0)
 		return ret;
-	if (!h->data.size)
-		DIAG(r, PD_DATA_SIZE_ZERO, 48, "data_offset=%" PRIu64 " file_size=%" PRIu64,
-		     h->data.offset, h->file_size);
+	find_data_end(r, fd);
 	ret = read_features(r, fd);
 	if (ret < 0)
 		return ret;

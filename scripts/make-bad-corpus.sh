@@ -4,7 +4,10 @@
 # make-bad-corpus.sh - regenerate corpus/bad/ (damaged perf.data files and
 # their MANIFEST) from the small real recordings in corpus/.
 #
-# Usage: sh scripts/make-bad-corpus.sh [CORPUS_DIR]
+# Usage: sh scripts/make-bad-corpus.sh [CORPUS_DIR [NAME...]]
+#
+# With NAMEs, only those files of scripts/make_bad_corpus.c are written and
+# their MANIFEST lines replaced; nothing else in corpus/bad/ changes.
 #
 # The damage is done by scripts/make_bad_corpus.c, compiled here with the
 # system C compiler; it computes every expected offset from the base files,
@@ -13,6 +16,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$top/corpus}
+[ $# -gt 0 ] && shift
 out=$corpus/bad
 cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus.XXXXXX")
@@ -27,6 +31,11 @@ done
 
 $cc -std=c11 -O1 -Wall -Wextra -o "$tmp/make_bad_corpus" "$top/scripts/make_bad_corpus.c"
 mkdir -p "$out"
+if [ $# -gt 0 ]; then
+	"$tmp/make_bad_corpus" "$corpus" "$out" "$@"
+	echo "make-bad-corpus: wrote $# files to $out"
+	exit 0
+fi
 # Old outputs go: the MANIFEST lists exactly what this run produces.
 find "$out" -maxdepth 1 -type f -name '*.data' -exec rm -f {} +
 "$tmp/make_bad_corpus" "$corpus" "$out"

@@ -3,7 +3,11 @@
  * make_bad_corpus.c - derive the hand-made damaged inputs of corpus/bad/
  * from small real recordings of corpus/.
  *
- * Usage: make_bad_corpus CORPUS_DIR OUT_DIR
+ * Usage: make_bad_corpus CORPUS_DIR OUT_DIR [NAME...]
+ *
+ * With NAMEs, only those files are written and only their MANIFEST lines
+ * replaced: one new case does not rewrite the others (whose base files
+ * may have been re-recorded since).
  *
  * Every output damages one field of a valid recording so that exactly one
  * reader diagnostic is the point of the file.  The offsets written to
@@ -13,6 +17,8 @@
  * Host byte order is assumed to be little-endian (the base files are
  * recorded on the build machine); the generator refuses anything else.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -56,6 +62,21 @@ struct buf {
 static const char *out_dir;
 static FILE *manifest;
 static int failures;
+/* NAME arguments: write only these; NULL: all */
+static char **only;
+static int nr_only;
+
+static bool wanted(const char *name)
+{
+	int i;
+
+	if (!only)
+		return true;
+	for (i = 0; i < nr_only; i++)
+		if (!strcmp(only[i], name))
+			return true;
+	return false;
+}
 
 static void die(const char *fmt, ...)
 {
@@ -162,6 +183,11 @@ static void emit(const char *name, struct buf *b, unsigned int code, uint64_t of
 	char path[4096];
 	FILE *f;
 
+	if (!wanted(name)) {
+		free(b->p);
+		b->p = NULL;
+		return;
+	}
 	if (b->len > 65536)
 		die("%s: %zu bytes, keep bad files under 64 KiB", name, b->len);
 	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
@@ -369,6 +395,17 @@ static void header_cases(const struct buf *base)
 	b.p = NULL;
 	b.len = 0;
 	emit("empty.data", &b, 19, 0, "empty file");
+
+	/* Root causes: the header field, not the features it makes unreadable. */
+	b = copy(base);
+	put64(&b, 48, 0);
+	emit("data-size-zero-features.data", &b, 8, 48,
+	     "basic.data with data.size 0 while its feature table follows the records (warning: not the table read as records)");
+
+	b = copy(base);
+	put64(&b, 48, data_size(base) - 400);
+	emit("data-size-short.data", &b, 20, 48,
+	     "basic.data with data.size 400 bytes short of its records (not the feature table read from inside them)");
 }
 
 static void record_cases(const struct buf *base)
@@ -516,24 +553,89 @@ static void pipe_case(const struct buf *base)
 	     "basic.pipe.data cut 16 bytes into its last record of 24 or more bytes");
 }
 
+/* The name of a MANIFEST line ("name | code | offset | what"), in buf. */
+static const char *line_name(const char *line, char *buf, size_t size)
+{
+	size_t n = strcspn(line, " |\n");
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Replace the MANIFEST lines of the files just written (in place) and
+ * append those that are new; every other line stays as it was.
+ */
+static void merge_manifest(const char *path, char *new_lines)
+{
+	char line[4096], name[512], other[512], *lines[256], *p;
+	bool used[256] = { false };
+	size_t cap = 0, len, n = 0, i;
+	char *out = NULL;
+	FILE *f = fopen(path, "r"), *o;
+
+	for (p = strtok(new_lines, "\n"); p && n < 256; p = strtok(NULL, "\n"))
+		lines[n++] = p;
+	o = open_memstream(&out, &cap);
+	if (!o)
+		die("out of memory");
+	while (f && fgets(line, sizeof(line), f)) {
+		line_name(line, name, sizeof(name));
+		for (i = 0; line[0] != '#' && i < n; i++)
+			if (!strcmp(line_name(lines[i], other, sizeof(other)), name))
+				break;
+		if (line[0] != '#' && i < n) {
+			fprintf(o, "%s\n", lines[i]);
+			used[i] = true;
+		} else {
+			fputs(line, o);
+		}
+	}
+	if (f)
+		fclose(f);
+	for (i = 0; i < n; i++)
+		if (!used[i])
+			fprintf(o, "%s\n", lines[i]);
+	if (fclose(o))
+		die("out of memory");
+	len = strlen(out);
+	f = fopen(path, "w");
+	if (!f || fwrite(out, 1, len, f) != len || fclose(f))
+		die("%s: %s", path, strerror(errno));
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	const uint16_t probe = 1;
 	char path[4096];
 	struct buf b;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s CORPUS_DIR OUT_DIR\n", argv[0]);
+	char *new_lines = NULL;
+	size_t new_len = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s CORPUS_DIR OUT_DIR [NAME...]\n", argv[0]);
 		return 2;
 	}
 	if (*(const uint8_t *)&probe != 1)
 		die("little-endian host required");
 	out_dir = argv[2];
 	snprintf(path, sizeof(path), "%s/MANIFEST", out_dir);
-	manifest = fopen(path, "w");
+	if (argc > 3) {
+		only = argv + 3;
+		nr_only = argc - 3;
+		manifest = open_memstream(&new_lines, &new_len);
+	} else {
+		manifest = fopen(path, "w");
+	}
 	if (!manifest)
 		die("%s: %s", path, strerror(errno));
-	fprintf(manifest,
+	if (!only)
+		fprintf(manifest,
 		"# corpus/bad: hand-made damaged inputs, written by scripts/make-bad-corpus.sh\n"
 		"# name | code | offset | what is wrong\n"
 		"# code: the diagnostic (PDnnn) the reader must report; offset: its absolute\n"
@@ -563,5 +665,8 @@ int main(int argc, char **argv)
 
 	if (fclose(manifest))
 		die("%s: %s", path, strerror(errno));
+	if (only)
+		merge_manifest(path, new_lines);
+	free(new_lines);
 	return failures ? 1 : 0;
 }

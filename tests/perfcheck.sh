@@ -166,6 +166,20 @@ while IFS='|' read -r name code off what; do
 	fi
 done < corpus/bad/MANIFEST
 
+# ---- root causes: the cause is reported, its symptoms are not errors of their own
+
+# NAME ERRORS WARNINGS: the whole count of findings that damaged file gives
+while read -r name errs warns; do
+	"$PC" --max-per-code 0 "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
+	want="$errs $(test "$errs" -eq 1 && echo error || echo errors), $warns $(test "$warns" -eq 1 && echo warning || echo warnings),"
+	grep -q "^corpus/bad/$name: [0-9]* records, $want" "$tmp/out" && ok ||
+		bad "bad/$name: want $want only the cause; got: $(grep -c PD "$tmp/out") findings"
+done <<'EOF'
+data-size-short.data 1 0
+data-size-zero-features.data 0 1
+check-after-data-end.data 1 0
+EOF
+
 # ---- JSON and JUnit
 
 expect_rc 1 "$PC" --format json corpus/basic.data corpus/bad/check-round-order.data corpus/bad/comm-no-nul.data

@@ -64,6 +64,11 @@ struct pd_header {
 	uint64_t header_size;	/* 104, 72 or 16 */
 	uint64_t attr_size;	/* file mode */
 	struct pd_section attrs;
+	/*
+	 * As the header says, except when data.size is 0 or does not end
+	 * where the records do while a feature table follows them (PD008,
+	 * PD020): then where the records really end.
+	 */
 	struct pd_section data;
 	struct pd_section event_types;
 	uint64_t features[4];	/* feature bitmap (after the byte-order fix) */
