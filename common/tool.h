@@ -13,14 +13,28 @@
 
 #include <stdbool.h>
 
+#include "perfdata/perfdata.h"
+
 /*
  * An I/O failure, one line on stderr in the one shape of every command:
  *	PROG: cannot WHAT 'PATH': strerror(err)
- * ("perfconv: cannot open 'x.data': No such file or directory").
+ * ("perfconv: cannot open 'x.data': No such file or directory"); a NULL
+ * `path` is standard output ("PROG: cannot write standard output: ...").
  * Standard output is flushed first so that the line lands after the
  * output it follows.
  */
 void tool_io_error(const char *prog, const char *what, const char *path, int err);
+
+/*
+ * A diagnostic of the reader or the writer, one line on stderr:
+ *	NAME:0xOFFSET: SEVERITY PDnnn [rec#N TYPE]: text detail
+ * (NAME/STREAM in directory mode; no offset or record part when the
+ * finding has none).  A failed system call (cannot open, read, create or
+ * write a file) is printed in the shape of tool_io_error() instead, with
+ * the offset of a failed read:
+ *	PROG: cannot read 'NAME' at offset 0x2000: Input/output error
+ */
+void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d);
 
 /*
  * Would writing `out` destroy `in`?  True when both name the same file

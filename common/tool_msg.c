@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * tool_msg.c - the error messages every command prints the same way (tool.h).
+ * tool_msg.c - the messages every command prints the same way (tool.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
@@ -10,5 +12,117 @@
 void tool_io_error(const char *prog, const char *what, const char *path, int err)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: cannot %s '%s': %s\n", prog, what, path, strerror(err));
+	if (path)
+		fprintf(stderr, "%s: cannot %s '%s': %s\n", prog, what, path, strerror(err));
+	else
+		fprintf(stderr, "%s: cannot %s standard output: %s\n", prog, what, strerror(err));
+}
+
+/*
+ * The value of `key` in a diagnostic's "key=value key=value" detail, up
+ * to `stop` (a value may hold spaces: "op=write header errno=5") or, for
+ * a quoted value, to its closing quote.  False when the key is absent.
+ */
+static bool detail_value(const char *detail, const char *key, const char *stop,
+			 char *buf, size_t size)
+{
+	size_t klen = strlen(key), len;
+	const char *p = detail, *end;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == detail || p[-1] == ' ') && p[klen] == '=')
+			break;
+		p += klen;
+	}
+	if (!p)
+		return false;
+	p += klen + 1;
+	if (*p == '"') {
+		p++;
+		end = strstr(p, stop[0] == '"' ? stop : "\"");
+	} else {
+		end = stop ? strstr(p, stop) : NULL;
+	}
+	if (!end)
+		end = p + strcspn(p, " ");
+	len = (size_t)(end - p);
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return true;
+}
+
+/*
+ * A failed system call reported by the reader or the writer, in the I/O
+ * shape: what was attempted on which path, and why.  Their details name
+ * the call (`open errno=2`, `op=create errno=13`, `path=DIR/data errno=2`,
+ * lib/reader.c and lib/writer.c).  False when `d` is no such failure.
+ */
+static bool print_io_diag(const char *prog, const char *name, const struct pd_diag *d)
+{
+	char op[32] = "read", path[4096], num[16];
+	int err;
+
+	if (d->code != PD_IO_ERROR && d->code != PD_WRITE_FAILED && d->code != PD_DIR_NO_DATA)
+		return false;
+	if (!detail_value(d->detail, "errno", " ", num, sizeof(num)))
+		return false;
+	err = atoi(num);
+	if (d->stream)
+		snprintf(path, sizeof(path), "%s/%s", name, d->stream);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	if (d->code == PD_IO_ERROR && !strncmp(d->detail, "open ", 5)) {
+		strcpy(op, "open");
+	} else if (d->code == PD_DIR_NO_DATA) {
+		strcpy(op, "open");
+		detail_value(d->detail, "path", " errno=", path, sizeof(path));
+	} else if (d->code == PD_WRITE_FAILED) {
+		if (!detail_value(d->detail, "op", " errno=", op, sizeof(op)))
+			strcpy(op, "write");
+		detail_value(d->detail, "output", "\" op=", path, sizeof(path));
+	}
+	fflush(stdout);
+	if (d->offset != PD_NO_OFFSET && d->code == PD_IO_ERROR)
+		fprintf(stderr, "%s: cannot %s '%s' at offset 0x%" PRIx64 ": %s\n", prog, op, path,
+			d->offset, strerror(err));
+	else
+		fprintf(stderr, "%s: cannot %s '%s': %s\n", prog, op, path, strerror(err));
+	return true;
+}
+
+void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d)
+{
+	const char *type;
+
+	if (print_io_diag(prog, name, d))
+		return;
+	/*
+	 * One line per finding so that the output greps and diffs well.
+	 * stdout is flushed first: when both go to a terminal or the same
+	 * file, a finding then appears next to the output it concerns.
+	 */
+	fflush(stdout);
+	fputs(name, stderr);
+	if (d->stream) {
+		size_t n = strlen(name);
+
+		fprintf(stderr, "%s%s", n && name[n - 1] == '/' ? "" : "/", d->stream);
+	}
+	if (d->offset != PD_NO_OFFSET)
+		fprintf(stderr, ":0x%" PRIx64, d->offset);
+	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
+	if (d->record_index >= 0) {
+		type = pd_record_type_name(d->record_type);
+		if (type)
+			fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index, type);
+		else
+			fprintf(stderr, " [rec#%" PRId64 " UNKNOWN_%" PRIu32 "]", d->record_index,
+				d->record_type);
+	}
+	fprintf(stderr, ": %s", pd_code_text(d->code));
+	if (d->detail && d->detail[0])
+		fprintf(stderr, " %s", d->detail);
+	fputc('\n', stderr);
 }

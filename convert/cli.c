@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "../common/tool.h"
 
 const char *cli_progname = "perfconv";
 
@@ -37,7 +36,7 @@ int cli_open_special(const char *cmd, const char *path)
 		return -2;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		cli_error("%s: cannot open %s: %s", cmd, path, strerror(errno));
+		tool_io_error(cli_progname, "open", path, errno);
 	return fd < 0 ? -1 : fd;
 }
 
@@ -63,36 +62,13 @@ void cli_diag_cb(const struct pd_diag *d, void *arg)
 {
 	struct cli_diag *cd = arg;
 	unsigned int sev = d->severity <= PD_SEV_ERROR ? d->severity : PD_SEV_ERROR;
-	char tbuf[24];
 
 	cd->count[sev]++;
 	if (cd->hook)
 		cd->hook(d, cd->hook_arg);
 	if (cd->quiet || (sev == PD_SEV_NOTE && !cd->verbose))
 		return;
-
-	/*
-	 * One line per finding so that the output greps and diffs well.
-	 * stdout is flushed first: when both go to a terminal or the same
-	 * file, a finding then appears next to the output it concerns.
-	 */
-	fflush(stdout);
-	fputs(cd->name, stderr);
-	if (d->stream) {
-		size_t n = strlen(cd->name);
-
-		fprintf(stderr, "%s%s", n && cd->name[n - 1] == '/' ? "" : "/", d->stream);
-	}
-	if (d->offset != PD_NO_OFFSET)
-		fprintf(stderr, ":0x%" PRIx64, d->offset);
-	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
-	if (d->record_index >= 0)
-		fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index,
-			cli_type_name(d->record_type, tbuf, sizeof(tbuf)));
-	fprintf(stderr, ": %s", pd_code_text(d->code));
-	if (d->detail && d->detail[0])
-		fprintf(stderr, " %s", d->detail);
-	fputc('\n', stderr);
+	tool_print_diag(cli_progname, cd->name, d);
 }
 
 int cli_exit_code(int status, const struct cli_diag *cd)
@@ -108,7 +84,7 @@ int cli_finish_output(int code)
 {
 	/* fflush() reports a failed write of buffered data, ferror() an earlier one. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error("cannot write output: %s", strerror(errno ? errno : EIO));
+		tool_io_error(cli_progname, "write", NULL, errno ? errno : EIO);
 		return CLI_EXIT_IO;
 	}
 	return code;

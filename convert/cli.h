@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "perfdata/perfdata.h"
+/* the message shape and path checks shared with perfcheck and perfsym */
+#include "../common/tool.h"
 
 /*
  * The subcommands: _CMD(name, function, summary).  Adding a command is one
@@ -66,8 +68,10 @@ int cli_check_output(const char *cmd, const char *in, const char *out);
  * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag
  * as pd_reader_opts.diag_fn/diag_arg.  Every diagnostic is counted; notes
  * are printed only when `verbose`, warnings and errors always, one line
- * each on stderr:
+ * each on stderr (common/tool.h, tool_print_diag()):
  *	FILE:0xOFFSET: SEVERITY PDnnn [rec#N TYPE]: text detail
+ * except a failed system call, which reads as every I/O error does:
+ *	perfconv: cannot open 'FILE': No such file or directory
  * `hook`, when set, sees every diagnostic after it was counted (info
  * --json collects them).
  */

@@ -103,8 +103,7 @@ static int make_dir(const char *dir)
 		return 0;
 	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))
 		return 0;
-	cli_error("to-csv: cannot create directory %s: %s", dir,
-		  errno == EEXIST ? "a file of that name exists" : strerror(errno));
+	tool_io_error(cli_progname, "create directory", dir, errno == EEXIST ? ENOTDIR : errno);
 	return -1;
 }
 

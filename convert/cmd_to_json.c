@@ -158,7 +158,7 @@ static int out_open(struct out_file *o, const char *path)
 	}
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
-		cli_error("to-json: cannot create %s: %s", o->tmp, strerror(errno));
+		tool_io_error(cli_progname, "create", path, errno);
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
@@ -179,7 +179,7 @@ static int out_close(struct out_file *o, bool keep)
 	if (o->direct) {
 		o->direct = false;
 		if (close(o->fd) < 0 && keep) {
-			cli_error("to-json: cannot write %s: %s", o->final, strerror(errno));
+			tool_io_error(cli_progname, "write", o->final, errno);
 			return -1;
 		}
 		return 0;
@@ -187,13 +187,12 @@ static int out_close(struct out_file *o, bool keep)
 	if (!o->tmp)
 		return 0;
 	if (close(o->fd) < 0 && keep) {
-		cli_error("to-json: cannot write %s: %s", o->final, strerror(errno));
+		tool_io_error(cli_progname, "write", o->final, errno);
 		keep = false;
 		ret = -1;
 	}
 	if (keep && rename(o->tmp, o->final) < 0) {
-		cli_error("to-json: cannot rename %s to %s: %s", o->tmp, o->final,
-			  strerror(errno));
+		tool_io_error(cli_progname, "write", o->final, errno);
 		ret = -1;
 		keep = false;
 	}
@@ -432,8 +431,7 @@ int cmd_to_json(int argc, char **argv)
 		progress_end();
 	je_flush(&je);
 	if (je.err) {
-		cli_error("to-json: cannot write %s: %s", of.final ? of.final : "standard output",
-			  strerror(je.err));
+		tool_io_error(cli_progname, "write", of.final, je.err);
 		code = CLI_EXIT_IO;
 	} else if (status == -3) {
 		cli_error("to-json: out of memory");

@@ -207,7 +207,7 @@ int cmd_to_proto(int argc, char **argv)
 	if (out_file_close(&out, !failed) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
-		cli_error("to-proto: write error: %s", strerror(out.err));
+		tool_io_error(cli_progname, "write", NULL, out.err);
 		code = CLI_EXIT_IO;
 	}
 	goto done;

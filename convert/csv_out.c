@@ -34,7 +34,7 @@ int csv_open(struct csv_out *o, const char *dir, const char *file)
 	}
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
-		cli_error("to-csv: cannot create %s: %s", o->tmp, strerror(errno));
+		tool_io_error(cli_progname, "create", o->final, errno);
 		free(o->tmp);
 		free(o->final);
 		free(o->buf);
@@ -73,7 +73,6 @@ void csv_flush(struct csv_out *o)
 
 int csv_close(struct csv_out *o, bool keep)
 {
-	const char *name = o->final ? o->final : "standard output";
 	int ret = 0;
 
 	if (!o->buf)
@@ -97,7 +96,7 @@ int csv_close(struct csv_out *o, bool keep)
 			unlink(o->tmp);
 	}
 	if (o->err && keep) {
-		cli_error("to-csv: cannot write %s: %s", name, strerror(o->err));
+		tool_io_error(cli_progname, "write", o->final, o->err);
 		ret = -1;
 	}
 	free(o->tmp);

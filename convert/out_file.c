@@ -36,7 +36,7 @@ int out_file_open(struct out_file *o, const char *cmd, const char *path)
 	}
 	o->fd = mkstemp(o->tmp);
 	if (o->fd < 0) {
-		cli_error("%s: cannot create %s: %s", cmd, o->tmp, strerror(errno));
+		tool_io_error(cli_progname, "create", path, errno);
 		free(o->tmp);
 		o->tmp = NULL;
 		return -1;
@@ -71,7 +71,7 @@ int out_file_close(struct out_file *o, bool keep)
 		if (close(o->fd) && !o->err)
 			o->err = errno;
 		if (o->err && keep) {
-			cli_error("%s: cannot write %s: %s", o->cmd, o->final, strerror(o->err));
+			tool_io_error(cli_progname, "write", o->final, o->err);
 			return -1;
 		}
 		return 0;
@@ -93,7 +93,7 @@ int out_file_close(struct out_file *o, bool keep)
 	if (!keep || o->err)
 		unlink(o->tmp);
 	if (o->err) {
-		cli_error("%s: cannot write %s: %s", o->cmd, o->final, strerror(o->err));
+		tool_io_error(cli_progname, "write", o->final, o->err);
 		ret = -1;
 	}
 	free(o->tmp);

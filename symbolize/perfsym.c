@@ -30,6 +30,8 @@
 
 /* the input and selection options every command that writes samples shares */
 #include "../convert/cli_select.h"
+/* the message shape of every command */
+#include "../common/tool.h"
 
 static void print_note(void *arg, const char *dso, const char *msg)
 {
@@ -50,31 +52,12 @@ struct diag_count {
 static void print_diag(const struct pd_diag *d, void *arg)
 {
 	struct diag_count *dc = arg;
-	const char *type;
 
 	if (d->severity >= PD_SEV_ERROR)
 		dc->errors++;
 	if (d->severity == PD_SEV_NOTE && !dc->verbose)
 		return;
-	fflush(stdout);
-	fputs(dc->name, stderr);
-	if (d->stream)
-		fprintf(stderr, "/%s", d->stream);
-	if (d->offset != PD_NO_OFFSET)
-		fprintf(stderr, ":0x%" PRIx64, d->offset);
-	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
-	if (d->record_index >= 0) {
-		type = pd_record_type_name(d->record_type);
-		if (type)
-			fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index, type);
-		else
-			fprintf(stderr, " [rec#%" PRId64 " UNKNOWN_%u]", d->record_index,
-				d->record_type);
-	}
-	fprintf(stderr, ": %s", pd_code_text(d->code));
-	if (d->detail && d->detail[0])
-		fprintf(stderr, " %s", d->detail);
-	fputc('\n', stderr);
+	tool_print_diag("perfsym", dc->name, d);
 }
 
 static double now(void)
@@ -208,7 +191,7 @@ int main(int argc, char **argv)
 	}
 	ret = pd_reader_open(input, &ro, &r);
 	if (ret < 0) {
-		fprintf(stderr, "perfsym: cannot read %s\n", input);
+		/* the reader said why (print_diag) */
 		pd_machine_free(m);
 		free(frames);
 		cli_select_free(&cs);

@@ -151,9 +151,36 @@ expect 0 "" -- info --help
 expect 0 "" -- dump --help
 
 # --- missing input: exit 3 --------------------------------------------
-expect 3 "" -- info "$tmp/does-not-exist.data"
-expect 3 "" -- info --json "$tmp/does-not-exist.data"
-expect 3 "" -- dump "$tmp/does-not-exist.data"
+# One shape for every command: the path, what was attempted, strerror.
+missing=$tmp/does-not-exist.data
+msg="perfconv: cannot open '$missing': No such file or directory"
+expect 3 "$msg" -- info "$missing"
+expect 3 "$msg" -- info --json "$missing"
+expect 3 "$msg" -- dump "$missing"
+expect 3 "$msg" -- to-json -o "$tmp/x.json" "$missing"
+expect 3 "$msg" -- to-json --full -o "$tmp/x.json" "$missing"
+expect 3 "$msg" -- to-proto -o "$tmp/x.pb" "$missing"
+expect 3 "$msg" -- to-csv --table stats "$missing"
+expect 3 "$msg" -- file-to-pipe -o "$tmp/x.pipe" "$missing"
+expect 3 "$msg" -- pipe-to-file -o "$tmp/x.data" "$missing"
+bindir=$(dirname "$PERFCONV")
+for prog in perfcheck perfsym; do
+	[ -x "$bindir/$prog" ] || continue
+	"$bindir/$prog" "$missing" > /dev/null 2> "$tmp/err" < /dev/null
+	check_result 3 "$prog: cannot open '$missing': No such file or directory" "$prog MISSING"
+done
+# an output that cannot be created
+nodir=$tmp/no-such-dir
+if [ -f corpus/basic.data ]; then
+	for cmd in to-json to-proto file-to-pipe; do
+		expect 3 "perfconv: cannot create '$nodir/out': No such file or directory" -- \
+			"$cmd" -o "$nodir/out" corpus/basic.data
+	done
+	expect 3 "perfconv: cannot create directory '$nodir/out': No such file or directory" -- \
+		to-csv -o "$nodir/out" corpus/basic.data
+	expect 3 "perfconv: cannot create '$nodir/out': No such file or directory" -- \
+		pipe-to-file -o "$nodir/out" corpus/basic.pipe.data
+fi
 
 # --- -o naming a FIFO or device: written to, never replaced -----------
 # (a rename over /dev/null would replace the device with a regular file)

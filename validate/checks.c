@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "perfcheck.h"
+#include "../common/tool.h"
 
 /* Threads tracked for the FORK/EXIT and announcement checks. */
 #define MAX_THREADS		(1u << 17)
@@ -1065,8 +1066,12 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	pc_file_begin(rep, &pf, path);
 	reader_opts(rep->opts, &pf, &ro);
 	if (stat(path, &st) < 0) {
-		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", errno,
-			strerror(errno));
+		int err = errno;
+
+		/* on stderr as every command says it; the finding goes to the report */
+		tool_io_error("perfcheck", "open", path, err);
+		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
+			strerror(err));
 		return pc_file_end(&pf, PD_STATUS_IO);
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -1086,8 +1091,12 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", errno,
-			strerror(errno));
+		int err = errno;
+
+		/* on stderr as every command says it; the finding goes to the report */
+		tool_io_error("perfcheck", "open", path, err);
+		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
+			strerror(err));
 		return pc_file_end(&pf, PD_STATUS_IO);
 	}
 	ret = pd_reader_open_fd(fd, path, &ro, &r);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "perfcheck.h"
+#include "../common/tool.h"
 
 static const char *progname = "perfcheck";
 
@@ -109,8 +110,7 @@ static int bad_usage(const char *fmt, ...)
 static int finish_output(int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: cannot write output: %s\n", progname,
-			strerror(errno ? errno : EIO));
+		tool_io_error(progname, "write", NULL, errno ? errno : EIO);
 		return PC_EXIT_IO;
 	}
 	return code;
