@@ -46,4 +46,19 @@ void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d
  */
 bool tool_output_is_input(const char *in, const char *out);
 
+/*
+ * A path given in an option (--symfs DIR, --kallsyms FILE, --buildid-dir
+ * DIR) must be usable before anything is read: a directory that can be
+ * searched (`dir`), else a file that can be opened for reading.  Returns
+ * 0, or -1 after a message in the I/O shape, which the caller turns into
+ * a usage error (exit 2):
+ *	PROG: cannot use --symfs '/nonexistent': No such file or directory
+ * NULL (option not given) is fine.
+ */
+int tool_check_option_path(const char *prog, const char *option, const char *path, bool dir);
+
+/* The three of the symbolizing commands: --symfs, --kallsyms, --buildid-dir. */
+int tool_check_sym_paths(const char *prog, const char *symfs, const char *kallsyms,
+			 const char *buildid_dir);
+
 #endif /* PERFDATA_TOOL_H */

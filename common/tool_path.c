@@ -2,6 +2,8 @@
 /*
  * tool_path.c - checks of the paths given to the commands (tool.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,4 +57,44 @@ bool tool_output_is_input(const char *in, const char *out)
 	if (S_ISDIR(a.st_mode) && is_stream_name(out) && stat_parent(out, &b) == 0)
 		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 	return false;
+}
+
+int tool_check_option_path(const char *prog, const char *option, const char *path, bool dir)
+{
+	char what[64];
+	struct stat st;
+	int err = 0, fd;
+
+	if (!path)
+		return 0;
+	if (stat(path, &st) < 0)
+		err = errno;
+	else if (dir && !S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else if (!dir && S_ISDIR(st.st_mode))
+		err = EISDIR;
+	else if (dir && access(path, X_OK) < 0)
+		err = errno;
+	else if (!dir) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			err = errno;
+		else
+			close(fd);
+	}
+	if (!err)
+		return 0;
+	snprintf(what, sizeof(what), "use %s", option);
+	tool_io_error(prog, what, path, err);
+	return -1;
+}
+
+int tool_check_sym_paths(const char *prog, const char *symfs, const char *kallsyms,
+			 const char *buildid_dir)
+{
+	if (tool_check_option_path(prog, "--symfs", symfs, true) ||
+	    tool_check_option_path(prog, "--kallsyms", kallsyms, false) ||
+	    tool_check_option_path(prog, "--buildid-dir", buildid_dir, true))
+		return -1;
+	return 0;
 }

@@ -263,7 +263,8 @@ int cmd_to_csv(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (check_outputs(c, input, dir))
+	if (check_outputs(c, input, dir) ||
+	    tool_check_sym_paths(cli_progname, so.symfs, so.kallsyms, NULL))
 		goto out;
 	/* asking for the lines table is asking for source lines */
 	if (c->want[CSV_LINES])
@@ -294,15 +295,10 @@ int cmd_to_csv(int argc, char **argv)
 		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
 		goto out;
 	}
+	/* the paths of the options were checked: only memory can fail here */
 	if (pd_machine_new(&so, &c->m) < 0) {
-		if (errno == ENOMEM) {
-			cli_error("to-csv: out of memory");
-			code = CLI_EXIT_IO;
-		} else {
-			cli_error("to-csv: cannot use --symfs %s: %s", so.symfs ? so.symfs : "",
-				  strerror(errno));
-			code = CLI_EXIT_USAGE;
-		}
+		cli_error("to-csv: out of memory");
+		code = CLI_EXIT_IO;
 		goto out;
 	}
 	if (pd_machine_add_features(c->m, pd_reader_features(c->r)) < 0)

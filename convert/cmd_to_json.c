@@ -330,6 +330,8 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (tool_check_sym_paths(cli_progname, o->so.symfs, o->so.kallsyms, o->so.buildid_dir))
+		return CLI_EXIT_USAGE;
 	if (!o->full && (o->ordered || o->symbols)) {
 		cli_error("to-json: --ordered and --symbols need --full "
 			  "(the default document is always ordered and symbolized)");
@@ -400,9 +402,10 @@ int cmd_to_json(int argc, char **argv)
 	if (!o.full || o.symbols) {
 		o.so.note_fn = sym_note;
 		o.so.note_arg = o.verbose ? &c : NULL;
+		/* the paths of the options were checked: only memory can fail here */
 		if (pd_machine_new(&o.so, &c.m) < 0) {
-			cli_error("to-json: cannot set up symbolization: %s", strerror(errno));
-			code = errno == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_IO;
+			cli_error("to-json: out of memory");
+			code = CLI_EXIT_IO;
 			pd_reader_close(c.r);
 			cli_select_free(&o.cs);
 			return code;

@@ -177,6 +177,10 @@ int main(int argc, char **argv)
 		cli_select_free(&cs);
 		return 2;
 	}
+	if (tool_check_sym_paths("perfsym", so.symfs, so.kallsyms, so.buildid_dir)) {
+		cli_select_free(&cs);
+		return 2;
+	}
 	cli_select_reader_opts(&cs, &ro);
 	dc.name = input;
 	dc.verbose = verbose;
@@ -186,7 +190,8 @@ int main(int argc, char **argv)
 	so.note_arg = verbose ? (void *)1 : NULL;
 	frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*frames));
 	if (!frames || pd_machine_new(&so, &m) < 0) {
-		fprintf(stderr, "perfsym: out of memory or bad --symfs\n");
+		/* the paths of the options were checked: only memory can fail here */
+		fprintf(stderr, "perfsym: out of memory\n");
 		return 3;
 	}
 	ret = pd_reader_open(input, &ro, &r);

@@ -206,6 +206,42 @@ for cmd in to-json to-proto; do
 	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
 done
 
+# --- a path in an option that cannot be used: exit 2, path and reason --
+if [ -f corpus/basic.data ]; then
+	nx=$tmp/nonexistent
+	enoent="No such file or directory"
+	for args in "to-json" "to-json --full --symbols" "to-csv --table stats"; do
+		# shellcheck disable=SC2086
+		expect 2 "perfconv: cannot use --symfs '$nx': $enoent" -- \
+			$args --symfs "$nx" corpus/basic.data
+		# shellcheck disable=SC2086
+		expect 2 "perfconv: cannot use --kallsyms '$nx': $enoent" -- \
+			$args --kallsyms "$nx" corpus/basic.data
+		# shellcheck disable=SC2086
+		expect 2 "perfconv: cannot use --symfs 'corpus/basic.data': Not a directory" -- \
+			$args --symfs corpus/basic.data corpus/basic.data
+		# shellcheck disable=SC2086
+		expect 2 "perfconv: cannot use --kallsyms 'corpus': Is a directory" -- \
+			$args --kallsyms corpus corpus/basic.data
+	done
+	expect 2 "perfconv: cannot use --buildid-dir '$nx': $enoent" -- \
+		to-json --buildid-dir "$nx" corpus/basic.data
+	grep -q "out of memory" "$tmp/err" && ko "to-json --buildid-dir: says out of memory"
+	bindir=$(dirname "$PERFCONV")
+	if [ -x "$bindir/perfsym" ]; then
+		for opt in --symfs --kallsyms --buildid-dir; do
+			"$bindir/perfsym" "$opt" "$nx" corpus/basic.data > /dev/null 2> "$tmp/err"
+			check_result 2 "perfsym: cannot use $opt '$nx': $enoent" "perfsym $opt MISSING"
+			grep -q "out of memory" "$tmp/err" && ko "perfsym $opt MISSING: says out of memory"
+		done
+	fi
+	if [ -x "$bindir/perfcheck" ]; then
+		"$bindir/perfcheck" --check-buildids --symfs "$nx" corpus/basic.data \
+			> /dev/null 2> "$tmp/err"
+		check_result 2 "perfcheck: cannot use --symfs '$nx': $enoent" "perfcheck --symfs MISSING"
+	fi
+fi
+
 # --- -o naming the input: exit 2, the input untouched ------------------
 # The same file under its own name, a hard link, a symbolic link; to-csv
 # tables into the input's directory; a stream of a directory-mode input.

@@ -208,6 +208,10 @@ int main(int argc, char **argv)
 		free(inputs);
 		return bad_usage("%s only makes sense with --check-buildids", "--symfs");
 	}
+	if (tool_check_option_path(progname, "--symfs", o.symfs, true)) {
+		free(inputs);
+		return PC_EXIT_USAGE;
+	}
 
 	pc_report_begin(&rep, &o, stdout);
 	for (i = 0; i < (int)nr_inputs; i++)
