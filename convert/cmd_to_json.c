@@ -230,7 +230,8 @@ static void usage(FILE *f)
 		"      --jsonl           --full as JSON Lines: the file description first,\n"
 		"                        then one line per record\n"
 		"      --ordered         --full: records in time order (default: file order)\n"
-		"      --symbols         --full: add resolved frames to samples\n"
+		"      --symbols         --full: add resolved frames to samples (in file\n"
+		"                        order the input is read twice: not a pipe)\n"
 		"      --no-trace-fields leave tracepoint fields out of samples (perf 6.1 did)\n"
 		"      --symfs DIR       look for every binary under DIR\n"
 		"      --kallsyms FILE   kernel symbols from FILE\n"
@@ -381,6 +382,18 @@ int cmd_to_json(int argc, char **argv)
 	ro.skip_compressed = !o.full;
 	cli_select_reader_opts(&o.cs, &ro);
 
+	/*
+	 * Symbols in file order need a second, time-ordered pass over the
+	 * input (sym_ahead.c): a pipe cannot be read twice.
+	 */
+	if (o.full && o.symbols && !o.ordered && !sym_ahead_rereadable(input)) {
+		cli_error("to-json: --symbols without --ordered reads the input twice "
+			  "(a sample's maps can come after it in the file), which a pipe "
+			  "cannot be: add --ordered or give a file");
+		cli_select_free(&o.cs);
+		return CLI_EXIT_USAGE;
+	}
+
 	/* perf's "captured-on" is the input's modification time */
 	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
 		c.have_mtime = true;
@@ -411,9 +424,25 @@ int cmd_to_json(int argc, char **argv)
 			return code;
 		}
 		pd_machine_add_features(c.m, pd_reader_features(c.r));
+		if (o.full && !o.ordered) {
+			status = sym_ahead_open(input, c.m, &c.ahead);
+			if (status < 0) {
+				if (status == PD_STATUS_NOMEM)
+					cli_error("to-json: out of memory");
+				else
+					cli_error("to-json: %s: cannot be opened a second time "
+						  "for --symbols", input);
+				code = cli_exit_code(status, &cd);
+				pd_machine_free(c.m);
+				pd_reader_close(c.r);
+				cli_select_free(&o.cs);
+				return code;
+			}
+		}
 	}
 
 	if (out_open(&of, o.output) < 0 || je_init(&je, of.fd, OUT_BUF_SIZE) < 0) {
+		sym_ahead_free(c.ahead);
 		pd_machine_free(c.m);
 		pd_reader_close(c.r);
 		out_close(&of, false);
@@ -456,6 +485,7 @@ int cmd_to_json(int argc, char **argv)
 	je_free(&je);
 	jtep_free(c.tep);
 	free(c.pipe_tracing);
+	sym_ahead_free(c.ahead);
 	pd_machine_free(c.m);
 	pd_reader_close(c.r);
 	cli_select_free(&o.cs);

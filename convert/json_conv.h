@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "json_emit.h"
 #include "json_tep.h"
+#include "sym_ahead.h"
 
 /* Version of schema/perf-data-full.schema.json that --full output follows. */
 #define JSON_FULL_SCHEMA_VERSION 1
@@ -34,6 +35,8 @@ struct jconv {
 	time_t mtime;			/* of the input, for "captured-on" */
 
 	struct pd_machine *m;		/* NULL without symbolization */
+	/* --full --symbols in file order: frames resolved in time order */
+	struct sym_ahead *ahead;
 	bool trace_fields;		/* tracepoint fields by name */
 	bool jsonl;			/* --full: one object per line */
 	bool strict;			/* stop at the first problem */

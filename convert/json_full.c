@@ -56,6 +56,7 @@ struct full_ctx {
 	struct pd_sym_frame *frames;
 	uint64_t container_offset;	/* last COMPRESSED record, for inner records */
 	bool first;
+	bool nomem;			/* frames could not be resolved: out of memory */
 };
 
 /* ---- pieces shared by several record types ---- */
@@ -187,28 +188,45 @@ static void trace_field(void *arg, const char *name, const char *value)
 	je_v_s(j, value);
 }
 
+static void frame(struct je *j, uint64_t ip, bool has_map, const char *dso, uint64_t addr,
+		  const char *sym, uint64_t sym_off)
+{
+	je_obj_begin(j);
+	je_kv_x(j, "ip", ip);
+	if (has_map) {
+		je_kv_s(j, "dso", dso);
+		je_kv_x(j, "addr", addr);
+	}
+	if (sym) {
+		je_kv_s(j, "symbol", sym);
+		je_kv_x(j, "symoff", sym_off);
+	}
+	je_obj_end(j);
+}
+
 static void frames(struct full_ctx *fc, const struct pd_record *rec)
 {
+	const struct ahead_frame *af;
 	struct je *j = fc->j;
-	size_t n, i;
+	long n;
+	size_t i;
 
-	n = pd_machine_resolve_sample(fc->c->m, rec, fc->frames, PD_SYM_MAX_FRAMES);
 	je_key(j, "frames");
 	je_arr_begin(j);
-	for (i = 0; i < n; i++) {
-		const struct pd_sym_frame *f = &fc->frames[i];
+	if (fc->c->ahead) {
+		n = sym_ahead_frames(fc->c->ahead, rec, &af);
+		if (n < 0)
+			fc->nomem = true;
+		for (i = 0; n > 0 && i < (size_t)n; i++)
+			frame(j, af[i].ip, af[i].has_map, af[i].dso, af[i].addr, af[i].sym,
+			      af[i].sym_off);
+	} else {
+		n = (long)pd_machine_resolve_sample(fc->c->m, rec, fc->frames, PD_SYM_MAX_FRAMES);
+		for (i = 0; i < (size_t)n; i++) {
+			const struct pd_sym_frame *f = &fc->frames[i];
 
-		je_obj_begin(j);
-		je_kv_x(j, "ip", f->ip);
-		if (f->has_map) {
-			je_kv_s(j, "dso", f->dso_name);
-			je_kv_x(j, "addr", f->addr);
+			frame(j, f->ip, f->has_map, f->dso_name, f->addr, f->sym, f->sym_off);
 		}
-		if (f->sym) {
-			je_kv_s(j, "symbol", f->sym);
-			je_kv_x(j, "symoff", f->sym_off);
-		}
-		je_obj_end(j);
 	}
 	je_arr_end(j);
 }
@@ -927,7 +945,8 @@ int json_full_write(struct jconv *c)
 			c->tick(c);
 		if (rec->type == PD_REC_HEADER_TRACING_DATA)
 			jconv_take_tracing(c, rec);
-		if (c->m && pd_machine_process(c->m, rec) < 0) {
+		/* in file order the machine is fed by the time-ordered reader */
+		if (c->m && !c->ahead && pd_machine_process(c->m, rec) < 0) {
 			status = -3;
 			break;
 		}
@@ -944,6 +963,10 @@ int json_full_write(struct jconv *c)
 		record(&fc, rec);
 		if (c->jsonl)
 			je_c(j, '\n');
+		if (fc.nomem) {
+			status = -3;
+			break;
+		}
 	}
 	if (!status && ret < 0)
 		status = ret;

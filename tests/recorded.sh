@@ -1,0 +1,154 @@
+#!/bin/sh
+# recorded.sh - comparisons with perf on recordings this test makes itself,
+# on the running kernel, so that kernel symbols can be compared too (the
+# corpus may come from another kernel, whose kallsyms this machine lacks).
+#
+#  - to-json --full --symbols in file order resolves every sample as in
+#    time order (--ordered) and as perf script does, kernel frames
+#    included: in file order a process's maps can come after its samples.
+#
+# Skips (exit 0) with a message when perf, gcc or the permission to
+# record is missing; a comparison that cannot run is counted as skipped.
+#
+# Environment: O = build directory (default bin), KEEP=1 keeps the
+# temporary directory, PERF = perf binary to try first.
+set -u
+O=${O:-bin}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+PERFCONV=$O/perfconv
+
+skip() {
+	echo "recorded.sh: SKIP: $*"
+	exit 0
+}
+
+. "$ROOT/tests/find-perf.sh"
+[ -n "$PERF" ] || skip "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+[ -x "$PERFCONV" ] || { echo "recorded.sh: $PERFCONV missing: run make" >&2; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/pd-recorded.XXXXXX") || exit 1
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then echo "recorded.sh: kept $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+cd "$T" || exit 1
+perf_can_record "$T" || skip "perf record does not work here: $PERF_MISSING"
+
+CF="-O1 -fno-omit-frame-pointer"
+gcc $CF -pthread -o spin "$ROOT/tests/workloads/spin.c" &&
+	gcc $CF -pthread -o forkexec "$ROOT/tests/workloads/forkexec.c" ||
+	{ echo "recorded.sh: building the workloads failed" >&2; exit 1; }
+
+pass=0 fail=0 skipped=0
+ok() { pass=$((pass + 1)); echo "recorded.sh: ok: $*"; }
+ko() { fail=$((fail + 1)); echo "recorded.sh: FAIL: $*"; }
+sk() { skipped=$((skipped + 1)); echo "recorded.sh: skip: $*"; }
+
+record() {	# name args...
+	name=$1
+	shift
+	"$PERF" record -N -q -o "$name.data" "$@" > "$name.out" 2> "$name.err" ||
+		{ echo "recorded.sh: perf record failed: $(tail -1 "$name.err")" >&2; exit 1; }
+}
+
+# ------------------------------------------------------------ symbols in file order
+# One line per sample, sorted: "tid time sym;sym;..." ([unknown] for a
+# frame without symbol), from perf script and from to-json --jsonl.
+perf_stacks() {
+	"$PERF" script -i "$1" -F tid,time,ip,sym --ns 2> /dev/null | awk '
+	function flush() { if (hdr != "") print hdr, out; hdr = "" }
+	/^ *[0-9]+ +[0-9]+\.[0-9]+: *$/ {
+		flush(); t = $2; sub(/:$/, "", t); sub(/\./, "", t); sub(/^0+/, "", t)
+		hdr = $1 " " t; out = ""; next
+	}
+	/^\t/ { s = $0; sub(/^[ \t]*[0-9a-f]+ /, "", s); out = out (out == "" ? "" : ";") s; next }
+	END { flush() }' | sort
+}
+
+json_stacks() {
+	awk '/"type":"SAMPLE"/ {
+		tid = $0; sub(/.*"tid":/, "", tid); sub(/[,}].*/, "", tid)
+		t = $0; sub(/.*"time":/, "", t); sub(/[,}].*/, "", t)
+		fr = $0; sub(/.*"frames":\[/, "", fr); sub(/\]}$/, "", fr)
+		n = split(fr, f, /\},\{/); out = ""
+		for (i = 1; i <= n; i++) {
+			s = "[unknown]"
+			if (match(f[i], /"symbol":"([^"\\]|\\.)*"/))
+				s = substr(f[i], RSTART + 10, RLENGTH - 11)
+			out = out (out == "" ? "" : ";") s
+		}
+		print tid, t, out
+	}' "$1" | sort
+}
+
+# A process that execs on the second CPU and then runs on the first: its
+# maps are in the second CPU's ring buffer, its later samples in the
+# first's, which perf record writes out first in the same round, so in
+# file order those samples come before the maps.  (The first sleep lets
+# the round perf record writes at the start go by.)  Then a fork and exec
+# of a child; page faults give kernel frames.
+if taskset -c 1 true 2> /dev/null; then
+	cat > migrate.sh <<-'EOF'
+	sleep 0.2
+	taskset -c 1 ./spin 300 &
+	sleep 0.1
+	taskset -p -c 0 $! > /dev/null
+	wait
+	./forkexec ./spin 50
+	EOF
+else
+	echo "recorded.sh: note: one CPU: the recording may have no sample before its maps"
+	echo './forkexec ./spin 300' > migrate.sh
+fi
+record order -g -- sh migrate.sh
+"$PERFCONV" to-json --jsonl --symbols order.data > order.file.jsonl 2> order.file.err
+rc_file=$?
+"$PERFCONV" to-json --jsonl --symbols --ordered order.data > order.time.jsonl 2> order.time.err
+rc_time=$?
+json_stacks order.file.jsonl > order.file
+json_stacks order.time.jsonl > order.time
+perf_stacks order.data > order.perf
+n=$(wc -l < order.perf)
+resolved=$(grep -vc ' \[unknown\]$' order.file)
+kframes=$(grep -c '^[0-9]* [0-9]* [a-z_]*sys_\|do_syscall_64' order.perf)
+if [ $rc_file -ne 0 ] || [ $rc_time -ne 0 ]; then
+	ko "to-json --symbols exit $rc_file (file order), $rc_time (--ordered)"
+elif ! cmp -s order.file order.time; then
+	ko "--symbols in file order differs from --ordered in $(diff order.file order.time | grep -c '^<') of $n samples"
+	diff order.time order.file | head -6 | sed 's/^/    /'
+else
+	ok "--symbols in file order resolves as --ordered ($resolved of $n samples with a symbol)"
+fi
+if [ "$n" -eq 0 ]; then
+	ko "perf script printed no sample of order.data"
+elif ! cmp -s order.file order.perf; then
+	ko "--symbols in file order differs from perf script in $(diff order.perf order.file | grep -c '^<') of $n samples"
+	diff order.perf order.file | head -6 | sed 's/^/    /'
+else
+	ok "--symbols in file order agrees with perf script on $n samples ($kframes with kernel frames)"
+fi
+# a pipe cannot be read twice: refused, with --ordered accepted
+"$PERF" record -N -q -o - -- ./spin 50 2> /dev/null > order.pipe.data
+cat order.pipe.data | "$PERFCONV" to-json --full --symbols - > /dev/null 2> pipe.err
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- '--ordered' pipe.err; then
+	ok "--symbols in file order on a pipe: exit 2, names --ordered"
+else
+	ko "--symbols in file order on a pipe: exit $rc, $(head -1 pipe.err)"
+fi
+cat order.pipe.data | "$PERFCONV" to-json --full --symbols --ordered - > /dev/null 2> pipe.err
+rc=$?
+[ $rc -eq 0 ] && ok "--symbols --ordered on a pipe" || ko "--symbols --ordered on a pipe: exit $rc"
+"$PERFCONV" to-json --jsonl --symbols - < order.data > order.stdin.jsonl 2> stdin.err
+rc=$?
+if [ $rc -eq 0 ] && json_stacks order.stdin.jsonl | cmp -s - order.file; then
+	ok "--symbols in file order on a regular file as standard input"
+else
+	ko "--symbols in file order on a regular file as standard input: exit $rc"
+fi
+
+echo "recorded.sh: $pass passed, $fail failed, $skipped skipped"
+[ $fail -eq 0 ] || exit 1
+echo "recorded.sh: PASS"
