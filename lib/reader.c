@@ -683,12 +683,81 @@ static bool sections_overlap(const struct pd_section *a, const struct pd_section
 	return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
 }
 
+/* The size field of the attr that starts at off (0 means PERF_ATTR_SIZE_VER0). */
+static bool attr_size_at(const struct pd_reader *r, int fd, uint64_t off, uint32_t *size)
+{
+	uint8_t b[4];
+
+	if (pread_full(fd, b, sizeof(b), off + 4) < 0)
+		return false;
+	*size = pd_ld32(b, r->swap);
+	if (!*size)
+		*size = PD_ATTR_SIZE_VER0;
+	return true;
+}
+
+/*
+ * Do the attrs of the section sit stride bytes apart, each saying it is
+ * stride - 16 bytes long (want_own) or all saying the same size?
+ */
+static bool attrs_tile(const struct pd_reader *r, int fd, uint64_t stride, bool want_own)
+{
+	const struct pd_header *h = &r->hdr;
+	uint32_t first = 0, size;
+	uint64_t i, n;
+
+	if (stride < PD_ATTR_SIZE_VER0 + 16 || !h->attrs.size || h->attrs.size % stride)
+		return false;
+	n = h->attrs.size / stride;
+	if (n > MAX_ATTRS)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!attr_size_at(r, fd, h->attrs.offset + i * stride, &size))
+			return false;
+		if (i == 0)
+			first = size;
+		if (size != first || (want_own && size != stride - 16))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A header attr_size that does not tile the attrs section while the
+ * attrs' own size fields do: the header field is wrong, and every attr
+ * read with it would be misread.  Returns the attr_size that fits, or 0.
+ * (Files whose attrs all state another size than attr_size - 16 but
+ * tile with attr_size are old perf's and read as they are: PD101.)
+ */
+static uint64_t attr_size_that_fits(const struct pd_reader *r, int fd)
+{
+	const struct pd_header *h = &r->hdr;
+	uint32_t own;
+
+	if (!section_in_file(&h->attrs, h->file_size) || h->attrs.size < 8)
+		return 0;
+	if (attrs_tile(r, fd, h->attr_size, false))
+		return 0;
+	if (!attr_size_at(r, fd, h->attrs.offset, &own))
+		return 0;
+	if (own + 16ULL == h->attr_size || !attrs_tile(r, fd, own + 16ULL, true))
+		return 0;
+	return own + 16ULL;
+}
+
 static int read_attrs(struct pd_reader *r, int fd)
 {
 	const struct pd_header *h = &r->hdr;
-	uint64_t n, i, file_size = h->file_size;
+	uint64_t n, i, file_size = h->file_size, fits;
 	uint8_t *buf;
 
+	fits = attr_size_that_fits(r, fd);
+	if (fits) {
+		DIAG(r, PD_ATTR_SIZE_WRONG, 16,
+		     "attr_size=%" PRIu64 " attrs_size=%" PRIu64 " attr.size=%" PRIu64 " fits=%" PRIu64,
+		     h->attr_size, h->attrs.size, fits - 16, fits);
+		r->hdr.attr_size = fits;
+	}
 	if (h->attr_size < PD_ATTR_SIZE_VER0 + 16) {
 		DIAG_FATAL(r, PD_BAD_ATTR_SIZE, 16, "attr_size=%" PRIu64 " min=%d", h->attr_size,
 			   PD_ATTR_SIZE_VER0 + 16);

@@ -359,7 +359,8 @@ static void header_cases(const struct buf *base)
 
 	b = copy(base);
 	put64(&b, 16, 40);
-	emit("attr-size-small.data", &b, 7, 16, "basic.data with header attr_size 40 (< 64 + 16)");
+	emit("attr-size-small.data", &b, 21, 16,
+	     "basic.data with header attr_size 40 (< 64 + 16): the attrs are read with their own size");
 
 	/* A killed perf record: data.size never rewritten, no feature table. */
 	b = copy(base);
@@ -396,7 +397,12 @@ static void header_cases(const struct buf *base)
 	b.len = 0;
 	emit("empty.data", &b, 19, 0, "empty file");
 
-	/* Root causes: the header field, not the features it makes unreadable. */
+	/* Root causes: the header field, not every attr or feature it makes unreadable. */
+	b = copy(base);
+	put64(&b, 16, get64(base, 16) - 8);
+	emit("attr-size-wrong.data", &b, 21, 16,
+	     "basic.data with header attr_size 8 short: it does not divide the attrs section, the attrs' own size does");
+
 	b = copy(base);
 	put64(&b, 48, 0);
 	emit("data-size-zero-features.data", &b, 8, 48,
@@ -501,6 +507,20 @@ static void unknown_id_case(const struct buf *base)
  * stops the decoder after nr_ids: the first event is left half decoded
  * (attr and id count, no name, no ids), which every writer must survive.
  */
+/* attr_size that divides the attrs section into fewer, misread attrs */
+static void attr_size_case(const struct buf *base)
+{
+	uint64_t asz = get64(base, 16), asize = get64(base, 32);
+	struct buf b;
+
+	if (asize / asz != 3)
+		die("multi-event.data: expected 3 attrs");
+	b = copy(base);
+	put64(&b, 16, asize / 2);
+	emit("attr-size-halves.data", &b, 21, 16,
+	     "multi-event.data (3 attrs) with header attr_size half its attrs section: 2 attrs that their own size fields contradict");
+}
+
 static void event_desc_case(const struct buf *base)
 {
 	uint64_t sec, len_off;
@@ -653,6 +673,7 @@ int main(int argc, char **argv)
 	b = load(argv[1], "multi-event.data");
 	unknown_id_case(&b);
 	event_desc_case(&b);
+	attr_size_case(&b);
 	free(b.p);
 
 	b = load(argv[1], "compressed.data");

@@ -178,6 +178,9 @@ done <<'EOF'
 data-size-short.data 1 0
 data-size-zero-features.data 0 1
 check-after-data-end.data 1 0
+attr-size-small.data 1 0
+attr-size-wrong.data 1 0
+attr-size-halves.data 1 0
 EOF
 
 # ---- JSON and JUnit

@@ -62,7 +62,7 @@ struct pd_header {
 	bool big_endian;	/* byte order of the file */
 	uint64_t magic;		/* as read, host order */
 	uint64_t header_size;	/* 104, 72 or 16 */
-	uint64_t attr_size;	/* file mode */
+	uint64_t attr_size;	/* file mode; the attrs' own when the header's is wrong (PD021) */
 	struct pd_section attrs;
 	/*
 	 * As the header says, except when data.size is 0 or does not end
