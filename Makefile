@@ -40,7 +40,7 @@ endif
 # the command that installs it (the README's commands run it first); the
 # Makefile itself never installs anything.  Goals that build nothing do not
 # need the dependencies.
-DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent
+DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent zlib
 NODEPS_GOALS := clean help
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes),yes)

@@ -26,6 +26,7 @@
 	_CMD("dump", cmd_dump, "one line per record with every decoded field")	\
 	_CMD("to-json", cmd_to_json, "perf-compatible JSON, or lossless JSON of everything (--full)") \
 	_CMD("to-proto", cmd_to_proto, "quipper-compatible PerfDataProto protobuf message") \
+	_CMD("to-pprof", cmd_to_pprof, "gzip-compressed pprof profile for go tool pprof and its viewers") \
 	_CMD("to-csv", cmd_to_csv, "CSV tables for spreadsheets and SQL, folded stacks for flame graphs") \
 	_CMD("pipe-to-file", cmd_pipe_to_file, "convert a pipe-mode stream into a perf.data file") \
 	_CMD("file-to-pipe", cmd_file_to_pipe, "write the pipe-mode stream of a perf.data file")

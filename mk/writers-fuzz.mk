@@ -7,7 +7,7 @@
 #                            the documented exit statuses)
 #   make fuzz-writers        the writer targets in build-fuzz/ (clang):
 #                            fuzz-to-json, fuzz-to-json-full, fuzz-to-csv,
-#                            fuzz-to-proto, fuzz-to-proto-compat,
+#                            fuzz-to-proto, fuzz-to-proto-compat, fuzz-to-pprof,
 #                            fuzz-pipe-to-file, fuzz-file-to-pipe and
 #                            fuzz-symbolize
 #   make fuzz-writers-run    run each for FUZZ_SECONDS (default 30), seeded
@@ -18,7 +18,7 @@
 
 EXTRA_TESTS += tests/damaged-inputs.sh
 
-FUZZ_WRITERS := to-json to-json-full to-csv to-proto to-proto-compat pipe-to-file \
+FUZZ_WRITERS := to-json to-json-full to-csv to-proto to-proto-compat to-pprof pipe-to-file \
 	file-to-pipe symbolize
 # every perfconv object but its main()
 FUZZ_CONVERT_OBJS := $(filter-out $(OBJ)/convert/perfconv.o,$(CONVERT_OBJS)) $(COMMON_OBJS)
@@ -26,10 +26,10 @@ FUZZ_CONVERT_OBJS := $(filter-out $(OBJ)/convert/perfconv.o,$(CONVERT_OBJS)) $(C
 # the command targets: perfconv's objects without main(), and fuzz_cmd.h
 define fuzz_cmd_target
 $(O)/fuzz-$(1): fuzz/fuzz_$(subst -,_,$(1)).c fuzz/fuzz_cmd.h $(FUZZ_CONVERT_OBJS) $(LIB) \
-		$(SYM_LIB)
+		$(SYM_LIB) $(PERFCONV_EXTRA_OBJS)
 	$$(if $$(Q),@echo "  LINK    $$@")
 	$$(Q)$$(CC) $$(CFLAGS) -fsanitize=fuzzer -Iconvert -o $$@ $$< $$(FUZZ_CONVERT_OBJS) \
-		$$(PERFCONV_EXTRA_LIBS) $$(LIB) $$(JANSSON_LIBS) $$(ZSTD_LIBS) $$(LDFLAGS)
+		$$(PERFCONV_EXTRA_OBJS) $$(PERFCONV_EXTRA_LIBS) $$(LIB) $$(JANSSON_LIBS) $$(ZSTD_LIBS) $$(LDFLAGS)
 endef
 $(foreach w,$(filter-out symbolize,$(FUZZ_WRITERS)),$(eval $(call fuzz_cmd_target,$(w))))
 

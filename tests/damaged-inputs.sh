@@ -76,6 +76,7 @@ to-jsonl|0 1|$PERFCONV to-json --full --jsonl --ordered --no-progress -o @OUT@ @
 to-csv|0 1|$PERFCONV to-csv --srcline --kallsyms $KS -o @OUT@ @IN@
 to-proto|0 1|$PERFCONV to-proto -o @OUT@ @IN@
 to-proto-compat|0 1|$PERFCONV to-proto --quipper-compat -o @OUT@ @IN@
+to-pprof|0 1|$PERFCONV to-pprof --kallsyms $KS -o @OUT@ @IN@
 file-to-pipe|0 1 2|$PERFCONV file-to-pipe -o @OUT@ @IN@
 pipe-to-file|0 1 2|$PERFCONV pipe-to-file -o @OUT@ @IN@
 perfcheck|0 1|$PERFCHECK @IN@
@@ -118,13 +119,14 @@ run_all() {
 half=$top/corpus/bad/event-desc-half-decoded.data
 if [ -f "$half" ]; then
 	run_all "$half" "info=1 info-json=1 dump=1 to-json=1 to-json-full=1 to-jsonl=1 to-csv=1
-		to-proto=1 to-proto-compat=1 file-to-pipe=1 pipe-to-file=2 perfcheck=1 perfsym=1"
+		to-proto=1 to-proto-compat=1 to-pprof=1 file-to-pipe=1 pipe-to-file=2 perfcheck=1
+		perfsym=1"
 	# its pipe-mode twin carries the same feature in a HEADER_FEATURE record
 	"$PERFCONV" file-to-pipe -o "$T/half.pipe.data" "$half" 2> /dev/null
 	[ -s "$T/half.pipe.data" ] || err "file-to-pipe wrote nothing for $(basename "$half")"
 	cp "$T/half.pipe.data" "$T/event-desc-half-decoded.pipe.data"
 	run_all "$T/event-desc-half-decoded.pipe.data" "info=1 info-json=1 dump=1 to-json=1
-		to-json-full=1 to-jsonl=1 to-csv=1 to-proto=1 to-proto-compat=1 file-to-pipe=2
+		to-json-full=1 to-jsonl=1 to-csv=1 to-proto=1 to-proto-compat=1 to-pprof=1 file-to-pipe=2
 		pipe-to-file=1 perfcheck=1 perfsym=1"
 else
 	err "$half missing"

@@ -184,7 +184,7 @@ fi
 
 # --- -o naming a FIFO or device: written to, never replaced -----------
 # (a rename over /dev/null would replace the device with a regular file)
-for cmd in to-json to-proto; do
+for cmd in to-json to-proto to-pprof; do
 	rm -f "$tmp/fifo" "$tmp/got" "$tmp/want"
 	mkfifo "$tmp/fifo" || { ko "mkfifo"; continue; }
 	# bounded: a FIFO replaced by the output would leave cat waiting

@@ -1,0 +1,1041 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pprof_prof.c - samples aggregated by stack into pprof's profile model,
+ * written as a gzip-compressed perftools.profiles.Profile.
+ *
+ * Model (schema/profile.proto):
+ *   mapping   one per (DSO, start, end, file offset) that a frame hit
+ *   location  one per (mapping, address): its lines are the functions at
+ *             that address, inlined ones first, from debug info
+ *   function  one per symbol (DSO, name, start), and one per inlined
+ *             function (name, source file)
+ *   sample    one per (event, stack, pid, tid, comm): its values are the
+ *             sample count and the summed period in the event's column
+ *
+ * Stacks come from the symbolizer's one stack walk,
+ * pd_machine_sample_stack(), which to-csv's tables use too.
+ *
+ * The message is written in pieces: serialized Profile messages
+ * concatenate into one whose repeated fields are the pieces' fields in
+ * order (the protobuf merge rule), so each sample, location, ... is packed
+ * on its own by libprotobuf-c and goes straight into the gzip stream;
+ * nothing holds the whole message.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "csv_agg.h"
+#include "pprof_prof.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile pb_profile;
+typedef Perftools__Profiles__Sample pb_sample;
+typedef Perftools__Profiles__Label pb_label;
+typedef Perftools__Profiles__Mapping pb_mapping;
+typedef Perftools__Profiles__Location pb_location;
+typedef Perftools__Profiles__Line pb_line;
+typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__ValueType pb_value_type;
+
+/* perf_event_attr.type and the software events counting nanoseconds */
+#define ATTR_TYPE_SOFTWARE	1
+#define SW_CPU_CLOCK		0
+#define SW_TASK_CLOCK		1
+
+/* indexes of the strings every profile has (added first, in this order) */
+enum { STR_EMPTY, STR_PID, STR_TID, STR_COMM, STR_SAMPLES, STR_COUNT, STR_NANOSECONDS };
+
+struct pp_str {
+	uint64_t idx;
+	uint32_t len;
+	char s[];
+};
+
+struct pp_mapping {
+	uint64_t id;
+	const struct pd_dso *dso;
+	uint64_t start, end, pgoff;
+	uint64_t filename, build_id;
+	/* how many of its locations carry functions, files, lines; all of them? */
+	uint64_t nr_locs, with_func, with_file, with_line, with_inline_info;
+};
+
+struct pp_line {
+	uint64_t function_id;
+	int64_t line;
+};
+
+struct pp_loc {
+	uint64_t id;
+	struct pp_mapping *mapping;	/* NULL: the address is in no mapping */
+	uint64_t address;
+	const char *sym;
+	uint32_t nr_lines;
+	struct pp_line *lines;
+};
+
+struct pp_func {
+	uint64_t id;
+	const void *dso;	/* symbol functions: their DSO; inlined ones: NULL */
+	const char *sym;
+	uint64_t sym_start;
+	uint64_t name, filename;	/* string indexes */
+};
+
+struct pp_stack {
+	uint64_t count, period;
+	int ev;
+	int32_t pid, tid;
+	bool has_tid;
+	uint64_t comm;		/* string index */
+	uint32_t n;
+	uint64_t loc[];		/* location ids, innermost first */
+};
+
+/* A direct-mapped cache of resolved frames, keyed as to-csv keys its own. */
+#define LCACHE_SIZE	(1u << 15)
+
+struct lc_slot {
+	uint64_t ip;
+	uint64_t version;	/* 0: empty */
+	struct pp_loc *loc;
+	uint8_t mode;
+};
+
+struct pp_ev {
+	uint64_t samples;
+	int type_idx;		/* column of Sample.value, 0 until written */
+};
+
+struct pp_prof {
+	struct pd_machine *m;
+	bool srcline;
+	struct csv_arena arena;
+	struct csv_map strs, mappings, locs, sym_funcs, inl_funcs, stacks;
+	/* strings, functions and locations by id - 1, in the order written */
+	struct pp_str **str_by_idx;
+	size_t nr_strs, cap_strs;
+	struct pp_func **funcs;
+	size_t nr_funcs, cap_funcs;
+	struct pp_loc **loc_list;
+	size_t nr_locs, cap_locs;
+	struct pp_mapping **map_list;
+	size_t nr_maps, cap_maps;
+	struct pp_stack **stack_list;	/* in the order first seen */
+	size_t nr_stacks, cap_stacks;
+	struct lc_slot *lcache;
+	bool loaded;		/* the last resolution loaded a DSO */
+	/* last comm seen and its string index: consecutive samples repeat it */
+	const char *last_comm;
+	uint64_t last_comm_idx;
+	struct pp_ev *ev;
+	size_t nr_ev;
+	uint64_t samples, first_time, last_time;
+	bool have_time;
+	uint64_t key[1 + PD_SYM_MAX_FRAMES];
+};
+
+/* ------------------------------------------------------------ growable arrays */
+
+static bool grow(void *pv, size_t *cap, size_t need, size_t size)
+{
+	void **p = pv;
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* ------------------------------------------------------------ strings */
+
+struct str_key {
+	const char *s;
+	size_t len;
+};
+
+static bool str_eq(const void *item, const void *key)
+{
+	const struct pp_str *a = item;
+	const struct str_key *k = key;
+
+	return a->len == k->len && !memcmp(a->s, k->s, k->len);
+}
+
+/* Index of s[0..len) in the string table, added when new; -1 when out of memory. */
+static int64_t str_idx_n(struct pp_prof *p, const char *s, size_t len)
+{
+	struct str_key k = { s, len };
+	uint64_t h = csv_hash_bytes(s, len, 3);
+	struct pp_str *e = csv_map_find(&p->strs, h, str_eq, &k);
+
+	if (e)
+		return (int64_t)e->idx;
+	if (len > UINT32_MAX || !grow(&p->str_by_idx, &p->cap_strs, p->nr_strs + 1,
+				      sizeof(*p->str_by_idx)))
+		return -1;
+	e = csv_arena_alloc(&p->arena, sizeof(*e) + len + 1);
+	if (!e || csv_map_add(&p->strs, h, e))
+		return -1;
+	memcpy(e->s, s, len);
+	e->len = (uint32_t)len;
+	e->idx = p->nr_strs;
+	p->str_by_idx[p->nr_strs++] = e;
+	return (int64_t)e->idx;
+}
+
+static int64_t str_idx(struct pp_prof *p, const char *s)
+{
+	return str_idx_n(p, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* ------------------------------------------------------------ mappings */
+
+struct map_key {
+	const struct pd_dso *dso;
+	uint64_t start, end, pgoff;
+};
+
+static bool map_eq(const void *item, const void *key)
+{
+	const struct pp_mapping *a = item;
+	const struct map_key *k = key;
+
+	return a->dso == k->dso && a->start == k->start && a->end == k->end &&
+	       a->pgoff == k->pgoff;
+}
+
+/* The DSO's build id as lower-case hex, "" when unknown. */
+static int64_t build_id_idx(struct pp_prof *p, const struct pd_dso *dso)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[2 * 64 + 1];
+	const uint8_t *id;
+	size_t size = 0, i;
+
+	id = dso ? pd_dso_build_id(dso, &size) : NULL;
+	if (!id || !size)
+		return STR_EMPTY;
+	if (size > 64)
+		size = 64;
+	for (i = 0; i < size; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	return str_idx_n(p, buf, 2 * size);
+}
+
+static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_frame *f)
+{
+	struct map_key k = { f->dso, f->map_start, f->map_end, f->map_pgoff };
+	uint64_t h = csv_hash_ptr(k.dso, csv_hash_u64(k.start, k.end ^ (k.pgoff << 7)));
+	struct pp_mapping *mp = csv_map_find(&p->mappings, h, map_eq, &k);
+	const char *name;
+	int64_t fn, bid;
+
+	if (mp)
+		return mp;
+	/* the file it stands for; the kernel and modules by perf's names */
+	name = f->dso_path;
+	if (f->dso_kind == PD_DSO_KERNEL || f->dso_kind == PD_DSO_MODULE || !name)
+		name = f->dso_short ? f->dso_short : f->dso_name;
+	fn = str_idx(p, name);
+	bid = build_id_idx(p, f->dso);
+	if (fn < 0 || bid < 0 ||
+	    !grow(&p->map_list, &p->cap_maps, p->nr_maps + 1, sizeof(*p->map_list)))
+		return NULL;
+	mp = csv_arena_alloc(&p->arena, sizeof(*mp));
+	if (!mp || csv_map_add(&p->mappings, h, mp))
+		return NULL;
+	mp->id = p->nr_maps + 1;
+	mp->dso = k.dso;
+	mp->start = k.start;
+	mp->end = k.end;
+	mp->pgoff = k.pgoff;
+	mp->filename = (uint64_t)fn;
+	mp->build_id = (uint64_t)bid;
+	p->map_list[p->nr_maps++] = mp;
+	return mp;
+}
+
+/* ------------------------------------------------------------ functions */
+
+struct func_key {
+	const void *dso;
+	const char *sym;
+	uint64_t sym_start;
+	uint64_t name, filename;
+};
+
+static bool sym_func_eq(const void *item, const void *key)
+{
+	const struct pp_func *a = item;
+	const struct func_key *k = key;
+
+	return a->dso == k->dso && a->sym == k->sym && a->sym_start == k->sym_start;
+}
+
+static bool inl_func_eq(const void *item, const void *key)
+{
+	const struct pp_func *a = item;
+	const struct func_key *k = key;
+
+	return a->name == k->name && a->filename == k->filename;
+}
+
+static struct pp_func *func_new(struct pp_prof *p, struct csv_map *map, uint64_t h,
+				const struct func_key *k)
+{
+	struct pp_func *fn;
+
+	if (!grow(&p->funcs, &p->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
+		return NULL;
+	fn = csv_arena_alloc(&p->arena, sizeof(*fn));
+	if (!fn || csv_map_add(map, h, fn))
+		return NULL;
+	fn->id = p->nr_funcs + 1;
+	fn->dso = k->dso;
+	fn->sym = k->sym;
+	fn->sym_start = k->sym_start;
+	fn->name = k->name;
+	fn->filename = k->filename;
+	p->funcs[p->nr_funcs++] = fn;
+	return fn;
+}
+
+/*
+ * The function of a frame's symbol: one per (DSO, symbol), as to-csv's
+ * functions table counts them.  Its source file is the first one debug
+ * info names for it.
+ */
+static struct pp_func *sym_func(struct pp_prof *p, const struct pd_sym_frame *f, const char *file)
+{
+	struct func_key k = { f->has_map ? (const void *)f->dso : NULL, f->sym, f->sym_start, 0, 0 };
+	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start));
+	struct pp_func *fn = csv_map_find(&p->sym_funcs, h, sym_func_eq, &k);
+	int64_t s;
+
+	if (!fn) {
+		s = str_idx(p, f->sym);
+		if (s < 0)
+			return NULL;
+		k.name = (uint64_t)s;
+		fn = func_new(p, &p->sym_funcs, h, &k);
+		if (!fn)
+			return NULL;
+	}
+	if (!fn->filename && file && *file) {
+		s = str_idx(p, file);
+		if (s < 0)
+			return NULL;
+		fn->filename = (uint64_t)s;
+	}
+	return fn;
+}
+
+/* An inlined function: by name and source file. */
+static struct pp_func *inline_func(struct pp_prof *p, const char *name, const char *file)
+{
+	struct func_key k = { NULL, NULL, 0, 0, 0 };
+	int64_t n = str_idx(p, name ? name : "??"), fl = str_idx(p, file);
+	struct pp_func *fn;
+	uint64_t h;
+
+	if (n < 0 || fl < 0)
+		return NULL;
+	k.name = (uint64_t)n;
+	k.filename = (uint64_t)fl;
+	h = csv_hash_u64(k.name, k.filename);
+	fn = csv_map_find(&p->inl_funcs, h, inl_func_eq, &k);
+	return fn ? fn : func_new(p, &p->inl_funcs, h, &k);
+}
+
+/* ------------------------------------------------------------ locations */
+
+struct loc_key {
+	const struct pp_mapping *mapping;
+	uint64_t address;
+	const char *sym;
+};
+
+static bool loc_eq(const void *item, const void *key)
+{
+	const struct pp_loc *a = item;
+	const struct loc_key *k = key;
+
+	return a->mapping == k->mapping && a->address == k->address && a->sym == k->sym;
+}
+
+/*
+ * The lines of a new location: the functions at its address, innermost
+ * inlined one first and the symbol's own function last, with source lines
+ * where debug info has them; none when no symbol covers the address.
+ */
+static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_frame *f)
+{
+	struct pd_sym_srcline sl;
+	struct pp_mapping *mp = l->mapping;
+	struct pp_func *fn;
+	unsigned int i;
+	bool looked = false;
+
+	sl.nr = 0;
+	if (!f->sym)
+		return 0;
+	if (p->srcline && f->has_map) {
+		looked = true;
+		if (pd_machine_srcline(p->m, f, &sl) <= 0)
+			sl.nr = 0;
+	}
+	if (sl.nr > PD_SYM_MAX_INLINE + 1)
+		sl.nr = PD_SYM_MAX_INLINE + 1;
+	l->nr_lines = sl.nr ? sl.nr : 1;
+	l->lines = csv_arena_alloc(&p->arena, l->nr_lines * sizeof(*l->lines));
+	if (!l->lines)
+		return -1;
+	if (!sl.nr) {
+		fn = sym_func(p, f, NULL);
+		if (!fn)
+			return -1;
+		l->lines[0].function_id = fn->id;
+	}
+	for (i = 0; i < sl.nr; i++) {
+		const struct pd_sym_srcpos *sp = &sl.pos[i];
+
+		if (i + 1 < sl.nr)
+			fn = inline_func(p, sp->func, sp->file);
+		else
+			fn = sym_func(p, f, sp->file);
+		if (!fn)
+			return -1;
+		l->lines[i].function_id = fn->id;
+		l->lines[i].line = sp->line;
+	}
+	if (mp) {
+		mp->with_func++;
+		if (sl.nr && sl.pos[sl.nr - 1].file)
+			mp->with_file++;
+		if (sl.nr && sl.pos[sl.nr - 1].line)
+			mp->with_line++;
+		if (looked)
+			mp->with_inline_info++;
+	}
+	return 0;
+}
+
+static struct pp_loc *loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
+{
+	struct pp_mapping *mp = f->has_map && f->dso ? mapping_of(p, f) : NULL;
+	struct loc_key k = { mp, f->ip, f->sym };
+	uint64_t h;
+	struct pp_loc *l;
+
+	if (f->has_map && f->dso && !mp)
+		return NULL;
+	h = csv_hash_ptr(k.mapping, csv_hash_ptr(k.sym, k.address));
+	l = csv_map_find(&p->locs, h, loc_eq, &k);
+	if (l)
+		return l;
+	if (!grow(&p->loc_list, &p->cap_locs, p->nr_locs + 1, sizeof(*p->loc_list)))
+		return NULL;
+	l = csv_arena_alloc(&p->arena, sizeof(*l));
+	if (!l || csv_map_add(&p->locs, h, l))
+		return NULL;
+	l->id = p->nr_locs + 1;
+	l->mapping = mp;
+	l->address = f->ip;
+	l->sym = f->sym;
+	p->loc_list[p->nr_locs++] = l;
+	if (mp)
+		mp->nr_locs++;
+	if (loc_lines(p, l, f))
+		return NULL;
+	return l;
+}
+
+static inline uint32_t lc_slot(uint64_t version, uint8_t mode, uint64_t ip)
+{
+	return (uint32_t)(csv_hash_u64(ip ^ (version * 0x9e3779b97f4a7c15ULL), mode) &
+			  (LCACHE_SIZE - 1));
+}
+
+/*
+ * The location of one stack entry, through the cache keyed by the
+ * machine's version of what resolving it depends on (see
+ * pd_machine_version()).  Sets p->loaded when resolving loaded a DSO:
+ * every version moved and the entries still to come need new keys.
+ */
+static struct pp_loc *frame_loc(struct pp_prof *p, int32_t pid, int32_t tid,
+				const struct pd_sym_ip *e, uint64_t version)
+{
+	struct lc_slot *c = &p->lcache[lc_slot(version, e->cpumode, e->ip)];
+	struct pd_sym_frame f;
+	struct pp_loc *l;
+	uint64_t kver;
+
+	if (c->version == version && c->ip == e->ip && c->mode == e->cpumode && version)
+		return c->loc;
+	kver = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL);
+	pd_machine_resolve(p->m, pid, tid, e->cpumode, e->ip, &f);
+	p->loaded = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
+	l = loc_of(p, &f);
+	if (!l)
+		return NULL;
+	c->ip = e->ip;
+	c->mode = e->cpumode;
+	c->loc = l;
+	/* after a DSO load this key is stale already */
+	c->version = p->loaded ? 0 : version;
+	return l;
+}
+
+/* ------------------------------------------------------------ samples */
+
+struct stack_key {
+	int ev;
+	int32_t pid, tid;
+	bool has_tid;
+	uint64_t comm;
+	uint32_t n;
+	const uint64_t *loc;
+};
+
+static bool stack_eq(const void *item, const void *key)
+{
+	const struct pp_stack *a = item;
+	const struct stack_key *k = key;
+
+	return a->n == k->n && a->ev == k->ev && a->pid == k->pid && a->tid == k->tid &&
+	       a->has_tid == k->has_tid && a->comm == k->comm &&
+	       !memcmp(a->loc, k->loc, k->n * sizeof(*k->loc));
+}
+
+static int64_t comm_idx(struct pp_prof *p, const char *comm)
+{
+	int64_t i;
+
+	if (comm == p->last_comm && comm)
+		return (int64_t)p->last_comm_idx;
+	i = str_idx(p, comm);
+	if (i >= 0) {
+		p->last_comm = comm;
+		p->last_comm_idx = (uint64_t)i;
+	}
+	return i;
+}
+
+int pp_sample(struct pp_prof *p, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct pd_sym_ip st[PD_SYM_MAX_FRAMES];
+	struct stack_key k = { 0 };
+	struct pp_stack *sk;
+	uint64_t uver, kver, h;
+	int64_t comm;
+	size_t n, i;
+	int ev = rec->event_index;
+
+	if (ev < 0 || rec->type != PD_REC_SAMPLE || !rec->decoded)
+		return 0;
+	if ((size_t)ev >= p->nr_ev) {
+		size_t cap = p->nr_ev;
+		struct pp_ev *ne;
+
+		if (!grow(&p->ev, &cap, (size_t)ev + 1, sizeof(*p->ev)))
+			return -1;
+		ne = p->ev;
+		memset(ne + p->nr_ev, 0, (cap - p->nr_ev) * sizeof(*ne));
+		p->nr_ev = cap;
+	}
+	k.pid = k.tid = -1;
+	if (s->sample_type & PD_SAMPLE_TID) {
+		k.pid = (int32_t)s->pid;
+		k.tid = (int32_t)s->tid;
+		k.has_tid = true;
+	}
+	n = pd_machine_sample_stack(p->m, rec, st, PD_SYM_MAX_FRAMES);
+	uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
+	kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
+	if (!uver || !kver)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct pp_loc *l = frame_loc(p, k.pid, k.tid, &st[i],
+					     st[i].cpumode == PD_CPUMODE_USER ? uver : kver);
+
+		if (!l)
+			return -1;
+		p->key[i] = l->id;
+		if (p->loaded) {
+			uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
+			kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
+			if (!uver || !kver)
+				return -1;
+		}
+	}
+	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
+	if (comm < 0)
+		return -1;
+	k.ev = ev;
+	k.comm = (uint64_t)comm;
+	k.n = (uint32_t)n;
+	k.loc = p->key;
+	h = csv_hash_bytes(p->key, n * sizeof(*p->key),
+			   csv_hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
+					k.comm ^ ((uint64_t)(unsigned int)ev << 40)));
+	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
+	if (!sk) {
+		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
+			  sizeof(*p->stack_list)))
+			return -1;
+		sk = csv_arena_alloc(&p->arena, sizeof(*sk) + n * sizeof(*sk->loc));
+		if (!sk || csv_map_add(&p->stacks, h, sk))
+			return -1;
+		p->stack_list[p->nr_stacks++] = sk;
+		sk->ev = ev;
+		sk->pid = k.pid;
+		sk->tid = k.tid;
+		sk->has_tid = k.has_tid;
+		sk->comm = k.comm;
+		sk->n = k.n;
+		memcpy(sk->loc, p->key, n * sizeof(*sk->loc));
+	}
+	sk->count++;
+	sk->period += s->period;
+	p->ev[ev].samples++;
+	p->samples++;
+	if (s->sample_type & PD_SAMPLE_TIME) {
+		if (!p->have_time || s->time < p->first_time)
+			p->first_time = s->time;
+		if (!p->have_time || s->time > p->last_time)
+			p->last_time = s->time;
+		p->have_time = true;
+	}
+	return 0;
+}
+
+uint64_t pp_nr_samples(const struct pp_prof *p)
+{
+	return p->samples;
+}
+
+/* ------------------------------------------------------------ gzip output */
+
+#define GZ_CHUNK (64u * 1024)
+
+/* A protobuf-c output buffer that deflates into the output file. */
+struct gz_buf {
+	ProtobufCBuffer base;
+	z_stream z;
+	struct out_file *out;
+	bool failed;		/* zlib refused (out of memory) */
+	unsigned char chunk[GZ_CHUNK];
+};
+
+static void gz_run(struct gz_buf *g, int flush)
+{
+	int ret;
+
+	do {
+		g->z.next_out = g->chunk;
+		g->z.avail_out = GZ_CHUNK;
+		ret = deflate(&g->z, flush);
+		if (ret == Z_STREAM_ERROR) {
+			g->failed = true;
+			return;
+		}
+		out_file_write(g->out, g->chunk, GZ_CHUNK - g->z.avail_out);
+	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
+}
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_buf *g = (struct gz_buf *)b;
+
+	while (len && !g->failed) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		/* zlib's input pointer is not const; deflate() only reads it */
+		g->z.next_in = (Bytef *)(uintptr_t)data;
+		g->z.avail_in = n;
+		gz_run(g, Z_NO_FLUSH);
+		data += n;
+		len -= n;
+	}
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void put(struct gz_buf *g, const pb_profile *piece)
+{
+	perftools__profiles__profile__pack_to_buffer(piece, &g->base);
+}
+
+/* The unit of an event's period: time for the clock events, else events. */
+static uint64_t period_unit(const struct pd_event *e)
+{
+	if (e->attr.type == ATTR_TYPE_SOFTWARE &&
+	    (e->attr.config == SW_CPU_CLOCK || e->attr.config == SW_TASK_CLOCK))
+		return STR_NANOSECONDS;
+	return STR_COUNT;
+}
+
+/* Comments: perf's command line, host, os release, perf version. */
+static int add_comments(struct pp_prof *p, const struct pd_features *ft, int64_t *out,
+			size_t *n)
+{
+	static const struct {
+		unsigned int feat;
+		const char *label;
+		size_t off;
+	} texts[] = {
+		{ PD_FEAT_HOSTNAME, "host: ", offsetof(struct pd_features, hostname) },
+		{ PD_FEAT_OSRELEASE, "os release: ", offsetof(struct pd_features, osrelease) },
+		{ PD_FEAT_VERSION, "perf version: ", offsetof(struct pd_features, version) },
+	};
+	char buf[4096];
+	size_t i, len = 0;
+	int64_t idx;
+
+	*n = 0;
+	if (!ft)
+		return 0;
+	if (pd_features_has(ft, PD_FEAT_CMDLINE) && ft->cmdline.nr) {
+		for (i = 0; i < ft->cmdline.nr && len < sizeof(buf) - 1; i++) {
+			int w = snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
+					 ft->cmdline.s[i] ? ft->cmdline.s[i] : "");
+
+			if (w < 0)
+				break;
+			len += (size_t)w;
+		}
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		idx = str_idx_n(p, buf, len);
+		if (idx < 0)
+			return -1;
+		out[(*n)++] = idx;
+	}
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *v = *(char *const *)(const void *)((const char *)ft + texts[i].off);
+
+		if (!pd_features_has(ft, texts[i].feat) || !v)
+			continue;
+		snprintf(buf, sizeof(buf), "%s%s", texts[i].label, v);
+		idx = str_idx(p, buf);
+		if (idx < 0)
+			return -1;
+		out[(*n)++] = idx;
+	}
+	return 0;
+}
+
+/*
+ * Wall-clock time of the first sample: the recording says how its clock
+ * relates to the time of day only in CLOCK_DATA (perf record -k).
+ */
+static int64_t wall_time(const struct pp_prof *p, const struct pd_features *ft)
+{
+	const struct pd_feat_clock_data *cd;
+
+	if (!ft || !p->have_time || !pd_features_has(ft, PD_FEAT_CLOCK_DATA))
+		return 0;
+	cd = &ft->clock_data;
+	if (!cd->tod_ns || cd->clockid_ns > cd->tod_ns || p->first_time > INT64_MAX)
+		return 0;
+	if (cd->tod_ns - cd->clockid_ns > (uint64_t)INT64_MAX - p->first_time)
+		return 0;
+	return (int64_t)(cd->tod_ns - cd->clockid_ns + p->first_time);
+}
+
+static int write_header(struct pp_prof *p, struct pd_reader *r, struct gz_buf *g,
+			int64_t *values_len)
+{
+	const struct pd_features *ft = pd_reader_features(r);
+	pb_value_type *vt = NULL, **vtp = NULL, period_type;
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	int64_t comments[8];
+	size_t nt = 1, i, nc;
+	const struct pd_event *first = NULL;
+	int ret = -1;
+
+	vt = calloc(p->nr_ev + 1, sizeof(*vt));
+	vtp = calloc(p->nr_ev + 1, sizeof(*vtp));
+	if (!vt || !vtp)
+		goto out;
+	perftools__profiles__value_type__init(&vt[0]);
+	vt[0].type = STR_SAMPLES;
+	vt[0].unit = STR_COUNT;
+	vtp[0] = &vt[0];
+	for (i = 0; i < p->nr_ev; i++) {
+		const struct pd_event *e = pd_reader_event(r, i);
+		int64_t name;
+
+		if (!p->ev[i].samples || !e)
+			continue;
+		name = str_idx(p, e->name);
+		if (name < 0)
+			goto out;
+		perftools__profiles__value_type__init(&vt[nt]);
+		vt[nt].type = name;
+		vt[nt].unit = (int64_t)period_unit(e);
+		vtp[nt] = &vt[nt];
+		p->ev[i].type_idx = (int)nt;
+		nt++;
+		if (!first) {
+			first = e;
+			piece.default_sample_type = name;
+			perftools__profiles__value_type__init(&period_type);
+			period_type = vt[nt - 1];
+			piece.period_type = &period_type;
+			if (!(e->attr.flags & PD_ATTR_FREQ) && e->attr.sample_period <= INT64_MAX)
+				piece.period = (int64_t)e->attr.sample_period;
+		}
+	}
+	if (add_comments(p, ft, comments, &nc))
+		goto out;
+	piece.n_sample_type = nt;
+	piece.sample_type = vtp;
+	piece.n_comment = nc;
+	piece.comment = comments;
+	piece.time_nanos = wall_time(p, ft);
+	if (p->have_time && p->last_time - p->first_time <= INT64_MAX)
+		piece.duration_nanos = (int64_t)(p->last_time - p->first_time);
+	put(g, &piece);
+	*values_len = (int64_t)nt;
+	ret = 0;
+out:
+	free(vt);
+	free(vtp);
+	return ret;
+}
+
+static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
+{
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_sample smp, *smpp = &smp;
+	pb_label lab[3], *labp[3];
+	int64_t *values;
+	size_t i, k;
+
+	values = calloc(nt, sizeof(*values));
+	if (!values)
+		return -1;
+	piece.n_sample = 1;
+	piece.sample = &smpp;
+	for (k = 0; k < 3; k++) {
+		perftools__profiles__label__init(&lab[k]);
+		labp[k] = &lab[k];
+	}
+	lab[0].key = STR_PID;
+	lab[1].key = STR_TID;
+	lab[2].key = STR_COMM;
+	for (i = 0; i < p->nr_stacks && !g->failed && !g->out->err; i++) {
+		const struct pp_stack *sk = p->stack_list[i];
+		int col = p->ev[sk->ev].type_idx;
+
+		perftools__profiles__sample__init(&smp);
+		smp.n_location_id = sk->n;
+		smp.location_id = (uint64_t *)(uintptr_t)sk->loc;
+		memset(values, 0, nt * sizeof(*values));
+		values[0] = (int64_t)sk->count;
+		if (col > 0 && (size_t)col < nt)
+			values[col] = (int64_t)sk->period;
+		smp.n_value = nt;
+		smp.value = values;
+		lab[0].num = sk->pid;
+		lab[1].num = sk->tid;
+		lab[2].str = (int64_t)sk->comm;
+		/* without TID in the sample, only the comm perf shows ("[unknown]"-like) */
+		smp.n_label = sk->has_tid ? 3 : 1;
+		smp.label = sk->has_tid ? labp : &labp[2];
+		put(g, &piece);
+	}
+	free(values);
+	return 0;
+}
+
+static void write_mappings(struct pp_prof *p, struct gz_buf *g)
+{
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_mapping m, *mp = &m;
+	size_t i;
+
+	piece.n_mapping = 1;
+	piece.mapping = &mp;
+	for (i = 0; i < p->nr_maps; i++) {
+		const struct pp_mapping *x = p->map_list[i];
+
+		perftools__profiles__mapping__init(&m);
+		m.id = x->id;
+		m.memory_start = x->start;
+		m.memory_limit = x->end;
+		m.file_offset = x->pgoff;
+		m.filename = (int64_t)x->filename;
+		m.build_id = (int64_t)x->build_id;
+		/* true only when every location of the mapping has it */
+		m.has_functions = x->nr_locs && x->with_func == x->nr_locs;
+		m.has_filenames = x->nr_locs && x->with_file == x->nr_locs;
+		m.has_line_numbers = x->nr_locs && x->with_line == x->nr_locs;
+		m.has_inline_frames = x->nr_locs && x->with_inline_info == x->nr_locs;
+		put(g, &piece);
+	}
+}
+
+static int write_locations(struct pp_prof *p, struct gz_buf *g)
+{
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_location loc, *locp = &loc;
+	pb_line ln[PD_SYM_MAX_INLINE + 1], *lnp[PD_SYM_MAX_INLINE + 1];
+	size_t i, k;
+
+	piece.n_location = 1;
+	piece.location = &locp;
+	for (k = 0; k < PD_SYM_MAX_INLINE + 1; k++)
+		lnp[k] = &ln[k];
+	for (i = 0; i < p->nr_locs; i++) {
+		const struct pp_loc *x = p->loc_list[i];
+
+		perftools__profiles__location__init(&loc);
+		loc.id = x->id;
+		loc.mapping_id = x->mapping ? x->mapping->id : 0;
+		loc.address = x->address;
+		for (k = 0; k < x->nr_lines && k < PD_SYM_MAX_INLINE + 1; k++) {
+			perftools__profiles__line__init(&ln[k]);
+			ln[k].function_id = x->lines[k].function_id;
+			ln[k].line = x->lines[k].line;
+		}
+		loc.n_line = k;
+		loc.line = lnp;
+		put(g, &piece);
+	}
+	return 0;
+}
+
+static void write_functions(struct pp_prof *p, struct gz_buf *g)
+{
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	pb_function fn, *fnp = &fn;
+	size_t i;
+
+	piece.n_function = 1;
+	piece.function = &fnp;
+	for (i = 0; i < p->nr_funcs; i++) {
+		const struct pp_func *x = p->funcs[i];
+
+		perftools__profiles__function__init(&fn);
+		fn.id = x->id;
+		fn.name = (int64_t)x->name;
+		fn.system_name = (int64_t)x->name;
+		fn.filename = (int64_t)x->filename;
+		put(g, &piece);
+	}
+}
+
+static void write_strings(struct pp_prof *p, struct gz_buf *g)
+{
+	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
+	char *batch[256];
+	size_t i = 0, k;
+
+	piece.string_table = batch;
+	while (i < p->nr_strs) {
+		for (k = 0; k < 256 && i < p->nr_strs; k++, i++)
+			batch[k] = p->str_by_idx[i]->s;
+		piece.n_string_table = k;
+		put(g, &piece);
+	}
+}
+
+int pp_write(struct pp_prof *p, struct pd_reader *r, struct out_file *out)
+{
+	struct gz_buf *g = calloc(1, sizeof(*g));
+	int64_t nt = 0;
+	int ret = -1;
+
+	if (!g)
+		return -1;
+	g->base.append = gz_append;
+	g->out = out;
+	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(g);
+		return -1;
+	}
+	/* every string the header needs exists before the string table is written */
+	if (write_header(p, r, g, &nt))
+		goto out;
+	if (write_samples(p, g, (size_t)nt))
+		goto out;
+	write_mappings(p, g);
+	write_locations(p, g);
+	write_functions(p, g);
+	write_strings(p, g);
+	if (!g->failed)
+		gz_run(g, Z_FINISH);
+	ret = g->failed ? -1 : 0;
+out:
+	deflateEnd(&g->z);
+	free(g);
+	return ret;
+}
+
+/* ------------------------------------------------------------ life */
+
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline)
+{
+	static const char *const fixed[] = {
+		[STR_EMPTY] = "", [STR_PID] = "pid", [STR_TID] = "tid", [STR_COMM] = "comm",
+		[STR_SAMPLES] = "samples", [STR_COUNT] = "count",
+		[STR_NANOSECONDS] = "nanoseconds",
+	};
+	struct pp_prof *p = calloc(1, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	p->m = m;
+	p->srcline = srcline;
+	p->lcache = calloc(LCACHE_SIZE, sizeof(*p->lcache));
+	if (!p->lcache)
+		goto fail;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (str_idx(p, fixed[i]) != (int64_t)i)
+			goto fail;
+	return p;
+fail:
+	pp_free(p);
+	return NULL;
+}
+
+void pp_free(struct pp_prof *p)
+{
+	if (!p)
+		return;
+	csv_map_free(&p->strs);
+	csv_map_free(&p->mappings);
+	csv_map_free(&p->locs);
+	csv_map_free(&p->sym_funcs);
+	csv_map_free(&p->inl_funcs);
+	csv_map_free(&p->stacks);
+	csv_arena_free(&p->arena);
+	free(p->str_by_idx);
+	free(p->funcs);
+	free(p->loc_list);
+	free(p->map_list);
+	free(p->stack_list);
+	free(p->lcache);
+	free(p->ev);
+	free(p);
+}

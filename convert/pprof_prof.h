@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pprof_prof.h - the profile of `perfconv to-pprof`: samples aggregated
+ * by stack while the input is read, written at the end as a gzip-compressed
+ * perftools.profiles.Profile (schema/profile.proto) with libprotobuf-c.
+ *
+ * Memory grows with distinct stacks, locations, functions and mappings,
+ * never with the number of samples: every sample either adds one to an
+ * existing stack or creates it.
+ *
+ *	p = pp_new(machine, srcline);
+ *	while (reading) {
+ *		pd_machine_process(machine, rec);
+ *		if (rec is a decoded sample with an event)
+ *			pp_sample(p, rec);
+ *	}
+ *	pp_write(p, reader, out);
+ *	pp_free(p);
+ */
+#ifndef PERFCONV_PPROF_PROF_H
+#define PERFCONV_PPROF_PROF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/pd_symbols.h"
+#include "out_file.h"
+
+struct pp_prof;
+
+/*
+ * `srcline`: look up source lines and inline frames in debug info (the
+ * machine must have been made with pd_sym_opts.srcline).  NULL when out
+ * of memory.
+ */
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline);
+void pp_free(struct pp_prof *p);
+
+/*
+ * Add one decoded sample whose event is known (rec->event_index >= 0),
+ * after pd_machine_process() saw it.  Returns 0, or -1 when out of memory.
+ */
+int pp_sample(struct pp_prof *p, const struct pd_record *rec);
+
+/* Samples added so far. */
+uint64_t pp_nr_samples(const struct pp_prof *p);
+
+/*
+ * Write the profile, gzip-compressed, to `out`: events and comments come
+ * from the reader (its events and header features).  Returns 0, or -1 when
+ * out of memory (write errors stay in out->err).
+ */
+int pp_write(struct pp_prof *p, struct pd_reader *r, struct out_file *out);
+
+#endif /* PERFCONV_PPROF_PROF_H */
