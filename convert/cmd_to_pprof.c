@@ -129,6 +129,8 @@ int cmd_to_pprof(int argc, char **argv)
 		usage(stderr);
 		goto done;
 	}
+	if (cli_check_output("to-pprof", input, output ? output : "-"))
+		goto done;
 	if (!output && isatty(STDOUT_FILENO)) {
 		cli_error("to-pprof: refusing to write a compressed profile to a terminal");
 		fprintf(stderr, "Use -o OUT, or redirect: %s to-pprof %s > out.pb.gz\n",

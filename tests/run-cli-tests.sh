@@ -266,7 +266,7 @@ if [ -f corpus/basic.data ] && [ -f corpus/basic.pipe.data ]; then
 	for out in in.data hard.data sym.data; do
 		msg="output '$tmp/same/$out' is the input: refusing to overwrite it"
 		for cmd in "to-json" "to-json --full" "to-json --jsonl" "to-proto" \
-			   "to-proto --quipper-compat" "file-to-pipe"; do
+			   "to-proto --quipper-compat" "to-pprof" "file-to-pipe"; do
 			# shellcheck disable=SC2086
 			expect_untouched 2 "${cmd%% *}: $msg" "$tmp/same/in.data" corpus/basic.data -- \
 				$cmd -o "$tmp/same/$out" "$tmp/same/in.data"
