@@ -129,7 +129,8 @@ int cmd_to_pprof(int argc, char **argv)
 		usage(stderr);
 		goto done;
 	}
-	if (cli_check_output("to-pprof", input, output ? output : "-"))
+	if (cli_check_output("to-pprof", input, output ? output : "-") ||
+	    tool_check_sym_paths(cli_progname, so.symfs, so.kallsyms, NULL))
 		goto done;
 	if (!output && isatty(STDOUT_FILENO)) {
 		cli_error("to-pprof: refusing to write a compressed profile to a terminal");
@@ -159,17 +160,9 @@ int cmd_to_pprof(int argc, char **argv)
 		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
 		goto done;
 	}
-	if (pd_machine_new(&so, &m) < 0) {
-		if (errno == ENOMEM) {
-			cli_error("to-pprof: out of memory");
-			code = CLI_EXIT_IO;
-		} else {
-			cli_error("to-pprof: cannot use --symfs %s: %s", so.symfs ? so.symfs : "",
-				  strerror(errno));
-			code = CLI_EXIT_USAGE;
-		}
-		goto done;
-	}
+	/* the paths of the options were checked: only memory can fail here */
+	if (pd_machine_new(&so, &m) < 0)
+		goto nomem;
 	p = pp_new(m, srcline);
 	if (!p || pd_machine_add_features(m, pd_reader_features(r)) < 0)
 		goto nomem;

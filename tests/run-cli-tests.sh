@@ -210,7 +210,7 @@ done
 if [ -f corpus/basic.data ]; then
 	nx=$tmp/nonexistent
 	enoent="No such file or directory"
-	for args in "to-json" "to-json --full --symbols" "to-csv --table stats"; do
+	for args in "to-json" "to-json --full --symbols" "to-csv --table stats" "to-pprof -o /dev/null"; do
 		# shellcheck disable=SC2086
 		expect 2 "perfconv: cannot use --symfs '$nx': $enoent" -- \
 			$args --symfs "$nx" corpus/basic.data
