@@ -45,6 +45,7 @@ struct aspace {
 	struct map *maps;	/* sorted by start, never overlapping */
 	size_t nr, cap;
 	size_t last;		/* index of the last map hit */
+	struct pd_unwind_space *uw;	/* the unwinder's state for it (unwind.c) */
 };
 
 struct comm_ent {
@@ -95,6 +96,8 @@ struct pd_machine {
 	struct pd_dso *kernel;	/* the kernel DSO, once known */
 	uint64_t ref_text;	/* recorded address of the reference symbol (_text) */
 	char *osrelease;
+	char *arch;		/* the recording machine's (HEADER_ARCH) */
+	struct pd_unwinder *uw;	/* unwind.c, lazily */
 
 	struct cache_ent cache[1u << CACHE_BITS];
 	struct pd_sym_stats st;
@@ -445,6 +448,7 @@ const uint8_t *pd_dso_build_id(const struct pd_dso *d, size_t *size)
 static void as_put(struct aspace *as)
 {
 	if (as && --as->refs == 0) {
+		pd_unwind_space_free(as->uw);
 		free(as->maps);
 		free(as);
 	}
@@ -820,6 +824,8 @@ void pd_machine_free(struct pd_machine *m)
 	free(m->symfs);
 	free(m->buildid_dir);
 	free(m->osrelease);
+	free(m->arch);
+	pd_unwinder_free(m->uw);
 	if (m->rootfd >= 0)
 		close(m->rootfd);
 	free(m);
@@ -872,6 +878,8 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 		return 0;
 	if (f->osrelease && !m->osrelease)
 		m->osrelease = strdup(f->osrelease);
+	if (f->arch && !m->arch)
+		m->arch = strdup(f->arch);
 	for (i = 0; i < f->build_ids.nr; i++) {
 		const struct pd_feat_build_id *b = &f->build_ids.ids[i];
 
@@ -1588,7 +1596,8 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 	const struct pd_sample *s = &rec->u.sample;
 	struct thread *t;
 	uint8_t mode = PD_CPUMODE_USER;
-	size_t n = 0;
+	size_t n = 0, ncall = 0, chain_max, nu, j;
+	const uint64_t *user;
 	uint64_t i;
 
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
@@ -1601,21 +1610,33 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 		resolve_in(m, t, rec->misc & 7, s->ip, &frames[0]);
 		return 1;
 	}
-	for (i = 0; i < s->callchain_nr && n < max; i++) {
+	chain_max = m->opts.max_stack ? m->opts.max_stack : max;
+	for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (ip >= PD_CONTEXT_MAX) {
-			if (ip == PD_CONTEXT_HV)
+			if (ip == PD_CONTEXT_HV) {
 				mode = PD_CPUMODE_HYPERVISOR;
-			else if (ip == PD_CONTEXT_KERNEL)
+			} else if (ip == PD_CONTEXT_KERNEL) {
 				mode = PD_CPUMODE_KERNEL;
-			else if (ip == PD_CONTEXT_USER)
+			} else if (ip == PD_CONTEXT_USER) {
 				mode = PD_CPUMODE_USER;
-			else
-				return 0;	/* corrupted or guest chain: perf drops it */
+			} else {
+				n = 0;	/* corrupted or guest chain: perf drops it */
+				break;
+			}
 			continue;
 		}
 		resolve_in(m, t, mode, ip, &frames[n++]);
+		ncall++;
+	}
+	/* the user frames of a dwarf sample follow, as perf joins them */
+	user = pd_unwind_sample_ips(m, rec, &nu);
+	if (nu) {
+		/* the unwinder may have created or loaded things: find the thread again */
+		t = thread_findnew(m, (int32_t)s->pid, (int32_t)s->tid);
+		for (j = 0; j < nu && n < max; j++)
+			resolve_in(m, t, PD_CPUMODE_USER, user[j], &frames[n++]);
 	}
 	return n;
 }
@@ -1681,4 +1702,72 @@ void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out)
 	*out = m->st;
 	out->threads = m->nr_threads;
 	out->dsos = m->nr_dsos;
+	pd_unwind_stats(m, out);
+}
+
+/* ------------------------------------------------------------ unwinder support */
+
+struct pd_unwinder **pd_machine_unwinder(struct pd_machine *m)
+{
+	return &m->uw;
+}
+
+const char *pd_machine_arch(const struct pd_machine *m)
+{
+	return m->arch;
+}
+
+int pd_machine_uw_space(struct pd_machine *m, int32_t pid, int32_t tid, struct pd_uw_space *out)
+{
+	struct thread *t = thread_findnew(m, pid, tid);
+
+	if (!t || !t->as)
+		return -1;
+	out->as = t->as;
+	out->slot = &t->as->uw;
+	out->pid = t->pid;
+	out->stamp = pd_machine_version(m, pid, tid, PD_CPUMODE_USER);
+	return 0;
+}
+
+bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_uw_map *out)
+{
+	struct map *mp = as_find(as, addr);
+	struct pd_dso *d;
+
+	if (!mp || mp->identity)
+		return false;
+	d = mp->dso;
+	if (d->load == PD_LOAD_NONE) {
+		/* the unwinder reads the file symbols are loaded from */
+		dso_load(m, d);
+		invalidate_cache(m, d);
+		kernel_changed(m);
+	}
+	out->start = mp->start;
+	out->end = mp->end;
+	out->pgoff = mp->pgoff;
+	out->dso = d;
+	return true;
+}
+
+bool pd_machine_uw_any_image(struct pd_machine *m, void *as)
+{
+	struct aspace *a = as;
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		struct pd_dso *d = a->maps[i].dso;
+
+		if (a->maps[i].identity || d->kind != PD_DSO_USER)
+			continue;
+		if (d->load == PD_LOAD_NONE) {
+			dso_load(m, d);
+			invalidate_cache(m, d);
+			kernel_changed(m);
+		}
+		if (d->runtime_path)
+			return true;
+	}
+	return false;
 }

@@ -8,19 +8,21 @@
  */
 #include "perfdata/pd_symbols.h"
 #include "perfdata/pd_consts.h"
+#include "sym_internal.h"
 
 size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
 			       struct pd_sym_ip *out, size_t max)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t mode = PD_CPUMODE_USER;
-	size_t n = 0;
+	size_t n = 0, chain_max, ncall = 0;
 	uint64_t i;
 
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
 		return 0;
+	chain_max = pd_machine_opts(m)->max_stack ? pd_machine_opts(m)->max_stack : max;
 	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
-		for (i = 0; i < s->callchain_nr && n < max; i++) {
+		for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 			uint64_t ip = s->callchain[i];
 
 			if (ip >= PD_CONTEXT_MAX) {
@@ -40,8 +42,16 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 			out[n].ip = ip;
 			out[n].cpumode = mode;
 			n++;
+			ncall++;
 		}
 	}
+	/*
+	 * perf joins the user frames unwound from a dwarf sample after the
+	 * recorded chain (which then holds the kernel part only: perf record
+	 * sets exclude_callchain_user), also after a chain it dropped.
+	 */
+	if (n < max)
+		n += pd_unwind_sample(m, rec, out + n, max - n);
 	if (!n) {
 		/* no usable chain: the sample's own ip, as perf report charges it */
 		out[0].ip = s->ip;

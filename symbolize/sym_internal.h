@@ -136,6 +136,48 @@ int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_s
 			int *err);
 void pd_dwarf_free(struct pd_dso *d);
 
+/*
+ * unwind.c: DWARF unwinding of user stacks (--call-graph dwarf).
+ * The machine keeps one pd_unwinder and one pd_unwind_space per address
+ * space; these are what the unwinder needs of the process model.
+ */
+struct pd_unwinder;
+struct pd_unwind_space;
+
+struct pd_uw_space {
+	void *as;			/* the address space (opaque) */
+	struct pd_unwind_space **slot;	/* the unwinder's state kept with it */
+	int32_t pid;
+	uint64_t stamp;			/* pd_machine_version() of its user maps */
+};
+
+struct pd_uw_map {
+	uint64_t start, end, pgoff;
+	struct pd_dso *dso;		/* loaded */
+};
+
+struct pd_unwinder **pd_machine_unwinder(struct pd_machine *m);
+const char *pd_machine_arch(const struct pd_machine *m);
+int pd_machine_uw_space(struct pd_machine *m, int32_t pid, int32_t tid, struct pd_uw_space *out);
+/* the file-backed map covering addr; loads its DSO */
+bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_uw_map *out);
+/* some map of the address space has a readable ELF image (loads DSOs until one has) */
+bool pd_machine_uw_any_image(struct pd_machine *m, void *as);
+
+/*
+ * Append the user frames unwound from the sample's registers and stack
+ * copy (innermost first, cpumode user) to out[0..max); returns how many,
+ * 0 when the sample has nothing to unwind or unwinding is off.
+ */
+size_t pd_unwind_sample(struct pd_machine *m, const struct pd_record *rec, struct pd_sym_ip *out,
+			size_t max);
+/* the same frames, as addresses valid until the next call (*nr 0: none) */
+const uint64_t *pd_unwind_sample_ips(struct pd_machine *m, const struct pd_record *rec,
+				     size_t *nr);
+void pd_unwind_space_free(struct pd_unwind_space *sp);
+void pd_unwinder_free(struct pd_unwinder *u);
+void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out);
+
 /* small helpers */
 void pd_hex(const uint8_t *id, size_t n, char *out);
 bool pd_build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);

@@ -69,6 +69,14 @@ struct pd_sym_opts {
 	bool no_kernel;		/* never load kernel symbols */
 	pd_sym_note_fn note_fn;	/* NULL: notes are only counted */
 	void *note_arg;
+	/*
+	 * Samples with user registers and a user stack copy (perf record
+	 * --call-graph dwarf) get their user frames by DWARF unwinding, as
+	 * perf script shows them; no_unwind keeps the recorded callchain only.
+	 */
+	bool no_unwind;
+	/* perf's --max-stack: callchain entries and unwound frames, each (0: 127) */
+	unsigned int max_stack;
 };
 
 #define PD_SYM_OPTS_INIT { 0 }
@@ -132,6 +140,11 @@ struct pd_sym_stats {
 	uint64_t threads, dsos, maps_inserted, dsos_loaded, symbols;
 	uint64_t notes;
 	uint64_t cache_hits, cache_misses;
+	/* DWARF unwinding */
+	uint64_t unwound_samples;	/* samples whose user stack was unwound */
+	uint64_t unwound_frames;	/* user frames they gave */
+	uint64_t unwind_cache_hits;	/* samples answered by the result cache */
+	uint64_t unwind_errors;		/* samples whose unwind ended on bad input */
 };
 
 struct pd_machine;

@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: MIT
+/*
+ * unwind.c - user call stacks of `perf record --call-graph dwarf` samples.
+ *
+ * Such a sample carries the user registers at the moment of the sample
+ * and a copy of the top of the user stack; the callers are found with the
+ * call frame information (.eh_frame, .debug_frame) of each binary, the way
+ * perf script does it.  libdw's dwfl does the unwinding: one Dwfl per
+ * address space, kept across samples so that each DSO's ELF and CFI are
+ * read once per process, with our own thread callbacks: the initial
+ * registers come from the sample's regs_user, memory reads from its stack
+ * copy, and addresses outside the copy from the mapped file (perf's rule:
+ * only file-backed maps can be read, at their file offset).
+ *
+ * perf's rules for the result (tools/perf/util/unwind-libunwind-local.c
+ * and unwind-libdw.c, perf 6.1):
+ *  - the first frame is the sampled user ip as it is;
+ *  - every caller frame is its return address minus one, except above a
+ *    signal frame, where the address is where execution resumes;
+ *  - frames with address 0 are left out;
+ *  - at most max_stack frames, the first included;
+ *  - the unwind stops at the first frame it cannot step over (memory
+ *    outside the copy and outside any file, no CFI and no usable frame
+ *    pointer, a frame that does not move).
+ *
+ * Bad input (a dyn_size larger than the copy, registers that do not match
+ * sample_regs_user, a stack pointer that makes no sense, CFI that loops)
+ * ends the unwind of that sample: the frames found so far stay, the kind
+ * is counted and noted once.
+ *
+ * A cache of results: an unwind is a pure function of the registers, of
+ * the words it reads and of the address space (whose version covers the
+ * maps and the files behind them).  An entry keeps the registers and
+ * every read it made with its outcome; a sample with the same version and
+ * registers whose memory gives the same outcome for each of those reads
+ * takes the same path through the unwinder, so it gets the stored frames.
+ * Samples taken while a thread sits in a system call hit it.
+ */
+#include <dwarf.h>
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "perfdata/pd_consts.h"
+#include "sym_internal.h"
+
+enum uw_arch {
+	UW_ARCH_UNKNOWN = 0,
+	UW_ARCH_X86_64,
+	UW_ARCH_I386,		/* 32-bit processes on x86 (untested) */
+	UW_ARCH_AARCH64,	/* untested */
+	UW_ARCH_NR,
+};
+
+/* the reasons an unwind ends early on bad input; each noted once */
+enum uw_err {
+	UW_ERR_DYN_SIZE = 0,	/* dyn_size larger than the copy */
+	UW_ERR_REGS,		/* registers do not match sample_regs_user */
+	UW_ERR_SP,		/* no stack pointer or pc among the registers */
+	UW_ERR_LOOP,		/* a frame that does not move */
+	UW_ERR_ARCH,		/* an architecture we cannot unwind */
+	UW_ERR_NR,
+};
+
+static const char *const uw_err_text[UW_ERR_NR] = {
+	[UW_ERR_DYN_SIZE] = "unwind-dyn-size: a sample's stack dyn_size is larger than its stack copy: "
+			    "its user stack is not unwound (such samples are counted)",
+	[UW_ERR_REGS] = "unwind-regs: a sample's user registers do not match sample_regs_user: "
+			"its user stack is not unwound (such samples are counted)",
+	[UW_ERR_SP] = "unwind-sp: a sample has no stack pointer or pc among its user registers: "
+		      "its user stack is not unwound (such samples are counted)",
+	[UW_ERR_LOOP] = "unwind-loop: the call frame information of a frame does not move the "
+			"stack: the unwind ends there (such samples are counted)",
+	[UW_ERR_ARCH] = "unwind-arch: user stacks of this architecture are not unwound "
+			"(x86_64 and, untested, i386 and aarch64 are)",
+};
+
+/* One module reported to a space's Dwfl: a DSO at a load bias. */
+struct uw_mod {
+	struct uw_mod *next;
+	struct pd_unwinder *u;
+	struct pd_dso *dso;
+	uint64_t base;		/* map start - pgoff: where file offset 0 would be */
+	uint64_t start, end;	/* the module's address range in the Dwfl */
+};
+
+struct pd_unwind_space {
+	struct pd_unwinder *u;
+	Dwfl *dwfl;
+	bool attached;
+	struct uw_mod *mods;
+	uint64_t image_stamp;	/* version at which `image` was found */
+	bool image;		/* some map has a readable ELF image */
+};
+
+#define UW_MAX_READS	96
+#define UW_MAX_REGS	40
+#define UW_CACHE_BITS	10
+#define UW_FD_CACHE	16
+
+struct uw_read {
+	uint64_t addr, value;
+	bool ok;
+};
+
+struct uw_cache_ent {
+	uint64_t stamp;		/* 0: empty */
+	uint64_t abi, mask;
+	uint32_t nregs, nreads, nframes;
+	uint64_t regs[UW_MAX_REGS];
+	struct uw_read reads[UW_MAX_READS];
+	uint64_t *frames;	/* max_stack entries */
+};
+
+struct uw_fd {
+	const struct pd_dso *dso;
+	int fd;
+	uint64_t size;
+	uint64_t used;
+};
+
+struct pd_unwinder {
+	struct pd_machine *m;
+	enum uw_arch arch;
+	Elf *arch_elf[UW_ARCH_NR];	/* a bare ELF header naming the machine */
+	unsigned char arch_img[UW_ARCH_NR][64];
+	unsigned int max_stack;
+	bool noted[UW_ERR_NR];
+
+	/* the sample being unwound */
+	const struct pd_sample *s;
+	struct pd_uw_space spc;
+	uint64_t sp;			/* the stack pointer: address of the copy */
+	uint64_t stack_len;		/* usable bytes of the copy */
+	uint64_t *frames;		/* max_stack entries */
+	size_t nframes;
+	bool first_seen, conflict, looped, log_overflow;
+	uint64_t prev_pc, prev_sp;
+	struct uw_read reads[UW_MAX_READS];
+	uint32_t nreads;
+
+	struct uw_cache_ent *cache;	/* 1 << UW_CACHE_BITS entries */
+	struct uw_fd fds[UW_FD_CACHE];
+	uint64_t fd_clock;
+
+	uint64_t samples, nframes_total, cache_hits, errors;
+};
+
+/* ------------------------------------------------------------ architectures */
+
+static enum uw_arch arch_of(const char *name)
+{
+	if (!name)
+		return UW_ARCH_UNKNOWN;
+	if (!strcmp(name, "x86_64") || !strcmp(name, "amd64"))
+		return UW_ARCH_X86_64;
+	if (!strcmp(name, "i386") || !strcmp(name, "i686") || !strcmp(name, "x86"))
+		return UW_ARCH_I386;
+	if (!strcmp(name, "aarch64") || !strcmp(name, "arm64"))
+		return UW_ARCH_AARCH64;
+	return UW_ARCH_UNKNOWN;
+}
+
+/*
+ * perf's register numbers (arch/<arch>/include/uapi/asm/perf_regs.h) in
+ * DWARF order: dwarf register i is perf register map[i]; -1 ends.
+ */
+static const int x86_64_dwarf_to_perf[] = {
+	0 /* ax */, 3 /* dx */, 2 /* cx */, 1 /* bx */, 4 /* si */, 5 /* di */,
+	6 /* bp */, 7 /* sp */, 16, 17, 18, 19, 20, 21, 22, 23 /* r8-r15 */, -1,
+};
+static const int i386_dwarf_to_perf[] = {
+	0 /* ax */, 2 /* cx */, 3 /* dx */, 1 /* bx */, 7 /* sp */, 6 /* bp */,
+	4 /* si */, 5 /* di */, -1,
+};
+static const int aarch64_dwarf_to_perf[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+	20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 /* sp */, -1,
+};
+
+struct uw_regdesc {
+	const int *dwarf_to_perf;
+	int perf_sp, perf_ip;
+	unsigned int dwarf_sp;
+	uint16_t e_machine;
+	unsigned char elfclass;
+};
+
+static const struct uw_regdesc regdesc[UW_ARCH_NR] = {
+	[UW_ARCH_X86_64] = { x86_64_dwarf_to_perf, 7, 8, 7, EM_X86_64, ELFCLASS64 },
+	[UW_ARCH_I386] = { i386_dwarf_to_perf, 7, 8, 4, EM_386, ELFCLASS32 },
+	[UW_ARCH_AARCH64] = { aarch64_dwarf_to_perf, 31, 32, 31, EM_AARCH64, ELFCLASS64 },
+};
+
+/* The value of perf register `r`; false when the sample does not have it. */
+static bool perf_reg(const struct pd_regs *rg, int r, uint64_t *val)
+{
+	uint64_t below;
+	unsigned int idx;
+
+	if (r < 0 || r > 63 || !(rg->mask & (1ULL << r)))
+		return false;
+	below = rg->mask & ((1ULL << r) - 1);
+	idx = (unsigned int)__builtin_popcountll(below);
+	if (idx >= rg->nr)
+		return false;
+	*val = rg->regs[idx];
+	return true;
+}
+
+/* The architecture of a sample's registers: the recording's, by ABI. */
+static enum uw_arch sample_arch(const struct pd_unwinder *u, const struct pd_regs *rg)
+{
+	if (u->arch == UW_ARCH_X86_64 && rg->abi == 1)
+		return UW_ARCH_I386;
+	if (u->arch == UW_ARCH_I386 && rg->abi == 2)
+		return UW_ARCH_X86_64;
+	return u->arch;
+}
+
+/* A bare ELF header: what dwfl_attach_state needs to pick the backend. */
+static Elf *arch_elf(struct pd_unwinder *u, enum uw_arch a)
+{
+	unsigned char *img = u->arch_img[a];
+	const struct uw_regdesc *rd = &regdesc[a];
+
+	if (u->arch_elf[a])
+		return u->arch_elf[a];
+	memset(img, 0, sizeof(u->arch_img[a]));
+	memcpy(img, ELFMAG, SELFMAG);
+	img[EI_CLASS] = rd->elfclass;
+	img[EI_DATA] = ELFDATA2LSB;
+	img[EI_VERSION] = EV_CURRENT;
+	if (rd->elfclass == ELFCLASS64) {
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)img;
+
+		eh->e_type = ET_DYN;
+		eh->e_machine = rd->e_machine;
+		eh->e_version = EV_CURRENT;
+		eh->e_ehsize = sizeof(*eh);
+	} else {
+		Elf32_Ehdr *eh = (Elf32_Ehdr *)(void *)img;
+
+		eh->e_type = ET_DYN;
+		eh->e_machine = rd->e_machine;
+		eh->e_version = EV_CURRENT;
+		eh->e_ehsize = sizeof(*eh);
+	}
+	u->arch_elf[a] = elf_memory((char *)img, sizeof(u->arch_img[a]));
+	return u->arch_elf[a];
+}
+
+/* ------------------------------------------------------------ files */
+
+/* An open descriptor of the file the unwinder reads a DSO from. */
+static int dso_fd(struct pd_unwinder *u, struct pd_dso *d, uint64_t *size)
+{
+	struct uw_fd *f, *victim = &u->fds[0];
+	const char *path = d->runtime_path ? d->runtime_path : d->syms_path;
+	bool under = d->runtime_path ? true : d->syms_under_root;
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < UW_FD_CACHE; i++) {
+		f = &u->fds[i];
+		if (f->dso == d) {
+			f->used = ++u->fd_clock;
+			*size = f->size;
+			return f->fd;
+		}
+		if (f->used < victim->used)
+			victim = f;
+	}
+	if (victim->dso && victim->fd >= 0)
+		close(victim->fd);
+	victim->dso = d;
+	victim->used = ++u->fd_clock;
+	victim->fd = path ? pd_sym_open(u->m, path, under) : -1;
+	victim->size = 0;
+	if (victim->fd >= 0 && fstat(victim->fd, &sb) == 0 && sb.st_size > 0)
+		victim->size = (uint64_t)sb.st_size;
+	*size = victim->size;
+	return victim->fd;
+}
+
+/*
+ * Read a word outside the stack copy: from the file behind the map that
+ * covers it, as perf does (access_dso_mem).
+ */
+static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
+{
+	struct pd_uw_map mp;
+	uint64_t off, size;
+	int fd;
+
+	if (!pd_machine_uw_map(u->m, u->spc.as, addr, &mp) || mp.dso->kind == PD_DSO_ANON)
+		return false;
+	if (mp.end - addr < sizeof(*val))
+		return false;
+	off = addr - mp.start;
+	if (off > UINT64_MAX - mp.pgoff)
+		return false;
+	off += mp.pgoff;
+	fd = dso_fd(u, mp.dso, &size);
+	if (fd < 0 || off > size || size - off < sizeof(*val))
+		return false;
+	return pread(fd, val, sizeof(*val), (off_t)off) == (ssize_t)sizeof(*val);
+}
+
+/* ------------------------------------------------------------ dwfl callbacks */
+
+static bool read_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
+{
+	/* perf's memory_read: 8 bytes from the copy when all of them are in it */
+	if (addr >= u->sp && u->stack_len >= sizeof(*val) &&
+	    addr - u->sp <= u->stack_len - sizeof(*val)) {
+		memcpy(val, u->s->stack_data + (addr - u->sp), sizeof(*val));
+		return true;
+	}
+	return read_file_word(u, addr, val);
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct pd_unwind_space *sp = arg;
+	struct pd_unwinder *u = sp->u;
+	uint64_t val = 0;
+	bool ok = read_word(u, addr, &val);
+
+	if (u->nreads < UW_MAX_READS) {
+		u->reads[u->nreads].addr = addr;
+		u->reads[u->nreads].value = val;
+		u->reads[u->nreads].ok = ok;
+		u->nreads++;
+	} else {
+		u->log_overflow = true;
+	}
+	if (ok)
+		*result = val;
+	return ok;
+}
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct pd_unwind_space *sp = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = sp;
+	return dwfl_pid(dwfl);
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return true;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct pd_unwind_space *sp = thread_arg;
+	struct pd_unwinder *u = sp->u;
+	const struct pd_regs *rg = &u->s->regs_user;
+	const struct uw_regdesc *rd = &regdesc[sample_arch(u, rg)];
+	uint64_t pc;
+	int i;
+
+	for (i = 0; rd->dwarf_to_perf[i] >= 0; i++) {
+		uint64_t v;
+		Dwarf_Word w;
+
+		/* a register the sample lacks stays unknown to the unwinder */
+		if (!perf_reg(rg, rd->dwarf_to_perf[i], &v))
+			continue;
+		w = rd->elfclass == ELFCLASS32 ? (uint32_t)v : v;
+		if (!dwfl_thread_state_registers(thread, i, 1, &w))
+			return false;
+	}
+	if (!perf_reg(rg, rd->perf_ip, &pc))
+		return false;
+	dwfl_thread_state_register_pc(thread, rd->elfclass == ELFCLASS32 ? (uint32_t)pc : pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+/*
+ * .debug_frame of a DSO whose symbols came from a separate debug file:
+ * that file, found the way symbols are (build-id cache, /usr/lib/debug),
+ * opened under the same rules.
+ */
+static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct uw_mod *um = *userdata;
+	struct pd_dso *d;
+	int fd;
+
+	if (!um)
+		return -1;
+	d = um->dso;
+	if (!d->syms_path || (d->runtime_path && !strcmp(d->syms_path, d->runtime_path)))
+		return -1;
+	fd = pd_sym_open(um->u->m, d->syms_path, d->syms_under_root);
+	if (fd < 0)
+		return -1;
+	*debuginfo_file_name = strdup(d->syms_path);
+	return fd;
+}
+
+static int cb_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		       char **file_name, Elf **elfp)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = cb_find_elf,
+	.find_debuginfo = cb_find_debuginfo,
+};
+
+/* ------------------------------------------------------------ spaces */
+
+static void space_reset(struct pd_unwind_space *sp)
+{
+	struct uw_mod *um, *next;
+
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	sp->dwfl = NULL;
+	sp->attached = false;
+	for (um = sp->mods; um; um = next) {
+		next = um->next;
+		free(um);
+	}
+	sp->mods = NULL;
+}
+
+void pd_unwind_space_free(struct pd_unwind_space *sp)
+{
+	if (!sp)
+		return;
+	space_reset(sp);
+	free(sp);
+}
+
+/*
+ * Make sure the DSO mapped at `pc` is a module of the space's Dwfl at the
+ * right place.  A module left from maps that have changed since makes the
+ * unwind start over on a fresh Dwfl (u->conflict).
+ */
+static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
+{
+	struct pd_uw_map mp;
+	struct uw_mod *um;
+	Dwfl_Module *mod;
+	uint64_t size, base;
+	const char *path;
+	void **ud;
+	int fd;
+
+	if (!pd_machine_uw_map(u->m, u->spc.as, pc, &mp) || pc < mp.pgoff)
+		return;
+	base = mp.start - mp.pgoff;
+	mod = dwfl_addrmodule(sp->dwfl, pc);
+	if (mod) {
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		um = ud ? *ud : NULL;
+		if (!um || um->dso != mp.dso || um->base != base)
+			u->conflict = true;
+		return;
+	}
+	for (um = sp->mods; um; um = um->next)
+		if (um->dso == mp.dso && um->base == base)
+			return;		/* reported, but its file had no room for pc */
+	if (mp.dso->kind != PD_DSO_USER && mp.dso->kind != PD_DSO_VDSO)
+		return;
+	path = mp.dso->runtime_path ? mp.dso->runtime_path : mp.dso->syms_path;
+	if (!path)
+		return;
+	um = calloc(1, sizeof(*um));
+	if (!um)
+		return;
+	um->u = u;
+	um->dso = mp.dso;
+	um->base = base;
+	um->next = sp->mods;
+	sp->mods = um;
+	fd = pd_sym_open(u->m, path, mp.dso->runtime_path ? true : mp.dso->syms_under_root);
+	if (fd < 0)
+		return;
+	(void)size;
+	dwfl_report_begin_add(sp->dwfl);
+	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, base, false);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!mod) {
+		close(fd);
+		return;
+	}
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = um;
+}
+
+static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)
+{
+	struct pd_unwind_space *sp = *u->spc.slot;
+
+	if (!sp) {
+		sp = calloc(1, sizeof(*sp));
+		if (!sp)
+			return NULL;
+		sp->u = u;
+		*u->spc.slot = sp;
+	}
+	if (!sp->dwfl) {
+		sp->dwfl = dwfl_begin(&dwfl_callbacks);
+		if (!sp->dwfl)
+			return NULL;
+	}
+	if (!sp->attached) {
+		Elf *e = arch_elf(u, a);
+
+		if (!e || !dwfl_attach_state(sp->dwfl, e, u->spc.pid > 0 ? u->spc.pid : 1,
+					     &thread_callbacks, sp))
+			return NULL;
+		sp->attached = true;
+	}
+	return sp;
+}
+
+/* ------------------------------------------------------------ unwinding */
+
+static int cb_frame(Dwfl_Frame *state, void *arg)
+{
+	struct pd_unwind_space *sp = arg;
+	struct pd_unwinder *u = sp->u;
+	unsigned int dwarf_sp = regdesc[sample_arch(u, &u->s->regs_user)].dwarf_sp;
+	Dwarf_Addr pc;
+	Dwarf_Word spv = 0;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* the module of pc must be known before its frame is stepped over */
+	report_module(u, sp, pc);
+	if (u->conflict)
+		return DWARF_CB_ABORT;
+	if (!u->first_seen) {
+		/* the sampled ip itself was taken from the registers */
+		u->first_seen = true;
+		u->prev_pc = pc;
+		dwfl_frame_reg(state, dwarf_sp, &u->prev_sp);
+		return u->nframes < u->max_stack ? DWARF_CB_OK : DWARF_CB_ABORT;
+	}
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* a frame that does not move would come back forever */
+	if (dwfl_frame_reg(state, dwarf_sp, &spv) == 0 && pc == u->prev_pc && spv == u->prev_sp) {
+		u->looped = true;
+		return DWARF_CB_ABORT;
+	}
+	u->prev_pc = pc;
+	u->prev_sp = spv;
+	if (!activation)
+		pc--;
+	if (pc)
+		u->frames[u->nframes++] = pc;
+	return u->nframes < u->max_stack ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static void note_err(struct pd_unwinder *u, enum uw_err e)
+{
+	u->errors++;
+	if (u->noted[e])
+		return;
+	u->noted[e] = true;
+	pd_sym_note(u->m, NULL, 0, "%s", uw_err_text[e]);
+}
+
+static struct pd_unwinder *unwinder_get(struct pd_machine *m)
+{
+	struct pd_unwinder **pu = pd_machine_unwinder(m);
+	const struct pd_sym_opts *o = pd_machine_opts(m);
+	struct pd_unwinder *u = *pu;
+	struct utsname un;
+	size_t i;
+
+	if (u)
+		return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->m = m;
+	u->max_stack = o->max_stack ? o->max_stack : PD_SYM_MAX_FRAMES;
+	u->arch = arch_of(pd_machine_arch(m));
+	if (!pd_machine_arch(m) && uname(&un) == 0)
+		u->arch = arch_of(un.machine);
+	u->frames = calloc(u->max_stack, sizeof(*u->frames));
+	u->cache = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache));
+	if (!u->frames || !u->cache) {
+		free(u->frames);
+		free(u->cache);
+		free(u);
+		return NULL;
+	}
+	for (i = 0; i < UW_FD_CACHE; i++)
+		u->fds[i].fd = -1;
+	*pu = u;
+	return u;
+}
+
+void pd_unwinder_free(struct pd_unwinder *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < UW_FD_CACHE; i++)
+		if (u->fds[i].dso && u->fds[i].fd >= 0)
+			close(u->fds[i].fd);
+	for (i = 0; i < UW_ARCH_NR; i++)
+		if (u->arch_elf[i])
+			elf_end(u->arch_elf[i]);
+	for (i = 0; i < (1u << UW_CACHE_BITS); i++)
+		free(u->cache[i].frames);
+	free(u->cache);
+	free(u->frames);
+	free(u);
+}
+
+static uint64_t cache_hash(uint64_t stamp, const struct pd_regs *rg)
+{
+	uint64_t h = stamp * 0x9e3779b97f4a7c15ULL ^ rg->abi;
+	uint32_t i;
+
+	for (i = 0; i < rg->nr; i++)
+		h = (h ^ rg->regs[i]) * 0x100000001b3ULL;
+	return (h ^ (h >> 29)) & ((1u << UW_CACHE_BITS) - 1);
+}
+
+static bool cache_match(struct pd_unwinder *u, const struct uw_cache_ent *c, uint64_t stamp,
+			const struct pd_regs *rg)
+{
+	uint32_t i;
+
+	if (c->stamp != stamp || c->abi != rg->abi || c->mask != rg->mask || c->nregs != rg->nr ||
+	    memcmp(c->regs, rg->regs, rg->nr * sizeof(uint64_t)))
+		return false;
+	/* the same reads must give the same answers: then so does everything */
+	for (i = 0; i < c->nreads; i++) {
+		uint64_t v = 0;
+		bool ok = read_word(u, c->reads[i].addr, &v);
+
+		if (ok != c->reads[i].ok || (ok && v != c->reads[i].value))
+			return false;
+	}
+	return true;
+}
+
+static void cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t stamp,
+			const struct pd_regs *rg)
+{
+	if (u->log_overflow || rg->nr > UW_MAX_REGS)
+		return;
+	if (!c->frames) {
+		c->frames = malloc(u->max_stack * sizeof(*c->frames));
+		if (!c->frames)
+			return;
+	}
+	c->stamp = stamp;
+	c->abi = rg->abi;
+	c->mask = rg->mask;
+	c->nregs = rg->nr;
+	memcpy(c->regs, rg->regs, rg->nr * sizeof(uint64_t));
+	c->nreads = u->nreads;
+	memcpy(c->reads, u->reads, u->nreads * sizeof(u->reads[0]));
+	c->nframes = (uint32_t)u->nframes;
+	memcpy(c->frames, u->frames, u->nframes * sizeof(*c->frames));
+}
+
+/* Unwind into u->frames; returns false when the sample cannot be unwound at all. */
+static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	const struct pd_regs *rg = &s->regs_user;
+	enum uw_arch a = sample_arch(u, rg);
+	struct pd_unwind_space *sp;
+	struct uw_cache_ent *c;
+	uint64_t pc, spv, stamp;
+	int attempt;
+
+	u->nframes = 0;
+	if (a == UW_ARCH_UNKNOWN) {
+		note_err(u, UW_ERR_ARCH);
+		return false;
+	}
+	if (rg->nr != (uint32_t)__builtin_popcountll(rg->mask) || rg->nr == 0) {
+		note_err(u, UW_ERR_REGS);
+		return false;
+	}
+	if (!perf_reg(rg, regdesc[a].perf_ip, &pc) || !perf_reg(rg, regdesc[a].perf_sp, &spv)) {
+		note_err(u, UW_ERR_SP);
+		return false;
+	}
+	/* perf's rule: the copy is dyn_size bytes; a larger one is a broken sample */
+	if (s->stack_dyn_size > s->stack_size) {
+		note_err(u, UW_ERR_DYN_SIZE);
+		return false;
+	}
+	if (regdesc[a].elfclass == ELFCLASS32) {
+		pc = (uint32_t)pc;
+		spv = (uint32_t)spv;
+	}
+	u->s = s;
+	u->sp = spv;
+	u->stack_len = s->stack_dyn_size;
+	if (pd_machine_uw_space(u->m, (int32_t)s->pid, (int32_t)s->tid, &u->spc) < 0)
+		return false;
+	/*
+	 * perf sets up unwinding for a process at the first of its maps whose
+	 * file it can read; with none (all missing, or an empty --symfs) it
+	 * shows no user frames at all.
+	 */
+	sp = space_get(u, a);
+	if (!sp)
+		return false;
+	if (sp->image_stamp != u->spc.stamp) {
+		sp->image = pd_machine_uw_any_image(u->m, u->spc.as);
+		pd_machine_uw_space(u->m, (int32_t)s->pid, (int32_t)s->tid, &u->spc);
+		sp->image_stamp = u->spc.stamp;
+	}
+	if (!sp->image)
+		return false;
+	u->samples++;
+	/* the sampled ip is the first frame whatever happens next */
+	u->frames[u->nframes++] = pc;
+	if (u->max_stack <= 1)
+		return true;
+	stamp = u->spc.stamp;
+	c = &u->cache[cache_hash(stamp, rg)];
+	if (c->stamp && cache_match(u, c, stamp, rg)) {
+		u->cache_hits++;
+		memcpy(u->frames, c->frames, c->nframes * sizeof(*c->frames));
+		u->nframes = c->nframes;
+		return true;
+	}
+	for (attempt = 0; attempt < 2; attempt++) {
+		u->nframes = 1;
+		u->nreads = 0;
+		u->log_overflow = false;
+		u->first_seen = false;
+		u->conflict = false;
+		u->looped = false;
+		sp = space_get(u, a);
+		if (!sp)
+			return true;
+		dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
+		if (!u->conflict)
+			break;
+		/* the maps changed under a module: start over with this sample's */
+		space_reset(sp);
+		u->nframes = 1;
+	}
+	if (u->looped)
+		note_err(u, UW_ERR_LOOP);
+	/* a map may have been loaded on the way: key on the version now */
+	pd_machine_uw_space(u->m, (int32_t)s->pid, (int32_t)s->tid, &u->spc);
+	if (!u->conflict)
+		cache_store(u, &u->cache[cache_hash(u->spc.stamp, rg)], u->spc.stamp, rg);
+	return true;
+}
+
+const uint64_t *pd_unwind_sample_ips(struct pd_machine *m, const struct pd_record *rec,
+				     size_t *nr)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	const uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	struct pd_unwinder *u;
+
+	*nr = 0;
+	if (pd_machine_opts(m)->no_unwind || rec->type != PD_REC_SAMPLE || !rec->decoded)
+		return NULL;
+	/* perf unwinds only what was captured: user registers and a stack copy */
+	if ((s->sample_type & need) != need || s->regs_user.abi == 0 || !s->regs_user.regs ||
+	    s->stack_dyn_size == 0 || !s->stack_data)
+		return NULL;
+	u = unwinder_get(m);
+	if (!u || !unwind(u, rec))
+		return NULL;
+	u->nframes_total += u->nframes;
+	*nr = u->nframes;
+	return u->frames;
+}
+
+size_t pd_unwind_sample(struct pd_machine *m, const struct pd_record *rec, struct pd_sym_ip *out,
+			size_t max)
+{
+	const uint64_t *ips;
+	size_t i, n;
+
+	ips = pd_unwind_sample_ips(m, rec, &n);
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		out[i].ip = ips[i];
+		out[i].cpumode = PD_CPUMODE_USER;
+	}
+	return n;
+}
+
+void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out)
+{
+	struct pd_unwinder *u = *pd_machine_unwinder((struct pd_machine *)(uintptr_t)m);
+
+	if (!u)
+		return;
+	out->unwound_samples = u->samples;
+	out->unwound_frames = u->nframes_total;
+	out->unwind_cache_hits = u->cache_hits;
+	out->unwind_errors = u->errors;
+}
