@@ -179,12 +179,6 @@ static inline void out_kv_s(const char *k, const char *s)
 	out_str_n(s, SIZE_MAX);
 }
 
-static void out_kv_bytes(const char *k, const uint8_t *p, size_t n)
-{
-	out_key(k);
-	out_hexbytes(p, n);
-}
-
 static void out_u64_list(const char *k, const uint64_t *v, uint64_t nr, bool hex)
 {
 	uint64_t i;
@@ -239,23 +233,7 @@ struct dump_ctx {
 	uint32_t container_type;
 };
 
-/* ---- record fields ---- */
-
-static void out_sid(const struct pd_sample_id *sid)
-{
-	if (sid->present & PD_SAMPLE_TID) {
-		out_kv_i("sid.pid", (int32_t)sid->pid);
-		out_kv_i("sid.tid", (int32_t)sid->tid);
-	}
-	if (sid->present & PD_SAMPLE_TIME)
-		out_kv_u("sid.time", sid->time);
-	if (sid->present & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-		out_kv_u("sid.id", sid->id);
-	if (sid->present & PD_SAMPLE_STREAM_ID)
-		out_kv_u("sid.stream_id", sid->stream_id);
-	if (sid->present & PD_SAMPLE_CPU)
-		out_kv_i("sid.cpu", (int32_t)sid->cpu);
-}
+/* ---- record fields: the sink of the record walk (pd_visit.h) ---- */
 
 /*
  * read_format values: "read=[VALUE(id=ID,lost=N),...]", preceded by the
@@ -300,26 +278,6 @@ static void out_read(const char *prefix, const struct pd_read *rd)
 			}
 			out_c(')');
 		}
-	}
-	out_c(']');
-}
-
-/* Callchain entries with the context markers by name: [KERNEL,0x..,USER,0x..]. */
-static void out_callchain(const char *k, const uint64_t *ips, uint64_t nr)
-{
-	uint64_t i;
-
-	out_key(k);
-	out_c('[');
-	for (i = 0; ips && i < nr; i++) {
-		const char *ctx = ips[i] >= PD_CONTEXT_MAX ? pd_context_name(ips[i]) : NULL;
-
-		if (i)
-			out_c(',');
-		if (ctx)
-			out_s(ctx);
-		else
-			out_hex(ips[i]);
 	}
 	out_c(']');
 }
@@ -375,132 +333,6 @@ static void out_regs(const char *prefix, const struct pd_regs *r)
 		out_u64_list(prefix, r->regs, r->nr, true);
 }
 
-static void out_sample(const struct dump_ctx *dc, const struct pd_record *rec)
-{
-	const struct pd_sample *s = &rec->u.sample;
-	uint64_t t = s->sample_type, i;
-	const char *cm = pd_cpumode_name(rec->misc & PD_MISC_CPUMODE_MASK);
-
-	if (rec->event) {
-		out_key("event");
-		out_str_n(rec->event->name, SIZE_MAX);
-	}
-	out_key("cpumode");
-	if (cm)
-		out_s(cm);
-	else
-		out_u64(rec->misc & PD_MISC_CPUMODE_MASK);
-	if (rec->misc & PD_MISC_EXACT_IP)
-		out_s(" exact_ip=1");
-
-	/* the order of the fields in the record */
-	if (t & PD_SAMPLE_IDENTIFIER)
-		out_kv_u("identifier", s->identifier);
-	if (t & PD_SAMPLE_IP)
-		out_kv_x("ip", s->ip);
-	if (t & PD_SAMPLE_TID) {
-		out_kv_i("pid", (int32_t)s->pid);
-		out_kv_i("tid", (int32_t)s->tid);
-	}
-	if (t & PD_SAMPLE_TIME)
-		out_kv_u("time", s->time);
-	if (t & PD_SAMPLE_ADDR)
-		out_kv_x("addr", s->addr);
-	if (t & PD_SAMPLE_ID)
-		out_kv_u("id", s->id);
-	if (t & PD_SAMPLE_STREAM_ID)
-		out_kv_u("stream_id", s->stream_id);
-	if (t & PD_SAMPLE_CPU)
-		out_kv_i("cpu", (int32_t)s->cpu);
-	if (t & PD_SAMPLE_PERIOD)
-		out_kv_u("period", s->period);
-	if (t & PD_SAMPLE_READ)
-		out_read("read", &s->read);
-	if (t & PD_SAMPLE_CALLCHAIN) {
-		out_kv_u("callchain_nr", s->callchain_nr);
-		out_callchain("callchain", s->callchain, s->callchain_nr);
-	}
-	if (t & PD_SAMPLE_RAW) {
-		out_kv_u("raw_size", s->raw_size);
-		if (dc->hex && s->raw_data)
-			out_kv_bytes("raw", s->raw_data, s->raw_size);
-	}
-	if (t & PD_SAMPLE_BRANCH_STACK) {
-		out_kv_u("branch_nr", s->branch_nr);
-		if (s->branch_has_hw_idx)
-			out_kv_i("branch_hw_idx", (int64_t)s->branch_hw_idx);
-		out_key("branches");
-		out_c('[');
-		for (i = 0; s->branches && i < s->branch_nr; i++) {
-			if (i)
-				out_c(',');
-			out_branch(&s->branches[i]);
-		}
-		out_c(']');
-		if (s->branch_counters)
-			out_u64_list("branch_counters", s->branch_counters, s->branch_nr, true);
-	}
-	if (t & PD_SAMPLE_REGS_USER)
-		out_regs("regs_user", &s->regs_user);
-	if (t & PD_SAMPLE_STACK_USER) {
-		out_kv_u("stack_size", s->stack_size);
-		if (s->stack_size)
-			out_kv_u("stack_dyn_size", s->stack_dyn_size);
-	}
-	if (t & PD_SAMPLE_WEIGHT)
-		out_kv_u("weight", s->weight);
-	if (t & PD_SAMPLE_WEIGHT_STRUCT) {
-		out_kv_u("weight", s->weight);
-		out_kv_u("weight.var1", PD_WEIGHT_VAR1(s->weight));
-		out_kv_u("weight.var2", PD_WEIGHT_VAR2(s->weight));
-		out_kv_u("weight.var3", PD_WEIGHT_VAR3(s->weight));
-	}
-	if (t & PD_SAMPLE_DATA_SRC)
-		out_kv_x("data_src", s->data_src);
-	if (t & PD_SAMPLE_TRANSACTION)
-		out_kv_x("transaction", s->transaction);
-	if (t & PD_SAMPLE_REGS_INTR)
-		out_regs("regs_intr", &s->regs_intr);
-	if (t & PD_SAMPLE_PHYS_ADDR)
-		out_kv_x("phys_addr", s->phys_addr);
-	if (t & PD_SAMPLE_CGROUP)
-		out_kv_u("cgroup", s->cgroup);
-	if (t & PD_SAMPLE_DATA_PAGE_SIZE)
-		out_kv_u("data_page_size", s->data_page_size);
-	if (t & PD_SAMPLE_CODE_PAGE_SIZE)
-		out_kv_u("code_page_size", s->code_page_size);
-	if (t & PD_SAMPLE_AUX) {
-		out_kv_u("aux_size", s->aux_size);
-		if (dc->hex && s->aux_data)
-			out_kv_bytes("aux", s->aux_data, s->aux_size);
-	}
-}
-
-static void out_cpu_map(const char *prefix, const struct pd_cpu_map *m)
-{
-	char key[32];
-	uint32_t i;
-
-	snprintf(key, sizeof(key), "%s_encoding", prefix);
-	out_kv_u(key, m->encoding);
-	if (m->encoding == 1) {
-		snprintf(key, sizeof(key), "%s_long_size", prefix);
-		out_kv_u(key, m->long_size);
-	}
-	if (m->any_cpu) {
-		snprintf(key, sizeof(key), "%s_any_cpu", prefix);
-		out_kv_u(key, 1);
-	}
-	out_key(prefix);
-	out_c('[');
-	for (i = 0; m->cpus && i < m->nr; i++) {
-		if (i)
-			out_c(',');
-		out_u64(m->cpus[i]);
-	}
-	out_c(']');
-}
-
 static void out_attr_fields(const struct pd_attr *a)
 {
 	const char *tn = pd_attr_type_name(a->type);
@@ -525,431 +357,272 @@ static void out_attr_fields(const struct pd_attr *a)
 	}
 }
 
-static void out_fields(const struct dump_ctx *dc, const struct pd_record *rec)
+/*
+ * The walk's structure on one line: fields of the record (and of a
+ * flattened object, behind its prefix) as " key=value", a list as
+ * "key=[a,b]", an object in a list as "name:value/name:value" or, by the
+ * list's flags, "a/b", "a:b" or one more " a=b" field.
+ */
+struct dump_level {
+	bool is_list;
+	unsigned int flags;	/* the list's */
+	unsigned int count;	/* items written at this level */
+};
+
+struct dump_sink {
+	const struct dump_ctx *dc;
+	const char *prefix;	/* of the flattened object being written, else "" */
+	unsigned int depth;	/* 0: the record's own fields */
+	struct dump_level lv[4];
+};
+
+static void sink_key(struct dump_sink *ds, const char *name, unsigned int flags)
 {
-	const char *name;
-	char buf[24];
+	struct dump_level *lv, *list;
+
+	if (!ds->depth) {
+		out_c(' ');
+		if ((flags & PD_VF_MAIN) && *ds->prefix) {
+			out_mem(ds->prefix, strlen(ds->prefix) - 1);
+		} else {
+			out_s(ds->prefix);
+			out_s(name);
+		}
+		out_c('=');
+		return;
+	}
+	lv = &ds->lv[ds->depth - 1];
+	if (lv->is_list || ds->depth < 2) {
+		if (lv->count++)
+			out_c(',');
+		return;
+	}
+	list = &ds->lv[ds->depth - 2];
+	if (list->flags & PD_VF_AS_FIELDS) {
+		out_c(lv->count++ ? '=' : ' ');
+		return;
+	}
+	if (lv->count++)
+		out_c(list->flags & PD_VF_PAIR ? ':' : '/');
+	if (!(list->flags & (PD_VF_UNNAMED | PD_VF_PAIR))) {
+		out_s(name);
+		out_c(':');
+	}
+}
+
+static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ctx, name, flags);
+	out_u64(v);
+}
+
+static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ctx, name, flags);
+	out_i64(v);
+}
+
+static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct dump_sink *ds = ctx;
+	const char *marker = NULL;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ds, name, flags);
+	/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
+	if (ds->depth && (ds->lv[ds->depth - 1].flags & PD_VF_CALLCHAIN) && v >= PD_CONTEXT_MAX)
+		marker = pd_context_name(v);
+	if (marker)
+		out_s(marker);
+	else
+		out_hex(v);
+}
+
+static void sink_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ctx, name, flags);
+	out_str_n(s, max);
+}
+
+static void sink_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	if (!set || (flags & PD_VF_DETAIL))
+		return;
+	sink_key(ctx, name, flags);
+	out_c('1');
+}
+
+static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ctx, name, flags);
+	if (sym)
+		out_s(sym);
+	else
+		out_u64(v);
+}
+
+static void sink_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	/* the shortest text that reads back as the same double; rare, so printf */
+	char d[40];
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	snprintf(d, sizeof(d), "%.15g", v);
+	if (strtod(d, NULL) != v)
+		snprintf(d, sizeof(d), "%.17g", v);
+	sink_key(ctx, name, flags);
+	out_str_n(d, SIZE_MAX);
+}
+
+static void sink_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	struct dump_sink *ds = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	/* payloads when held; sample data only with --hex */
+	if ((flags & PD_VF_PAYLOAD) && (!p || ((flags & PD_VF_BULK) && !ds->dc->hex)))
+		return;
+	sink_key(ds, name, flags);
+	out_hexbytes(p, n);
+}
+
+static void sink_push(struct dump_sink *ds, bool is_list, unsigned int flags)
+{
+	/* the walk nests a list in an object in a list at most */
+	if (ds->depth < sizeof(ds->lv) / sizeof(ds->lv[0])) {
+		ds->lv[ds->depth].is_list = is_list;
+		ds->lv[ds->depth].flags = flags;
+		ds->lv[ds->depth].count = 0;
+	}
+	ds->depth++;
+}
+
+static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct dump_sink *ds = ctx;
+
+	if (!(flags & PD_VF_AS_FIELDS)) {
+		sink_key(ds, name, flags);
+		out_c('[');
+	}
+	sink_push(ds, true, flags);
+}
+
+static void sink_list_end(void *ctx)
+{
+	struct dump_sink *ds = ctx;
+
+	ds->depth--;
+	if (!(ds->lv[ds->depth].flags & PD_VF_AS_FIELDS))
+		out_c(']');
+}
+
+static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	struct dump_sink *ds = ctx;
+	struct dump_level *list;
+
+	if (!ds->depth) {
+		/* an object of the record: its members are fields with a prefix */
+		ds->prefix = flat ? flat : "";
+		return;
+	}
+	list = &ds->lv[ds->depth - 1];
+	if (list->count++ && !(list->flags & PD_VF_AS_FIELDS))
+		out_c(',');
+	sink_push(ds, false, list->flags);
+}
+
+static void sink_obj_end(void *ctx)
+{
+	struct dump_sink *ds = ctx;
+
+	if (ds->depth)
+		ds->depth--;
+	else
+		ds->prefix = "";
+}
+
+static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
+{
+	out_read(name, rd);
+}
+
+static void sink_regs(void *ctx, const char *name, const struct pd_regs *r)
+{
+	out_regs(name, r);
+}
+
+static void sink_branch_stack(void *ctx, const struct pd_sample *s)
+{
 	uint64_t i;
 
-	switch (rec->type) {
-	case PD_REC_SAMPLE:
-		out_sample(dc, rec);
-		break;
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2: {
-		const struct pd_rec_mmap *m = &rec->u.mmap;
-
-		out_kv_i("pid", (int32_t)m->pid);
-		out_kv_i("tid", (int32_t)m->tid);
-		out_kv_x("start", m->start);
-		out_kv_x("len", m->len);
-		out_kv_x("pgoff", m->pgoff);
-		if (rec->type == PD_REC_MMAP2) {
-			if (m->has_build_id) {
-				out_kv_bytes("build_id", m->build_id,
-					     m->build_id_size <= 20 ? m->build_id_size : 20);
-			} else {
-				out_kv_u("maj", m->maj);
-				out_kv_u("min", m->min);
-				out_kv_u("ino", m->ino);
-				out_kv_u("ino_generation", m->ino_generation);
-			}
-			out_kv_x("prot", m->prot);
-			out_kv_x("flags", m->flags);
-		}
-		if (rec->misc & PD_MISC_MMAP_DATA)
-			out_s(" data=1");
-		out_kv_s("filename", m->filename);
-		break;
+	out_kv_u("branch_nr", s->branch_nr);
+	if (s->branch_has_hw_idx)
+		out_kv_i("branch_hw_idx", (int64_t)s->branch_hw_idx);
+	out_key("branches");
+	out_c('[');
+	for (i = 0; s->branches && i < s->branch_nr; i++) {
+		if (i)
+			out_c(',');
+		out_branch(&s->branches[i]);
 	}
-	case PD_REC_LOST:
-		out_kv_u("id", rec->u.lost.id);
-		out_kv_u("lost", rec->u.lost.lost);
-		break;
-	case PD_REC_COMM:
-		out_kv_i("pid", (int32_t)rec->u.comm.pid);
-		out_kv_i("tid", (int32_t)rec->u.comm.tid);
-		if (rec->misc & PD_MISC_COMM_EXEC)
-			out_s(" exec=1");
-		out_kv_s("comm", rec->u.comm.comm);
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		out_kv_i("pid", (int32_t)rec->u.fork.pid);
-		out_kv_i("ppid", (int32_t)rec->u.fork.ppid);
-		out_kv_i("tid", (int32_t)rec->u.fork.tid);
-		out_kv_i("ptid", (int32_t)rec->u.fork.ptid);
-		out_kv_u("time", rec->u.fork.time);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		out_kv_u("time", rec->u.throttle.time);
-		out_kv_u("id", rec->u.throttle.id);
-		out_kv_u("stream_id", rec->u.throttle.stream_id);
-		break;
-	case PD_REC_READ:
-		out_kv_i("pid", (int32_t)rec->u.read.pid);
-		out_kv_i("tid", (int32_t)rec->u.read.tid);
-		out_read("values", &rec->u.read.values);
-		break;
-	case PD_REC_AUX:
-		out_kv_x("aux_offset", rec->u.aux.aux_offset);
-		out_kv_u("aux_size", rec->u.aux.aux_size);
-		out_kv_x("flags", rec->u.aux.flags);
-		break;
-	case PD_REC_ITRACE_START:
-		out_kv_i("pid", (int32_t)rec->u.itrace_start.pid);
-		out_kv_i("tid", (int32_t)rec->u.itrace_start.tid);
-		break;
-	case PD_REC_LOST_SAMPLES:
-		out_kv_u("lost", rec->u.lost_samples.lost);
-		if (rec->misc & PD_MISC_LOST_SAMPLES_BPF)
-			out_s(" bpf=1");
-		break;
-	case PD_REC_SWITCH:
-	case PD_REC_SWITCH_CPU_WIDE:
-		out_s(rec->misc & PD_MISC_SWITCH_OUT ? " dir=out" : " dir=in");
-		if (rec->misc & PD_MISC_SWITCH_OUT_PREEMPT)
-			out_s(" preempt=1");
-		if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
-			out_kv_i("next_prev_pid", (int32_t)rec->u.sw.next_prev_pid);
-			out_kv_i("next_prev_tid", (int32_t)rec->u.sw.next_prev_tid);
-		}
-		break;
-	case PD_REC_NAMESPACES:
-		out_kv_i("pid", (int32_t)rec->u.namespaces.pid);
-		out_kv_i("tid", (int32_t)rec->u.namespaces.tid);
-		out_kv_u("nr", rec->u.namespaces.nr);
-		out_key("links");
-		out_c('[');
-		for (i = 0; rec->u.namespaces.links && i < rec->u.namespaces.nr; i++) {
-			if (i)
-				out_c(',');
-			out_hex(rec->u.namespaces.links[i].dev);
-			out_c('/');
-			out_u64(rec->u.namespaces.links[i].ino);
-		}
-		out_c(']');
-		break;
-	case PD_REC_KSYMBOL:
-		out_kv_x("addr", rec->u.ksymbol.addr);
-		out_kv_u("len", rec->u.ksymbol.len);
-		out_kv_u("ksym_type", rec->u.ksymbol.ksym_type);
-		out_kv_x("flags", rec->u.ksymbol.flags);
-		out_kv_s("name", rec->u.ksymbol.name);
-		break;
-	case PD_REC_BPF_EVENT:
-		out_kv_u("bpf_type", rec->u.bpf_event.type);
-		out_kv_x("flags", rec->u.bpf_event.flags);
-		out_kv_u("id", rec->u.bpf_event.id);
-		out_kv_bytes("tag", rec->u.bpf_event.tag, sizeof(rec->u.bpf_event.tag));
-		break;
-	case PD_REC_CGROUP:
-		out_kv_u("id", rec->u.cgroup.id);
-		out_kv_s("path", rec->u.cgroup.path);
-		break;
-	case PD_REC_TEXT_POKE:
-		out_kv_x("addr", rec->u.text_poke.addr);
-		out_kv_u("old_len", rec->u.text_poke.old_len);
-		out_kv_u("new_len", rec->u.text_poke.new_len);
-		if (rec->u.text_poke.old_bytes)
-			out_kv_bytes("old", rec->u.text_poke.old_bytes, rec->u.text_poke.old_len);
-		if (rec->u.text_poke.new_bytes)
-			out_kv_bytes("new", rec->u.text_poke.new_bytes, rec->u.text_poke.new_len);
-		break;
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		out_kv_u("hw_id", rec->u.aux_output_hw_id.hw_id);
-		break;
-	case PD_REC_CALLCHAIN_DEFERRED:
-		out_kv_u("cookie", rec->u.callchain_deferred.cookie);
-		out_kv_u("nr", rec->u.callchain_deferred.nr);
-		out_callchain("ips", rec->u.callchain_deferred.ips, rec->u.callchain_deferred.nr);
-		break;
-	case PD_REC_HEADER_ATTR:
-		out_attr_fields(&rec->u.header_attr.attr);
-		out_kv_u("attr_size", rec->u.header_attr.attr_size);
-		out_kv_u("nr_ids", rec->u.header_attr.nr_ids);
-		out_u64_list("ids", rec->u.header_attr.ids, rec->u.header_attr.nr_ids, false);
-		break;
-	case PD_REC_HEADER_EVENT_TYPE:
-		out_kv_u("event_id", rec->u.event_type.event_id);
-		out_kv_s("name", rec->u.event_type.name);
-		break;
-	case PD_REC_HEADER_TRACING_DATA:
-	case PD_REC_SP_TRACING_DATA:
-		out_kv_u("data_size", rec->u.tracing_data.size);
-		if (rec->u.tracing_data.inline_data)
-			out_s(" inline=1");
-		break;
-	case PD_REC_HEADER_BUILD_ID: {
-		const struct pd_rec_build_id *b = &rec->u.build_id;
+	out_c(']');
+	if (s->branch_counters)
+		out_u64_list("branch_counters", s->branch_counters, s->branch_nr, true);
+}
 
-		name = pd_cpumode_name(b->cpumode);
-		out_key("cpumode");
-		if (name)
-			out_s(name);
-		else
-			out_u64(b->cpumode);
-		out_kv_i("pid", b->pid);
-		out_kv_bytes("build_id", b->build_id,
-			     b->build_id_size <= 20 ? b->build_id_size : 20);
-		out_kv_s("filename", b->filename);
-		break;
-	}
-	case PD_REC_FINISHED_ROUND:
-	case PD_REC_FINISHED_INIT:
-	case PD_REC_SP_SPLIT:
-	case PD_REC_SP_SPLIT_END:
-		break;
-	case PD_REC_ID_INDEX:
-		out_kv_u("nr", rec->u.id_index.nr);
-		out_key("entries");
-		out_c('[');
-		for (i = 0; rec->u.id_index.entries && i < rec->u.id_index.nr; i++) {
-			const struct pd_id_index_entry *e = &rec->u.id_index.entries[i];
+static void sink_attr(void *ctx, const struct pd_attr *attr)
+{
+	out_attr_fields(attr);
+}
 
-			if (i)
-				out_c(',');
-			out_s("id:");
-			out_u64(e->id);
-			out_s("/idx:");
-			out_u64(e->idx);
-			out_s("/cpu:");
-			out_i64((int64_t)e->cpu);
-			out_s("/tid:");
-			out_i64((int64_t)e->tid);
-			if (rec->u.id_index.has_vcpu) {
-				out_s("/machine_pid:");
-				out_u64(e->machine_pid);
-				out_s("/vcpu:");
-				out_u64(e->vcpu);
-			}
-		}
-		out_c(']');
-		break;
-	case PD_REC_AUXTRACE_INFO:
-		out_kv_u("auxtrace_type", rec->u.auxtrace_info.type);
-		out_kv_u("nr_priv", rec->u.auxtrace_info.nr_priv);
-		out_u64_list("priv", rec->u.auxtrace_info.priv, rec->u.auxtrace_info.nr_priv, true);
-		break;
-	case PD_REC_AUXTRACE: {
-		const struct pd_rec_auxtrace *a = &rec->u.auxtrace;
+static void sink_feature(void *ctx, const struct pd_rec_header_feature *hf)
+{
+	char buf[24];
 
-		out_kv_u("aux_size", a->size);
-		out_kv_x("aux_offset", a->offset);
-		out_kv_x("reference", a->reference);
-		out_kv_u("idx", a->idx);
-		out_kv_i("tid", (int32_t)a->tid);
-		out_kv_i("cpu", (int32_t)a->cpu);
-		break;
-	}
-	case PD_REC_AUXTRACE_ERROR: {
-		const struct pd_rec_auxtrace_error *e = &rec->u.auxtrace_error;
+	out_kv_s("feature", hf->feat_id < PD_FEAT_BITS ?
+		 cli_feature_name((unsigned int)hf->feat_id, buf, sizeof(buf)) : "?");
+}
 
-		out_kv_u("error_type", e->type);
-		out_kv_u("code", e->code);
-		out_kv_i("cpu", (int32_t)e->cpu);
-		out_kv_i("pid", (int32_t)e->pid);
-		out_kv_i("tid", (int32_t)e->tid);
-		out_kv_u("fmt", e->fmt);
-		out_kv_x("ip", e->ip);
-		out_kv_u("time", e->time);
-		if (e->fmt >= 2) {
-			out_kv_i("machine_pid", (int32_t)e->machine_pid);
-			out_kv_i("vcpu", (int32_t)e->vcpu);
-		}
-		out_kv_s("msg", e->msg);
-		break;
-	}
-	case PD_REC_THREAD_MAP:
-		out_kv_u("nr", rec->u.thread_map.nr);
-		out_key("threads");
-		out_c('[');
-		for (i = 0; rec->u.thread_map.entries && i < rec->u.thread_map.nr; i++) {
-			if (i)
-				out_c(',');
-			out_i64((int64_t)rec->u.thread_map.entries[i].pid);
-			out_c(':');
-			out_str_n(rec->u.thread_map.entries[i].comm,
-				  sizeof(rec->u.thread_map.entries[i].comm));
-		}
-		out_c(']');
-		break;
-	case PD_REC_CPU_MAP:
-		out_kv_u("nr", rec->u.cpu_map.map.nr);
-		out_cpu_map("cpus", &rec->u.cpu_map.map);
-		break;
-	case PD_REC_STAT_CONFIG:
-		out_kv_u("nr", rec->u.stat_config.nr);
-		out_key("config");
-		out_c('[');
-		for (i = 0; rec->u.stat_config.entries && i < rec->u.stat_config.nr; i++) {
-			if (i)
-				out_c(',');
-			out_u64(rec->u.stat_config.entries[i].tag);
-			out_c(':');
-			out_u64(rec->u.stat_config.entries[i].val);
-		}
-		out_c(']');
-		break;
-	case PD_REC_STAT:
-		out_kv_u("id", rec->u.stat.id);
-		out_kv_i("cpu", (int32_t)rec->u.stat.cpu);
-		out_kv_i("thread", (int32_t)rec->u.stat.thread);
-		out_kv_u("val", rec->u.stat.val);
-		out_kv_u("ena", rec->u.stat.ena);
-		out_kv_u("run", rec->u.stat.run);
-		break;
-	case PD_REC_STAT_ROUND:
-		out_kv_u("round_type", rec->u.stat_round.type);
-		out_kv_u("time", rec->u.stat_round.time);
-		break;
-	case PD_REC_EVENT_UPDATE: {
-		const struct pd_rec_event_update *e = &rec->u.event_update;
+static const struct pd_visit_ops dump_sink_ops = {
+	.u64 = sink_u64,
+	.i64 = sink_i64,
+	.hex = sink_hex,
+	.str = sink_str,
+	.flag = sink_flag,
+	.sym = sink_sym,
+	.real = sink_real,
+	.bytes = sink_bytes,
+	.list_begin = sink_list_begin,
+	.list_end = sink_list_end,
+	.obj_begin = sink_obj_begin,
+	.obj_end = sink_obj_end,
+	.read = sink_read,
+	.regs = sink_regs,
+	.branch_stack = sink_branch_stack,
+	.attr = sink_attr,
+	.feature = sink_feature,
+};
 
-		out_kv_u("update_type", e->type);
-		out_kv_u("id", e->id);
-		if (e->type == 0 || e->type == 2) {
-			out_kv_s(e->type ? "name" : "unit", e->str);
-		} else if (e->type == 1) {
-			/* the shortest text that reads back as the same double; rare, so printf */
-			char d[40];
+static void out_fields(const struct dump_ctx *dc, const struct pd_record *rec)
+{
+	struct dump_sink ds = { .dc = dc, .prefix = "" };
 
-			snprintf(d, sizeof(d), "%.15g", e->scale);
-			if (strtod(d, NULL) != e->scale)
-				snprintf(d, sizeof(d), "%.17g", e->scale);
-			out_kv_s("scale", d);
-		} else if (e->type == 3) {
-			out_cpu_map("cpus", &e->cpus);
-		}
-		break;
-	}
-	case PD_REC_TIME_CONV: {
-		const struct pd_rec_time_conv *t = &rec->u.time_conv;
-
-		out_kv_u("time_shift", t->time_shift);
-		out_kv_u("time_mult", t->time_mult);
-		out_kv_u("time_zero", t->time_zero);
-		if (t->extended) {
-			out_kv_u("time_cycles", t->time_cycles);
-			out_kv_x("time_mask", t->time_mask);
-			out_kv_u("cap_user_time_zero", t->cap_user_time_zero);
-			out_kv_u("cap_user_time_short", t->cap_user_time_short);
-		}
-		break;
-	}
-	case PD_REC_HEADER_FEATURE:
-		if (rec->u.header_feature.end_marker) {
-			out_s(" end_marker=1");
-			break;
-		}
-		out_kv_u("feat_id", rec->u.header_feature.feat_id);
-		out_kv_s("feature", rec->u.header_feature.feat_id < PD_FEAT_BITS ?
-			 cli_feature_name((unsigned int)rec->u.header_feature.feat_id, buf,
-					  sizeof(buf)) : "?");
-		out_kv_u("len", rec->u.header_feature.len);
-		break;
-	case PD_REC_COMPRESSED:
-	case PD_REC_COMPRESSED2:
-		out_kv_u("data_size", rec->u.compressed.data_size);
-		break;
-	case PD_REC_BPF_METADATA:
-		out_kv_s("prog_name", rec->u.bpf_metadata.prog_name);
-		out_kv_u("nr", rec->u.bpf_metadata.nr);
-		for (i = 0; rec->u.bpf_metadata.entries && i < rec->u.bpf_metadata.nr; i++) {
-			out_c(' ');
-			out_str_n(rec->u.bpf_metadata.entries[i].key, SIZE_MAX);
-			out_c('=');
-			out_str_n(rec->u.bpf_metadata.entries[i].value, SIZE_MAX);
-		}
-		break;
-	case PD_REC_SCHEDSTAT_CPU:
-	case PD_REC_SCHEDSTAT_DOMAIN: {
-		const struct pd_rec_schedstat *s = &rec->u.schedstat;
-
-		out_kv_u("timestamp", s->timestamp);
-		out_kv_u("cpu", s->cpu);
-		out_kv_u("version", s->version);
-		if (rec->type == PD_REC_SCHEDSTAT_DOMAIN)
-			out_kv_u("domain", s->domain);
-		out_kv_u("nr", s->nr);
-		for (i = 0; s->counters && i < s->nr; i++)
-			out_kv_u(s->counters[i].name, s->counters[i].value);
-		if (!s->nr)
-			out_kv_u("counter_bytes", s->counter_len);
-		break;
-	}
-	case PD_REC_SP_KERNEL_SYMBOL:
-		out_kv_u("kallsyms_size", rec->u.sp_kernel_symbol.kallsyms_size);
-		break;
-	case PD_REC_SP_DSO:
-		out_kv_u("dso_type", rec->u.sp_dso.dso_type);
-		out_kv_u("dso_id", rec->u.sp_dso.dso_id);
-		out_kv_x("min_vaddr", rec->u.sp_dso.min_vaddr);
-		out_kv_s("name", rec->u.sp_dso.name);
-		break;
-	case PD_REC_SP_SYMBOL:
-		out_kv_x("addr", rec->u.sp_symbol.addr);
-		out_kv_u("len", rec->u.sp_symbol.len);
-		out_kv_u("dso_id", rec->u.sp_symbol.dso_id);
-		out_kv_s("name", rec->u.sp_symbol.name);
-		break;
-	case PD_REC_SP_EVENT_ID:
-		out_kv_u("nr", rec->u.sp_event_id.nr);
-		out_key("ids");
-		out_c('[');
-		for (i = 0; rec->u.sp_event_id.entries && i < rec->u.sp_event_id.nr; i++) {
-			if (i)
-				out_c(',');
-			out_u64(rec->u.sp_event_id.entries[i].attr_index);
-			out_c(':');
-			out_u64(rec->u.sp_event_id.entries[i].event_id);
-		}
-		out_c(']');
-		break;
-	case PD_REC_SP_CALLCHAIN: {
-		const struct pd_rec_sp_callchain *c = &rec->u.sp_callchain;
-
-		out_kv_i("pid", (int32_t)c->pid);
-		out_kv_i("tid", (int32_t)c->tid);
-		out_kv_u("chain_type", c->chain_type);
-		out_kv_u("time", c->time);
-		out_kv_u("nr", c->nr);
-		out_u64_list("ips", c->ips, c->nr, true);
-		out_u64_list("sps", c->sps, c->nr, true);
-		break;
-	}
-	case PD_REC_SP_UNWINDING_RESULT: {
-		const struct pd_rec_sp_unwinding_result *u = &rec->u.sp_unwinding_result;
-
-		out_kv_u("time", u->time);
-		out_kv_u("used_time", u->used_time);
-		out_kv_u("error_code", u->error_code);
-		out_kv_x("error_addr", u->error_addr);
-		out_kv_x("stack_start", u->stack_start);
-		out_kv_x("stack_end", u->stack_end);
-		out_kv_u("regs_abi", u->regs_abi);
-		out_kv_x("reg_mask", u->reg_mask);
-		out_u64_list("regs", u->regs, u->nr_regs, true);
-		out_kv_u("stack_size", u->stack_size);
-		out_kv_u("dyn_size", u->dyn_size);
-		if (u->has_callchain) {
-			out_kv_u("callchain_nr", u->callchain_nr);
-			out_u64_list("ips", u->ips, u->callchain_nr, true);
-			out_u64_list("sps", u->sps, u->callchain_nr, true);
-		}
-		break;
-	}
-	case PD_REC_SP_DEBUG:
-		out_kv_u("time", rec->u.sp_debug.time);
-		out_kv_s("s", rec->u.sp_debug.s);
-		break;
-	default:
-		/* unknown type: the header says all we know */
-		break;
-	}
+	pd_record_visit(rec, &dump_sink_ops, &ds);
 	if (rec->has_trailer)
-		out_sid(&rec->sid);
+		pd_sample_id_visit(&rec->sid, &dump_sink_ops, &ds);
 	if (rec->extra_len) {
 		out_kv_u("extra_len", rec->extra_len);
 		out_kv_x("extra_offset", rec->extra_offset);

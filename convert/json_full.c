@@ -61,27 +61,6 @@ struct full_ctx {
 
 /* ---- pieces shared by several record types ---- */
 
-static void sid_fields(struct je *j, const struct pd_sample_id *sid)
-{
-	je_key(j, "sample_id");
-	je_obj_begin(j);
-	if (sid->present & PD_SAMPLE_TID) {
-		je_kv_i(j, "pid", (int32_t)sid->pid);
-		je_kv_i(j, "tid", (int32_t)sid->tid);
-	}
-	if (sid->present & PD_SAMPLE_TIME)
-		je_kv_u(j, "time", sid->time);
-	if (sid->present & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-		je_kv_u(j, "id", sid->id);
-	if (sid->present & PD_SAMPLE_STREAM_ID)
-		je_kv_u(j, "stream_id", sid->stream_id);
-	if (sid->present & PD_SAMPLE_CPU) {
-		je_kv_i(j, "cpu", (int32_t)sid->cpu);
-		je_kv_u(j, "cpu_res", sid->cpu_res);
-	}
-	je_obj_end(j);
-}
-
 static void read_values(struct je *j, const char *k, const struct pd_read *rd)
 {
 	uint64_t i;
@@ -231,133 +210,6 @@ static void frames(struct full_ctx *fc, const struct pd_record *rec)
 	je_arr_end(j);
 }
 
-static void sample(struct full_ctx *fc, const struct pd_record *rec)
-{
-	const struct pd_sample *s = &rec->u.sample;
-	const struct pd_event *ev = rec->event;
-	struct je *j = fc->j;
-	uint64_t t = s->sample_type;
-	const char *cm = pd_cpumode_name(rec->misc & PD_MISC_CPUMODE_MASK);
-
-	if (ev)
-		je_kv_s(j, "event_name", ev->name);
-	if (cm)
-		je_kv_s(j, "cpumode", cm);
-	else
-		je_kv_u(j, "cpumode", rec->misc & PD_MISC_CPUMODE_MASK);
-	je_kv_bool(j, "exact_ip", rec->misc & PD_MISC_EXACT_IP);
-	je_kv_x(j, "sample_type", t);
-	if (t & PD_SAMPLE_IDENTIFIER)
-		je_kv_u(j, "identifier", s->identifier);
-	if (t & PD_SAMPLE_IP)
-		je_kv_x(j, "ip", s->ip);
-	if (t & PD_SAMPLE_TID) {
-		je_kv_i(j, "pid", (int32_t)s->pid);
-		je_kv_i(j, "tid", (int32_t)s->tid);
-	}
-	if (t & PD_SAMPLE_TIME)
-		je_kv_u(j, "time", s->time);
-	if (t & PD_SAMPLE_ADDR)
-		je_kv_x(j, "addr", s->addr);
-	if (t & PD_SAMPLE_ID)
-		je_kv_u(j, "id", s->id);
-	if (t & PD_SAMPLE_STREAM_ID)
-		je_kv_u(j, "stream_id", s->stream_id);
-	if (t & PD_SAMPLE_CPU) {
-		je_kv_i(j, "cpu", (int32_t)s->cpu);
-		je_kv_u(j, "cpu_res", s->cpu_res);
-	}
-	/* without PERIOD the attr's fixed period is what perf reports */
-	je_kv_u(j, "period", s->period);
-	if (t & PD_SAMPLE_READ)
-		read_values(j, "read", &s->read);
-	if (t & PD_SAMPLE_CALLCHAIN)
-		hex_list(j, "callchain", s->callchain, s->callchain_nr);
-	if (t & PD_SAMPLE_RAW) {
-		je_kv_u(j, "raw_size", s->raw_size);
-		je_kv_base64(j, "raw", s->raw_data, s->raw_data ? s->raw_size : 0);
-		if (s->raw_data && ev && ev->attr.type == PERF_TYPE_TRACEPOINT_ID) {
-			struct jtep *tp = jconv_tep(fc->c);
-			const char *sys = NULL;
-			const char *name = tp ? jtep_event_name(tp, ev->attr.config, &sys) : NULL;
-
-			if (name) {
-				je_key(j, "tracepoint");
-				je_obj_begin(j);
-				je_kv_s(j, "system", sys);
-				je_kv_s(j, "name", name);
-				je_key(j, "fields");
-				je_obj_begin(j);
-				jtep_fields(tp, ev->attr.config, s->raw_data, s->raw_size,
-					    trace_field, j);
-				je_obj_end(j);
-				je_obj_end(j);
-			}
-		}
-	}
-	if (t & PD_SAMPLE_BRANCH_STACK)
-		branch_stack(j, s);
-	if (t & PD_SAMPLE_REGS_USER)
-		regs(fc, "regs_user", &s->regs_user);
-	if (t & PD_SAMPLE_STACK_USER) {
-		je_key(j, "stack_user");
-		je_obj_begin(j);
-		je_kv_u(j, "size", s->stack_size);
-		if (s->stack_size)
-			je_kv_u(j, "dyn_size", s->stack_dyn_size);
-		je_kv_base64(j, "data", s->stack_data, s->stack_data ? s->stack_size : 0);
-		je_obj_end(j);
-	}
-	if (t & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT))
-		je_kv_u(j, "weight", s->weight);
-	if (t & PD_SAMPLE_WEIGHT_STRUCT) {
-		je_key(j, "weight_struct");
-		je_obj_begin(j);
-		je_kv_u(j, "var1", PD_WEIGHT_VAR1(s->weight));
-		je_kv_u(j, "var2", PD_WEIGHT_VAR2(s->weight));
-		je_kv_u(j, "var3", PD_WEIGHT_VAR3(s->weight));
-		je_obj_end(j);
-	}
-	if (t & PD_SAMPLE_DATA_SRC)
-		je_kv_x(j, "data_src", s->data_src);
-	if (t & PD_SAMPLE_TRANSACTION)
-		je_kv_x(j, "transaction", s->transaction);
-	if (t & PD_SAMPLE_REGS_INTR)
-		regs(fc, "regs_intr", &s->regs_intr);
-	if (t & PD_SAMPLE_PHYS_ADDR)
-		je_kv_x(j, "phys_addr", s->phys_addr);
-	if (t & PD_SAMPLE_CGROUP)
-		je_kv_u(j, "cgroup", s->cgroup);
-	if (t & PD_SAMPLE_DATA_PAGE_SIZE)
-		je_kv_u(j, "data_page_size", s->data_page_size);
-	if (t & PD_SAMPLE_CODE_PAGE_SIZE)
-		je_kv_u(j, "code_page_size", s->code_page_size);
-	if (t & PD_SAMPLE_AUX) {
-		je_kv_u(j, "aux_size", s->aux_size);
-		je_kv_base64(j, "aux", s->aux_data, s->aux_data ? s->aux_size : 0);
-	}
-	if (fc->c->m)
-		frames(fc, rec);
-}
-
-static void cpu_map(struct je *j, const char *k, const struct pd_cpu_map *m)
-{
-	uint32_t i;
-
-	je_key(j, k);
-	je_obj_begin(j);
-	je_kv_u(j, "encoding", m->encoding);
-	if (m->encoding == 1)
-		je_kv_u(j, "long_size", m->long_size);
-	je_kv_bool(j, "any_cpu", m->any_cpu);
-	je_key(j, "cpus");
-	je_arr_begin(j);
-	for (i = 0; m->cpus && i < m->nr; i++)
-		je_v_u(j, m->cpus[i]);
-	je_arr_end(j);
-	je_obj_end(j);
-}
-
 /* A feature or attr rendered by jansson, spliced in as compact text. */
 static void splice(struct je *j, const char *k, json_t *v)
 {
@@ -374,440 +226,225 @@ static void splice(struct je *j, const char *k, json_t *v)
 	json_decref(v);
 }
 
-static void body(struct full_ctx *fc, const struct pd_record *rec)
+/* ---- the sink of the record walk (pd_visit.h): every field, nested ---- */
+
+static void sink_key(struct je *j, const char *name, unsigned int flags)
 {
-	struct je *j = fc->j;
-	uint64_t i;
-
-	switch (rec->type) {
-	case PD_REC_SAMPLE:
-		sample(fc, rec);
-		break;
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2: {
-		const struct pd_rec_mmap *m = &rec->u.mmap;
-
-		je_kv_i(j, "pid", (int32_t)m->pid);
-		je_kv_i(j, "tid", (int32_t)m->tid);
-		je_kv_x(j, "start", m->start);
-		je_kv_x(j, "len", m->len);
-		je_kv_x(j, "pgoff", m->pgoff);
-		if (rec->type == PD_REC_MMAP2) {
-			if (m->has_build_id) {
-				je_kv_bytes(j, "build_id", m->build_id,
-					    m->build_id_size <= 20 ? m->build_id_size : 20);
-			} else {
-				je_kv_u(j, "maj", m->maj);
-				je_kv_u(j, "min", m->min);
-				je_kv_u(j, "ino", m->ino);
-				je_kv_u(j, "ino_generation", m->ino_generation);
-			}
-			je_kv_x(j, "prot", m->prot);
-			je_kv_x(j, "flags", m->flags);
-		}
-		je_kv_bool(j, "data", rec->misc & PD_MISC_MMAP_DATA);
-		je_kv_s(j, "filename", m->filename);
-		break;
-	}
-	case PD_REC_LOST:
-		je_kv_u(j, "id", rec->u.lost.id);
-		je_kv_u(j, "lost", rec->u.lost.lost);
-		break;
-	case PD_REC_COMM:
-		je_kv_i(j, "pid", (int32_t)rec->u.comm.pid);
-		je_kv_i(j, "tid", (int32_t)rec->u.comm.tid);
-		je_kv_bool(j, "exec", rec->misc & PD_MISC_COMM_EXEC);
-		je_kv_s(j, "comm", rec->u.comm.comm);
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		je_kv_i(j, "pid", (int32_t)rec->u.fork.pid);
-		je_kv_i(j, "ppid", (int32_t)rec->u.fork.ppid);
-		je_kv_i(j, "tid", (int32_t)rec->u.fork.tid);
-		je_kv_i(j, "ptid", (int32_t)rec->u.fork.ptid);
-		je_kv_u(j, "time", rec->u.fork.time);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		je_kv_u(j, "time", rec->u.throttle.time);
-		je_kv_u(j, "id", rec->u.throttle.id);
-		je_kv_u(j, "stream_id", rec->u.throttle.stream_id);
-		break;
-	case PD_REC_READ:
-		je_kv_i(j, "pid", (int32_t)rec->u.read.pid);
-		je_kv_i(j, "tid", (int32_t)rec->u.read.tid);
-		read_values(j, "values", &rec->u.read.values);
-		break;
-	case PD_REC_AUX:
-		je_kv_x(j, "aux_offset", rec->u.aux.aux_offset);
-		je_kv_u(j, "aux_size", rec->u.aux.aux_size);
-		je_kv_x(j, "flags", rec->u.aux.flags);
-		break;
-	case PD_REC_ITRACE_START:
-		je_kv_i(j, "pid", (int32_t)rec->u.itrace_start.pid);
-		je_kv_i(j, "tid", (int32_t)rec->u.itrace_start.tid);
-		break;
-	case PD_REC_LOST_SAMPLES:
-		je_kv_u(j, "lost", rec->u.lost_samples.lost);
-		je_kv_bool(j, "bpf", rec->misc & PD_MISC_LOST_SAMPLES_BPF);
-		break;
-	case PD_REC_SWITCH:
-	case PD_REC_SWITCH_CPU_WIDE:
-		je_kv_s(j, "direction", rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in");
-		je_kv_bool(j, "preempt", rec->misc & PD_MISC_SWITCH_OUT_PREEMPT);
-		if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
-			je_kv_i(j, "next_prev_pid", (int32_t)rec->u.sw.next_prev_pid);
-			je_kv_i(j, "next_prev_tid", (int32_t)rec->u.sw.next_prev_tid);
-		}
-		break;
-	case PD_REC_NAMESPACES:
-		je_kv_i(j, "pid", (int32_t)rec->u.namespaces.pid);
-		je_kv_i(j, "tid", (int32_t)rec->u.namespaces.tid);
-		je_kv_u(j, "nr", rec->u.namespaces.nr);
-		je_key(j, "links");
-		je_arr_begin(j);
-		for (i = 0; rec->u.namespaces.links && i < rec->u.namespaces.nr; i++) {
-			je_obj_begin(j);
-			je_kv_x(j, "dev", rec->u.namespaces.links[i].dev);
-			je_kv_u(j, "ino", rec->u.namespaces.links[i].ino);
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_KSYMBOL:
-		je_kv_x(j, "addr", rec->u.ksymbol.addr);
-		je_kv_u(j, "len", rec->u.ksymbol.len);
-		je_kv_u(j, "ksym_type", rec->u.ksymbol.ksym_type);
-		je_kv_x(j, "flags", rec->u.ksymbol.flags);
-		je_kv_s(j, "name", rec->u.ksymbol.name);
-		break;
-	case PD_REC_BPF_EVENT:
-		je_kv_u(j, "bpf_type", rec->u.bpf_event.type);
-		je_kv_x(j, "flags", rec->u.bpf_event.flags);
-		je_kv_u(j, "id", rec->u.bpf_event.id);
-		je_kv_bytes(j, "tag", rec->u.bpf_event.tag, sizeof(rec->u.bpf_event.tag));
-		break;
-	case PD_REC_CGROUP:
-		je_kv_u(j, "id", rec->u.cgroup.id);
-		je_kv_s(j, "path", rec->u.cgroup.path);
-		break;
-	case PD_REC_TEXT_POKE:
-		je_kv_x(j, "addr", rec->u.text_poke.addr);
-		je_kv_u(j, "old_len", rec->u.text_poke.old_len);
-		je_kv_u(j, "new_len", rec->u.text_poke.new_len);
-		je_kv_base64(j, "old", rec->u.text_poke.old_bytes,
-			     rec->u.text_poke.old_bytes ? rec->u.text_poke.old_len : 0);
-		je_kv_base64(j, "new", rec->u.text_poke.new_bytes,
-			     rec->u.text_poke.new_bytes ? rec->u.text_poke.new_len : 0);
-		break;
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		je_kv_u(j, "hw_id", rec->u.aux_output_hw_id.hw_id);
-		break;
-	case PD_REC_CALLCHAIN_DEFERRED:
-		je_kv_u(j, "cookie", rec->u.callchain_deferred.cookie);
-		je_kv_u(j, "nr", rec->u.callchain_deferred.nr);
-		hex_list(j, "ips", rec->u.callchain_deferred.ips, rec->u.callchain_deferred.nr);
-		break;
-	case PD_REC_HEADER_ATTR:
-		splice(j, "attr", json_attr(&rec->u.header_attr.attr));
-		je_kv_u(j, "attr_size", rec->u.header_attr.attr_size);
-		je_kv_u(j, "nr_ids", rec->u.header_attr.nr_ids);
-		je_key(j, "ids");
-		je_arr_begin(j);
-		for (i = 0; rec->u.header_attr.ids && i < rec->u.header_attr.nr_ids; i++)
-			je_v_u(j, rec->u.header_attr.ids[i]);
-		je_arr_end(j);
-		break;
-	case PD_REC_HEADER_EVENT_TYPE:
-		je_kv_u(j, "event_id", rec->u.event_type.event_id);
-		je_kv_s(j, "name", rec->u.event_type.name);
-		break;
-	case PD_REC_HEADER_TRACING_DATA:
-	case PD_REC_SP_TRACING_DATA:
-		je_kv_u(j, "data_size", rec->u.tracing_data.size);
-		je_kv_bool(j, "inline", rec->u.tracing_data.inline_data);
-		{
-			const uint8_t *p = rec->u.tracing_data.inline_data ?
-					   rec->u.tracing_data.data : rec->extra;
-
-			if (p && (rec->u.tracing_data.inline_data ||
-				  rec->u.tracing_data.size <= rec->extra_len))
-				je_kv_base64(j, "data", p, rec->u.tracing_data.size);
-		}
-		break;
-	case PD_REC_HEADER_BUILD_ID: {
-		const struct pd_rec_build_id *b = &rec->u.build_id;
-		const char *n = pd_cpumode_name(b->cpumode);
-
-		if (n)
-			je_kv_s(j, "cpumode", n);
-		else
-			je_kv_u(j, "cpumode", b->cpumode);
-		je_kv_i(j, "pid", b->pid);
-		je_kv_bytes(j, "build_id", b->build_id,
-			    b->build_id_size <= 20 ? b->build_id_size : 20);
-		je_kv_s(j, "filename", b->filename);
-		break;
-	}
-	case PD_REC_ID_INDEX:
-		je_kv_u(j, "nr", rec->u.id_index.nr);
-		je_key(j, "entries");
-		je_arr_begin(j);
-		for (i = 0; rec->u.id_index.entries && i < rec->u.id_index.nr; i++) {
-			const struct pd_id_index_entry *e = &rec->u.id_index.entries[i];
-
-			je_obj_begin(j);
-			je_kv_u(j, "id", e->id);
-			je_kv_u(j, "idx", e->idx);
-			je_kv_i(j, "cpu", (int64_t)e->cpu);
-			je_kv_i(j, "tid", (int64_t)e->tid);
-			if (rec->u.id_index.has_vcpu) {
-				je_kv_u(j, "machine_pid", e->machine_pid);
-				je_kv_u(j, "vcpu", e->vcpu);
-			}
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_AUXTRACE_INFO:
-		je_kv_u(j, "auxtrace_type", rec->u.auxtrace_info.type);
-		je_kv_u(j, "nr_priv", rec->u.auxtrace_info.nr_priv);
-		hex_list(j, "priv", rec->u.auxtrace_info.priv, rec->u.auxtrace_info.nr_priv);
-		break;
-	case PD_REC_AUXTRACE: {
-		const struct pd_rec_auxtrace *a = &rec->u.auxtrace;
-
-		je_kv_u(j, "aux_size", a->size);
-		je_kv_x(j, "aux_offset", a->offset);
-		je_kv_x(j, "reference", a->reference);
-		je_kv_u(j, "idx", a->idx);
-		je_kv_i(j, "tid", (int32_t)a->tid);
-		je_kv_i(j, "cpu", (int32_t)a->cpu);
-		if (rec->extra)
-			je_kv_base64(j, "data", rec->extra, (size_t)rec->extra_len);
-		break;
-	}
-	case PD_REC_AUXTRACE_ERROR: {
-		const struct pd_rec_auxtrace_error *e = &rec->u.auxtrace_error;
-
-		je_kv_u(j, "error_type", e->type);
-		je_kv_u(j, "code", e->code);
-		je_kv_i(j, "cpu", (int32_t)e->cpu);
-		je_kv_i(j, "pid", (int32_t)e->pid);
-		je_kv_i(j, "tid", (int32_t)e->tid);
-		je_kv_u(j, "fmt", e->fmt);
-		je_kv_x(j, "ip", e->ip);
-		je_kv_u(j, "time", e->time);
-		if (e->fmt >= 2) {
-			je_kv_i(j, "machine_pid", (int32_t)e->machine_pid);
-			je_kv_i(j, "vcpu", (int32_t)e->vcpu);
-		}
-		je_kv_s(j, "msg", e->msg);
-		break;
-	}
-	case PD_REC_THREAD_MAP:
-		je_kv_u(j, "nr", rec->u.thread_map.nr);
-		je_key(j, "threads");
-		je_arr_begin(j);
-		for (i = 0; rec->u.thread_map.entries && i < rec->u.thread_map.nr; i++) {
-			je_obj_begin(j);
-			je_kv_i(j, "pid", (int64_t)rec->u.thread_map.entries[i].pid);
-			je_key(j, "comm");
-			je_sep(j);
-			je_str(j, rec->u.thread_map.entries[i].comm,
-			       sizeof(rec->u.thread_map.entries[i].comm));
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_CPU_MAP:
-		je_kv_u(j, "nr", rec->u.cpu_map.map.nr);
-		cpu_map(j, "map", &rec->u.cpu_map.map);
-		break;
-	case PD_REC_STAT_CONFIG:
-		je_kv_u(j, "nr", rec->u.stat_config.nr);
-		je_key(j, "config");
-		je_arr_begin(j);
-		for (i = 0; rec->u.stat_config.entries && i < rec->u.stat_config.nr; i++) {
-			je_obj_begin(j);
-			je_kv_u(j, "tag", rec->u.stat_config.entries[i].tag);
-			je_kv_u(j, "val", rec->u.stat_config.entries[i].val);
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_STAT:
-		je_kv_u(j, "id", rec->u.stat.id);
-		je_kv_i(j, "cpu", (int32_t)rec->u.stat.cpu);
-		je_kv_i(j, "thread", (int32_t)rec->u.stat.thread);
-		je_kv_u(j, "val", rec->u.stat.val);
-		je_kv_u(j, "ena", rec->u.stat.ena);
-		je_kv_u(j, "run", rec->u.stat.run);
-		break;
-	case PD_REC_STAT_ROUND:
-		je_kv_u(j, "round_type", rec->u.stat_round.type);
-		je_kv_u(j, "time", rec->u.stat_round.time);
-		break;
-	case PD_REC_EVENT_UPDATE: {
-		const struct pd_rec_event_update *e = &rec->u.event_update;
-
-		je_kv_u(j, "update_type", e->type);
-		je_kv_u(j, "id", e->id);
-		if (e->type == 0 || e->type == 2) {
-			je_kv_s(j, e->type ? "name" : "unit", e->str);
-		} else if (e->type == 1) {
-			json_t *d = json_real(e->scale);
-
-			splice(j, "scale", d);
-		} else if (e->type == 3) {
-			cpu_map(j, "cpus", &e->cpus);
-		}
-		break;
-	}
-	case PD_REC_TIME_CONV: {
-		const struct pd_rec_time_conv *t = &rec->u.time_conv;
-
-		je_kv_u(j, "time_shift", t->time_shift);
-		je_kv_u(j, "time_mult", t->time_mult);
-		je_kv_u(j, "time_zero", t->time_zero);
-		if (t->extended) {
-			je_kv_u(j, "time_cycles", t->time_cycles);
-			je_kv_x(j, "time_mask", t->time_mask);
-			je_kv_u(j, "cap_user_time_zero", t->cap_user_time_zero);
-			je_kv_u(j, "cap_user_time_short", t->cap_user_time_short);
-		}
-		break;
-	}
-	case PD_REC_HEADER_FEATURE: {
-		const struct pd_rec_header_feature *hf = &rec->u.header_feature;
-
-		je_kv_bool(j, "end_marker", hf->end_marker);
-		if (hf->end_marker)
-			break;
-		je_kv_u(j, "feat_id", hf->feat_id);
-		/*
-		 * By the time the record is delivered the reader has decoded the
-		 * payload into its feature set: render it from there.
-		 */
-		splice(j, "feature", json_feature(pd_reader_features(fc->c->r),
-						  (unsigned int)(hf->feat_id < PD_FEAT_BITS ?
-								 hf->feat_id : 0),
-						  hf->payload, hf->len,
-						  hf->feat_id < PD_FEAT_BITS));
-		break;
-	}
-	case PD_REC_COMPRESSED:
-	case PD_REC_COMPRESSED2:
-		je_kv_u(j, "data_size", rec->u.compressed.data_size);
-		break;
-	case PD_REC_BPF_METADATA:
-		je_kv_s(j, "prog_name", rec->u.bpf_metadata.prog_name);
-		je_kv_u(j, "nr", rec->u.bpf_metadata.nr);
-		je_key(j, "entries");
-		je_arr_begin(j);
-		for (i = 0; rec->u.bpf_metadata.entries && i < rec->u.bpf_metadata.nr; i++) {
-			je_obj_begin(j);
-			je_kv_s(j, "key", rec->u.bpf_metadata.entries[i].key);
-			je_kv_s(j, "value", rec->u.bpf_metadata.entries[i].value);
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_SCHEDSTAT_CPU:
-	case PD_REC_SCHEDSTAT_DOMAIN: {
-		const struct pd_rec_schedstat *s = &rec->u.schedstat;
-
-		je_kv_u(j, "timestamp", s->timestamp);
-		je_kv_u(j, "cpu", s->cpu);
-		je_kv_u(j, "version", s->version);
-		if (rec->type == PD_REC_SCHEDSTAT_DOMAIN)
-			je_kv_u(j, "domain", s->domain);
-		je_kv_u(j, "nr", s->nr);
-		je_key(j, "counters");
-		je_obj_begin(j);
-		for (i = 0; s->counters && i < s->nr; i++) {
-			je_key_esc(j, s->counters[i].name);
-			je_v_u(j, s->counters[i].value);
-		}
-		je_obj_end(j);
-		je_kv_base64(j, "counter_bytes", s->counter_bytes,
-			     s->counter_bytes ? s->counter_len : 0);
-		break;
-	}
-	case PD_REC_SP_KERNEL_SYMBOL:
-		je_kv_u(j, "kallsyms_size", rec->u.sp_kernel_symbol.kallsyms_size);
-		je_key(j, "kallsyms");
-		je_sep(j);
-		je_strn(j, rec->u.sp_kernel_symbol.kallsyms,
-			rec->u.sp_kernel_symbol.kallsyms ? rec->u.sp_kernel_symbol.kallsyms_size : 0);
-		break;
-	case PD_REC_SP_DSO:
-		je_kv_u(j, "dso_type", rec->u.sp_dso.dso_type);
-		je_kv_u(j, "dso_id", rec->u.sp_dso.dso_id);
-		je_kv_x(j, "min_vaddr", rec->u.sp_dso.min_vaddr);
-		je_kv_s(j, "name", rec->u.sp_dso.name);
-		break;
-	case PD_REC_SP_SYMBOL:
-		je_kv_x(j, "addr", rec->u.sp_symbol.addr);
-		je_kv_u(j, "len", rec->u.sp_symbol.len);
-		je_kv_u(j, "dso_id", rec->u.sp_symbol.dso_id);
-		je_kv_s(j, "name", rec->u.sp_symbol.name);
-		break;
-	case PD_REC_SP_EVENT_ID:
-		je_kv_u(j, "nr", rec->u.sp_event_id.nr);
-		je_key(j, "ids");
-		je_arr_begin(j);
-		for (i = 0; rec->u.sp_event_id.entries && i < rec->u.sp_event_id.nr; i++) {
-			je_obj_begin(j);
-			je_kv_u(j, "attr_index", rec->u.sp_event_id.entries[i].attr_index);
-			je_kv_u(j, "event_id", rec->u.sp_event_id.entries[i].event_id);
-			je_obj_end(j);
-		}
-		je_arr_end(j);
-		break;
-	case PD_REC_SP_CALLCHAIN: {
-		const struct pd_rec_sp_callchain *c = &rec->u.sp_callchain;
-
-		je_kv_i(j, "pid", (int32_t)c->pid);
-		je_kv_i(j, "tid", (int32_t)c->tid);
-		je_kv_u(j, "chain_type", c->chain_type);
-		je_kv_u(j, "time", c->time);
-		je_kv_u(j, "nr", c->nr);
-		hex_list(j, "ips", c->ips, c->nr);
-		hex_list(j, "sps", c->sps, c->nr);
-		break;
-	}
-	case PD_REC_SP_UNWINDING_RESULT: {
-		const struct pd_rec_sp_unwinding_result *u = &rec->u.sp_unwinding_result;
-
-		je_kv_u(j, "time", u->time);
-		je_kv_u(j, "used_time", u->used_time);
-		je_kv_u(j, "error_code", u->error_code);
-		je_kv_x(j, "error_addr", u->error_addr);
-		je_kv_x(j, "stack_start", u->stack_start);
-		je_kv_x(j, "stack_end", u->stack_end);
-		je_kv_u(j, "regs_abi", u->regs_abi);
-		je_kv_x(j, "reg_mask", u->reg_mask);
-		hex_list(j, "regs", u->regs, u->nr_regs);
-		je_kv_u(j, "stack_size", u->stack_size);
-		je_kv_base64(j, "stack", u->stack, u->stack ? u->stack_size : 0);
-		je_kv_u(j, "dyn_size", u->dyn_size);
-		if (u->has_callchain) {
-			je_kv_u(j, "callchain_nr", u->callchain_nr);
-			hex_list(j, "ips", u->ips, u->callchain_nr);
-			hex_list(j, "sps", u->sps, u->callchain_nr);
-		}
-		break;
-	}
-	case PD_REC_SP_DEBUG:
-		je_kv_u(j, "time", rec->u.sp_debug.time);
-		je_kv_s(j, "s", rec->u.sp_debug.s);
-		break;
-	default:
-		/* FINISHED_ROUND, FINISHED_INIT, SPLIT markers: nothing but the header */
-		break;
-	}
+	if (!name)
+		return;		/* a value in a list */
+	if (flags & PD_VF_INPUT_NAME)
+		je_key_esc(j, name);
+	else
+		je_key(j, name);
 }
+
+static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_v_u(fc->j, v);
+}
+
+static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_v_i(fc->j, v);
+}
+
+static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_v_x(fc->j, v);
+}
+
+static void sink_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_sep(fc->j);
+	je_str(fc->j, s, max);
+}
+
+static void sink_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_v_bool(fc->j, set);
+}
+
+static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	if (sym)
+		je_v_s(fc->j, sym);
+	else
+		je_v_u(fc->j, v);
+}
+
+static void sink_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (!(flags & PD_VF_SUMMARY))
+		splice(fc->j, name, json_real(v));
+}
+
+/* identifiers as hex digits, payloads as base64 ("" when not held), text as a string */
+static void sink_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	sink_key(fc->j, name, flags);
+	je_sep(fc->j);
+	if (flags & PD_VF_TEXT)
+		je_strn(fc->j, (const char *)p, p ? n : 0);
+	else if (flags & PD_VF_PAYLOAD)
+		je_base64(fc->j, p, p ? n : 0);
+	else
+		je_hexbytes(fc->j, p, n);
+}
+
+static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	sink_key(fc->j, name, flags);
+	je_arr_begin(fc->j);
+}
+
+static void sink_list_end(void *ctx)
+{
+	struct full_ctx *fc = ctx;
+
+	je_arr_end(fc->j);
+}
+
+static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+
+	sink_key(fc->j, name, flags);
+	je_obj_begin(fc->j);
+}
+
+static void sink_obj_end(void *ctx)
+{
+	struct full_ctx *fc = ctx;
+
+	je_obj_end(fc->j);
+}
+
+static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
+{
+	struct full_ctx *fc = ctx;
+
+	read_values(fc->j, name, rd);
+}
+
+static void sink_regs(void *ctx, const char *name, const struct pd_regs *r)
+{
+	regs(ctx, name, r);
+}
+
+static void sink_branch_stack(void *ctx, const struct pd_sample *s)
+{
+	struct full_ctx *fc = ctx;
+
+	branch_stack(fc->j, s);
+}
+
+static void sink_attr(void *ctx, const struct pd_attr *attr)
+{
+	struct full_ctx *fc = ctx;
+
+	splice(fc->j, "attr", json_attr(attr));
+}
+
+static void sink_feature(void *ctx, const struct pd_rec_header_feature *hf)
+{
+	struct full_ctx *fc = ctx;
+
+	/*
+	 * By the time the record is delivered the reader has decoded the
+	 * payload into its feature set: render it from there.
+	 */
+	splice(fc->j, "feature", json_feature(pd_reader_features(fc->c->r),
+					      (unsigned int)(hf->feat_id < PD_FEAT_BITS ?
+							     hf->feat_id : 0),
+					      hf->payload, hf->len,
+					      hf->feat_id < PD_FEAT_BITS));
+}
+
+/* a tracepoint sample's raw data, decoded with the recording's formats */
+static void sink_raw_fields(void *ctx, const struct pd_record *rec)
+{
+	struct full_ctx *fc = ctx;
+	const struct pd_sample *s = &rec->u.sample;
+	const struct pd_event *ev = rec->event;
+	struct je *j = fc->j;
+	struct jtep *tp;
+	const char *sys = NULL, *name;
+
+	if (!s->raw_data || !ev || ev->attr.type != PERF_TYPE_TRACEPOINT_ID)
+		return;
+	tp = jconv_tep(fc->c);
+	name = tp ? jtep_event_name(tp, ev->attr.config, &sys) : NULL;
+	if (!name)
+		return;
+	je_key(j, "tracepoint");
+	je_obj_begin(j);
+	je_kv_s(j, "system", sys);
+	je_kv_s(j, "name", name);
+	je_key(j, "fields");
+	je_obj_begin(j);
+	jtep_fields(tp, ev->attr.config, s->raw_data, s->raw_size, trace_field, j);
+	je_obj_end(j);
+	je_obj_end(j);
+}
+
+static const struct pd_visit_ops full_sink_ops = {
+	.u64 = sink_u64,
+	.i64 = sink_i64,
+	.hex = sink_hex,
+	.str = sink_str,
+	.flag = sink_flag,
+	.sym = sink_sym,
+	.real = sink_real,
+	.bytes = sink_bytes,
+	.list_begin = sink_list_begin,
+	.list_end = sink_list_end,
+	.obj_begin = sink_obj_begin,
+	.obj_end = sink_obj_end,
+	.read = sink_read,
+	.regs = sink_regs,
+	.branch_stack = sink_branch_stack,
+	.attr = sink_attr,
+	.feature = sink_feature,
+	.raw_fields = sink_raw_fields,
+};
 
 static bool known_body(uint32_t type)
 {
@@ -841,10 +478,13 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 	if (rec->event_index >= 0 && rec->event)
 		je_kv_i(j, "event", rec->event_index);
 	je_kv_bool(j, "decoded", rec->decoded);
-	if (rec->decoded)
-		body(fc, rec);
-	if (rec->decoded && rec->has_trailer)
-		sid_fields(j, &rec->sid);
+	if (rec->decoded) {
+		pd_record_visit(rec, &full_sink_ops, fc);
+		if (rec->type == PD_REC_SAMPLE && fc->c->m)
+			frames(fc, rec);
+		if (rec->has_trailer)
+			pd_sample_id_visit(&rec->sid, &full_sink_ops, fc);
+	}
 	if (rec->extra_len) {
 		je_key(j, "extra");
 		je_obj_begin(j);

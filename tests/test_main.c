@@ -30,6 +30,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_fmt_num,
 	pd_test_register_select,
 	pd_test_register_proto_schema,
+	pd_test_register_visit,
 };
 
 int main(int argc, char **argv)

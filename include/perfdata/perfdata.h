@@ -13,5 +13,6 @@
 #include "perfdata/pd_record.h"
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_select.h"
+#include "perfdata/pd_visit.h"
 
 #endif /* PERFDATA_PERFDATA_H */

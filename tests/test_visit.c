@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_visit.c - pd_record_visit() and pd_sample_id_visit(): the exact
+ * sequence of callbacks, names, values and flags for records built by
+ * hand.
+ *
+ * A recording sink writes one line per callback:
+ *	u NAME=VALUE/FLAGS   i, x, s, f (flag), y (sym), r (real), b (bytes)
+ *	[ NAME/FLAGS   ]   { NAME FLAT   }   and one line per composite
+ * so that each test compares the whole walk with one string.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "perfdata/perfdata.h"
+#include "test_suites.h"
+
+static char trace[8192];
+static size_t trace_len;
+
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void emit(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(trace + trace_len, sizeof(trace) - trace_len, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(trace) - trace_len)
+		trace_len += (size_t)n;
+	else
+		trace_len = sizeof(trace) - 1;
+}
+
+static const char *nm(const char *name)
+{
+	return name ? name : "-";
+}
+
+static void rec_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	emit("u %s=%" PRIu64 "/%x\n", nm(name), v, flags);
+}
+
+static void rec_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	emit("i %s=%" PRId64 "/%x\n", nm(name), v, flags);
+}
+
+static void rec_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	emit("x %s=%" PRIx64 "/%x\n", nm(name), v, flags);
+}
+
+static void rec_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	emit("s %s=%.*s/%x\n", nm(name), s ? (int)strnlen(s, max) : 6, s ? s : "(null)", flags);
+}
+
+static void rec_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	emit("f %s=%d/%x\n", nm(name), set, flags);
+}
+
+static void rec_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	emit("y %s=%s,%" PRIu64 "/%x\n", nm(name), sym ? sym : "-", v, flags);
+}
+
+static void rec_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	emit("r %s=%g/%x\n", nm(name), v, flags);
+}
+
+static void rec_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	size_t i;
+
+	emit("b %s=", nm(name));
+	if (!p)
+		emit("NULL");
+	for (i = 0; p && i < n; i++)
+		emit("%02x", p[i]);
+	emit(",%zu/%x\n", n, flags);
+}
+
+static void rec_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	emit("[ %s/%x\n", nm(name), flags);
+}
+
+static void rec_list_end(void *ctx)
+{
+	emit("]\n");
+}
+
+static void rec_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	emit("{ %s %s\n", nm(name), flat ? flat : "-");
+}
+
+static void rec_obj_end(void *ctx)
+{
+	emit("}\n");
+}
+
+static void rec_read(void *ctx, const char *name, const struct pd_read *rd)
+{
+	emit("read %s nr=%" PRIu64 "\n", name, rd->nr);
+}
+
+static void rec_regs(void *ctx, const char *name, const struct pd_regs *r)
+{
+	emit("regs %s abi=%" PRIu64 "\n", name, r->abi);
+}
+
+static void rec_branch_stack(void *ctx, const struct pd_sample *s)
+{
+	emit("branch_stack nr=%" PRIu64 "\n", s->branch_nr);
+}
+
+static void rec_attr(void *ctx, const struct pd_attr *attr)
+{
+	emit("attr type=%u\n", attr->type);
+}
+
+static void rec_feature(void *ctx, const struct pd_rec_header_feature *hf)
+{
+	emit("feature %" PRIu64 "\n", hf->feat_id);
+}
+
+static void rec_raw_fields(void *ctx, const struct pd_record *rec)
+{
+	emit("raw_fields\n");
+}
+
+static const struct pd_visit_ops rec_ops = {
+	.u64 = rec_u64,
+	.i64 = rec_i64,
+	.hex = rec_hex,
+	.str = rec_str,
+	.flag = rec_flag,
+	.sym = rec_sym,
+	.real = rec_real,
+	.bytes = rec_bytes,
+	.list_begin = rec_list_begin,
+	.list_end = rec_list_end,
+	.obj_begin = rec_obj_begin,
+	.obj_end = rec_obj_end,
+	.read = rec_read,
+	.regs = rec_regs,
+	.branch_stack = rec_branch_stack,
+	.attr = rec_attr,
+	.feature = rec_feature,
+	.raw_fields = rec_raw_fields,
+};
+
+static const char *walk(const struct pd_record *rec, const struct pd_visit_ops *ops)
+{
+	trace_len = 0;
+	trace[0] = '\0';
+	pd_record_visit(rec, ops, NULL);
+	return trace;
+}
+
+static void test_mmap2(void)
+{
+	struct pd_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = PD_REC_MMAP2;
+	rec.misc = PD_MISC_MMAP_BUILD_ID;
+	rec.decoded = true;
+	rec.u.mmap.pid = 10;
+	rec.u.mmap.tid = (uint32_t)-1;
+	rec.u.mmap.start = 0x400000;
+	rec.u.mmap.len = 0x1000;
+	rec.u.mmap.has_build_id = true;
+	rec.u.mmap.build_id_size = 24;		/* more than the 20 bytes held */
+	memset(rec.u.mmap.build_id, 0xab, sizeof(rec.u.mmap.build_id));
+	rec.u.mmap.prot = 5;
+	rec.u.mmap.filename = "/bin/ls";
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops),
+		"i pid=10/0\n"
+		"i tid=-1/0\n"
+		"x start=400000/0\n"
+		"x len=1000/0\n"
+		"x pgoff=0/0\n"
+		"b build_id=abababababababababababababababababababab,20/0\n"
+		"x prot=5/0\n"
+		"x flags=0/0\n"
+		"f data=0/0\n"
+		"s filename=/bin/ls/0\n");
+
+	/* MMAP: no MMAP2 fields; the data flag from misc */
+	rec.type = PD_REC_MMAP;
+	rec.misc = PD_MISC_MMAP_DATA;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops),
+		"i pid=10/0\n"
+		"i tid=-1/0\n"
+		"x start=400000/0\n"
+		"x len=1000/0\n"
+		"x pgoff=0/0\n"
+		"f data=1/0\n"
+		"s filename=/bin/ls/0\n");
+
+	/* a record that was not decoded shows nothing */
+	rec.decoded = false;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "");
+}
+
+static void test_sample(void)
+{
+	static const uint64_t chain[] = { PD_CONTEXT_USER, 0x401000 };
+	static const uint8_t raw[] = { 1, 2, 3, 4 };
+	struct pd_event ev;
+	struct pd_record rec;
+	struct pd_sample *s = &rec.u.sample;
+	char expect[2048];
+
+	memset(&rec, 0, sizeof(rec));
+	memset(&ev, 0, sizeof(ev));
+	ev.name = "cycles";
+	rec.type = PD_REC_SAMPLE;
+	rec.misc = 2 | PD_MISC_EXACT_IP;	/* USER */
+	rec.decoded = true;
+	rec.event = &ev;
+	s->sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_CPU | PD_SAMPLE_CALLCHAIN |
+			 PD_SAMPLE_RAW | PD_SAMPLE_STACK_USER | PD_SAMPLE_WEIGHT_STRUCT |
+			 PD_SAMPLE_REGS_USER;
+	s->ip = 0x401000;
+	s->pid = 7;
+	s->tid = 8;
+	s->cpu = 3;
+	s->cpu_res = 0;
+	s->period = 4000;			/* the attr's: no PERIOD bit */
+	s->callchain_nr = 2;
+	s->callchain = chain;
+	s->raw_size = sizeof(raw);
+	s->raw_data = raw;
+	s->regs_user.abi = 2;
+	s->stack_size = 0;
+	s->weight = ((uint64_t)3 << 48) | ((uint64_t)2 << 32) | 1;
+	snprintf(expect, sizeof(expect),
+		 "s event_name=cycles/%x\n"
+		 "s event=cycles/%x\n"
+		 "y cpumode=USER,2/0\n"
+		 "f exact_ip=1/0\n"
+		 "x sample_type=%" PRIx64 "/%x\n"
+		 "x ip=401000/0\n"
+		 "i pid=7/0\n"
+		 "i tid=8/0\n"
+		 "i cpu=3/0\n"
+		 "u cpu_res=0/%x\n"
+		 "u period=4000/%x\n"
+		 "u callchain_nr=2/%x\n"
+		 "[ callchain/%x\n"
+		 "x -=%" PRIx64 "/0\n"
+		 "x -=401000/0\n"
+		 "]\n"
+		 "u raw_size=4/0\n"
+		 "b raw=01020304,4/%x\n"
+		 "raw_fields\n"
+		 "regs regs_user abi=2\n"
+		 "{ stack_user stack_\n"
+		 "u size=0/0\n"
+		 "b data=NULL,0/%x\n"
+		 "}\n"
+		 "u weight=%" PRIu64 "/0\n"
+		 "{ weight_struct weight.\n"
+		 "u var1=1/0\n"
+		 "u var2=2/0\n"
+		 "u var3=3/0\n"
+		 "}\n",
+		 PD_VF_DETAIL, PD_VF_SUMMARY, s->sample_type, PD_VF_DETAIL, PD_VF_DETAIL,
+		 PD_VF_DETAIL, PD_VF_SUMMARY, PD_VF_CALLCHAIN, PD_CONTEXT_USER,
+		 PD_VF_PAYLOAD | PD_VF_BULK, PD_VF_PAYLOAD | PD_VF_DETAIL, s->weight);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+
+	/* raw_fields is optional: the walk goes on without it */
+	{
+		struct pd_visit_ops ops = rec_ops;
+
+		ops.raw_fields = NULL;
+		s->sample_type = PD_SAMPLE_RAW | PD_SAMPLE_PERIOD;
+		rec.misc = 7;			/* a cpumode without a name */
+		rec.event = NULL;
+		snprintf(expect, sizeof(expect),
+			 "y cpumode=-,7/0\n"
+			 "f exact_ip=0/0\n"
+			 "x sample_type=%" PRIx64 "/%x\n"
+			 "u period=4000/0\n"
+			 "u raw_size=4/0\n"
+			 "b raw=01020304,4/%x\n",
+			 s->sample_type, PD_VF_DETAIL, PD_VF_PAYLOAD | PD_VF_BULK);
+		CU_ASSERT_STRING_EQUAL(walk(&rec, &ops), expect);
+	}
+}
+
+static void test_lists(void)
+{
+	static const struct pd_id_index_entry idx[] = {
+		{ .id = 100, .idx = 0, .cpu = 1, .tid = (uint64_t)-1, .machine_pid = 9, .vcpu = 2 },
+	};
+	static const uint32_t cpus[] = { 0, 2 };
+	static const struct pd_bpf_metadata_entry md[] = { { "k", "v" } };
+	struct pd_record rec;
+	char expect[1024];
+
+	memset(&rec, 0, sizeof(rec));
+	rec.decoded = true;
+	rec.type = PD_REC_ID_INDEX;
+	rec.u.id_index.nr = 1;
+	rec.u.id_index.has_vcpu = true;
+	rec.u.id_index.entries = idx;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops),
+		"u nr=1/0\n"
+		"[ entries/0\n"
+		"{ - -\n"
+		"u id=100/0\n"
+		"u idx=0/0\n"
+		"i cpu=1/0\n"
+		"i tid=-1/0\n"
+		"u machine_pid=9/0\n"
+		"u vcpu=2/0\n"
+		"}\n"
+		"]\n");
+
+	/* the list is empty, not absent, when the entries were not kept */
+	rec.u.id_index.entries = NULL;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "u nr=1/0\n[ entries/0\n]\n");
+
+	memset(&rec.u, 0, sizeof(rec.u));
+	rec.type = PD_REC_CPU_MAP;
+	rec.u.cpu_map.map.encoding = 1;
+	rec.u.cpu_map.map.long_size = 8;
+	rec.u.cpu_map.map.nr = 2;
+	rec.u.cpu_map.map.cpus = cpus;
+	snprintf(expect, sizeof(expect),
+		 "u nr=2/0\n"
+		 "{ map cpus_\n"
+		 "u encoding=1/0\n"
+		 "u long_size=8/0\n"
+		 "f any_cpu=0/0\n"
+		 "[ cpus/%x\n"
+		 "u -=0/0\n"
+		 "u -=2/0\n"
+		 "]\n"
+		 "}\n", PD_VF_MAIN);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+
+	memset(&rec.u, 0, sizeof(rec.u));
+	rec.type = PD_REC_BPF_METADATA;
+	rec.u.bpf_metadata.prog_name = "prog";
+	rec.u.bpf_metadata.nr = 1;
+	rec.u.bpf_metadata.entries = md;
+	snprintf(expect, sizeof(expect),
+		 "s prog_name=prog/0\n"
+		 "u nr=1/0\n"
+		 "[ entries/%x\n"
+		 "{ - -\n"
+		 "s key=k/0\n"
+		 "s value=v/0\n"
+		 "}\n"
+		 "]\n", PD_VF_AS_FIELDS);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+}
+
+static void test_other_types(void)
+{
+	static const struct pd_schedstat_counter ctr[] = { { "yld_count", 5 } };
+	static const uint8_t area[] = { 0xee };
+	struct pd_record rec;
+	char expect[1024];
+
+	memset(&rec, 0, sizeof(rec));
+	rec.decoded = true;
+	rec.type = PD_REC_SWITCH_CPU_WIDE;
+	rec.misc = PD_MISC_SWITCH_OUT | PD_MISC_SWITCH_OUT_PREEMPT;
+	rec.u.sw.next_prev_pid = 4;
+	rec.u.sw.next_prev_tid = 5;
+	snprintf(expect, sizeof(expect),
+		 "s direction=out/%x\n"
+		 "s dir=out/%x\n"
+		 "f preempt=1/0\n"
+		 "i next_prev_pid=4/0\n"
+		 "i next_prev_tid=5/0\n", PD_VF_DETAIL, PD_VF_SUMMARY);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+
+	/* an end marker has no payload to show */
+	memset(&rec.u, 0, sizeof(rec.u));
+	rec.misc = 0;
+	rec.type = PD_REC_HEADER_FEATURE;
+	rec.u.header_feature.end_marker = true;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "f end_marker=1/0\n");
+	rec.u.header_feature.end_marker = false;
+	rec.u.header_feature.feat_id = PD_FEAT_HOSTNAME;
+	rec.u.header_feature.len = 12;
+	snprintf(expect, sizeof(expect),
+		 "f end_marker=0/0\n"
+		 "u feat_id=%u/0\n"
+		 "feature %u\n"
+		 "u len=12/%x\n", PD_FEAT_HOSTNAME, PD_FEAT_HOSTNAME, PD_VF_SUMMARY);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+
+	/* counter names come from the file; the raw area is always offered */
+	memset(&rec.u, 0, sizeof(rec.u));
+	rec.type = PD_REC_SCHEDSTAT_DOMAIN;
+	rec.u.schedstat.cpu = 1;
+	rec.u.schedstat.version = 17;
+	rec.u.schedstat.domain = 2;
+	rec.u.schedstat.nr = 1;
+	rec.u.schedstat.counters = ctr;
+	rec.u.schedstat.counter_bytes = area;
+	rec.u.schedstat.counter_len = sizeof(area);
+	snprintf(expect, sizeof(expect),
+		 "u timestamp=0/0\n"
+		 "u cpu=1/0\n"
+		 "u version=17/0\n"
+		 "u domain=2/0\n"
+		 "u nr=1/0\n"
+		 "{ counters \n"
+		 "u yld_count=5/%x\n"
+		 "}\n"
+		 "b counter_bytes=ee,1/%x\n", PD_VF_INPUT_NAME, PD_VF_PAYLOAD | PD_VF_DETAIL);
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), expect);
+
+	memset(&rec.u, 0, sizeof(rec.u));
+	rec.type = PD_REC_EVENT_UPDATE;
+	rec.u.event_update.type = 1;
+	rec.u.event_update.id = 77;
+	rec.u.event_update.scale = 0.5;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops),
+		"u update_type=1/0\n"
+		"u id=77/0\n"
+		"r scale=0.5/0\n");
+
+	/* types without a body */
+	rec.type = PD_REC_FINISHED_ROUND;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "");
+	rec.type = 1000;
+	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "");
+}
+
+static void test_sample_id(void)
+{
+	struct pd_sample_id sid;
+	char expect[256];
+
+	memset(&sid, 0, sizeof(sid));
+	sid.present = PD_SAMPLE_TID | PD_SAMPLE_IDENTIFIER | PD_SAMPLE_CPU;
+	sid.pid = (uint32_t)-1;
+	sid.tid = 2;
+	sid.id = 55;
+	sid.cpu = 6;
+	trace_len = 0;
+	trace[0] = '\0';
+	pd_sample_id_visit(&sid, &rec_ops, NULL);
+	snprintf(expect, sizeof(expect),
+		 "{ sample_id sid.\n"
+		 "i pid=-1/0\n"
+		 "i tid=2/0\n"
+		 "u id=55/0\n"
+		 "i cpu=6/0\n"
+		 "u cpu_res=0/%x\n"
+		 "}\n", PD_VF_DETAIL);
+	CU_ASSERT_STRING_EQUAL(trace, expect);
+}
+
+int pd_test_register_visit(void)
+{
+	CU_pSuite s = CU_add_suite("visit", NULL, NULL);
+
+	if (!s ||
+	    !CU_add_test(s, "MMAP and MMAP2 fields, undecoded record", test_mmap2) ||
+	    !CU_add_test(s, "sample fields by sample_type, hooks and flags", test_sample) ||
+	    !CU_add_test(s, "lists of objects and values", test_lists) ||
+	    !CU_add_test(s, "switch, feature, schedstat, event update, no body", test_other_types) ||
+	    !CU_add_test(s, "sample_id trailer", test_sample_id))
+		return -1;
+	return 0;
+}
