@@ -168,6 +168,33 @@ static void list_events(const struct cli_select *cs, struct pd_reader *r)
 	fputc('\n', stderr);
 }
 
+/* Does one name of --event ("cycles", "cycles:u") match an event of the recording? */
+static bool name_matches(struct pd_reader *r, const char *name, size_t len)
+{
+	struct pd_select *one = NULL;
+	const char *why;
+	char buf[512];
+	size_t i, n = pd_reader_nr_events(r);
+	bool found = false;
+
+	if (len >= sizeof(buf))
+		return true;	/* longer than any name perf writes: the reader judges */
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	/* the reader's own matching rule, with this one name */
+	if (pd_select_new(&one) < 0 || pd_select_add(one, PD_SELECT_EVENT, buf, &why) < 0) {
+		pd_select_free(one);
+		return true;
+	}
+	for (i = 0; i < n && !found; i++) {
+		const struct pd_event *e = pd_reader_event(r, i);
+
+		found = e && pd_select_event_matches(one, e->name);
+	}
+	pd_select_free(one);
+	return found;
+}
+
 int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_end)
 {
 	const char *why = pd_reader_select_error(r);
@@ -197,15 +224,20 @@ int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_e
 	/* pipe mode announces its events as it goes: judge at the end */
 	if (!events || (!at_end && pd_reader_header(r)->mode == PD_MODE_PIPE))
 		return 0;
-	for (i = 0; i < n; i++) {
-		const struct pd_event *e = pd_reader_event(r, i);
+	/* every name of the list must match: a misspelt one is no smaller selection */
+	for (;;) {
+		size_t len = strcspn(events, ",");
 
-		if (e && pd_select_event_matches(cs->sel, e->name))
+		if (!name_matches(r, events, len)) {
+			sel_error(cs, "--event '%.*s': no event of the recording has this name",
+				  (int)len, events);
+			list_events(cs, r);
+			return EXIT_USAGE;
+		}
+		if (!events[len])
 			return 0;
+		events += len + 1;
 	}
-	sel_error(cs, "--event '%s': no event of the recording has this name", events);
-	list_events(cs, r);
-	return EXIT_USAGE;
 }
 
 const char *cli_select_describe(const struct cli_select *cs, char *buf, size_t size)

@@ -346,7 +346,8 @@ int cmd_to_csv(int argc, char **argv)
 		code = cli_select_check(&cs, c->r, true);
 	csv_samples_stop(c);
 	werr = csv_write_error(c);
-	if (close_tables(c, !failed) && code == CLI_EXIT_OK)
+	/* a usage error found at the end (pipe mode's --event) leaves no table either */
+	if (close_tables(c, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (werr && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;

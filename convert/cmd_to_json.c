@@ -480,7 +480,9 @@ int cmd_to_json(int argc, char **argv)
 	 * it; malformed input converted as far as it could be read is kept
 	 * (exit 1 says it was malformed).
 	 */
-	if (out_close(&of, code != CLI_EXIT_IO && !c.stop) < 0 && code == CLI_EXIT_OK)
+	/* a usage error found at the end (pipe mode's --event) leaves no file either */
+	if (out_close(&of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !c.stop) < 0 &&
+	    code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	je_free(&je);
 	jtep_free(c.tep);

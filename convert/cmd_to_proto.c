@@ -204,7 +204,8 @@ int cmd_to_proto(int argc, char **argv)
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
 	if (code == CLI_EXIT_OK)
 		code = cli_select_check(&cs, r, true);
-	if (out_file_close(&out, !failed) && code == CLI_EXIT_OK)
+	/* a usage error found at the end (pipe mode's --event) leaves no file either */
+	if (out_file_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
 		tool_io_error(cli_progname, "write", NULL, out.err);

@@ -206,6 +206,50 @@ for cmd in to-json to-proto to-pprof; do
 	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
 done
 
+# --- --event matching no event: exit 2 and the recording's events -------
+# Every command that takes --event, file and pipe mode; each name of a
+# list must match; names as info prints them, and without modifiers.
+# expect_events CODE WHAT LIST_LINE -- ARGS...: stderr holds both lines
+expect_events() {
+	code=$1
+	what=$2
+	list=$3
+	shift 4
+	expect "$code" "$what" -- "$@"
+	grep -qxF -- "$list" "$tmp/err" || ko "perfconv $*: no line '$list'"
+}
+bindir=$(dirname "$PERFCONV")
+for f in corpus/multi-event.data corpus/multi-event.pipe.data corpus/basic.data; do
+	[ -f "$f" ] || continue
+	case $f in
+	*basic*) list="perfconv: the recording's events: cpu-clock:ppp (cpu-clock)" ;;
+	*) list="perfconv: the recording's events: cpu-clock task-clock page-faults" ;;
+	esac
+	for cmd in dump to-json "to-json --full" "to-csv --table samples" "to-proto -o $tmp/ev.pb" \
+		   "to-csv -o $tmp/ev.csv"; do
+		name=${cmd%% *}
+		for sel in nosuch cpu-clock,nosuch; do
+			# shellcheck disable=SC2086
+			expect_events 2 "perfconv: $name: --event 'nosuch': no event of the recording has this name" \
+				"$list" -- $cmd --event "$sel" "$f"
+		done
+		# shellcheck disable=SC2086
+		expect 0 "" -- $cmd --event cpu-clock "$f"
+		rm -rf "$tmp/ev.pb" "$tmp/ev.csv"
+		# shellcheck disable=SC2086
+		expect 2 "" -- $cmd --event nosuch "$f"
+		[ -e "$tmp/ev.pb" ] && ko "perfconv $cmd --event nosuch $f: left its output"
+		[ -e "$tmp/ev.csv/samples.csv" ] && ko "perfconv $cmd --event nosuch $f: left its tables"
+	done
+	if [ -x "$bindir/perfsym" ]; then
+		"$bindir/perfsym" --event cpu-clock,nosuch "$f" > /dev/null 2> "$tmp/err"
+		check_result 2 "perfsym: --event 'nosuch': no event of the recording has this name" \
+			"perfsym --event cpu-clock,nosuch $f"
+		grep -qxF "perfsym${list#perfconv}" "$tmp/err" || ko "perfsym --event nosuch $f: no event list"
+	fi
+done
+expect 0 "" -- to-json --event cpu-clock:ppp,cpu-clock corpus/basic.data
+
 # --- a path in an option that cannot be used: exit 2, path and reason --
 if [ -f corpus/basic.data ]; then
 	nx=$tmp/nonexistent
