@@ -741,7 +741,7 @@ static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_fra
 static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struct csv_frame *fr)
 {
 	const struct srcpos *sp = srcpos_of(c, fr->f);
-	struct line_agg k, *la;
+	struct line_agg k = { 0 }, *la;
 	uint64_t h;
 
 	if (!sp)

@@ -10,7 +10,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev golang-go"
+zstd sqlite3 zlib1g-dev golang-go libc6-dbg"
 
 for arg in "$@"; do
 	case "$arg" in

@@ -385,9 +385,42 @@ static long synth_plt(struct pd_dso *d, struct symsrc *rt)
 	return n;
 }
 
+/*
+ * What source-line lookups need to turn a file offset of the runtime image
+ * into an address of the symbol file's DWARF: the runtime image's PT_LOADs
+ * (a separate debug file's program headers have no file contents, so their
+ * offsets are meaningless) and the shift between the two files' .text.
+ */
+static void record_layout(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt)
+{
+	GElf_Shdr rt_text, sym_text;
+	size_t i, nph;
+
+	d->nsegs = 0;
+	d->debug_bias = 0;
+	if (elf_getphdrnum(rt->elf, &nph) == 0) {
+		for (i = 0; i < nph && d->nsegs < PD_MAX_LOAD_SEGS; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(rt->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !ph.p_filesz)
+				continue;
+			d->segs[d->nsegs].off = ph.p_offset;
+			d->segs[d->nsegs].vaddr = ph.p_vaddr;
+			d->segs[d->nsegs].size = ph.p_filesz;
+			d->nsegs++;
+		}
+	}
+	if (syms->elf != rt->elf && section_by_name(rt->elf, ".text", &rt_text, NULL) &&
+	    section_by_name(syms->elf, ".text", &sym_text, NULL))
+		d->debug_bias = (int64_t)(rt_text.sh_addr - sym_text.sh_addr);
+}
+
 static void load_from(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt)
 {
 	long nr = 0, r;
+
+	record_layout(d, syms, rt);
 
 	if (syms->symtab) {
 		r = load_table(d, syms, rt, false);

@@ -67,6 +67,13 @@ enum pd_dso_load {
 
 struct pd_machine;
 
+/* A PT_LOAD of the runtime image: file offsets [off, off + size) at vaddr. */
+struct pd_load_seg {
+	uint64_t off, vaddr, size;
+};
+
+#define PD_MAX_LOAD_SEGS 16
+
 struct pd_dso {
 	char *name;		/* as created: what perf script prints */
 	char *long_name;	/* file it stands for */
@@ -82,6 +89,9 @@ struct pd_dso {
 	char *syms_path;	/* file the symbol table came from (for DWARF) */
 	bool syms_under_root;	/* syms_path is inside the symfs root */
 	char *runtime_path;	/* file the program headers came from */
+	struct pd_load_seg segs[PD_MAX_LOAD_SEGS];	/* the runtime image's PT_LOADs */
+	unsigned int nsegs;
+	int64_t debug_bias;	/* runtime .text address minus the symbol file's */
 	void *dwarf;		/* struct pd_dwarf_lines *, lazily */
 	bool dwarf_tried;
 	struct pd_dso *hnext;	/* hash chain by name */
