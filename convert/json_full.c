@@ -611,7 +611,13 @@ int json_full_write(struct jconv *c)
 	if (!status && ret < 0)
 		status = ret;
 	sum = summary(&fc);
-	json_object_set_new(sum, "complete", json_boolean(!status && !c->stop));
+	/*
+	 * Complete: every record of the input is in the output.  An error
+	 * diagnostic (a cut or damaged input) means some are not, even when
+	 * the reader could go on to the end.
+	 */
+	json_object_set_new(sum, "complete",
+			    json_boolean(!status && !c->stop && !c->cd->count[PD_SEV_ERROR]));
 	if (c->jsonl) {
 		json_object_set_new(sum, "kind", json_string("summary"));
 		write_json_value(j, sum);

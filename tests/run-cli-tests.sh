@@ -206,6 +206,26 @@ for cmd in to-json to-proto to-pprof; do
 	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
 done
 
+# --- exit statuses and summaries that agree with the documentation -----
+# --jsonl and --full: "complete" only when every record is in the output
+if [ -f corpus/bad/truncated-mid-record.data ]; then
+	for f in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.data \
+		 corpus/basic.data; do
+		case $f in
+		*bad*) code=1 summary='"complete":false' ;;
+		*) code=0 summary='"complete":true' ;;
+		esac
+		expect "$code" "" -- to-json --jsonl "$f"
+		if tail -n 1 "$tmp/out" | grep -qF "$summary" && tail -n 1 "$tmp/out" | grep -qF '"kind":"summary"'; then
+			ok
+		else
+			ko "to-json --jsonl $f: summary lacks $summary: $(tail -n 1 "$tmp/out" | cut -c1-200)"
+		fi
+		expect "$code" "" -- to-json --full "$f"
+		grep -qF "$summary" "$tmp/out" && ok || ko "to-json --full $f: summary lacks $summary"
+	done
+fi
+
 # --- --event matching no event: exit 2 and the recording's events -------
 # Every command that takes --event, file and pipe mode; each name of a
 # list must match; names as info prints them, and without modifiers.
