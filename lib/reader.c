@@ -910,12 +910,91 @@ static bool feature_may_be_empty(const struct pd_reader *r, unsigned int bit)
 	}
 }
 
+/* Does the section at s decode as feature bit without a complaint? */
+static bool section_fits(struct pd_reader *r, int fd, const struct pd_section *s, unsigned int bit)
+{
+	struct pd_diag_sink *sink;
+	struct pd_features scratch;
+	uint8_t *payload;
+	bool ok = false;
+
+	if (!section_in_file(s, r->hdr.file_size) || s->size > MAX_FEATURE_SIZE)
+		return false;
+	if (!s->size)
+		return feature_may_be_empty(r, bit);
+	sink = calloc(1, sizeof(*sink));
+	payload = malloc((size_t)s->size);
+	if (sink && payload && pread_full(fd, payload, (size_t)s->size, s->offset) == 0) {
+		pd_features_init(&scratch);
+		if (pd_feature_decode(&scratch, bit, payload, (size_t)s->size, r->swap, s->offset,
+				      -1, 0, sink) >= 0)
+			ok = !sink->counts[PD_SEV_ERROR] && !sink->counts[PD_SEV_WARNING];
+		pd_features_free(&scratch);
+	}
+	free(payload);
+	free(sink);
+	return ok;
+}
+
+/*
+ * A bitmap with one bit more than the table has entries: every entry
+ * after that bit's place is read for the bit before its own, and the
+ * last one from past the table (zeros where perf reserved room, or the
+ * first payload bytes) points nowhere.  Seen as: every entry but the
+ * last lies in the file past a table of nr - 1 entries, the last does
+ * not.  Find the bit that has no section: the one that lets the most
+ * entries decode as the features they are then read for (ties: the
+ * latest, so that entries that decode as they are keep their bits).
+ * Returns its number, or -1 when the table does not look like that.
+ */
+static int bit_without_section(struct pd_reader *r, int fd, const uint8_t *table, uint64_t table_off,
+			       uint64_t nr, const unsigned int *bits)
+{
+	uint64_t file_size = r->hdr.file_size, j, rank;
+	unsigned int best_score = 0, score;
+	int best = -1;
+	bool same[PD_FEAT_BITS], next[PD_FEAT_BITS];
+	struct pd_section last;
+
+	if (nr < 2)
+		return -1;
+	for (j = 0; j < nr - 1; j++) {
+		struct pd_section e = { pd_ld64(table + 16 * j, r->swap),
+					pd_ld64(table + 16 * j + 8, r->swap) };
+
+		if (!section_in_file(&e, file_size) || e.offset < table_off + 16 * (nr - 1))
+			return -1;
+	}
+	last.offset = pd_ld64(table + 16 * (nr - 1), r->swap);
+	last.size = pd_ld64(table + 16 * (nr - 1) + 8, r->swap);
+	if (section_in_file(&last, file_size) && last.offset >= table_off + 16 * (nr - 1))
+		return -1;
+	for (j = 0; j < nr - 1; j++) {
+		struct pd_section e = { pd_ld64(table + 16 * j, r->swap),
+					pd_ld64(table + 16 * j + 8, r->swap) };
+
+		same[j] = section_fits(r, fd, &e, bits[j]);
+		next[j] = section_fits(r, fd, &e, bits[j + 1]);
+	}
+	for (rank = 0; rank < nr; rank++) {
+		score = 0;
+		for (j = 0; j < nr - 1; j++)
+			score += j < rank ? same[j] : next[j];
+		if (best < 0 || score >= best_score) {
+			best_score = score;
+			best = (int)rank;
+		}
+	}
+	return best < 0 ? -1 : (int)bits[best];
+}
+
 static int read_features(struct pd_reader *r, int fd)
 {
 	const struct pd_header *h = &r->hdr;
 	uint64_t table_off, nr = 0, k = 0;
+	unsigned int bit, bits[PD_FEAT_BITS];
+	int no_section;
 	uint8_t *table;
-	unsigned int bit;
 
 	if (!h->has_feature_bitmap || !h->data.size)
 		return 0;
@@ -943,13 +1022,31 @@ static int read_features(struct pd_reader *r, int fd)
 		DIAG_FATAL(r, PD_IO_ERROR, table_off, "errno=%d", errno);
 		return PD_STATUS_IO;
 	}
+	for (bit = 0, k = 0; bit < PD_FEAT_BITS; bit++)
+		if ((h->features[bit / 64] >> (bit % 64)) & 1)
+			bits[k++] = bit;
+	k = 0;
+	no_section = bit_without_section(r, fd, table, table_off, nr, bits);
+	if (no_section >= 0) {
+		uint64_t rank;
+
+		for (rank = 0; bits[rank] != (unsigned int)no_section; rank++)
+			;
+		DIAG(r, PD_FEATURE_BIT_NO_SECTION, 72 + (unsigned int)no_section / 8,
+		     "bit=%d feature=%s entry=%" PRIu64 " entry_offset=%" PRIu64
+		     " entries_written=%" PRIu64 " bits_set=%" PRIu64, no_section,
+		     pd_feature_name((unsigned int)no_section) ?
+		     pd_feature_name((unsigned int)no_section) : "unknown",
+		     rank, table_off + 16 * rank, nr - 1, nr);
+		r->hdr.feat_table_entries = (uint32_t)(nr - 1);
+	}
 	for (bit = 0; bit < PD_FEAT_BITS; bit++) {
 		struct pd_section s;
 		uint64_t eoff;
 		uint8_t *payload;
 		int ret;
 
-		if (!((h->features[bit / 64] >> (bit % 64)) & 1))
+		if (!((h->features[bit / 64] >> (bit % 64)) & 1) || (int)bit == no_section)
 			continue;
 		eoff = table_off + k * 16;
 		s.offset = pd_ld64(table + k * 16, r->swap);

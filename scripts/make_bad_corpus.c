@@ -53,6 +53,7 @@
 
 #define FEAT_HOSTNAME	3
 #define FEAT_EVENT_DESC	12
+#define FEAT_GROUP_DESC	17
 
 struct buf {
 	uint8_t *p;
@@ -402,6 +403,14 @@ static void header_cases(const struct buf *base)
 	put64(&b, 16, get64(base, 16) - 8);
 	emit("attr-size-wrong.data", &b, 21, 16,
 	     "basic.data with header attr_size 8 short: it does not divide the attrs section, the attrs' own size does");
+
+	/* A bit set by a writer that then wrote no section and no table entry for it. */
+	if ((get64(base, 72) >> FEAT_GROUP_DESC) & 1)
+		die("basic.data already has GROUP_DESC");
+	b = copy(base);
+	put64(&b, 72, get64(base, 72) | (1ULL << FEAT_GROUP_DESC));
+	emit("feature-bit-no-section.data", &b, 22, 72 + FEAT_GROUP_DESC / 8,
+	     "basic.data with the GROUP_DESC bit set and its table unchanged: every later entry is read for the bit before");
 
 	b = copy(base);
 	put64(&b, 48, 0);

@@ -181,6 +181,7 @@ check-after-data-end.data 1 0
 attr-size-small.data 1 0
 attr-size-wrong.data 1 0
 attr-size-halves.data 1 0
+feature-bit-no-section.data 1 0
 EOF
 
 # ---- JSON and JUnit

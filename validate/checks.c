@@ -196,14 +196,6 @@ static bool pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return true;
 }
 
-static uint64_t ld64(const uint8_t *p, bool swap)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap64(v) : v;
-}
-
 static uint32_t ld32(const uint8_t *p, bool swap)
 {
 	uint32_t v;
@@ -276,11 +268,12 @@ static bool looks_like_record(const uint8_t *p, bool swap, uint64_t room, uint32
 }
 
 /*
- * Bytes right after the data section's stated end that parse as records:
- * a writer that did not update data.size, or a file appended to.
+ * Bytes right after the data section's end that parse as records: a
+ * writer that did not update data.size, or a file appended to.  (When a
+ * feature table follows such records, the reader found the real end and
+ * said so: PD020.)
  */
-static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n,
-		      bool table_in_file)
+static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n)
 {
 	const struct pd_header *h = c->h;
 	uint64_t data_end = h->data.offset + h->data.size, gap_end = h->file_size, len;
@@ -290,16 +283,8 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
 	uint32_t sz;
 
 	for (i = 0; i < n; i++)
-		if (s[i].off >= data_end && s[i].off < gap_end && strcmp(s[i].name, "feature_table"))
+		if (s[i].off >= data_end && s[i].off < gap_end)
 			gap_end = s[i].off;
-	if (h->features[0] | h->features[1] | h->features[2] | h->features[3]) {
-		/*
-		 * The feature table sits at the data end.  When it does not
-		 * make sense as a table but does as records, data.size is short.
-		 */
-		if (table_in_file)
-			return;
-	}
 	if (gap_end <= data_end || gap_end - data_end < 8)
 		return;
 	len = gap_end - data_end < GAP_SCAN ? gap_end - data_end : GAP_SCAN;
@@ -317,18 +302,17 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
 }
 
 /*
- * Re-read the section descriptors the reader does not expose (each attr's
- * id array, the feature table entries) and check that no two sections of
- * the file share bytes.  Everything read here is bounded by the caps above.
+ * Check that no two sections of the file share bytes: the header's
+ * sections, each attr's id array and the feature table and sections, as
+ * the reader's section map gives them (after its repairs: PD020, PD021,
+ * PD022).  Only the gap scan reads the file.
  */
 static void check_layout(struct pc_check *c, int fd)
 {
 	const struct pd_header *h = c->h;
-	uint64_t nattrs = 0, nfeat = 0, table_off, i, k;
-	uint8_t *table = NULL;
+	size_t nattrs = pd_reader_nr_events(c->r), n = 0, cap, i, k;
+	uint64_t table_off = h->feat_table_offset;
 	struct sect *s;
-	size_t n = 0, cap;
-	bool table_in_file = false;
 	unsigned int bit;
 
 	if (h->mode != PD_MODE_FILE)
@@ -337,15 +321,9 @@ static void check_layout(struct pc_check *c, int fd)
 		pc_emit(c->pf, PD_SECTION_OUT_OF_FILE, 56, -1, 0, NULL,
 			"section=event_types offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,
 			h->event_types.offset, h->event_types.size, h->file_size);
-	if (h->attr_size >= 16 + PD_ATTR_SIZE_VER0)
-		nattrs = h->attrs.size / h->attr_size;
 	if (nattrs > MAX_LAYOUT_ATTRS)
 		nattrs = MAX_LAYOUT_ATTRS;
-	if (h->has_feature_bitmap && h->data.size)
-		for (bit = 0; bit < PD_FEAT_BITS; bit++)
-			if ((h->features[bit / 64] >> (bit % 64)) & 1)
-				nfeat++;
-	cap = 4 + (size_t)nattrs + (size_t)nfeat;
+	cap = 4 + nattrs + PD_FEAT_BITS;
 	s = calloc(cap, sizeof(*s));
 	if (!s)
 		return;
@@ -353,45 +331,27 @@ static void check_layout(struct pc_check *c, int fd)
 	s[n++] = (struct sect){ h->data.offset, h->data.size, 40, "data", -1, false };
 	s[n++] = (struct sect){ h->event_types.offset, h->event_types.size, 56, "event_types", -1,
 				false };
-	if (in_file(h->attrs.offset, h->attrs.size, h->file_size)) {
-		for (i = 0; i < nattrs; i++) {
-			uint64_t field = h->attrs.offset + i * h->attr_size + h->attr_size - 16;
-			uint8_t ids[16];
+	for (i = 0; i < nattrs; i++) {
+		const struct pd_event *ev = pd_reader_event(c->r, i);
 
-			if (!pread_full(fd, ids, sizeof(ids), field))
-				break;
-			s[n++] = (struct sect){ ld64(ids, h->swapped), ld64(ids + 8, h->swapped),
-						field, "ids", (int)i, false };
-		}
+		if (ev)
+			s[n++] = (struct sect){ ev->ids_offset, ev->ids_size,
+						ev->file_offset + h->attr_size - 16, "ids", (int)i,
+						false };
 	}
-	table_off = h->data.offset + h->data.size;
-	if (nfeat && in_file(table_off, nfeat * 16, h->file_size)) {
-		table = malloc((size_t)nfeat * 16);
-		if (table && pread_full(fd, table, (size_t)nfeat * 16, table_off)) {
-			table_in_file = true;
-			s[n++] = (struct sect){ table_off, nfeat * 16, table_off, "feature_table", -1,
-						true };
-			for (bit = 0, k = 0; bit < PD_FEAT_BITS; bit++) {
-				if (!((h->features[bit / 64] >> (bit % 64)) & 1))
-					continue;
-				s[n++] = (struct sect){ ld64(table + 16 * k, h->swapped),
-							ld64(table + 16 * k + 8, h->swapped),
-							table_off + 16 * k, "feature", (int)bit, true };
-				k++;
-			}
-			/*
-			 * A table whose first entry is a record header, not an
-			 * offset: data.size stops before the real end of the data.
-			 */
-			if (!in_file(ld64(table, h->swapped), ld64(table + 8, h->swapped),
-				     h->file_size)) {
-				uint32_t sz;
+	if (h->feat_table_entries && in_file(table_off, 16ULL * h->feat_table_entries,
+					     h->file_size)) {
+		s[n++] = (struct sect){ table_off, 16ULL * h->feat_table_entries, table_off,
+					"feature_table", -1, true };
+		for (bit = 0, k = 0; bit < PD_FEAT_BITS; bit++) {
+			const struct pd_section *fs = &h->feat_sections[bit];
 
-				if (looks_like_record(table, h->swapped, h->file_size - table_off, &sz))
-					pc_emit(c->pf, PD_REC_AFTER_DATA_END, table_off, -1, 0, NULL,
-						"data_end=%" PRIu64 " type=%u size=%u reason=feature_table_is_a_record",
-						table_off, ld32(table, h->swapped), sz);
-			}
+			if (!((h->features[bit / 64] >> (bit % 64)) & 1) ||
+			    (!fs->offset && !fs->size))
+				continue;
+			s[n++] = (struct sect){ fs->offset, fs->size, table_off + 16 * k, "feature",
+						(int)bit, true };
+			k++;
 		}
 	}
 
@@ -399,7 +359,7 @@ static void check_layout(struct pc_check *c, int fd)
 	for (i = 0, k = 0; i < n; i++)
 		if (s[i].size && in_file(s[i].off, s[i].size, h->file_size))
 			s[k++] = s[i];
-	qsort(s, (size_t)k, sizeof(*s), cmp_sect);
+	qsort(s, k, sizeof(*s), cmp_sect);
 	{
 		size_t a = 0;	/* the section reaching furthest so far */
 
@@ -407,12 +367,11 @@ static void check_layout(struct pc_check *c, int fd)
 			if (s[i].off < s[a].off + s[a].size)
 				report_overlap(c, &s[a], &s[i]);
 			if (s[i].off + s[i].size > s[a].off + s[a].size)
-				a = (size_t)i;
+				a = i;
 		}
 	}
 	if (h->data.size && in_file(h->data.offset, h->data.size, h->file_size))
-		check_gap(c, fd, s, (size_t)k, table_in_file);
-	free(table);
+		check_gap(c, fd, s, k);
 	free(s);
 }
 

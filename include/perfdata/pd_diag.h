@@ -54,6 +54,7 @@ enum pd_severity {
 	_PD(19, EMPTY_FILE, ERROR, "input is empty")				\
 	_PD(20, DATA_SIZE_WRONG, ERROR, "data size does not end where the records do: the feature table follows them elsewhere") \
 	_PD(21, ATTR_SIZE_WRONG, ERROR, "header attr_size disagrees with the attrs' own size: they are read with theirs") \
+	_PD(22, FEATURE_BIT_NO_SECTION, ERROR, "feature bit set without a section: the table has one entry less") \
 	/* attrs: 100..199 */							\
 	_PD(101, ATTR_SIZE_MISMATCH, WARNING, "attr size does not match header attr_size") \
 	_PD(102, ATTR_SIZE_UNKNOWN, WARNING, "attr size is not a published perf_event_attr size") \
