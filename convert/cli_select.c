@@ -3,8 +3,10 @@
  * cli_select.c - the input and the sample selection of the commands that
  * write samples (see cli_select.h).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -99,6 +101,29 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
+		      unsigned int *max_stack)
+{
+	unsigned long v;
+	char *end;
+
+	if (c == CLI_OPT_NO_UNWIND) {
+		*no_unwind = true;
+		return 1;
+	}
+	if (c != CLI_OPT_MAX_STACK)
+		return 0;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	/* 127: perf script's default, the kernel's default limit of recorded chains */
+	if (!arg[0] || *end || errno || v < 1 || v > 127) {
+		fprintf(stderr, "%s: --max-stack wants a number from 1 to 127, not '%s'\n", prog, arg);
+		return -1;
+	}
+	*max_stack = (unsigned int)v;
+	return 1;
 }
 
 const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first,

@@ -31,6 +31,8 @@ enum {
 	CLI_OPT_TIME,
 	CLI_OPT_RELTIME,
 	CLI_OPT_EVENT,
+	CLI_OPT_NO_UNWIND,
+	CLI_OPT_MAX_STACK,
 };
 
 #define CLI_SELECT_SHORTOPTS "i:"
@@ -47,6 +49,29 @@ enum {
 	{ "time", required_argument, NULL, CLI_OPT_TIME },		\
 	{ "reltime", no_argument, NULL, CLI_OPT_RELTIME },		\
 	{ "event", required_argument, NULL, CLI_OPT_EVENT }
+
+/*
+ * The stack options of the commands that symbolize (perfsym, to-csv,
+ * to-json --full --symbols): CLI_UNWIND_LONGOPTS in the table, options
+ * handed to cli_unwind_option() which sets pd_sym_opts' no_unwind and
+ * max_stack.
+ */
+#define CLI_UNWIND_LONGOPTS						\
+	{ "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND },		\
+	{ "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK }
+
+#define CLI_UNWIND_HELP								\
+	"      --no-unwind       do not unwind the user stack of --call-graph dwarf\n" \
+	"                        samples: the recorded callchain only\n"	\
+	"      --max-stack N     at most N callchain entries and N unwound user\n" \
+	"                        frames per sample (1 to 127, default 127)\n"
+
+/*
+ * Returns 1 when `c` was a stack option (taken), 0 when it is not one, -1
+ * after a message when its argument is wrong (exit 2).
+ */
+int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
+		      unsigned int *max_stack);
 
 /* Lines for a command's --help, in the layout of the others (printf formats: %% doubled). */
 #define CLI_INPUT_HELP								\

@@ -25,7 +25,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
-		"                       [--kallsyms FILE] [--folded-period] [--strict] [-v]\n"
+		"                       [--kallsyms FILE] [--folded-period] [--no-unwind]\n"
+		"                       [--max-stack N] [--strict] [-v]\n"
 		"                       [SELECTION] [FILE|DIR|-]\n\n"
 		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
 		"  stats      records and bytes per record type; samples and period per event\n"
@@ -43,6 +44,10 @@ static void usage(FILE *f)
 		"      --symfs DIR      look for every binary under DIR\n"
 		"      --kallsyms FILE  kernel symbols from FILE\n"
 		"      --folded-period  folded counts the period, not the samples\n"
+		"      --no-unwind      do not unwind the user stack of --call-graph dwarf\n"
+		"                       samples: the recorded callchain only\n"
+		"      --max-stack N    at most N callchain entries and N unwound user\n"
+		"                       frames per sample (1 to 127, default 127)\n"
 		"      --strict         stop at the first warning or error in the input\n"
 		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
 		"  -h, --help           show this help\n"
@@ -171,6 +176,7 @@ int cmd_to_csv(int argc, char **argv)
 		{ "symfs", required_argument, NULL, 'F' },
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "folded-period", no_argument, NULL, 'P' },
+		CLI_UNWIND_LONGOPTS,
 		{ "strict", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -232,6 +238,11 @@ int cmd_to_csv(int argc, char **argv)
 			code = cli_finish_output(CLI_EXIT_OK);
 			goto out;
 		default:
+			taken = cli_unwind_option("to-csv", ch, optarg, &so.no_unwind, &so.max_stack);
+			if (taken < 0)
+				goto out;
+			if (taken)
+				break;
 			taken = cli_select_option(&cs, ch, optarg);
 			if (!taken)
 				code = cli_bad_option("to-csv", argc, argv, ch);

@@ -232,6 +232,11 @@ static void usage(FILE *f)
 		"      --ordered         --full: records in time order (default: file order)\n"
 		"      --symbols         --full: add resolved frames to samples (in file\n"
 		"                        order the input is read twice: not a pipe)\n"
+		"      --no-unwind       --symbols: do not unwind the user stack of\n"
+		"                        --call-graph dwarf samples (the default output\n"
+		"                        always shows the recorded callchain, as perf)\n"
+		"      --max-stack N     --symbols: at most N callchain entries and N\n"
+		"                        unwound user frames per sample (1 to 127)\n"
 		"      --no-trace-fields leave tracepoint fields out of samples (perf 6.1 did)\n"
 		"      --symfs DIR       look for every binary under DIR\n"
 		"      --kallsyms FILE   kernel symbols from FILE\n"
@@ -265,6 +270,7 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		CLI_UNWIND_LONGOPTS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_SELECT_LONGOPTS,
@@ -319,6 +325,12 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 			usage(stdout);
 			return -1;
 		default:
+			taken = cli_unwind_option("to-json", c, optarg, &o->so.no_unwind,
+						  &o->so.max_stack);
+			if (taken < 0)
+				return CLI_EXIT_USAGE;
+			if (taken)
+				break;
 			taken = cli_select_option(&o->cs, c, optarg);
 			if (taken < 0)
 				return CLI_EXIT_USAGE;

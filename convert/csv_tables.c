@@ -383,8 +383,8 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 {
 	const struct pd_sample *s = &rec->u.sample;
 	int32_t pid = -1, tid = -1;
-	struct pd_sym_ip st[PD_SYM_MAX_FRAMES];
-	uint32_t slots[PD_SYM_MAX_FRAMES];
+	struct pd_sym_ip st[PD_SYM_MAX_STACK];
+	uint32_t slots[PD_SYM_MAX_STACK];
 	uint64_t uver, kver;
 	size_t n, i, j;
 
@@ -392,7 +392,7 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
-	n = pd_machine_sample_stack(c->m, rec, st, PD_SYM_MAX_FRAMES);
+	n = pd_machine_sample_stack(c->m, rec, st, PD_SYM_MAX_STACK);
 	uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
 	c->rc_loaded = false;
@@ -1313,7 +1313,7 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	struct csv_frame fr[PD_SYM_MAX_FRAMES];
+	struct csv_frame fr[PD_SYM_MAX_STACK];
 	const char *comm = NULL;
 	int ev = rec->event_index;
 	struct csv_evsum *es;

@@ -106,8 +106,8 @@ struct csv_ctx {
 	struct csv_rcache *rcache;
 	bool rc_loaded;		/* a DSO was loaded while resolving this sample */
 
-	struct pd_sym_frame frames[PD_SYM_MAX_FRAMES];	/* frames the cache could not keep */
-	const char *fkey[PD_SYM_MAX_FRAMES + 2];
+	struct pd_sym_frame frames[PD_SYM_MAX_STACK];	/* frames the cache could not keep */
+	const char *fkey[PD_SYM_MAX_STACK + 2];
 	char *scratch;
 	size_t scratch_cap;
 

@@ -200,7 +200,7 @@ static void frames(struct full_ctx *fc, const struct pd_record *rec)
 			frame(j, af[i].ip, af[i].has_map, af[i].dso, af[i].addr, af[i].sym,
 			      af[i].sym_off);
 	} else {
-		n = (long)pd_machine_resolve_sample(fc->c->m, rec, fc->frames, PD_SYM_MAX_FRAMES);
+		n = (long)pd_machine_resolve_sample(fc->c->m, rec, fc->frames, PD_SYM_MAX_STACK);
 		for (i = 0; i < (size_t)n; i++) {
 			const struct pd_sym_frame *f = &fc->frames[i];
 
@@ -541,7 +541,7 @@ int json_full_write(struct jconv *c)
 
 	fc.arch = f->arch;
 	if (c->m) {
-		fc.frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*fc.frames));
+		fc.frames = calloc(PD_SYM_MAX_STACK, sizeof(*fc.frames));
 		if (!fc.frames)
 			return -3;
 	}

@@ -47,7 +47,7 @@ struct ahead_entry {
 struct sym_ahead {
 	struct pd_reader *r;
 	struct pd_machine *m;
-	struct pd_sym_frame *tmp;	/* PD_SYM_MAX_FRAMES */
+	struct pd_sym_frame *tmp;	/* PD_SYM_MAX_STACK */
 
 	struct ahead_entry *ents;
 	size_t nr_ents, cap_ents;
@@ -108,7 +108,7 @@ int sym_ahead_open(const char *input, struct pd_machine *m, struct sym_ahead **o
 	a->m = m;
 	a->ht_cap = 1024;
 	a->ht = calloc(a->ht_cap, sizeof(*a->ht));
-	a->tmp = calloc(PD_SYM_MAX_FRAMES, sizeof(*a->tmp));
+	a->tmp = calloc(PD_SYM_MAX_STACK, sizeof(*a->tmp));
 	if (!a->ht || !a->tmp) {
 		sym_ahead_free(a);
 		return PD_STATUS_NOMEM;
@@ -256,7 +256,7 @@ static int new_entry(struct sym_ahead *a, uint32_t *out)
 static int resolve_into(struct sym_ahead *a, const struct pd_record *rec, uint32_t e)
 {
 	struct ahead_entry *en = &a->ents[e];
-	size_t n = pd_machine_resolve_sample(a->m, rec, a->tmp, PD_SYM_MAX_FRAMES), i;
+	size_t n = pd_machine_resolve_sample(a->m, rec, a->tmp, PD_SYM_MAX_STACK), i;
 
 	if (n > en->cap) {
 		struct ahead_frame *f = realloc(en->frames, n * sizeof(*f));

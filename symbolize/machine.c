@@ -1610,7 +1610,7 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 		resolve_in(m, t, rec->misc & 7, s->ip, &frames[0]);
 		return 1;
 	}
-	chain_max = m->opts.max_stack ? m->opts.max_stack : max;
+	chain_max = m->opts.max_stack ? m->opts.max_stack : PD_SYM_MAX_FRAMES;
 	for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 		uint64_t ip = s->callchain[i];
 

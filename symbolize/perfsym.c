@@ -11,6 +11,9 @@
  *   --buildid-dir D  perf's build-id cache (default $HOME/.debug)
  *   --file-order     process records in file order (perf script
  *                    --show-round-events does so)
+ *   --no-unwind      user frames of --call-graph dwarf samples are not
+ *                    unwound: the recorded callchain only
+ *   --max-stack N    at most N callchain entries and N unwound frames
  *   -v               print the per-DSO notes on stderr
  *   -i FILE, --pid, --tid, --comm, --cpu, --time, --reltime, --event
  *                    the input and the sample selection of perfconv
@@ -71,7 +74,8 @@ static double now(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
-		   "               [--buildid-dir DIR] [--file-order] [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		   "               [--buildid-dir DIR] [--file-order] [--no-unwind] [--max-stack N]\n"
+		   "               [-v] [SELECTION] [FILE|DIR|-]\n\n"
 		   "Print the resolved frames of every sample, as\n"
 		   "'perf script -F comm,tid,ip,sym,dso' does.\n\n"
 		   "      --srcline         add file:line (and inline frames) to each frame\n"
@@ -80,6 +84,7 @@ static void usage(FILE *f)
 		   "      --kallsyms FILE   kernel symbols from FILE\n"
 		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
 		   "      --file-order      process records in file order\n"
+		   CLI_UNWIND_HELP
 		   "  -v                    print the per-DSO notes on stderr\n"
 		   "  -h, --help            show this help\n"
 		   CLI_SELECT_HELP "\n" CLI_INPUT_HELP_TAIL);
@@ -113,6 +118,7 @@ int main(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "buildid-dir", required_argument, NULL, 'B' },
 		{ "file-order", no_argument, NULL, 'o' },
+		CLI_UNWIND_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -162,6 +168,13 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			ret = cli_unwind_option("perfsym", opt, optarg, &so.no_unwind, &so.max_stack);
+			if (ret < 0) {
+				cli_select_free(&cs);
+				return 2;
+			}
+			if (ret > 0)
+				break;
 			ret = cli_select_option(&cs, opt, optarg);
 			if (ret <= 0) {
 				if (!ret)
@@ -188,7 +201,7 @@ int main(int argc, char **argv)
 	ro.diag_arg = &dc;
 	so.note_fn = print_note;
 	so.note_arg = verbose ? (void *)1 : NULL;
-	frames = calloc(PD_SYM_MAX_FRAMES, sizeof(*frames));
+	frames = calloc(PD_SYM_MAX_STACK, sizeof(*frames));
 	if (!frames || pd_machine_new(&so, &m) < 0) {
 		/* the paths of the options were checked: only memory can fail here */
 		fprintf(stderr, "perfsym: out of memory\n");
@@ -230,7 +243,7 @@ int main(int argc, char **argv)
 		if (bench) {
 			pd_machine_stats(m, &before);
 			a = now();
-			n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_FRAMES);
+			n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_STACK);
 			b = now();
 			pd_machine_stats(m, &after);
 			nframes += n;
@@ -242,7 +255,7 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_FRAMES);
+		n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_STACK);
 		nframes += n;
 		{
 			const struct pd_sample *s = &rec->u.sample;
@@ -278,6 +291,10 @@ int main(int argc, char **argv)
 		printf("threads %llu\ndsos %llu\ndsos_loaded %llu\nsymbols %llu\n",
 		       (unsigned long long)st.threads, (unsigned long long)st.dsos,
 		       (unsigned long long)st.dsos_loaded, (unsigned long long)st.symbols);
+		printf("unwound_samples %llu\nunwound_frames %llu\nunwind_cache_hits %llu\n"
+		       "unwind_errors %llu\n", (unsigned long long)st.unwound_samples,
+		       (unsigned long long)st.unwound_frames, (unsigned long long)st.unwind_cache_hits,
+		       (unsigned long long)st.unwind_errors);
 		printf("cache_hit_rate %.3f\n",
 		       st.cache_hits + st.cache_misses ?
 		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);

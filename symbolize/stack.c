@@ -20,7 +20,7 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
 		return 0;
-	chain_max = pd_machine_opts(m)->max_stack ? pd_machine_opts(m)->max_stack : max;
+	chain_max = pd_machine_opts(m)->max_stack ? pd_machine_opts(m)->max_stack : PD_SYM_MAX_FRAMES;
 	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
 		for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 			uint64_t ip = s->callchain[i];

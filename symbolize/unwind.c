@@ -545,6 +545,28 @@ static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)
 
 /* ------------------------------------------------------------ unwinding */
 
+/* The CFI of pc marks it as a signal trampoline (augmentation 'S'). */
+static bool is_signal_trampoline(struct pd_unwind_space *sp, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, pc);
+	Dwarf_Addr bias = 0, start, end;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	bool signalp = false;
+
+	if (!mod)
+		return false;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
+			return false;
+	}
+	dwarf_frame_info(frame, &start, &end, &signalp);
+	free(frame);
+	return signalp;
+}
+
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
 	struct pd_unwind_space *sp = arg;
@@ -576,7 +598,12 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	}
 	u->prev_pc = pc;
 	u->prev_sp = spv;
-	if (!activation)
+	/*
+	 * perf takes the return address minus one for every caller but the
+	 * frame a signal interrupted; the trampoline itself (__restore_rt)
+	 * counts as a caller there, although libdw calls it an activation.
+	 */
+	if (!activation || is_signal_trampoline(sp, pc))
 		pc--;
 	if (pc)
 		u->frames[u->nframes++] = pc;

@@ -57,6 +57,12 @@ extern "C" {
 
 /* perf script's default --max-stack */
 #define PD_SYM_MAX_FRAMES	127
+/*
+ * A sample's whole stack as perf script shows it: up to max-stack entries
+ * of the recorded callchain, then up to max-stack user frames unwound from
+ * a --call-graph dwarf sample.  Size buffers for whole stacks with this.
+ */
+#define PD_SYM_MAX_STACK	(2 * PD_SYM_MAX_FRAMES)
 
 /* One note per DSO and problem: missing file, build-id mismatch, ... */
 typedef void (*pd_sym_note_fn)(void *arg, const char *dso, const char *msg);
@@ -75,7 +81,7 @@ struct pd_sym_opts {
 	 * perf script shows them; no_unwind keeps the recorded callchain only.
 	 */
 	bool no_unwind;
-	/* perf's --max-stack: callchain entries and unwound frames, each (0: 127) */
+	/* perf's --max-stack: callchain entries and unwound frames, each (0: 127, at most 127) */
 	unsigned int max_stack;
 };
 

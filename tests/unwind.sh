@@ -1,0 +1,217 @@
+#!/bin/sh
+# unwind.sh - DWARF unwinding of --call-graph dwarf recordings, compared
+# with perf itself.
+#
+# Builds the programs in tests/unwind/ without frame pointers (C with -O2
+# calling through a shared library, a shallow and a deep recursion, a
+# signal handler; C++ with inlined templates and lambdas), records each
+# with the machine's `perf record --call-graph dwarf`, and compares
+#  - every frame of every sample: perfsym against
+#        perf script -F comm,tid,ip,sym,dso --no-inline
+#    (inline frames are compared on their own, see below);
+#  - perfsym --max-stack 6 against perf script --max-stack 6;
+#  - the folded stacks of `perfconv to-csv --table folded` against a
+#    stackcollapse-perf folding of the same perf script output;
+#  - the frames of `perfconv to-json --full --symbols` against perfsym;
+#  - --no-unwind: no unwound user frame is left.
+# Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
+# default 100: every frame equal).  Skips (exit 0) with a message when
+# perf, gcc or g++ is missing or perf cannot record dwarf call graphs.
+#
+# Environment: O = build directory (default bin), KEEP=1 keeps the
+# temporary directory.
+set -u
+O=${O:-bin}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+PERFSYM=$O/perfsym
+PERFCONV=$O/perfconv
+SRC=$ROOT/tests/unwind
+MIN_RATE=${UNWIND_MIN_RATE:-100}
+
+skip() {
+	echo "unwind.sh: SKIP: $*"
+	exit 0
+}
+fail() {
+	echo "unwind.sh: FAIL: $*" >&2
+	exit 1
+}
+
+command -v perf > /dev/null 2>&1 || skip "perf not found (install linux-perf to run this test)"
+command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+command -v g++ > /dev/null 2>&1 || skip "g++ not found"
+[ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || fail "$PERFSYM or $PERFCONV missing: run make"
+case $(uname -m) in
+x86_64) ;;
+*) skip "the comparison runs on x86_64 only (this is $(uname -m))" ;;
+esac
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/pd-unwind.XXXXXX") || exit 1
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then echo "unwind.sh: kept $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+
+# ------------------------------------------------------------ build
+CF="-O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls"
+(
+	set -e
+	cd "$T"
+	gcc $CF -shared -fPIC -o libuwlib.so "$SRC/uwlib.c"
+	gcc $CF -o uwprog "$SRC/uwprog.c" -L. -luwlib -Wl,-rpath,"$T"
+	g++ $CF -o uwcpp "$SRC/uwcpp.cc"
+) || fail "building the test programs failed"
+
+# ------------------------------------------------------------ record
+cd "$T"
+record() {	# name args...
+	name=$1
+	shift
+	perf record -q --call-graph dwarf -o "$name.data" "$@" > "$name.out" 2> "$name.err"
+}
+record probe true || skip "perf record --call-graph dwarf does not work here: $(tail -1 probe.err)"
+rm -f probe.*
+RUNS="uwprog uwcpp"
+record uwprog ./uwprog || fail "perf record of uwprog failed: $(tail -1 uwprog.err)"
+record uwcpp ./uwcpp || fail "perf record of uwcpp failed: $(tail -1 uwcpp.err)"
+
+# ------------------------------------------------------------ compare
+# One line per frame: "<sample header> | <address symbol (dso)>".
+keys() {
+	awk '
+	function flush() { if (pending != "") print pending; pending = "" }
+	/^$/ { flush(); hdr = ""; next }
+	/^\t/ { sub(/^[ \t]+/, ""); print hdr " | " $0; pending = ""; next }
+	{ flush(); hdr = $0; pending = $0 }
+	END { flush() }'
+}
+
+# stackcollapse-perf's folding of `perf script -F comm,tid,ip,sym,dso`
+# (as tests/to-csv.sh folds it)
+fold_script() {
+	awk '
+	function tidy(f,   i, j, rest) {
+		gsub(/;/, ":", f)
+		if (f !~ /\.\(.*\)\./) {
+			rest = f
+			i = 0
+			while ((j = index(rest, "(")) > 0) {
+				if (substr(rest, j, 21) != "(anonymous namespace)") {
+					f = substr(f, 1, i + j - 1)
+					break
+				}
+				i += j
+				rest = substr(rest, j + 1)
+			}
+		}
+		gsub(/["\047]/, "", f)
+		return f
+	}
+	/^$/ { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
+	       have = 0; n = 0; next }
+	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+[0-9]+$/, "", line)
+		    sub(/^[ \t]+/, "", line); gsub(/ /, "_", line); comm = line; have = 1; next }
+	{
+		line = $0
+		sub(/^[ \t]+[0-9a-f]+ /, "", line)
+		p = 0
+		for (i = length(line); i > 0; i--)
+			if (substr(line, i, 2) == " (") { p = i; break }
+		sym = substr(line, 1, p - 1)
+		mod = substr(line, p + 2, length(line) - p - 2)
+		if (sym == "[unknown]") {
+			if (mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
+		}
+		fr[++n] = tidy(sym)
+	}
+	END { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
+	      for (s in cnt) print s, cnt[s] }'
+}
+
+total=0
+bad=0
+compare() {	# label perf-file mine-file
+	n=$(wc -l < "$2")
+	d=$(diff "$2" "$3" | grep -c '^[<>]')
+	total=$((total + n))
+	bad=$((bad + d))
+	echo "unwind.sh: $1: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff "$2" "$3" | head -20 | sed 's/^/    /'
+}
+
+ftotal=0
+fbad=0
+for r in $RUNS; do
+	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
+	keys < "$r.script" > "$r.perf"
+	"$PERFSYM" "$r.data" 2> "$r.notes" > "$r.sym" || fail "perfsym failed on $r.data: $(cat "$r.notes")"
+	keys < "$r.sym" > "$r.mine"
+	compare "$r" "$r.perf" "$r.mine"
+
+	# the user frames must be there: a stack of the program's own functions
+	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
+
+	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
+		keys > "$r.perf6"
+	"$PERFSYM" --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
+	compare "$r --max-stack 6" "$r.perf6" "$r.mine6"
+
+	# folded stacks
+	fold_script < "$r.script" | sort > "$r.pfold"
+	"$PERFCONV" to-csv --table folded "$r.data" 2> "$r.cerr" | sort > "$r.cfold" ||
+		fail "to-csv failed on $r.data: $(cat "$r.cerr")"
+	n=$(wc -l < "$r.pfold")
+	d=$(diff "$r.pfold" "$r.cfold" | grep -c '^[<>]')
+	ftotal=$((ftotal + n))
+	fbad=$((fbad + d))
+	echo "unwind.sh: $r folded: $n stacks, $d differ"
+	[ "$d" -eq 0 ] || diff "$r.pfold" "$r.cfold" | head -10 | sed 's/^/    /'
+
+	# --no-unwind: the recorded callchain only, no user frame of the program
+	"$PERFSYM" --no-unwind "$r.data" > "$r.nounwind" 2> /dev/null ||
+		fail "perfsym --no-unwind failed on $r.data"
+	if grep -q "($T/$r)" "$r.nounwind"; then
+		fail "$r: perfsym --no-unwind still shows unwound frames"
+	fi
+	"$PERFCONV" to-csv --no-unwind --table folded "$r.data" 2> /dev/null |
+		grep -q ';main;' && fail "$r: to-csv --no-unwind still shows unwound frames"
+done
+
+# the deep recursion ends where perf ends it (127 frames), the signal
+# handler's frames lead through the signal trampoline to the interrupted code
+grep -c ' recurse (' uwprog.mine > /dev/null || fail "uwprog: no recursion frames"
+grep -q ' on_alarm (' uwprog.mine || echo "unwind.sh: note: no sample in the signal handler"
+
+# to-json --full --symbols: the same frames as perfsym (symbol names)
+"$PERFCONV" to-json --full --symbols --ordered --no-progress -o uwprog.json uwprog.data 2> json.err ||
+	fail "to-json --full --symbols failed: $(cat json.err)"
+if command -v python3 > /dev/null 2>&1; then
+	python3 - uwprog.json > uwprog.jsyms <<'EOF' || fail "reading the to-json output failed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for rec in doc.get("records", []):
+    fr = rec.get("frames")
+    if rec.get("type") != "SAMPLE" or fr is None:
+        continue
+    print(" ".join(f.get("symbol") or "[unknown]" for f in fr))
+EOF
+	awk '/^$/ { if (h) print s; h = 0; s = ""; next }
+	     /^[^ \t]/ { h = 1; s = ""; next }
+	     { sub(/^[ \t]+[0-9a-f]+ /, ""); sub(/ \([^(]*\)$/, ""); s = s (s == "" ? "" : " ") $0 }
+	     END { if (h) print s }' uwprog.sym > uwprog.psyms
+	n=$(wc -l < uwprog.psyms)
+	d=$(diff uwprog.psyms uwprog.jsyms | grep -c '^[<>]')
+	echo "unwind.sh: to-json --full --symbols: $n stacks, $d differ from perfsym"
+	[ "$d" -eq 0 ] || { diff uwprog.psyms uwprog.jsyms | head -10; fail "to-json --symbols differs"; }
+else
+	echo "unwind.sh: note: python3 missing, to-json frames not compared"
+fi
+
+[ "$total" -gt 0 ] || fail "no frames recorded"
+rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
+frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
+echo "unwind.sh: agreement $rate% of $total frames, folded $frate% of $ftotal stacks"
+awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m) }' ||
+	fail "agreement below $MIN_RATE%"
+echo "unwind.sh: PASS"

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+/* uwlib.c - a shared library the unwind test calls through (tests/unwind.sh). */
+volatile unsigned long uwlib_sink;
+
+__attribute__((noinline)) void uwlib_work(int n)
+{
+	for (int i = 0; i < n; i++)
+		uwlib_sink += (unsigned long)i * 13u;
+}
+
+__attribute__((noinline)) void uwlib_call(void (*cb)(int), int n)
+{
+	cb(n);
+	uwlib_sink++;
+}
