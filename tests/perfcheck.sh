@@ -68,6 +68,21 @@ done
 n=$(wc -l < "$tmp/out")
 u=$(cut -d' ' -f1 "$tmp/out" | sort -u | wc -l)
 [ "$n" -eq "$u" ] && [ "$n" -gt 100 ] && ok || bad "--list-checks: $n lines, $u distinct codes"
+# --format json: the same catalogue as one JSON document; junit has none
+cp "$tmp/out" "$tmp/checks.txt"
+expect_rc 0 "$PC" --list-checks --format json
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/out" "$tmp/checks.txt" <<'EOF' && ok || bad "--list-checks --format json is not the catalogue as JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = [l.split()[:3] for l in open(sys.argv[2])]
+assert [[c["code"], c["severity"], c["name"]] for c in d["checks"]] == text
+assert all(c["description"] for c in d["checks"])
+EOF
+else
+	grep -q '^{"checks":\[' "$tmp/out" && ok || bad "--list-checks --format json prints no JSON"
+fi
+expect_rc 2 "$PC" --list-checks --format junit
 expect_rc 3 "$PC" "$tmp/no-such-file.data"
 grep -q 'PD901' "$tmp/out" && ok || bad "missing file: no PD901 finding"
 expect_rc 0 "$PC" corpus/basic.data
@@ -91,6 +106,19 @@ expect_rc 0 "$PC" --strict corpus/lost.data
 expect_rc 1 "$PC" --max-errors 1 --max-per-code 0 corpus/bad/check-round-order.data
 grep -q 'PD621' "$tmp/out" && ok || bad "--max-errors: no PD621"
 [ "$(grep -c ': error PD' "$tmp/out")" -eq 1 ] && ok || bad "--max-errors 1 reported more than one error"
+# N means N for every damaged file, whether the errors come from one record,
+# the header or the features: shown and counted, in text and JSON
+for f in corpus/bad/*.data; do
+	"$PC" --max-errors 1 --max-per-code 0 "$f" > "$tmp/out" 2> "$tmp/err"
+	shown=$(grep -c ': error PD' "$tmp/out")
+	if [ "$shown" -le 1 ] && tail -n 1 "$tmp/out" | grep -q ": [0-9]* records\{0,1\}, [01] errors\{0,1\}, "; then
+		ok
+	else
+		bad "--max-errors 1 $f: $shown errors shown; $(tail -n 1 "$tmp/out")"
+	fi
+	"$PC" --max-errors 1 --max-per-code 0 --format json "$f" > "$tmp/out" 2> "$tmp/err"
+	grep -q '"errors":[01],' "$tmp/out" && ok || bad "--max-errors 1 --format json $f: more than 1 error"
+done
 
 # stdin: pipe mode streamed, file mode spooled
 expect_rc 0 sh -c "\"$PC\" - < corpus/basic.pipe.data"

@@ -35,12 +35,14 @@ static void usage(FILE *f)
 		"options:\n"
 		"  --strict              warnings fail the check too (exit 1)\n"
 		"  --format FMT          text (default), json or junit\n"
-		"  --max-errors N        stop checking a file after N errors (0: never)\n"
+		"  --max-errors N        stop checking a file after N errors, reporting\n"
+		"                        exactly N (0: never)\n"
 		"  --max-per-code N      show at most N findings of one code per file\n"
 		"                        (default %d, 0: all); all are counted\n"
 		"  --check-buildids      compare recorded build ids with the binaries here\n"
 		"  --symfs DIR           look for those binaries under DIR\n"
-		"  --list-checks         print the catalogue of checks and exit\n"
+		"  --list-checks         print the catalogue of checks and exit (text,\n"
+		"                        or JSON with --format json)\n"
 		"  -i, --input FILE      check FILE too (as a FILE argument; repeatable)\n"
 		"  -q, --quiet           text: print only the findings that fail the check\n"
 		"  -h, --help            this help\n"
@@ -185,7 +187,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (list) {
-		pc_list_checks(stdout);
+		if (o.format == PC_FMT_JUNIT) {
+			free(inputs);
+			return bad_usage("--list-checks prints text or json, not junit");
+		}
+		pc_list_checks(stdout, o.format);
 		return finish_output(PC_EXIT_OK);
 	}
 	for (i = optind; i < argc; i++)

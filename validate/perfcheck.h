@@ -86,7 +86,7 @@ void pc_diag(const struct pd_diag *d, void *arg);
 void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec_idx,
 	     uint32_t rec_type, const char *stream, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-void pc_list_checks(FILE *out);
+void pc_list_checks(FILE *out, enum pc_format format);
 
 /*
  * Check one input: path, or "-" for standard input.  Runs the reader and

@@ -339,6 +339,13 @@ void pc_diag(const struct pd_diag *d, void *arg)
 	uint32_t seen = 0;
 	char line[1024];
 
+	/*
+	 * Past --max-errors nothing more is reported, not even the rest of
+	 * the findings of the header or record that reached the limit: N
+	 * means N.  Only the note saying so (PD621) follows.
+	 */
+	if (pf->stop && d->code != PD_MAX_ERRORS)
+		return;
 	pf->counts[sev]++;
 	if (code < PC_MAX_CODE) {
 		if (pf->by_code[code] < UINT32_MAX)
@@ -558,12 +565,29 @@ int pc_file_end(struct pc_file *pf, int status)
 	return code;
 }
 
-void pc_list_checks(FILE *out)
+void pc_list_checks(FILE *out, enum pc_format format)
 {
 	unsigned int i;
 	enum pd_code c;
 
-	for (i = 0; (c = pd_code_at(i)) != PD_OK; i++)
-		fprintf(out, "%s  %-7s  %-28s %s\n", pd_code_id(c), pd_severity_name(pd_code_severity(c)),
-			pd_code_name(c), pd_code_text(c));
+	if (format == PC_FMT_JSON)
+		fputs("{\"checks\":[", out);
+	for (i = 0; (c = pd_code_at(i)) != PD_OK; i++) {
+		if (format != PC_FMT_JSON) {
+			fprintf(out, "%s  %-7s  %-28s %s\n", pd_code_id(c),
+				pd_severity_name(pd_code_severity(c)), pd_code_name(c), pd_code_text(c));
+			continue;
+		}
+		fputs(i ? ",\n  {\"code\":" : "\n  {\"code\":", out);
+		json_str(out, pd_code_id(c));
+		fputs(",\"severity\":", out);
+		json_str(out, pd_severity_name(pd_code_severity(c)));
+		fputs(",\"name\":", out);
+		json_str(out, pd_code_name(c));
+		fputs(",\"description\":", out);
+		json_str(out, pd_code_text(c));
+		fputc('}', out);
+	}
+	if (format == PC_FMT_JSON)
+		fputs("\n]}\n", out);
 }
