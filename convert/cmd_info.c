@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "json_feat.h"
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000
@@ -205,26 +206,6 @@ static json_t *jbits(uint64_t v, const char *(*name)(unsigned int bit))
 	return a;
 }
 
-static json_t *jstr_list(const struct pd_str_list *l)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; i < l->nr; i++)
-		jpush(a, jstr(l->s[i]));
-	return a;
-}
-
-static json_t *ju32_array(const uint32_t *v, uint32_t nr)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; v && i < nr; i++)
-		jpush(a, json_integer(v[i]));
-	return a;
-}
-
 static json_t *ju64_array(const uint64_t *v, uint64_t nr)
 {
 	json_t *a = json_array();
@@ -233,39 +214,6 @@ static json_t *ju64_array(const uint64_t *v, uint64_t nr)
 	for (i = 0; v && i < nr; i++)
 		jpush(a, ju64(v[i]));
 	return a;
-}
-
-static json_t *jkv_list(const struct pd_kv_list *l)
-{
-	json_t *o = json_object();
-	uint32_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		const char *k = l->kv[i].key ? l->kv[i].key : "";
-
-		if (json_object_set_new(o, k, jstr(l->kv[i].value)) < 0) {
-			/* a key that is not UTF-8: sanitised through jstr() */
-			json_t *ks = jstr(k);
-
-			if (json_is_string(ks))
-				jset(o, json_string_value(ks), jstr(l->kv[i].value));
-			json_decref(ks);
-		}
-	}
-	return o;
-}
-
-static json_t *jbuild_id(const uint8_t *id, unsigned int size)
-{
-	char buf[2 * 20 + 1];
-	unsigned int i;
-
-	if (size > 20)
-		size = 20;
-	for (i = 0; i < size; i++)
-		snprintf(buf + 2 * i, 3, "%02x", id[i]);
-	buf[2 * size] = '\0';
-	return json_string(buf);
 }
 
 static json_t *jsection(const struct pd_section *s)
@@ -406,386 +354,30 @@ static void print_attr_text(const struct pd_event *ev, size_t idx)
 
 /* ---- features ---- */
 
-static json_t *sp_files_json(const struct pd_feat_sp_files *sf, bool full)
-{
-	json_t *a = json_array();
-	uint32_t i, j;
-
-	for (i = 0; i < sf->nr; i++) {
-		const struct pd_feat_sp_file *e = &sf->files[i];
-		json_t *o = json_object();
-
-		jset(o, "path", jstr(e->path));
-		jset(o, "type", json_integer(e->type));
-		jset(o, "min_vaddr", jhex(e->min_vaddr));
-		if (e->has_min_vaddr_offset)
-			jset(o, "min_vaddr_offset", jhex(e->min_vaddr_offset));
-		if (e->msg_size)
-			jset(o, "msg_size", ju64(e->msg_size));
-		jset(o, "nr_symbols", json_integer(e->nr_symbols));
-		/* symbol tables can be long: --json has them, the text only counts them */
-		if (full) {
-			json_t *syms = json_array();
-
-			for (j = 0; e->symbols && j < e->nr_symbols; j++) {
-				json_t *s = json_object();
-
-				jset(s, "vaddr", jhex(e->symbols[j].vaddr));
-				jset(s, "len", json_integer(e->symbols[j].len));
-				jset(s, "name", jstr(e->symbols[j].name));
-				jpush(syms, s);
-			}
-			jset(o, "symbols", syms);
-		}
-		if (e->nr_dex_offsets) {
-			json_t *d = json_array();
-
-			for (j = 0; e->dex_offsets && j < e->nr_dex_offsets; j++)
-				jpush(d, jhex(e->dex_offsets[j]));
-			jset(o, "dex_offsets", d);
-		}
-		jpush(a, o);
-	}
-	return a;
-}
-
-static json_t *build_ids_json(const struct pd_feat_build_ids *b)
-{
-	json_t *o = json_object(), *a = json_array();
-	uint32_t i;
-
-	jset(o, "legacy", json_boolean(b->legacy));
-	jset(o, "perf612_padding", json_boolean(b->perf612_padding));
-	for (i = 0; i < b->nr; i++) {
-		const struct pd_feat_build_id *e = &b->ids[i];
-		json_t *x = json_object();
-		const char *cm = pd_cpumode_name(e->misc & PD_MISC_CPUMODE_MASK);
-
-		jset(x, "build_id", jbuild_id(e->id, e->size));
-		jset(x, "cpumode", cm ? json_string(cm) :
-		     json_integer(e->misc & PD_MISC_CPUMODE_MASK));
-		jset(x, "misc", jhex(e->misc));
-		jset(x, "pid", json_integer(e->pid));
-		jset(x, "filename", jstr(e->filename));
-		jset(x, "offset", ju64(e->offset));
-		jpush(a, x);
-	}
-	jset(o, "entries", a);
-	return o;
-}
-
-static json_t *cpu_topology_json(const struct pd_feat_cpu_topology *t)
-{
-	json_t *o = json_object();
-
-	jset(o, "core_siblings", jstr_list(&t->core_siblings));
-	jset(o, "thread_siblings", jstr_list(&t->thread_siblings));
-	if (t->has_cpu_ids) {
-		jset(o, "nr_cpus", json_integer(t->nr_cpus));
-		jset(o, "core_id", ju32_array(t->core_id, t->nr_cpus));
-		jset(o, "socket_id", ju32_array(t->socket_id, t->nr_cpus));
-		if (t->nr_cpus_guessed)
-			jset(o, "nr_cpus_guessed", json_true());
-	}
-	if (t->has_dies) {
-		jset(o, "die_siblings", jstr_list(&t->die_siblings));
-		jset(o, "die_id", ju32_array(t->die_id, t->nr_cpus));
-	}
-	return o;
-}
-
-static json_t *event_desc_json(const struct pd_feat_event_desc *e)
-{
-	json_t *o = json_object(), *a = json_array();
-	uint32_t i;
-
-	jset(o, "attr_size", json_integer(e->attr_size));
-	for (i = 0; i < e->nr; i++) {
-		const struct pd_feat_event *ev = &e->ev[i];
-		json_t *x = json_object();
-
-		jset(x, "name", jstr(ev->name));
-		jset(x, "type", json_integer(ev->attr.type));
-		jset(x, "config", jhex(ev->attr.config));
-		jset(x, "sample_type", jhex(ev->attr.sample_type));
-		jset(x, "ids", ju64_array(ev->ids, ev->nr_ids));
-		jpush(a, x);
-	}
-	jset(o, "events", a);
-	return o;
-}
-
+/*
+ * A feature's value in its one JSON form (json_feat.c); a feature that did
+ * not decode, or that has no typed form, by its size.
+ */
 static json_t *feature_json(const struct pd_features *f, unsigned int id, bool full)
 {
 	const struct pd_feat_raw *raw = &f->raw[id];
-	json_t *o, *a;
-	uint64_t i;
-	uint32_t k;
+	json_t *o;
 
-	if (!raw->decoded || !pd_feature_is_known(id)) {
-		o = json_object();
-		jset(o, "size", ju64(raw->len));
-		if (pd_feature_is_known(id))
-			jset(o, "decoded", json_false());
+	if (raw->decoded && pd_feature_is_known(id)) {
+		o = json_feature_value(f, id, !full);
+		if (o)
+			return o;
+	}
+	o = json_object();
+	jset(o, "size", ju64(raw->len));
+	if (!raw->decoded && pd_feature_is_known(id)) {
+		jset(o, "decoded", json_false());
 		if (id == PD_FEAT_BPF_PROG_INFO && f->bpf_prog_info.skipped_swapped)
 			jset(o, "skipped_swapped", json_true());
 		if (id == PD_FEAT_BPF_BTF && f->bpf_btf.skipped_swapped)
 			jset(o, "skipped_swapped", json_true());
-		return o;
 	}
-
-	switch (id) {
-	case PD_FEAT_TRACING_DATA:
-		o = json_object();
-		jset(o, "size", ju64(f->tracing_data.size));
-		jset(o, "magic_ok", json_boolean(f->tracing_data.magic_ok));
-		jset(o, "version", jstr(f->tracing_data.version));
-		return o;
-	case PD_FEAT_BUILD_ID:
-		return build_ids_json(&f->build_ids);
-	case PD_FEAT_HOSTNAME:
-		return jstr(f->hostname);
-	case PD_FEAT_OSRELEASE:
-		return jstr(f->osrelease);
-	case PD_FEAT_VERSION:
-		return jstr(f->version);
-	case PD_FEAT_ARCH:
-		return jstr(f->arch);
-	case PD_FEAT_CPUDESC:
-		return jstr(f->cpudesc);
-	case PD_FEAT_CPUID:
-		return jstr(f->cpuid);
-	case PD_FEAT_NRCPUS:
-		o = json_object();
-		jset(o, "available", json_integer(f->nrcpus.avail));
-		jset(o, "online", json_integer(f->nrcpus.online));
-		return o;
-	case PD_FEAT_TOTAL_MEM:
-		return ju64(f->total_mem);
-	case PD_FEAT_CMDLINE:
-		return jstr_list(&f->cmdline);
-	case PD_FEAT_EVENT_DESC:
-		return event_desc_json(&f->event_desc);
-	case PD_FEAT_CPU_TOPOLOGY:
-		return cpu_topology_json(&f->cpu_topology);
-	case PD_FEAT_NUMA_TOPOLOGY:
-		a = json_array();
-		for (k = 0; k < f->numa_topology.nr; k++) {
-			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[k];
-
-			o = json_object();
-			jset(o, "node", json_integer(n->node));
-			jset(o, "mem_total", ju64(n->mem_total));
-			jset(o, "mem_free", ju64(n->mem_free));
-			jset(o, "cpus", jstr(n->cpus));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_BRANCH_STACK:
-		return json_boolean(f->branch_stack);
-	case PD_FEAT_PMU_MAPPINGS:
-		a = json_array();
-		for (k = 0; k < f->pmu_mappings.nr; k++) {
-			o = json_object();
-			jset(o, "type", json_integer(f->pmu_mappings.pmus[k].type));
-			jset(o, "name", jstr(f->pmu_mappings.pmus[k].name));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_GROUP_DESC:
-		a = json_array();
-		for (k = 0; k < f->group_desc.nr; k++) {
-			const struct pd_feat_group *g = &f->group_desc.groups[k];
-
-			o = json_object();
-			jset(o, "name", jstr(g->name));
-			jset(o, "leader_idx", json_integer(g->leader_idx));
-			jset(o, "nr_members", json_integer(g->nr_members));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_AUXTRACE:
-		o = json_object();
-		a = json_array();
-		jset(o, "simpleperf", json_boolean(f->auxtrace.simpleperf));
-		for (i = 0; i < f->auxtrace.nr; i++) {
-			json_t *x = json_object();
-
-			jset(x, "file_offset", ju64(f->auxtrace.entries[i].file_offset));
-			jset(x, "size", ju64(f->auxtrace.entries[i].size));
-			jpush(a, x);
-		}
-		jset(o, "entries", a);
-		return o;
-	case PD_FEAT_STAT:
-		return json_boolean(f->stat);
-	case PD_FEAT_CACHE:
-		o = json_object();
-		a = json_array();
-		jset(o, "version", json_integer(f->cache.version));
-		for (k = 0; k < f->cache.nr; k++) {
-			const struct pd_feat_cache_level *c = &f->cache.levels[k];
-			json_t *x = json_object();
-
-			jset(x, "level", json_integer(c->level));
-			jset(x, "type", jstr(c->type));
-			jset(x, "size", jstr(c->size));
-			jset(x, "line_size", json_integer(c->line_size));
-			jset(x, "sets", json_integer(c->sets));
-			jset(x, "ways", json_integer(c->ways));
-			jset(x, "map", jstr(c->map));
-			jpush(a, x);
-		}
-		jset(o, "levels", a);
-		return o;
-	case PD_FEAT_SAMPLE_TIME:
-		o = json_object();
-		jset(o, "first", ju64(f->sample_time.first));
-		jset(o, "last", ju64(f->sample_time.last));
-		return o;
-	case PD_FEAT_MEM_TOPOLOGY:
-		o = json_object();
-		a = json_array();
-		jset(o, "version", ju64(f->mem_topology.version));
-		jset(o, "block_size", ju64(f->mem_topology.block_size));
-		for (i = 0; i < f->mem_topology.nr; i++) {
-			const struct pd_feat_mem_node *n = &f->mem_topology.nodes[i];
-			json_t *x = json_object(), *bm = json_array();
-			uint64_t w;
-
-			jset(x, "node_id", ju64(n->node_id));
-			jset(x, "nbits", ju64(n->nbits));
-			for (w = 0; n->bitmap && w < (n->nbits + 63) / 64; w++)
-				jpush(bm, jhex(n->bitmap[w]));
-			jset(x, "bitmap", bm);
-			jpush(a, x);
-		}
-		jset(o, "nodes", a);
-		return o;
-	case PD_FEAT_CLOCKID:
-		o = json_object();
-		jset(o, "resolution_ns", ju64(f->clockid_res_ns));
-		return o;
-	case PD_FEAT_DIR_FORMAT:
-		o = json_object();
-		jset(o, "version", ju64(f->dir_format));
-		return o;
-	case PD_FEAT_BPF_PROG_INFO:
-		a = json_array();
-		for (k = 0; k < f->bpf_prog_info.nr; k++) {
-			const struct pd_feat_bpf_prog *p = &f->bpf_prog_info.progs[k];
-
-			o = json_object();
-			jset(o, "info_len", json_integer(p->info_len));
-			jset(o, "data_len", json_integer(p->data_len));
-			jset(o, "arrays", jhex(p->arrays));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_BPF_BTF:
-		a = json_array();
-		for (k = 0; k < f->bpf_btf.nr; k++) {
-			o = json_object();
-			jset(o, "id", json_integer(f->bpf_btf.btfs[k].id));
-			jset(o, "data_size", json_integer(f->bpf_btf.btfs[k].data_size));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_COMPRESSED:
-		o = json_object();
-		jset(o, "version", json_integer(f->compressed.version));
-		jset(o, "type", json_integer(f->compressed.type));
-		jset(o, "type_name", json_string(f->compressed.type == 0 ? "none" :
-						 f->compressed.type == 1 ? "zstd" : "unknown"));
-		jset(o, "level", json_integer(f->compressed.level));
-		jset(o, "ratio", json_integer(f->compressed.ratio));
-		jset(o, "mmap_len", json_integer(f->compressed.mmap_len));
-		return o;
-	case PD_FEAT_CPU_PMU_CAPS:
-		return jkv_list(&f->cpu_pmu_caps);
-	case PD_FEAT_CLOCK_DATA:
-		o = json_object();
-		jset(o, "version", json_integer(f->clock_data.version));
-		jset(o, "clockid", json_integer(f->clock_data.clockid));
-		jset(o, "tod_ns", ju64(f->clock_data.tod_ns));
-		jset(o, "clockid_ns", ju64(f->clock_data.clockid_ns));
-		return o;
-	case PD_FEAT_HYBRID_TOPOLOGY:
-		a = json_array();
-		for (k = 0; k < f->hybrid_topology.nr; k++) {
-			o = json_object();
-			jset(o, "pmu_name", jstr(f->hybrid_topology.nodes[k].pmu_name));
-			jset(o, "cpus", jstr(f->hybrid_topology.nodes[k].cpus));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_PMU_CAPS:
-		a = json_array();
-		for (k = 0; k < f->pmu_caps.nr; k++) {
-			o = json_object();
-			jset(o, "pmu_name", jstr(f->pmu_caps.pmus[k].pmu_name));
-			jset(o, "caps", jkv_list(&f->pmu_caps.pmus[k].caps));
-			jpush(a, o);
-		}
-		return a;
-	case PD_FEAT_CPU_DOMAIN_INFO:
-		o = json_object();
-		a = json_array();
-		jset(o, "schedstat_version", json_integer(f->cpu_domain_info.schedstat_version));
-		jset(o, "max_sched_domains", json_integer(f->cpu_domain_info.max_sched_domains));
-		for (k = 0; k < f->cpu_domain_info.nr; k++) {
-			const struct pd_feat_domain_cpu *c = &f->cpu_domain_info.cpus[k];
-			json_t *x = json_object(), *doms = json_array();
-			uint32_t d;
-
-			jset(x, "cpu", json_integer(c->cpu));
-			for (d = 0; d < c->nr_domains; d++) {
-				json_t *y = json_object();
-
-				jset(y, "domain", json_integer(c->domains[d].domain));
-				if (c->domains[d].name)
-					jset(y, "name", jstr(c->domains[d].name));
-				jset(y, "cpumask", jstr(c->domains[d].cpumask));
-				jset(y, "cpulist", jstr(c->domains[d].cpulist));
-				jpush(doms, y);
-			}
-			jset(x, "domains", doms);
-			jpush(a, x);
-		}
-		jset(o, "cpus", a);
-		return o;
-	case PD_FEAT_E_MACHINE:
-		o = json_object();
-		jset(o, "e_machine", json_integer(f->e_machine.e_machine));
-		jset(o, "e_flags", jhex(f->e_machine.e_flags));
-		return o;
-	case PD_FEAT_CLN_SIZE:
-		o = json_object();
-		if (f->cln_size.has_value)
-			jset(o, "value", ju64(f->cln_size.value));
-		jset(o, "size", ju64(raw->len));
-		return o;
-	case PD_FEAT_SP_FILE:
-		return sp_files_json(&f->sp_file, full);
-	case PD_FEAT_SP_FILE2:
-		return sp_files_json(&f->sp_file2, full);
-	case PD_FEAT_SP_META_INFO:
-		return jkv_list(&f->sp_meta_info);
-	case PD_FEAT_SP_DEBUG_UNWIND:
-		a = json_array();
-		for (k = 0; k < f->sp_debug_unwind.nr; k++) {
-			o = json_object();
-			jset(o, "path", jstr(f->sp_debug_unwind.paths[k]));
-			jset(o, "size", ju64(f->sp_debug_unwind.sizes[k]));
-			jpush(a, o);
-		}
-		return a;
-	default:
-		/* DEBUG_UNWIND_FILE, ETM_BRANCH_LIST, INIT_MAP...: bytes only */
-		o = json_object();
-		jset(o, "size", ju64(raw->len));
-		return o;
-	}
+	return o;
 }
 
 static json_t *features_json(const struct pd_features *f, bool full)

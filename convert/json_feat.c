@@ -249,7 +249,7 @@ static json_t *build_ids(const struct pd_feat_build_ids *b)
 	return o;
 }
 
-static json_t *event_desc(const struct pd_feat_event_desc *d)
+static json_t *event_desc(const struct pd_feat_event_desc *d, bool brief)
 {
 	json_t *o = json_object(), *a = json_array();
 	uint32_t i, k;
@@ -260,8 +260,11 @@ static json_t *event_desc(const struct pd_feat_event_desc *d)
 
 		for (k = 0; d->ev[i].ids && k < d->ev[i].nr_ids; k++)
 			json_array_append_new(ids, ju(d->ev[i].ids[k]));
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o}", "name", js(d->ev[i].name),
-						   "attr", json_attr(&d->ev[i].attr), "ids", ids));
+		/* a brief form leaves the attr to the file's attr list */
+		json_array_append_new(a, brief ?
+			json_pack("{s:o,s:o}", "name", js(d->ev[i].name), "ids", ids) :
+			json_pack("{s:o,s:o,s:o}", "name", js(d->ev[i].name),
+				  "attr", json_attr(&d->ev[i].attr), "ids", ids));
 	}
 	set(o, "events", a);
 	return o;
@@ -287,7 +290,7 @@ static json_t *cpu_topology(const struct pd_feat_cpu_topology *t)
 	return o;
 }
 
-static json_t *feature_value(const struct pd_features *f, unsigned int id)
+json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool brief)
 {
 	json_t *a, *o;
 	uint32_t i, k;
@@ -320,7 +323,7 @@ static json_t *feature_value(const struct pd_features *f, unsigned int id)
 	case PD_FEAT_CMDLINE:
 		return str_list(&f->cmdline);
 	case PD_FEAT_EVENT_DESC:
-		return event_desc(&f->event_desc);
+		return event_desc(&f->event_desc, brief);
 	case PD_FEAT_CPU_TOPOLOGY:
 		return cpu_topology(&f->cpu_topology);
 	case PD_FEAT_NUMA_TOPOLOGY:
@@ -481,15 +484,20 @@ static json_t *feature_value(const struct pd_features *f, unsigned int id)
 			const struct pd_feat_sp_file *e = &sf->files[i];
 			json_t *syms = json_array(), *dex = json_array();
 
-			for (k = 0; e->symbols && k < e->nr_symbols; k++)
+			for (k = 0; !brief && e->symbols && k < e->nr_symbols; k++)
 				json_array_append_new(syms, json_pack("{s:o,s:i,s:o}", "vaddr",
 					jx(e->symbols[k].vaddr), "len", e->symbols[k].len, "name",
 					js(e->symbols[k].name)));
 			for (k = 0; e->dex_offsets && k < e->nr_dex_offsets; k++)
 				json_array_append_new(dex, jx(e->dex_offsets[k]));
+			/* symbol tables can be long: a brief form only counts them */
+			if (brief) {
+				json_decref(syms);
+				syms = json_integer(e->nr_symbols);
+			}
 			o = json_pack("{s:o,s:i,s:o,s:o,s:o}", "path", js(e->path), "type", e->type,
-				      "min_vaddr", jx(e->min_vaddr), "symbols", syms,
-				      "dex_offsets", dex);
+				      "min_vaddr", jx(e->min_vaddr), brief ? "nr_symbols" : "symbols",
+				      syms, "dex_offsets", dex);
 			if (e->has_min_vaddr_offset)
 				set(o, "min_vaddr_offset", jx(e->min_vaddr_offset));
 			json_array_append_new(a, o);
@@ -529,7 +537,7 @@ json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t
 	set(o, "size", ju(len));
 	set(o, "decoded", json_boolean(decoded));
 	if (decoded)
-		v = feature_value(f, id);
+		v = json_feature_value(f, id, false);
 	if (v)
 		set(o, "value", v);
 	/* what has no typed form stays available byte for byte */

@@ -18,6 +18,13 @@
 json_t *json_attr(const struct pd_attr *a);
 
 /*
+ * The typed value of decoded feature `id`, the one JSON form of a feature
+ * (to-json --full and info --json); NULL for a feature kept as bytes only.
+ * brief: symbol tables are counted, not listed (info's text).
+ */
+json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool brief);
+
+/*
  * One feature: id, name, offset, size, decoded, the typed "value" when the
  * decoder produced one, and the payload as base64 when it did not (or when
  * the id is unknown).  `payload`/`len` override the stored bytes (pipe-mode
