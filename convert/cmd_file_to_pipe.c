@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		"perf reads it on standard input and pipe-to-file turns it back into an\n"
 		"equivalent file.  A file of the other byte order is converted to host\n"
 		"order.\n\n"
-		"  -o, --output OUT  output (default: standard output; a pipe is fine)\n"
+		"  -o, --output OUT  output (default: standard output; a pipe is fine,\n"
+		"                    a terminal is refused)\n"
 		"      --fsync       flush the output to disk before renaming it\n"
 		"  -v, --verbose     also print diagnostics of severity note\n"
 		"  -h, --help        show this help\n"
@@ -144,6 +145,13 @@ int cmd_file_to_pipe(int argc, char **argv)
 	}
 	if (cli_check_output("file-to-pipe", in, out))
 		return CLI_EXIT_USAGE;
+	/* as to-proto: a binary stream on a terminal is garbage and no use */
+	if (!strcmp(out, "-") && isatty(STDOUT_FILENO)) {
+		cli_error("file-to-pipe: refusing to write a binary stream to a terminal");
+		fprintf(stderr, "Use -o OUT, or a pipe: %s file-to-pipe %s | perf script -i -\n",
+			cli_progname, in);
+		return CLI_EXIT_USAGE;
+	}
 
 	cli_diag_init(&cd, in, verbose);
 	cli_diag_init(&wd, out, verbose);

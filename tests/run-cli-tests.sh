@@ -226,6 +226,35 @@ if [ -f corpus/bad/truncated-mid-record.data ]; then
 	done
 fi
 
+# pipe-to-file on a cut stream: converted with a warning, exit 0 (README,
+# perfconv(1)); --strict makes it an error: exit 1, no output
+if [ -f corpus/bad/pipe-truncated.pipe.data ]; then
+	cut=corpus/bad/pipe-truncated.pipe.data
+	expect 0 "perfconv: $cut:0x2054: warning: the stream ends early (input ends inside a record size=56 available=16); converted the 122 records before it" -- \
+		pipe-to-file -o "$tmp/cut.data" "$cut"
+	grep -q "error" "$tmp/err" && ko "pipe-to-file $cut: an error diagnostic with exit 0"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] || ko "pipe-to-file $cut: more than the one warning"
+	expect 0 "" -- info "$tmp/cut.data"
+	expect 1 "PD303" -- pipe-to-file --strict -o "$tmp/cut-strict.data" "$cut"
+	[ -e "$tmp/cut-strict.data" ] && ko "pipe-to-file --strict $cut: left an output"
+fi
+
+# binary outputs refuse a terminal (run under script(1) for a pseudo-terminal)
+if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 2>&1; then
+	for cmd in to-proto file-to-pipe; do
+		script -qec "\"$PERFCONV\" $cmd corpus/basic.data; echo rc=\$?" /dev/null \
+			> "$tmp/tty" 2>&1 < /dev/null
+		if grep -q "^rc=2" "$tmp/tty" && grep -qF "perfconv: $cmd: refusing to write" "$tmp/tty" &&
+		   ! grep -q "PERFILE2" "$tmp/tty"; then
+			ok
+		else
+			ko "perfconv $cmd to a terminal: $(tr -cd '[:print:]\n' < "$tmp/tty" | head -c 200)"
+		fi
+	done
+else
+	echo "run-cli-tests: SKIP binary output to a terminal: script(1) cannot make a pseudo-terminal here"
+fi
+
 # --- --event matching no event: exit 2 and the recording's events -------
 # Every command that takes --event, file and pipe mode; each name of a
 # list must match; names as info prints them, and without modifiers.
