@@ -154,25 +154,7 @@ static json_t *jhex(uint64_t v)
 
 static json_t *jstr(const char *s)
 {
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	/* not UTF-8: keep the ASCII, show other bytes as '?' so the output stays JSON */
-	copy = strdup(s);
-	if (!copy)
-		return json_null();
-	for (i = 0; copy[i]; i++)
-		if ((unsigned char)copy[i] >= 0x80)
-			copy[i] = '?';
-	j = json_string(copy);
-	free(copy);
-	return j ? j : json_null();
+	return json_text(s);
 }
 
 static void jset(json_t *o, const char *key, json_t *v)

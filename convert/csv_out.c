@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "csv_out.h"
+#include "../common/utf8.h"
 #include "fmt_num.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)
@@ -129,48 +130,13 @@ void csv_header(struct csv_out *o, const char *cols)
 	csv_raw(o, "\r\n", 2);
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/* the second byte rules out overlong forms, surrogates and > U+10FFFF */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-static const char replacement[3] = { (char)0xef, (char)0xbf, (char)0xbd };
-
 bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t at = *len, i = 0;
 
 	while (i < n) {
-		size_t k = utf8_len(p + i, n - i);
+		size_t k = utf8_seq_len(p + i, n - i);
 
 		if (k) {
 			if (cap - at < k)
@@ -181,7 +147,7 @@ bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n
 		} else {
 			if (cap - at < 3)
 				return false;
-			memcpy(dst + at, replacement, 3);
+			memcpy(dst + at, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
 			at += 3;
 			i++;
 		}
@@ -204,12 +170,12 @@ static void str_slow(struct csv_out *o, const unsigned char *p, size_t n, bool q
 	if (quote)
 		o->buf[o->len++] = '"';
 	while (i < n) {
-		size_t k = utf8_len(p + i, n - i);
+		size_t k = utf8_seq_len(p + i, n - i);
 
 		/* a quote may double, a bad byte triples: keep room for both */
 		csv_reserve(o, 8);
 		if (!k) {
-			memcpy(o->buf + o->len, replacement, 3);
+			memcpy(o->buf + o->len, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
 			o->len += 3;
 			i++;
 			continue;

@@ -8,6 +8,7 @@
 
 #include "fmt_num.h"
 #include "json_emit.h"
+#include "../common/utf8.h"
 
 static const char hex_digits[] = "0123456789abcdef";
 
@@ -148,41 +149,6 @@ void je_u64_safe(struct je *j, uint64_t v)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes available), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0xc2)
-		return 0;
-	if (c < 0xe0) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c < 0xf0) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c < 0xf5) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_at_nul)
 {
 	size_t i = 0;
@@ -205,14 +171,16 @@ static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_a
 		}
 		p = je_room(j, 6);
 		if (c >= 0x80) {
-			size_t l = utf8_len(s + i, n - i);
+			size_t l = utf8_seq_len(s + i, n - i);
 
 			if (l) {
 				je_raw(j, (const char *)s + i, l);
 				i += l;
-				continue;
+			} else {
+				je_raw(j, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
+				i++;
 			}
-			/* not UTF-8: keep the byte's value as U+00XX */
+			continue;
 		}
 		switch (c) {
 		case '"':  p[0] = '\\'; p[1] = '"'; j->len += 2; break;

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_conv.h"
 #include "json_feat.h"
+#include "../common/utf8.h"
 
 static json_t *ju(uint64_t v)
 {
@@ -32,11 +33,9 @@ static json_t *jx(uint64_t v)
 	return json_string(buf);
 }
 
-/* strings from the file may hold any bytes: jansson needs UTF-8 */
-static json_t *js(const char *s)
+json_t *json_text(const char *s)
 {
 	json_t *v;
-	size_t n, i;
 	char *t;
 
 	if (!s)
@@ -44,25 +43,16 @@ static json_t *js(const char *s)
 	v = json_string(s);
 	if (v)
 		return v;
-	/* not UTF-8: keep each byte's value as a code point (Latin-1) */
-	n = strlen(s);
-	t = malloc(n * 2 + 1);
-	if (!t)
-		return json_null();
-	for (i = 0, v = NULL; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x80) {
-			t[i++] = (char)c;
-		} else {
-			t[i++] = (char)(0xc0 | (c >> 6));
-			t[i++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	t[i] = '\0';
-	v = json_string(t);
+	/* not UTF-8: each stray byte becomes U+FFFD, the rule of every output */
+	t = utf8_repair(s, strlen(s));
+	v = t ? json_string(t) : NULL;
 	free(t);
 	return v ? v : json_null();
+}
+
+static json_t *js(const char *s)
+{
+	return json_text(s);
 }
 
 static void set(json_t *o, const char *k, json_t *v)

@@ -14,6 +14,12 @@
 
 #include "perfdata/perfdata.h"
 
+/*
+ * A string from the file as a JSON string: bytes that are not UTF-8 become
+ * U+FFFD (common/utf8.h); NULL gives null.
+ */
+json_t *json_text(const char *s);
+
 /* Every field of an attr, flags by name as well as the raw words. */
 json_t *json_attr(const struct pd_attr *a);
 

@@ -217,7 +217,7 @@ static void splice(struct je *j, const char *k, json_t *v)
 
 	je_key(j, k);
 	je_sep(j);
-	txt = v ? json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY) : NULL;
+	txt = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 	if (txt)
 		je_raw(j, txt, strlen(txt));
 	else
@@ -501,7 +501,7 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 
 static void write_json_value(struct je *j, json_t *v)
 {
-	char *txt = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	char *txt = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
 
 	if (txt)
 		je_raw(j, txt, strlen(txt));

@@ -8,7 +8,7 @@
  * perf's failure cases:
  *  - bytes >= 0x80 in strings: perf prints them as \uffffffXX (invalid
  *    JSON, a signed-char bug); valid UTF-8 is copied here, other bytes
- *    become \u00XX;
+ *    become U+FFFD (common/utf8.h);
  *  - pipe input: perf stops after the feature records and writes no
  *    sample; here the stream is converted, and since features arrive as
  *    records the "headers" object is written once they are known (before

@@ -394,5 +394,41 @@ if [ -d corpus/threads.dir ]; then
 	expect 0 "" -- to-csv -o "$tmp/same/rec.dir/csv" "$tmp/same/rec.dir"
 fi
 
+# --- bytes that are not UTF-8: U+FFFD in every output ------------------
+# basic.data with 0xe9 in its host name and in the comm of its first COMM
+# record: info --json, to-json, to-json --full and to-csv write each as
+# U+FFFD (common/utf8.c), never as "?" or a \u00e9 of the byte's value.
+if [ -f corpus/basic.data ]; then
+	f=$tmp/not-utf8.data
+	cp corpus/basic.data "$f"
+	host=$("$PERFCONV" to-json --full --jsonl corpus/basic.data 2>/dev/null | head -n 1 |
+		sed -n 's/.*"name":"HOSTNAME","offset":\([0-9]*\).*/\1/p')
+	comm=$("$PERFCONV" dump corpus/basic.data 2>/dev/null | sed -n 's/^0x\([0-9a-f]*\) .* COMM .*/\1/p' | head -n 1)
+	if [ -n "$host" ] && [ -n "$comm" ]; then
+		# a perf string: u32 length, then the bytes; COMM: header, pid, tid, comm
+		printf '\351' | dd of="$f" bs=1 seek=$((host + 5)) conv=notrunc 2>/dev/null
+		printf '\351' | dd of="$f" bs=1 seek=$((0x$comm + 17)) conv=notrunc 2>/dev/null
+		fffd=$(printf '\357\277\275')
+		for cmd in "info --json" "to-json" "to-json --full" "to-csv --table comms"; do
+			# shellcheck disable=SC2086
+			"$PERFCONV" $cmd "$f" > "$tmp/out" 2> "$tmp/err"
+			n=$(LC_ALL=C grep -c "$fffd" "$tmp/out")
+			case $cmd in
+			"info --json") want=1 ;;	# the host name
+			"to-json --full") want=2 ;;	# the file line (host name), the COMM record
+			*) want=1 ;;			# the comm
+			esac
+			if [ "$n" -ge "$want" ] && ! LC_ALL=C grep -qiF '\u00e9' "$tmp/out" &&
+			   ! LC_ALL=C grep -q "$(printf 'v?')" "$tmp/out"; then
+				ok
+			else
+				ko "$cmd with bytes that are not UTF-8: $n lines with U+FFFD (want $want)"
+			fi
+		done
+	else
+		ko "not-utf8: no HOSTNAME offset or COMM record found in corpus/basic.data"
+	fi
+fi
+
 echo "run-cli-tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

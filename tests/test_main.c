@@ -31,6 +31,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_select,
 	pd_test_register_proto_schema,
 	pd_test_register_visit,
+	pd_test_register_utf8,
 };
 
 int main(int argc, char **argv)

@@ -20,5 +20,6 @@ int pd_test_register_fmt_num(void);
 int pd_test_register_select(void);
 int pd_test_register_proto_schema(void);
 int pd_test_register_visit(void);
+int pd_test_register_utf8(void);
 
 #endif /* PD_TEST_SUITES_H */

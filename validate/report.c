@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "perfcheck.h"
+#include "../common/utf8.h"
 
 /* A JUnit report beyond this per file says it was cut instead. */
 #define JUNIT_BUF_MAX	(1u << 20)
@@ -57,33 +58,6 @@ static void format_line(char *buf, size_t size, const char *name, const struct p
 
 /* ---- JSON ---- */
 
-/* Length of a valid UTF-8 sequence at p (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong three-byte forms, surrogates, and code points past U+10FFFF */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return len;
-}
-
 /*
  * Strings from a damaged file can hold any byte: control characters are
  * escaped and bytes that are not UTF-8 become U+FFFD, so the document
@@ -110,9 +84,9 @@ static void json_str_n(FILE *f, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = utf8_len(p + i, n - i);
+		len = utf8_seq_len(p + i, n - i);
 		if (!len) {
-			fputs("\\ufffd", f);
+			fputs(UTF8_REPLACEMENT, f);
 			i++;
 			continue;
 		}
@@ -258,7 +232,7 @@ static bool buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t 
 
 /*
  * XML 1.0 allows neither most control characters nor broken UTF-8: they
- * become '?', markup characters become entities.
+ * become U+FFFD (utf8.h), markup characters become entities.
  */
 static size_t xml_escape(char *out, size_t size, const char *s)
 {
@@ -284,14 +258,14 @@ static size_t xml_escape(char *out, size_t size, const char *s)
 			i++;
 			continue;
 		}
-		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-			out[o++] = '?';
-			i++;
-			continue;
-		}
-		len = utf8_len(p + i, n - i);
-		if (!len || o + len + 8 >= size) {
-			out[o++] = '?';
+		len = utf8_seq_len(p + i, n - i);
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+			len = 0;
+		if (o + UTF8_REPLACEMENT_LEN + len + 8 >= size)
+			break;
+		if (!len) {
+			memcpy(out + o, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
+			o += UTF8_REPLACEMENT_LEN;
 			i++;
 			continue;
 		}
