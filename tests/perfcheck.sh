@@ -250,15 +250,26 @@ root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites"
 suites = root.findall("testsuite")
 assert len(suites) == 2
-assert suites[0].get("failures") == "0" and not suites[0].findall("testcase/failure")
-fails = suites[1].findall("testcase/failure")
-assert len(fails) == int(suites[1].get("failures")) > 0
-assert all(f.get("type", "").startswith("PD") for f in fails)
+# a clean input: one passing test case
+assert suites[0].get("tests") == "1" and suites[0].get("failures") == "0"
+assert not suites[0].findall("testcase/failure")
+# one test case per check that fired, one failure per failing check
+cases = {c.get("name"): c for c in suites[1].findall("testcase")}
+assert set(cases) == {"PD603 ROUND_ORDER", "PD612 SAMPLE_OUTSIDE_TIME_RANGE"}, cases.keys()
+assert int(suites[1].get("tests")) == 2 and suites[1].get("failures") == "1"
+f = cases["PD603 ROUND_ORDER"].findall("failure")
+assert len(f) == 1 and f[0].get("type") == "PD603"
+assert f[0].text.count("PD603") == 15 and "15 error findings" in f[0].get("message")
+assert not cases["PD612 SAMPLE_OUTSIDE_TIME_RANGE"].findall("failure")
+assert "PD612" in cases["PD612 SAMPLE_OUTSIDE_TIME_RANGE"].find("system-out").text
 EOF
 else
 	grep -q '^<testsuites' "$tmp/report.xml" && grep -q '</testsuites>' "$tmp/report.xml" &&
 		ok || bad "JUnit report lacks its root"
 fi
+# --strict: the warning's test case fails too
+expect_rc 1 "$PC" --strict --format junit corpus/bad/check-round-order.data
+[ "$(grep -c '<failure ' "$tmp/out")" -eq 2 ] && ok || bad "JUnit --strict: not one failure per failing check"
 
 # ---- --check-buildids
 

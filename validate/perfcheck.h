@@ -67,11 +67,15 @@ struct pc_file {
 	bool fatal;		/* the reader could not go on */
 	uint64_t fatal_offset;
 	unsigned int nr_json;	/* findings written to the JSON array */
-	/* JUnit: failures are written after the file is done */
-	char *junit_fail;
-	size_t junit_fail_len, junit_fail_cap;
-	char *junit_out;
-	size_t junit_out_len, junit_out_cap;
+	/*
+	 * JUnit: findings are written after the file is done, one test
+	 * case per code that fired (in the order they first fired); each
+	 * kept line starts with its code number and a space.
+	 */
+	char *junit_lines;
+	size_t junit_len, junit_cap;
+	uint16_t junit_codes[PC_MAX_CODE];
+	unsigned int junit_nr_codes;
 	bool junit_truncated;
 };
 

@@ -279,27 +279,108 @@ static size_t xml_escape(char *out, size_t size, const char *s)
 
 static void junit_finding(struct pc_file *pf, const struct pd_diag *d)
 {
-	char line[1024], esc[4096], msg[512], buf[5120];
+	char line[1024], buf[1100];
+	unsigned int code = (unsigned int)d->code, i;
 	int n;
 
+	if (code >= PC_MAX_CODE)
+		return;
+	for (i = 0; i < pf->junit_nr_codes && pf->junit_codes[i] != code; i++)
+		;
+	if (i == pf->junit_nr_codes)
+		pf->junit_codes[pf->junit_nr_codes++] = (uint16_t)code;
 	format_line(line, sizeof(line), pf->name, d);
-	xml_escape(esc, sizeof(esc), line);
-	if (fails(pf->rep->opts, d->severity)) {
-		char id[16];
+	n = snprintf(buf, sizeof(buf), "%u %s\n", code, line);
+	if (n > 0 && !buf_add(&pf->junit_lines, &pf->junit_len, &pf->junit_cap, buf,
+			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
+		pf->junit_truncated = true;
+}
 
-		xml_escape(msg, sizeof(msg), pd_code_text(d->code));
-		snprintf(id, sizeof(id), "%s", pd_code_id(d->code));
-		n = snprintf(buf, sizeof(buf), "      <failure type=\"%s\" message=\"%s\">%s</failure>\n",
-			     id, msg, esc);
-		if (n > 0 && !buf_add(&pf->junit_fail, &pf->junit_fail_len, &pf->junit_fail_cap, buf,
-				      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
-			pf->junit_truncated = true;
-	} else {
-		n = snprintf(buf, sizeof(buf), "%s\n", esc);
-		if (n > 0 && !buf_add(&pf->junit_out, &pf->junit_out_len, &pf->junit_out_cap, buf,
-				      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
-			pf->junit_truncated = true;
+/* The kept lines of one code, escaped, one per line. */
+static void junit_lines_of(FILE *f, const struct pc_file *pf, unsigned int code)
+{
+	const char *p = pf->junit_lines, *nl;
+	char want[16], line[1100], esc[4096];
+	size_t wl;
+
+	snprintf(want, sizeof(want), "%u ", code);
+	wl = strlen(want);
+	for (; p && *p; p = nl + 1) {
+		size_t len;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		if (strncmp(p, want, wl))
+			continue;
+		len = (size_t)(nl - p - (ptrdiff_t)wl);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p + wl, len);
+		line[len] = '\0';
+		xml_escape(esc, sizeof(esc), line);
+		fprintf(f, "%s\n", esc);
 	}
+}
+
+/*
+ * One test suite per input, one test case per check that fired, so that
+ * a CI page that shows one failure per test case shows every check; a
+ * check's findings are the body of its failure (or its output, when they
+ * do not fail the run).  An input with no finding is one passing case.
+ */
+static void junit_file(struct pc_file *pf, int code, const char *summary)
+{
+	const struct pc_opts *o = pf->rep->opts;
+	FILE *f = pf->rep->out;
+	unsigned int i, nfail = 0, ntests = pf->junit_nr_codes;
+	char name[1024], esc[1024], msg[600], cls[1024];
+	bool unexplained = code == PC_EXIT_FINDINGS;
+
+	for (i = 0; i < pf->junit_nr_codes; i++)
+		if (fails(o, pd_code_severity((enum pd_code)pf->junit_codes[i])))
+			nfail++;
+	if (nfail)
+		unexplained = false;
+	/* the input itself: passes, or carries what no check explains */
+	if (!ntests || code == PC_EXIT_IO || unexplained)
+		ntests++;
+	xml_escape(cls, sizeof(cls), pf->name);
+	fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%d\" "
+		"skipped=\"0\">\n", cls, ntests, nfail + unexplained, code == PC_EXIT_IO);
+	for (i = 0; i < pf->junit_nr_codes; i++) {
+		enum pd_code c = (enum pd_code)pf->junit_codes[i];
+		uint32_t count = pf->by_code[c];
+
+		snprintf(name, sizeof(name), "%s %s", pd_code_id(c), pd_code_name(c));
+		xml_escape(esc, sizeof(esc), name);
+		fprintf(f, "    <testcase classname=\"%s\" name=\"%s\">\n", cls, esc);
+		snprintf(name, sizeof(name), "%s: %" PRIu32 " %s %s", pd_code_text(c), count,
+			 pd_severity_name(pd_code_severity(c)), count == 1 ? "finding" : "findings");
+		xml_escape(msg, sizeof(msg), name);
+		if (fails(o, pd_code_severity(c))) {
+			fprintf(f, "      <failure type=\"%s\" message=\"%s\">", pd_code_id(c), msg);
+			junit_lines_of(f, pf, c);
+			fputs("</failure>\n", f);
+		} else {
+			fprintf(f, "      <system-out>%s\n", msg);
+			junit_lines_of(f, pf, c);
+			fputs("</system-out>\n", f);
+		}
+		fputs("    </testcase>\n", f);
+	}
+	xml_escape(esc, sizeof(esc), summary);
+	if (ntests > pf->junit_nr_codes) {
+		fprintf(f, "    <testcase classname=\"%s\" name=\"perfcheck\">\n", cls);
+		if (code == PC_EXIT_IO)
+			fputs("      <error message=\"input could not be read\"/>\n", f);
+		else if (unexplained)
+			/* A reader failure without a diagnostic still fails the case. */
+			fputs("      <failure message=\"malformed input\"/>\n", f);
+		fputs("    </testcase>\n", f);
+	}
+	fprintf(f, "    <system-out>%s%s</system-out>\n  </testsuite>\n",
+		pf->junit_truncated ? "(more findings not kept: report size limit)\n" : "", esc);
 }
 
 /* ---- the callback ---- */
@@ -452,7 +533,7 @@ int pc_file_end(struct pc_file *pf, int status)
 	struct pc_report *rep = pf->rep;
 	const struct pc_opts *o = rep->opts;
 	FILE *f = rep->out;
-	char supp[512], esc[1024], line[1024];
+	char supp[512], line[1024];
 	const char *verdict;
 	int code;
 	unsigned int i;
@@ -504,38 +585,14 @@ int pc_file_end(struct pc_file *pf, int status)
 		}
 		fputs("}}}", f);
 		break;
-	case PC_FMT_JUNIT: {
-		uint64_t nfail = 0;
-		const char *p;
-
-		for (p = pf->junit_fail; p && (p = strstr(p, "<failure ")); p++)
-			nfail++;
-		xml_escape(esc, sizeof(esc), pf->name);
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%" PRIu64
-			"\" errors=\"%d\" skipped=\"0\">\n", esc, nfail, code == PC_EXIT_IO);
-		fprintf(f, "    <testcase classname=\"perfcheck\" name=\"%s\">\n", esc);
-		if (pf->junit_fail)
-			fputs(pf->junit_fail, f);
-		if (code == PC_EXIT_IO)
-			fputs("      <error message=\"input could not be read\"/>\n", f);
-		else if (code == PC_EXIT_FINDINGS && !nfail)
-			/* A reader failure without a diagnostic still fails the case. */
-			fputs("      <failure message=\"malformed input\"/>\n", f);
-		xml_escape(esc, sizeof(esc), line);
-		fputs("      <system-out>", f);
-		if (pf->junit_out)
-			fputs(pf->junit_out, f);
-		if (pf->junit_truncated)
-			fputs("(more findings not kept: report size limit)\n", f);
-		fprintf(f, "%s</system-out>\n    </testcase>\n  </testsuite>\n", esc);
+	case PC_FMT_JUNIT:
+		junit_file(pf, code, line);
 		break;
-	}
 	case PC_FMT_NONE:
 		break;
 	}
-	free(pf->junit_fail);
-	free(pf->junit_out);
-	pf->junit_fail = pf->junit_out = NULL;
+	free(pf->junit_lines);
+	pf->junit_lines = NULL;
 	return code;
 }
 
