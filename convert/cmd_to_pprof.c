@@ -197,10 +197,11 @@ int cmd_to_pprof(int argc, char **argv)
 	if (code == CLI_EXIT_OK)
 		code = cli_select_check(&cs, r, true);
 	opened = false;
-	if (out_file_close(&out, !failed) && code == CLI_EXIT_OK)
+	/* a usage error found at the end (pipe mode's --event) leaves no file either */
+	if (out_file_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
-		cli_error("to-pprof: write error: %s", strerror(out.err));
+		tool_io_error(cli_progname, "write", NULL, out.err);
 		code = CLI_EXIT_IO;
 	}
 	goto done;

@@ -160,6 +160,7 @@ expect 3 "$msg" -- dump "$missing"
 expect 3 "$msg" -- to-json -o "$tmp/x.json" "$missing"
 expect 3 "$msg" -- to-json --full -o "$tmp/x.json" "$missing"
 expect 3 "$msg" -- to-proto -o "$tmp/x.pb" "$missing"
+expect 3 "$msg" -- to-pprof -o "$tmp/x.pb" "$missing"
 expect 3 "$msg" -- to-csv --table stats "$missing"
 expect 3 "$msg" -- file-to-pipe -o "$tmp/x.pipe" "$missing"
 expect 3 "$msg" -- pipe-to-file -o "$tmp/x.data" "$missing"
@@ -172,7 +173,7 @@ done
 # an output that cannot be created
 nodir=$tmp/no-such-dir
 if [ -f corpus/basic.data ]; then
-	for cmd in to-json to-proto file-to-pipe; do
+	for cmd in to-json to-proto to-pprof file-to-pipe; do
 		expect 3 "perfconv: cannot create '$nodir/out': No such file or directory" -- \
 			"$cmd" -o "$nodir/out" corpus/basic.data
 	done
@@ -275,7 +276,7 @@ for f in corpus/multi-event.data corpus/multi-event.pipe.data corpus/basic.data;
 	*) list="perfconv: the recording's events: cpu-clock task-clock page-faults" ;;
 	esac
 	for cmd in dump to-json "to-json --full" "to-csv --table samples" "to-proto -o $tmp/ev.pb" \
-		   "to-csv -o $tmp/ev.csv"; do
+		   "to-csv -o $tmp/ev.csv" "to-pprof -o $tmp/ev.pb"; do
 		name=${cmd%% *}
 		for sel in nosuch cpu-clock,nosuch; do
 			# shellcheck disable=SC2086
