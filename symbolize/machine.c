@@ -413,6 +413,7 @@ static void dso_set_build_id(struct pd_dso *d, const uint8_t *id, size_t size)
 static void dso_free(struct pd_dso *d)
 {
 	pd_dwarf_free(d);
+	pd_inline_free(d);
 	pd_symtab_free(&d->syms);
 	free(d->name);
 	free(d->long_name);
@@ -1635,8 +1636,10 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 	if (nu) {
 		/* the unwinder may have created or loaded things: find the thread again */
 		t = thread_findnew(m, (int32_t)s->pid, (int32_t)s->tid);
-		for (j = 0; j < nu && n < max; j++)
-			resolve_in(m, t, PD_CPUMODE_USER, user[j], &frames[n++]);
+		for (j = 0; j < nu && n < max; j++) {
+			resolve_in(m, t, PD_CPUMODE_USER, user[j], &frames[n]);
+			frames[n++].unwound = true;
+		}
 	}
 	return n;
 }

@@ -11,6 +11,7 @@
  *   --buildid-dir D  perf's build-id cache (default $HOME/.debug)
  *   --file-order     process records in file order (perf script
  *                    --show-round-events does so)
+ *   --no-inline      no inline frames (perf script shows them by default)
  *   --no-unwind      user frames of --call-graph dwarf samples are not
  *                    unwound: the recorded callchain only
  *   --max-stack N    at most N callchain entries and N unwound frames
@@ -74,8 +75,8 @@ static double now(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
-		   "               [--buildid-dir DIR] [--file-order] [--no-unwind] [--max-stack N]\n"
-		   "               [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		   "               [--buildid-dir DIR] [--file-order] [--no-inline] [--no-unwind]\n"
+		   "               [--max-stack N] [-v] [SELECTION] [FILE|DIR|-]\n\n"
 		   "Print the resolved frames of every sample, as\n"
 		   "'perf script -F comm,tid,ip,sym,dso' does.\n\n"
 		   "      --srcline         add file:line (and inline frames) to each frame\n"
@@ -84,29 +85,46 @@ static void usage(FILE *f)
 		   "      --kallsyms FILE   kernel symbols from FILE\n"
 		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
 		   "      --file-order      process records in file order\n"
+		   "      --no-inline       no inline frames (perf script --no-inline)\n"
 		   CLI_UNWIND_HELP
 		   "  -v                    print the per-DSO notes on stderr\n"
 		   "  -h, --help            show this help\n"
 		   CLI_SELECT_HELP "\n" CLI_INPUT_HELP_TAIL);
 }
 
-static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline)
+static void print_srcline(struct pd_machine *m, const struct pd_sym_frame *f)
+{
+	struct pd_sym_srcline sl;
+	unsigned int i;
+
+	if (pd_machine_srcline(m, f, &sl) > 0) {
+		for (i = 0; i < sl.nr; i++)
+			printf("\t\t%s:%u%s%s\n", sl.pos[i].file ? sl.pos[i].file : "??",
+			       sl.pos[i].line, sl.pos[i].func ? " inlined " : "",
+			       sl.pos[i].func ? sl.pos[i].func : "");
+	}
+}
+
+static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline,
+			bool inl)
 {
 	uint64_t shown = f->user_map ? f->addr : f->ip;
+	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
+	size_t n = inl ? pd_machine_inline_frames(m, f, in, PD_SYM_MAX_INLINE + 1) : 0, i;
 
-	printf("\t%16llx %s (%s)\n", (unsigned long long)shown, f->sym ? f->sym : "[unknown]",
-	       f->has_map ? f->dso_name : "[unknown]");
-	if (srcline) {
-		struct pd_sym_srcline sl;
-		unsigned int i;
-
-		if (pd_machine_srcline(m, f, &sl) > 0) {
-			for (i = 0; i < sl.nr; i++)
-				printf("\t\t%s:%u%s%s\n", sl.pos[i].file ? sl.pos[i].file : "??",
-				       sl.pos[i].line, sl.pos[i].func ? " inlined " : "",
-				       sl.pos[i].func ? sl.pos[i].func : "");
-		}
+	/* perf script's inline frames: the same address, "(inlined)" instead of the dso */
+	for (i = 0; i < n; i++) {
+		if (in[i].inlined)
+			printf("\t%16llx %s (inlined)\n", (unsigned long long)shown, in[i].name);
+		else
+			printf("\t%16llx %s (%s)\n", (unsigned long long)shown, in[i].name,
+			       f->dso_name);
 	}
+	if (!n)
+		printf("\t%16llx %s (%s)\n", (unsigned long long)shown,
+		       f->sym ? f->sym : "[unknown]", f->has_map ? f->dso_name : "[unknown]");
+	if (srcline)
+		print_srcline(m, f);
 }
 
 int main(int argc, char **argv)
@@ -118,6 +136,7 @@ int main(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "buildid-dir", required_argument, NULL, 'B' },
 		{ "file-order", no_argument, NULL, 'o' },
+		{ "no-inline", no_argument, NULL, 'I' },
 		CLI_UNWIND_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_SELECT_LONGOPTS,
@@ -132,7 +151,7 @@ int main(int argc, char **argv)
 	struct pd_machine *m;
 	struct pd_reader *r;
 	const struct pd_record *rec;
-	bool bench = false, srcline = false, verbose = false;
+	bool bench = false, srcline = false, verbose = false, inl = true;
 	uint64_t nframes = 0, nsamples = 0, warm_frames = 0;
 	double t0, t_res = 0, t_warm = 0;
 	int opt, ret;
@@ -159,6 +178,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			ro.time_order = false;
+			break;
+		case 'I':
+			inl = false;
 			break;
 		case 'v':
 			verbose = true;
@@ -264,7 +286,7 @@ int main(int argc, char **argv)
 			if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
 				printf("%s %5d \n", comm, (int32_t)s->tid);
 				for (i = 0; i < n; i++)
-					print_frame(m, &frames[i], srcline);
+					print_frame(m, &frames[i], srcline, inl);
 				printf("\n");
 			} else {
 				const struct pd_sym_frame *f = &frames[0];
@@ -273,7 +295,7 @@ int main(int argc, char **argv)
 				       (unsigned long long)s->ip, f->sym ? f->sym : "[unknown]",
 				       f->has_map ? f->dso_name : "[unknown]");
 				if (srcline && n)
-					print_frame(m, f, true);
+					print_srcline(m, f);
 			}
 		}
 	}

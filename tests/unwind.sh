@@ -6,9 +6,12 @@
 # calling through a shared library, a shallow and a deep recursion, a
 # signal handler; C++ with inlined templates and lambdas), records each
 # with the machine's `perf record --call-graph dwarf`, and compares
-#  - every frame of every sample: perfsym against
+#  - every frame of every sample: perfsym --no-inline against
 #        perf script -F comm,tid,ip,sym,dso --no-inline
-#    (inline frames are compared on their own, see below);
+#  - the same with inline frames (perf script's default), where perf
+#    asks addr2line and perfsym reads the DWARF itself: reported, and
+#    failed below UNWIND_INLINE_MIN_RATE (default 85 %, see README for the
+#    names addr2line gives differently);
 #  - perfsym --max-stack 6 against perf script --max-stack 6;
 #  - the folded stacks of `perfconv to-csv --table folded` against a
 #    stackcollapse-perf folding of the same perf script output;
@@ -28,6 +31,7 @@ PERFSYM=$O/perfsym
 PERFCONV=$O/perfconv
 SRC=$ROOT/tests/unwind
 MIN_RATE=${UNWIND_MIN_RATE:-100}
+INLINE_MIN_RATE=${UNWIND_INLINE_MIN_RATE:-85}
 
 skip() {
 	echo "unwind.sh: SKIP: $*"
@@ -142,19 +146,32 @@ compare() {	# label perf-file mine-file
 
 ftotal=0
 fbad=0
+itotal=0
+ibad=0
 for r in $RUNS; do
 	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	keys < "$r.script" > "$r.perf"
-	"$PERFSYM" "$r.data" 2> "$r.notes" > "$r.sym" || fail "perfsym failed on $r.data: $(cat "$r.notes")"
+	"$PERFSYM" --no-inline "$r.data" 2> "$r.notes" > "$r.sym" ||
+		fail "perfsym failed on $r.data: $(cat "$r.notes")"
 	keys < "$r.sym" > "$r.mine"
 	compare "$r" "$r.perf" "$r.mine"
+
+	# with inline frames: counted on their own
+	perf script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
+	"$PERFSYM" "$r.data" 2> /dev/null | keys > "$r.imine"
+	n=$(wc -l < "$r.iperf")
+	d=$(diff "$r.iperf" "$r.imine" | grep -c '^<')
+	itotal=$((itotal + n))
+	ibad=$((ibad + d))
+	echo "unwind.sh: $r with inline frames: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff "$r.iperf" "$r.imine" | head -6 | sed 's/^/    /'
 
 	# the user frames must be there: a stack of the program's own functions
 	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
 
 	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
 		keys > "$r.perf6"
-	"$PERFSYM" --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
+	"$PERFSYM" --no-inline --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
 	compare "$r --max-stack 6" "$r.perf6" "$r.mine6"
 
 	# folded stacks
@@ -211,7 +228,11 @@ fi
 [ "$total" -gt 0 ] || fail "no frames recorded"
 rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
 frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
+irate=$(awk -v t="$itotal" -v b="$ibad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
 echo "unwind.sh: agreement $rate% of $total frames, folded $frate% of $ftotal stacks"
+echo "unwind.sh: with inline frames $irate% of $itotal frames"
 awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m) }' ||
 	fail "agreement below $MIN_RATE%"
+awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
+	fail "agreement with inline frames below $INLINE_MIN_RATE%"
 echo "unwind.sh: PASS"

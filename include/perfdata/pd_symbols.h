@@ -115,6 +115,7 @@ struct pd_sym_frame {
 	const char *sym;	/* NULL when no symbol covers addr */
 	uint64_t sym_start;	/* in the DSO's address space (like addr) */
 	uint64_t sym_off;	/* addr - sym_start */
+	bool unwound;		/* a user frame found by DWARF unwinding */
 };
 
 /* What a thread looks like at a given moment. */
@@ -235,6 +236,26 @@ int pd_machine_thread(struct pd_machine *m, int32_t tid, struct pd_sym_thread *o
  */
 int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 		       struct pd_sym_srcline *out);
+
+/* One entry of perf's inline expansion of a frame. */
+struct pd_sym_inline {
+	const char *name;	/* demangled as perf prints it */
+	bool inlined;		/* printed "name (inlined)", without dso; else the frame's symbol */
+};
+
+/*
+ * The frames perf script shows in place of one user frame found by DWARF
+ * unwinding (f->unwound; perf 6.1 expands no other frame, and perf script
+ * --no-inline none): the functions inlined at
+ * the address, innermost first, then the function around them, from the
+ * DWARF of the file the DSO's symbols came from.  Returns 0 when the frame
+ * stands as it is (no debug information, no symbol, no file), else the
+ * number of entries (at most `max`) that take its place.  An entry named
+ * like the frame's symbol is that frame.  Names stay valid until
+ * pd_machine_free().
+ */
+size_t pd_machine_inline_frames(struct pd_machine *m, const struct pd_sym_frame *f,
+				struct pd_sym_inline *out, size_t max);
 
 void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out);
 
