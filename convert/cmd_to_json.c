@@ -5,8 +5,8 @@
  *
  * The command owns what both writers share: options, the input, the
  * output (a temporary file renamed into place only when the document is
- * complete), symbolization, tracepoint formats, diagnostics and the
- * progress line.
+ * complete), symbolization, diagnostics and the progress line; the
+ * tracepoint formats are json_trace.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,57 +34,6 @@ struct to_json_opts {
 	struct cli_select cs;
 	const char *input;
 };
-
-/* ---- tracing data ---- */
-
-struct jtep *jconv_tep(struct jconv *c)
-{
-	const struct pd_features *f;
-	const uint8_t *blob = NULL;
-	size_t len = 0;
-	const char *why;
-
-	if (c->tep_tried)
-		return c->tep;
-	c->tep_tried = true;
-	f = pd_reader_features(c->r);
-	if (c->pipe_tracing) {
-		blob = c->pipe_tracing;
-		len = c->pipe_tracing_len;
-	} else if (pd_features_has(f, PD_FEAT_TRACING_DATA)) {
-		blob = f->raw[PD_FEAT_TRACING_DATA].data;
-		len = f->raw[PD_FEAT_TRACING_DATA].len;
-	}
-	if (!blob)
-		return NULL;
-	c->tep = jtep_new(blob, len, &why);
-	if (why)
-		cli_error("to-json: %s: tracepoint fields %s", why,
-			  c->tep ? "may be incomplete" : "are left out");
-	return c->tep;
-}
-
-void jconv_take_tracing(struct jconv *c, const struct pd_record *rec)
-{
-	const struct pd_rec_tracing_data *td = &rec->u.tracing_data;
-	const uint8_t *p = td->inline_data ? td->data : rec->extra;
-	size_t len = td->size;
-
-	if (!rec->decoded || !p || (!td->inline_data && len > rec->extra_len))
-		return;
-	free(c->pipe_tracing);
-	c->pipe_tracing = malloc(len ? len : 1);
-	if (!c->pipe_tracing) {
-		c->pipe_tracing_len = 0;
-		return;
-	}
-	memcpy(c->pipe_tracing, p, len);
-	c->pipe_tracing_len = len;
-	/* formats seen before (if any) are replaced by the new ones */
-	jtep_free(c->tep);
-	c->tep = NULL;
-	c->tep_tried = false;
-}
 
 /* ---- progress ---- */
 
@@ -497,8 +446,7 @@ int cmd_to_json(int argc, char **argv)
 	    code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	je_free(&je);
-	jtep_free(c.tep);
-	free(c.pipe_tracing);
+	jconv_trace_free(&c);
 	sym_ahead_free(c.ahead);
 	pd_machine_free(c.m);
 	pd_reader_close(c.r);

@@ -55,13 +55,15 @@ struct jconv {
 	void (*tick)(struct jconv *c);
 };
 
-/* Returns the last reader status (0 or a negative enum pd_status), or -3 on ENOMEM. */
+/* json_perf.c, json_full.c: the last reader status (0 or a negative enum pd_status), or -3 on ENOMEM. */
 int json_perf_write(struct jconv *c);
 int json_full_write(struct jconv *c);
 
-/* Tracepoint formats of the input (file feature or pipe record), NULL if none. */
+/* json_trace.c: tracepoint formats of the input (file feature or pipe record), NULL if none. */
 struct jtep *jconv_tep(struct jconv *c);
 /* Keep a copy of a pipe-mode tracing-data blob (record HEADER_TRACING_DATA). */
 void jconv_take_tracing(struct jconv *c, const struct pd_record *rec);
+/* Free the formats and the blob. */
+void jconv_trace_free(struct jconv *c);
 
 #endif /* PERFCONV_JSON_CONV_H */

@@ -6,7 +6,15 @@
 #              through include/perfdata/ (never lib/ headers);
 #   common/    what every command shares (message shape, path checks): used
 #              by convert/, validate/ and symbolize/perfsym.c, it includes
-#              none of them, no lib/ header and no output or symbol library.
+#              none of them, no lib/ header and no output or symbol library;
+#   symbolize/ the symbolization library uses the core only through
+#              include/perfdata/ and its own headers, never convert/,
+#              validate/ or common/; perfsym.c, its command, may use common/
+#              and the selection options (convert/cli_select.h, until they
+#              move to the shared command layer), never validate/ or lib/.
+# and that no two .c files depend on each other, directly or through
+# others: a file depends on another when it uses a function the other
+# defines and declares in a header.
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -47,4 +55,77 @@ for f in common/*.c common/*.h; do
 		bad "$f: common/ must not depend on output or symbol libraries"
 	fi
 done
+for f in symbolize/*.c symbolize/*.h; do
+	[ -e "$f" ] || continue
+	if grep -nE '#include *"(\.\./)?(validate|lib)/|#include *"(internal|decode)\.h"' "$f"; then
+		bad "$f: symbolize/ uses the core only through include/perfdata/"
+	fi
+	case $f in
+	symbolize/perfsym.c)
+		if grep -nE '#include *"(\.\./)?convert/' "$f" | grep -v 'convert/cli_select\.h'; then
+			bad "$f: perfsym uses no convert/ code but the selection options"
+		fi
+		;;
+	*)
+		if grep -nE '#include *"(\.\./)?(convert|common)/' "$f"; then
+			bad "$f: the symbolization library must not include command code"
+		fi
+		;;
+	esac
+done
+
+# ---- cycles between .c files ----
+# Functions each file defines (kernel style: the name at the start of a
+# line, not static) and declares in a header; a file depends on every
+# other file whose functions it names.  A cycle is a file that depends on
+# itself through others.
+srcs=$(ls lib/*.c common/*.c convert/*.c symbolize/*.c validate/*.c 2>/dev/null)
+hdrs=$(ls include/perfdata/*.h lib/*.h common/*.h convert/*.h symbolize/*.h validate/*.h 2>/dev/null)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2086
+cat $hdrs | grep -ow '[A-Za-z_][A-Za-z0-9_]*' | sort -u > "$tmp/declared"
+for f in $srcs; do
+	awk -v f="$f" '
+	/^[a-z_][a-z0-9_ \t*]*[ \t*][a-z_][a-z0-9_]*\(/ && !/^static/ && !/;[ \t]*$/ &&
+	!/^(return|if|else|while|for|switch)[ \t(]/ {
+		s = $0; sub(/\(.*/, "", s); n = split(s, w, /[ \t*]+/)
+		if (w[n] != "main") print w[n], f
+	}' "$f"
+done | sort > "$tmp/defs.all"
+awk 'NR == FNR { d[$1] = 1; next } ($1 in d)' "$tmp/declared" "$tmp/defs.all" > "$tmp/defs"
+for f in $srcs; do
+	grep -ow '[A-Za-z_][A-Za-z0-9_]*' "$f" | sort -u |
+	awk -v f="$f" 'NR == FNR { use[$1] = 1; next } ($1 in use) && $2 != f { print f, $2 }' - "$tmp/defs"
+done | sort -u > "$tmp/edges"
+# Known, to be removed: the DWARF unwinder asks the process model for maps
+# and the model owns the unwinder's state (symbolize/unwind.c, issue 13).
+known='symbolize/machine.c symbolize/unwind.c'
+cycles=$(awk -v known="$known" '
+	{ if (!($1 in id)) { id[$1] = n; name[n++] = $1 }
+	  if (!($2 in id)) { id[$2] = n; name[n++] = $2 }
+	  r[id[$1], id[$2]] = 1 }
+	END {
+		split(known, k, " ")
+		for (m = 0; m < n; m++)
+			for (i = 0; i < n; i++)
+				if ((i, m) in r)
+					for (j = 0; j < n; j++)
+						if ((m, j) in r)
+							r[i, j] = 1
+		for (i = 0; i < n; i++)
+			for (j = i + 1; j < n; j++)
+				if ((i, j) in r && (j, i) in r) {
+					a = name[i]; b = name[j]
+					if ((a == k[1] && b == k[2]) || (a == k[2] && b == k[1]))
+						continue
+					print a " <-> " b
+				}
+	}' "$tmp/edges")
+if [ -n "$cycles" ]; then
+	echo "$cycles" | while read -r c; do
+		echo "check-layers: dependency cycle: $c" >&2
+	done
+	fail=1
+fi
 exit $fail

@@ -481,9 +481,9 @@ static bool has_dotdot(const char *p)
 }
 
 /* .gnu_debuglink of a file: the linked name, or false */
-static bool read_debuglink(struct pd_machine *m, const char *path, char *out, size_t outsz)
+static bool read_debuglink(struct pd_sym_env *env, const char *path, char *out, size_t outsz)
 {
-	int fd = pd_sym_open(m, path, true);
+	int fd = pd_sym_open(env, path, true);
 	Elf *elf;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -533,10 +533,10 @@ static size_t add_cand(struct cand *c, size_t n, bool root, const char *fmt, ...
 }
 
 /* Candidate files for a user DSO, in perf's binary_type_symtab order. */
-static size_t candidates(struct pd_machine *m, struct pd_dso *d, struct cand *c)
+static size_t candidates(struct pd_sym_env *env, struct pd_dso *d, struct cand *c)
 {
-	bool broot;
-	const char *ln = d->long_name, *B = pd_machine_buildid_dir(m, &broot);
+	bool broot = env->buildid_under_root;
+	const char *ln = d->long_name, *B = env->buildid_dir;
 	char dir[PATH_MAX], base[PATH_MAX], link[256], hex[41];
 	const char *slash = strrchr(ln, '/');
 	size_t n = 0;
@@ -548,7 +548,7 @@ static size_t candidates(struct pd_machine *m, struct pd_dso *d, struct cand *c)
 	snprintf(base, sizeof(base), "%s", slash + 1);
 
 	/* 1. .gnu_debuglink next to the file */
-	if (read_debuglink(m, ln, link, sizeof(link))) {
+	if (read_debuglink(env, ln, link, sizeof(link))) {
 		n = add_cand(c, n, true, "%s/%s", dir, link);
 		n = add_cand(c, n, true, "%s/.debug/%s", dir, link);
 		n = add_cand(c, n, true, "/usr/lib/debug%s/%s", dir, link);
@@ -579,14 +579,14 @@ static size_t candidates(struct pd_machine *m, struct pd_dso *d, struct cand *c)
 }
 
 /* Open a candidate as ELF and check its build id; false when unusable. */
-static bool symsrc_open(struct pd_machine *m, struct pd_dso *d, const struct cand *c,
+static bool symsrc_open(struct pd_sym_env *env, struct pd_dso *d, const struct cand *c,
 			struct symsrc *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->fd = pd_sym_open(m, c->path, c->under_root);
+	s->fd = pd_sym_open(env, c->path, c->under_root);
 	if (s->fd < 0) {
 		if (errno == EXDEV)
-			pd_sym_note(m, d, PD_NOTE_ESCAPE, "%s leaves the symfs root: not used",
+			pd_sym_note(env, d, PD_NOTE_ESCAPE, "%s leaves the symfs root: not used",
 				    c->path);
 		return false;
 	}
@@ -605,7 +605,7 @@ static bool symsrc_open(struct pd_machine *m, struct pd_dso *d, const struct can
 				pd_hex(id, (size_t)sz, got);
 			else
 				strcpy(got, "none");
-			pd_sym_note(m, d, PD_NOTE_BUILDID,
+			pd_sym_note(env, d, PD_NOTE_BUILDID,
 				    "%s has build id %s, the recording has %s: not used for symbols",
 				    c->path, got, want);
 			goto fail;
@@ -622,7 +622,7 @@ fail:
 	return false;
 }
 
-void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d)
+void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
 {
 	struct cand *c;
 	struct symsrc syms = { .fd = -1 }, rt = { .fd = -1 }, s;
@@ -631,12 +631,12 @@ void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d)
 
 	pd_elf_init();
 	if (d->long_name[0] != '/' || has_dotdot(d->long_name)) {
-		pd_sym_note(m, d, PD_NOTE_MISSING, "%s is not an absolute plain path: no symbols",
+		pd_sym_note(env, d, PD_NOTE_MISSING, "%s is not an absolute plain path: no symbols",
 			    d->long_name);
 		return;
 	}
 	if (!d->has_build_id) {
-		int fd = pd_sym_open(m, d->long_name, true);
+		int fd = pd_sym_open(env, d->long_name, true);
 
 		if (fd >= 0) {
 			uint8_t id[20];
@@ -653,11 +653,11 @@ void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d)
 	c = calloc(16, sizeof(*c));
 	if (!c)
 		return;
-	n = candidates(m, d, c);
+	n = candidates(env, d, c);
 	for (i = 0; i < n; i++) {
 		bool keep = false;
 
-		if (!symsrc_open(m, d, &c[i], &s))
+		if (!symsrc_open(env, d, &c[i], &s))
 			continue;
 		if (!have_syms && s.symtab) {
 			syms = s;
@@ -679,7 +679,7 @@ void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d)
 	}
 	free(c);
 	if (!have_syms && !have_rt) {
-		pd_sym_note(m, d, PD_NOTE_MISSING, "no readable ELF image found for %s: no symbols",
+		pd_sym_note(env, d, PD_NOTE_MISSING, "no readable ELF image found for %s: no symbols",
 			    d->long_name);
 		return;
 	}

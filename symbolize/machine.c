@@ -75,11 +75,7 @@ struct cache_ent {
 };
 
 struct pd_machine {
-	struct pd_sym_opts opts;
-	char *symfs;
-	int rootfd;
-	char *buildid_dir;
-	bool buildid_under_root;
+	struct pd_sym_env env;	/* what the loaders see: options, roots, notes */
 
 	struct thread **th;	/* hash by tid */
 	size_t th_nbuckets, nr_threads;
@@ -129,95 +125,12 @@ static uint64_t hash_u64(uint64_t x)
 
 const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m)
 {
-	return &m->opts;
+	return &m->env.opts;
 }
 
-const char *pd_machine_buildid_dir(const struct pd_machine *m, bool *under_root)
+struct pd_sym_env *pd_machine_env(struct pd_machine *m)
 {
-	*under_root = m->buildid_under_root;
-	return m->buildid_dir;
-}
-
-void pd_sym_note(struct pd_machine *m, struct pd_dso *d, unsigned int kind, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (d) {
-		if (d->notes & kind)
-			return;
-		d->notes |= kind;
-	}
-	m->st.notes++;
-	if (!m->opts.note_fn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	m->opts.note_fn(m->opts.note_arg, d ? d->name : "", msg);
-}
-
-/* ------------------------------------------------------------ files */
-
-static int open_checked(int dirfd, const char *path, bool beneath)
-{
-	int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-	struct stat sb;
-	int fd;
-
-	if (beneath) {
-		struct open_how how = {
-			.flags = (uint64_t)flags,
-			/* absolute links and ".." stay inside the root */
-			.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-		};
-
-		fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-	} else {
-		fd = open(path, flags);
-	}
-	if (fd < 0)
-		return -1;
-	/* FIFOs, devices and directories are never read: a name is no command */
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	return fd;
-}
-
-int pd_sym_open(struct pd_machine *m, const char *path, bool under_root)
-{
-	char full[PATH_MAX], real[PATH_MAX];
-	const char *rel = path;
-	size_t rl;
-	int fd;
-
-	if (!under_root || !m->symfs)
-		return open_checked(AT_FDCWD, path, false);
-	while (*rel == '/')
-		rel++;
-	if (!*rel) {
-		errno = ENOENT;
-		return -1;
-	}
-	fd = open_checked(m->rootfd, rel, true);
-	if (fd >= 0 || errno != ENOSYS)
-		return fd;
-	/* no openat2: resolve, then require the result to stay under the root */
-	if (snprintf(full, sizeof(full), "%s/%s", m->symfs, rel) >= (int)sizeof(full)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (!realpath(full, real))
-		return -1;
-	rl = strlen(m->symfs);
-	if (strncmp(real, m->symfs, rl) || (real[rl] != '/' && real[rl] != '\0')) {
-		errno = EXDEV;
-		return -1;
-	}
-	return open_checked(AT_FDCWD, real, false);
+	return &m->env;
 }
 
 /* ------------------------------------------------------------ strings */
@@ -745,8 +658,8 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	if (!m)
 		return -1;
 	if (opts)
-		m->opts = *opts;
-	m->rootfd = -1;
+		m->env.opts = *opts;
+	m->env.rootfd = -1;
 	m->kstamp = ++m->seq;	/* versions are never 0 */
 	m->th_nbuckets = 1024;
 	m->dh_nbuckets = 1024;
@@ -756,27 +669,27 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	m->sh = calloc(m->sh_nbuckets, sizeof(*m->sh));
 	if (!m->th || !m->dh || !m->sh)
 		goto fail;
-	if (m->opts.symfs && m->opts.symfs[0]) {
+	if (m->env.opts.symfs && m->env.opts.symfs[0]) {
 		char real[PATH_MAX];
 
-		if (!realpath(m->opts.symfs, real))
+		if (!realpath(m->env.opts.symfs, real))
 			goto fail;
-		m->symfs = strdup(real);
-		m->rootfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (!m->symfs || m->rootfd < 0)
+		m->env.symfs = strdup(real);
+		m->env.rootfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!m->env.symfs || m->env.rootfd < 0)
 			goto fail;
 	}
-	if (m->opts.buildid_dir) {
-		m->buildid_dir = strdup(m->opts.buildid_dir);
-	} else if (m->symfs) {
+	if (m->env.opts.buildid_dir) {
+		m->env.buildid_dir = strdup(m->env.opts.buildid_dir);
+	} else if (m->env.symfs) {
 		/* perf's default for --symfs; opened inside the root like the rest */
-		m->buildid_dir = strdup("/.debug");
-		m->buildid_under_root = true;
+		m->env.buildid_dir = strdup("/.debug");
+		m->env.buildid_under_root = true;
 	} else if ((env = getenv("PERF_BUILDID_DIR")) && env[0]) {
-		m->buildid_dir = strdup(env);
+		m->env.buildid_dir = strdup(env);
 	} else if ((env = getenv("HOME")) && env[0]) {
 		snprintf(buf, sizeof(buf), "%s/.debug", env);
-		m->buildid_dir = strdup(buf);
+		m->env.buildid_dir = strdup(buf);
 	}
 	/* perf creates the idle thread before reading anything */
 	idle = thread_findnew(m, 0, 0);
@@ -822,13 +735,13 @@ void pd_machine_free(struct pd_machine *m)
 	free(m->th);
 	free(m->dh);
 	free(m->sh);
-	free(m->symfs);
-	free(m->buildid_dir);
+	free(m->env.symfs);
+	free(m->env.buildid_dir);
 	free(m->osrelease);
 	free(m->arch);
 	pd_unwinder_free(m->uw);
-	if (m->rootfd >= 0)
-		close(m->rootfd);
+	if (m->env.rootfd >= 0)
+		close(m->env.rootfd);
 	free(m);
 }
 
@@ -1260,25 +1173,25 @@ static int open_kallsyms(struct pd_machine *m, struct pd_dso *k, char *which, si
 	char hex[41], path[PATH_MAX];
 	int fd;
 
-	if (m->opts.kallsyms) {
-		snprintf(which, wsz, "%s", m->opts.kallsyms);
-		return open_checked(AT_FDCWD, m->opts.kallsyms, false);
+	if (m->env.opts.kallsyms) {
+		snprintf(which, wsz, "%s", m->env.opts.kallsyms);
+		return pd_sym_open(&m->env, m->env.opts.kallsyms, false);
 	}
-	if (m->symfs)
+	if (m->env.symfs)
 		return -1;	/* perf uses no local kallsyms with a symfs */
 	if (kernel_is_host(m, k)) {
 		snprintf(which, wsz, "/proc/kallsyms");
-		return open_checked(AT_FDCWD, "/proc/kallsyms", false);
+		return pd_sym_open(&m->env, "/proc/kallsyms", false);
 	}
-	if (!k->has_build_id || !m->buildid_dir)
+	if (!k->has_build_id || !m->env.buildid_dir)
 		return -1;
 	/* the copy perf record put in its build-id cache */
 	pd_hex(k->build_id, k->build_id_size, hex);
-	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", m->buildid_dir, hex);
-	fd = open_checked(AT_FDCWD, path, false);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", m->env.buildid_dir, hex);
+	fd = pd_sym_open(&m->env, path, false);
 	if (fd < 0) {
-		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", m->buildid_dir, hex);
-		fd = open_checked(AT_FDCWD, path, false);
+		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", m->env.buildid_dir, hex);
+		fd = pd_sym_open(&m->env, path, false);
 	}
 	snprintf(which, wsz, "%s", path);
 	return fd;
@@ -1335,18 +1248,18 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	long nr;
 	int fd;
 
-	if (m->opts.no_kernel)
+	if (m->env.opts.no_kernel)
 		return;
 	fd = open_kallsyms(m, k, which, sizeof(which));
 	if (fd < 0) {
-		pd_sym_note(m, k, PD_NOTE_KERNEL,
+		pd_sym_note(&m->env, k, PD_NOTE_KERNEL,
 			    "no kallsyms for this recording's kernel: kernel frames stay unresolved");
 		return;
 	}
 	nr = pd_kallsyms_load(fd, &k->syms, &text);
 	close(fd);
 	if (nr <= 0) {
-		pd_sym_note(m, k, PD_NOTE_KERNEL, "%s holds no usable symbols", which);
+		pd_sym_note(&m->env, k, PD_NOTE_KERNEL, "%s holds no usable symbols", which);
 		return;
 	}
 	if (m->ref_text && text)
@@ -1381,13 +1294,13 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 		uint8_t *img;
 		struct stat sb;
 
-		if (!m->buildid_dir)
+		if (!m->env.buildid_dir)
 			return;
 		pd_hex(d->build_id, d->build_id_size, hex);
-		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", m->buildid_dir, hex, hex + 2);
-		fd = pd_sym_open(m, path, m->buildid_under_root);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", m->env.buildid_dir, hex, hex + 2);
+		fd = pd_sym_open(&m->env, path, m->env.buildid_under_root);
 		if (fd < 0) {
-			pd_sym_note(m, d, PD_NOTE_MISSING, "%s missing: no vdso symbols", path);
+			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s missing: no vdso symbols", path);
 			return;
 		}
 		if (fstat(fd, &sb) == 0 && sb.st_size > 0 && sb.st_size < (1 << 24)) {
@@ -1399,7 +1312,7 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 		close(fd);
 		free(d->syms_path);
 		d->syms_path = strdup(path);
-		d->syms_under_root = m->buildid_under_root;
+		d->syms_under_root = m->env.buildid_under_root;
 		return;
 	}
 	/*
@@ -1408,8 +1321,8 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 	 * finds nothing, so frames stay unresolved there too (and nothing of
 	 * this machine leaks into a symfs resolution).
 	 */
-	if (m->symfs) {
-		pd_sym_note(m, d, PD_NOTE_MISSING, "no recorded vdso under the symfs root: no vdso symbols");
+	if (m->env.symfs) {
+		pd_sym_note(&m->env, d, PD_NOTE_MISSING, "no recorded vdso under the symfs root: no vdso symbols");
 		return;
 	}
 	base = getauxval(AT_SYSINFO_EHDR);
@@ -1437,7 +1350,7 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 	d->load = PD_LOAD_DONE;
 	switch (d->kind) {
 	case PD_DSO_USER:
-		pd_elf_load_dso(m, d);
+		pd_elf_load_dso(&m->env, d);
 		break;
 	case PD_DSO_KERNEL:
 		load_kernel(m, d);
@@ -1455,14 +1368,14 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 		load_vdso(m, d);
 		break;
 	case PD_DSO_JIT:
-		fd = pd_sym_open(m, d->long_name, true);
+		fd = pd_sym_open(&m->env, d->long_name, true);
 		if (fd < 0) {
-			pd_sym_note(m, d, PD_NOTE_MISSING, "%s not readable: JIT frames unresolved",
+			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s not readable: JIT frames unresolved",
 				    d->long_name);
 			break;
 		}
 		if (pd_perfmap_load(fd, &d->syms) < 0)
-			pd_sym_note(m, d, PD_NOTE_MISSING, "%s could not be read", d->long_name);
+			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s could not be read", d->long_name);
 		close(fd);
 		break;
 	default:
@@ -1611,7 +1524,7 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 		resolve_in(m, t, rec->misc & 7, s->ip, &frames[0]);
 		return 1;
 	}
-	chain_max = m->opts.max_stack ? m->opts.max_stack : PD_SYM_MAX_FRAMES;
+	chain_max = m->env.opts.max_stack ? m->env.opts.max_stack : PD_SYM_MAX_FRAMES;
 	for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 		uint64_t ip = s->callchain[i];
 
@@ -1688,21 +1601,22 @@ int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 	int err = 0, r, fd = -1;
 
 	out->nr = 0;
-	if (!m->opts.srcline)
+	if (!m->env.opts.srcline)
 		return -1;
 	if (!d || !f->has_map)
 		return 0;
 	if (!d->dwarf && !d->dwarf_tried)
-		fd = d->syms_path ? pd_sym_open(m, d->syms_path, d->syms_under_root) : -1;
+		fd = d->syms_path ? pd_sym_open(&m->env, d->syms_path, d->syms_under_root) : -1;
 	r = pd_dwarf_srcline_fd(d, fd, f->addr, out, &err);
 	if (err)
-		pd_sym_note(m, d, PD_NOTE_DWARF, "no usable DWARF line information");
+		pd_sym_note(&m->env, d, PD_NOTE_DWARF, "no usable DWARF line information");
 	return r;
 }
 
 void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out)
 {
 	*out = m->st;
+	out->notes = m->env.notes;
 	out->threads = m->nr_threads;
 	out->dsos = m->nr_dsos;
 	pd_unwind_stats(m, out);

@@ -108,11 +108,23 @@ struct pd_dso {
 #define PD_NOTE_KERNEL		(1u << 3)
 #define PD_NOTE_DWARF		(1u << 4)
 
-/* machine.c helpers used by the loaders */
-void pd_sym_note(struct pd_machine *m, struct pd_dso *d, unsigned int kind, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m);
-const char *pd_machine_buildid_dir(const struct pd_machine *m, bool *under_root);
+/*
+ * sym_env.c: what the loaders see of the machine (set up by
+ * pd_machine_new()): its options, the --symfs root, the build-id cache,
+ * and the count of notes given.
+ */
+struct pd_sym_env {
+	struct pd_sym_opts opts;
+	char *symfs;		/* realpath of opts.symfs, NULL without one */
+	int rootfd;		/* the symfs root, -1 without one */
+	char *buildid_dir;	/* NULL when there is none */
+	bool buildid_under_root;	/* buildid_dir is inside the symfs root */
+	uint64_t notes;
+};
+
+/* A note on what could not be used, once per DSO and kind (d may be NULL). */
+void pd_sym_note(struct pd_sym_env *env, struct pd_dso *d, unsigned int kind,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * Open a file named by untrusted input, read-only, regular files only.
@@ -120,14 +132,18 @@ const char *pd_machine_buildid_dir(const struct pd_machine *m, bool *under_root)
  * refuse anything that would leave it.  Returns an fd or -1 (errno set;
  * EXDEV for an escape attempt).
  */
-int pd_sym_open(struct pd_machine *m, const char *path, bool under_root);
+int pd_sym_open(struct pd_sym_env *env, const char *path, bool under_root);
+
+/* machine.c: its options, and its environment for the loaders it calls */
+const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m);
+struct pd_sym_env *pd_machine_env(struct pd_machine *m);
 
 /* elfsyms.c */
 void pd_elf_init(void);
 /* Read the GNU build id of an open file; returns its size or -1. */
 int pd_elf_fd_build_id(int fd, uint8_t *id, size_t max);
 /* Load a user DSO's symbols following perf's search order. */
-void pd_elf_load_dso(struct pd_machine *m, struct pd_dso *d);
+void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d);
 /* Load ELF symbols from an in-memory image (the vdso). */
 int pd_elf_load_mem(struct pd_dso *d, const void *image, size_t size);
 /* Parse a note section blob for NT_GNU_BUILD_ID. */

@@ -283,7 +283,7 @@ static int dso_fd(struct pd_unwinder *u, struct pd_dso *d, uint64_t *size)
 		close(victim->fd);
 	victim->dso = d;
 	victim->used = ++u->fd_clock;
-	victim->fd = path ? pd_sym_open(u->m, path, under) : -1;
+	victim->fd = path ? pd_sym_open(pd_machine_env(u->m), path, under) : -1;
 	victim->size = 0;
 	if (victim->fd >= 0 && fstat(victim->fd, &sb) == 0 && sb.st_size > 0)
 		victim->size = (uint64_t)sb.st_size;
@@ -415,7 +415,7 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 	d = um->dso;
 	if (!d->syms_path || (d->runtime_path && !strcmp(d->syms_path, d->runtime_path)))
 		return -1;
-	fd = pd_sym_open(um->u->m, d->syms_path, d->syms_under_root);
+	fd = pd_sym_open(pd_machine_env(um->u->m), d->syms_path, d->syms_under_root);
 	if (fd < 0)
 		return -1;
 	*debuginfo_file_name = strdup(d->syms_path);
@@ -500,7 +500,7 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	um->base = base;
 	um->next = sp->mods;
 	sp->mods = um;
-	fd = pd_sym_open(u->m, path, mp.dso->runtime_path ? true : mp.dso->syms_under_root);
+	fd = pd_sym_open(pd_machine_env(u->m), path, mp.dso->runtime_path ? true : mp.dso->syms_under_root);
 	if (fd < 0)
 		return;
 	(void)size;
@@ -616,7 +616,7 @@ static void note_err(struct pd_unwinder *u, enum uw_err e)
 	if (u->noted[e])
 		return;
 	u->noted[e] = true;
-	pd_sym_note(u->m, NULL, 0, "%s", uw_err_text[e]);
+	pd_sym_note(pd_machine_env(u->m), NULL, 0, "%s", uw_err_text[e]);
 }
 
 static struct pd_unwinder *unwinder_get(struct pd_machine *m)
