@@ -163,22 +163,27 @@ int cmd_to_pprof(int argc, char **argv)
 	/* the paths of the options were checked: only memory can fail here */
 	if (pd_machine_new(&so, &m) < 0)
 		goto nomem;
-	p = pp_new(m, srcline);
-	if (!p || pd_machine_add_features(m, pd_reader_features(r)) < 0)
-		goto nomem;
 	if (out_file_open(&out, "to-pprof", output)) {
 		code = CLI_EXIT_IO;
 		goto done;
 	}
 	opened = true;
+	p = pp_new(m, srcline, &out);
+	if (!p || pd_machine_add_features(m, pd_reader_features(r)) < 0)
+		goto nomem;
 
 	while ((status = pd_reader_next(r, &rec)) > 0) {
 		if (pd_machine_process(m, rec) < 0)
 			goto nomem;
 		/* a sample without its attr has no event: nothing to charge it to */
-		if (rec->type == PD_REC_SAMPLE && rec->decoded && rec->event_index >= 0 &&
-		    pp_sample(p, rec))
-			goto nomem;
+		if (rec->type == PD_REC_SAMPLE && rec->decoded && rec->event_index >= 0) {
+			int ret = pp_sample(p, rec);
+
+			if (ret == -2)
+				goto tmp_err;
+			if (ret)
+				goto nomem;
+		}
 		if (stop_now(&cd, strict)) {
 			status = PD_STATUS_MALFORMED;
 			failed = true;
@@ -191,8 +196,14 @@ int cmd_to_pprof(int argc, char **argv)
 		if (status >= 0)
 			status = PD_STATUS_MALFORMED;
 	}
-	if (!failed && pp_write(p, r, &out))
-		goto nomem;
+	if (!failed) {
+		int ret = pp_write(p, r);
+
+		if (ret == -2)
+			goto tmp_err;
+		if (ret)
+			goto nomem;
+	}
 	code = cli_exit_code(status < 0 ? status : 0, &cd);
 	if (code == CLI_EXIT_OK)
 		code = cli_select_check(&cs, r, true);
@@ -206,6 +217,11 @@ int cmd_to_pprof(int argc, char **argv)
 	}
 	goto done;
 
+tmp_err:
+	cli_error("to-pprof: temporary file of the stacks beyond the memory budget: %s",
+		  strerror(errno));
+	code = CLI_EXIT_IO;
+	goto done;
 nomem:
 	cli_error("to-pprof: out of memory");
 	code = CLI_EXIT_IO;

@@ -87,13 +87,37 @@ struct pp_func {
 
 struct pp_stack {
 	uint64_t count, period;
-	int ev;
 	int32_t pid, tid;
+	uint32_t comm;		/* string index */
+	uint32_t ev;
 	bool has_tid;
-	uint64_t comm;		/* string index */
-	uint32_t n;
-	uint64_t loc[];		/* location ids, innermost first */
+	uint8_t n;		/* at most PD_SYM_MAX_FRAMES */
+	uint32_t loc[];		/* location ids, innermost first */
 };
+
+/*
+ * Memory for stacks before they are moved to the spill file: the input
+ * may have more distinct (stack, thread) pairs than fit in the memory a
+ * converter may use.  Each spill writes the aggregated stacks to an
+ * unnamed temporary file and starts again; the file is read back when the
+ * profile is written, so a stack seen in two windows becomes two samples,
+ * which pprof adds up.
+ */
+#define STACK_BUDGET	(8u << 20)
+
+/*
+ * PERFCONV_PPROF_BUDGET=BYTES lowers both budgets (never raises them): the
+ * tests make small inputs go through the spill file and the early
+ * location writes with it.
+ */
+#define BUDGET_ENV	"PERFCONV_PPROF_BUDGET"
+
+/*
+ * Locations are kept for as long as they fit in this much memory; then
+ * they are written to the profile (which takes them in any order) and
+ * forgotten, and an address seen again becomes a new location.
+ */
+#define LOC_BUDGET	(8u << 20)
 
 /* A direct-mapped cache of resolved frames, keyed as to-csv keys its own. */
 #define LCACHE_SIZE	(1u << 15)
@@ -120,12 +144,19 @@ struct pp_prof {
 	size_t nr_strs, cap_strs;
 	struct pp_func **funcs;
 	size_t nr_funcs, cap_funcs;
-	struct pp_loc **loc_list;
+	struct pp_loc **loc_list;	/* those in memory */
 	size_t nr_locs, cap_locs;
+	uint64_t next_loc_id;
+	struct csv_arena loc_arena;
+	struct gz_buf *gz;		/* the output, open from the start */
+	uint64_t stack_budget, loc_budget;
 	struct pp_mapping **map_list;
 	size_t nr_maps, cap_maps;
 	struct pp_stack **stack_list;	/* in the order first seen */
 	size_t nr_stacks, cap_stacks;
+	struct csv_arena stack_arena;
+	FILE *spill;			/* NULL until the first spill */
+	bool spill_failed;
 	struct lc_slot *lcache;
 	bool loaded;		/* the last resolution loaded a DSO */
 	/* last comm seen and its string index: consecutive samples repeat it */
@@ -135,7 +166,7 @@ struct pp_prof {
 	size_t nr_ev;
 	uint64_t samples, first_time, last_time;
 	bool have_time;
-	uint64_t key[1 + PD_SYM_MAX_FRAMES];
+	uint32_t key[PD_SYM_MAX_FRAMES];
 };
 
 /* ------------------------------------------------------------ growable arrays */
@@ -202,9 +233,16 @@ static int64_t str_idx(struct pp_prof *p, const char *s)
 
 /* ------------------------------------------------------------ mappings */
 
+/*
+ * One mapping per DSO segment (DSO, file offset, length), wherever and in
+ * how many processes it was mapped: the first place it was seen stands for
+ * all, and addresses of the others are moved there.  Profiles of many
+ * processes then share their locations, and pprof reads one mapping per
+ * file instead of one per process.
+ */
 struct map_key {
 	const struct pd_dso *dso;
-	uint64_t start, end, pgoff;
+	uint64_t pgoff, len;
 };
 
 static bool map_eq(const void *item, const void *key)
@@ -212,8 +250,7 @@ static bool map_eq(const void *item, const void *key)
 	const struct pp_mapping *a = item;
 	const struct map_key *k = key;
 
-	return a->dso == k->dso && a->start == k->start && a->end == k->end &&
-	       a->pgoff == k->pgoff;
+	return a->dso == k->dso && a->pgoff == k->pgoff && a->end - a->start == k->len;
 }
 
 /* The DSO's build id as lower-case hex, "" when unknown. */
@@ -238,8 +275,8 @@ static int64_t build_id_idx(struct pp_prof *p, const struct pd_dso *dso)
 
 static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_frame *f)
 {
-	struct map_key k = { f->dso, f->map_start, f->map_end, f->map_pgoff };
-	uint64_t h = csv_hash_ptr(k.dso, csv_hash_u64(k.start, k.end ^ (k.pgoff << 7)));
+	struct map_key k = { f->dso, f->map_pgoff, f->map_end - f->map_start };
+	uint64_t h = csv_hash_ptr(k.dso, csv_hash_u64(k.pgoff, k.len));
 	struct pp_mapping *mp = csv_map_find(&p->mappings, h, map_eq, &k);
 	const char *name;
 	int64_t fn, bid;
@@ -260,8 +297,8 @@ static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_fram
 		return NULL;
 	mp->id = p->nr_maps + 1;
 	mp->dso = k.dso;
-	mp->start = k.start;
-	mp->end = k.end;
+	mp->start = f->map_start;
+	mp->end = f->map_end;
 	mp->pgoff = k.pgoff;
 	mp->filename = (uint64_t)fn;
 	mp->build_id = (uint64_t)bid;
@@ -363,6 +400,8 @@ static struct pp_func *inline_func(struct pp_prof *p, const char *name, const ch
 
 /* ------------------------------------------------------------ locations */
 
+static void flush_locations(struct pp_prof *p);
+
 struct loc_key {
 	const struct pp_mapping *mapping;
 	uint64_t address;
@@ -401,7 +440,7 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 	if (sl.nr > PD_SYM_MAX_INLINE + 1)
 		sl.nr = PD_SYM_MAX_INLINE + 1;
 	l->nr_lines = sl.nr ? sl.nr : 1;
-	l->lines = csv_arena_alloc(&p->arena, l->nr_lines * sizeof(*l->lines));
+	l->lines = csv_arena_alloc(&p->loc_arena, l->nr_lines * sizeof(*l->lines));
 	if (!l->lines)
 		return -1;
 	if (!sl.nr) {
@@ -443,18 +482,23 @@ static struct pp_loc *loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 
 	if (f->has_map && f->dso && !mp)
 		return NULL;
+	/* the address where the mapping that stands for this one has it */
+	if (mp)
+		k.address = f->ip - f->map_start + mp->start;
 	h = csv_hash_ptr(k.mapping, csv_hash_ptr(k.sym, k.address));
 	l = csv_map_find(&p->locs, h, loc_eq, &k);
 	if (l)
 		return l;
+	if (p->loc_arena.total >= p->loc_budget)
+		flush_locations(p);
 	if (!grow(&p->loc_list, &p->cap_locs, p->nr_locs + 1, sizeof(*p->loc_list)))
 		return NULL;
-	l = csv_arena_alloc(&p->arena, sizeof(*l));
+	l = csv_arena_alloc(&p->loc_arena, sizeof(*l));
 	if (!l || csv_map_add(&p->locs, h, l))
 		return NULL;
-	l->id = p->nr_locs + 1;
+	l->id = ++p->next_loc_id;
 	l->mapping = mp;
-	l->address = f->ip;
+	l->address = k.address;
 	l->sym = f->sym;
 	p->loc_list[p->nr_locs++] = l;
 	if (mp)
@@ -506,9 +550,9 @@ struct stack_key {
 	int ev;
 	int32_t pid, tid;
 	bool has_tid;
-	uint64_t comm;
+	uint32_t comm;
 	uint32_t n;
-	const uint64_t *loc;
+	const uint32_t *loc;
 };
 
 static bool stack_eq(const void *item, const void *key)
@@ -516,7 +560,7 @@ static bool stack_eq(const void *item, const void *key)
 	const struct pp_stack *a = item;
 	const struct stack_key *k = key;
 
-	return a->n == k->n && a->ev == k->ev && a->pid == k->pid && a->tid == k->tid &&
+	return a->n == k->n && a->ev == (uint32_t)k->ev && a->pid == k->pid && a->tid == k->tid &&
 	       a->has_tid == k->has_tid && a->comm == k->comm &&
 	       !memcmp(a->loc, k->loc, k->n * sizeof(*k->loc));
 }
@@ -533,6 +577,102 @@ static int64_t comm_idx(struct pp_prof *p, const char *comm)
 		p->last_comm_idx = (uint64_t)i;
 	}
 	return i;
+}
+
+/* ------------------------------------------------------------ spill file */
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+static bool get_varint(FILE *f, uint64_t *v)
+{
+	unsigned int shift = 0;
+	int c;
+
+	*v = 0;
+	while ((c = getc(f)) != EOF && shift < 64) {
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return true;
+		shift += 7;
+	}
+	return false;
+}
+
+/*
+ * Move every stack in memory to the spill file, one record each:
+ * varints ev, pid, tid (as u32), has_tid, comm, n, n location ids, count,
+ * period.  Returns 0, or -2 (errno set) when the file cannot be made or
+ * written.
+ */
+static int spill(struct pp_prof *p)
+{
+	uint8_t buf[16 * (8 + PD_SYM_MAX_FRAMES)];
+	size_t i, k, len;
+
+	if (!p->spill) {
+		p->spill = tmpfile();
+		if (!p->spill) {
+			p->spill_failed = true;
+			return -2;
+		}
+	}
+	for (i = 0; i < p->nr_stacks; i++) {
+		const struct pp_stack *sk = p->stack_list[i];
+
+		len = put_varint(buf, sk->ev);
+		len += put_varint(buf + len, (uint32_t)sk->pid);
+		len += put_varint(buf + len, (uint32_t)sk->tid);
+		len += put_varint(buf + len, sk->has_tid);
+		len += put_varint(buf + len, sk->comm);
+		len += put_varint(buf + len, sk->n);
+		for (k = 0; k < sk->n; k++)
+			len += put_varint(buf + len, sk->loc[k]);
+		len += put_varint(buf + len, sk->count);
+		len += put_varint(buf + len, sk->period);
+		if (fwrite(buf, 1, len, p->spill) != len) {
+			p->spill_failed = true;
+			return -2;
+		}
+	}
+	csv_map_free(&p->stacks);
+	csv_arena_free(&p->stack_arena);
+	p->nr_stacks = 0;
+	return 0;
+}
+
+/* The next spilled stack into *sk (room for PD_SYM_MAX_FRAMES); false at the end. */
+static bool unspill(struct pp_prof *p, struct pp_stack *sk)
+{
+	uint64_t v[6], x;
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		if (!get_varint(p->spill, &v[i]))
+			return false;
+	if (v[5] > PD_SYM_MAX_FRAMES)
+		return false;
+	sk->ev = (uint32_t)v[0];
+	sk->pid = (int32_t)(uint32_t)v[1];
+	sk->tid = (int32_t)(uint32_t)v[2];
+	sk->has_tid = v[3];
+	sk->comm = (uint32_t)v[4];
+	sk->n = (uint8_t)v[5];
+	for (i = 0; i < sk->n; i++) {
+		if (!get_varint(p->spill, &x))
+			return false;
+		sk->loc[i] = (uint32_t)x;
+	}
+	return get_varint(p->spill, &sk->count) && get_varint(p->spill, &sk->period);
 }
 
 int pp_sample(struct pp_prof *p, const struct pd_record *rec)
@@ -573,9 +713,9 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		struct pp_loc *l = frame_loc(p, k.pid, k.tid, &st[i],
 					     st[i].cpumode == PD_CPUMODE_USER ? uver : kver);
 
-		if (!l)
+		if (!l || l->id > UINT32_MAX)
 			return -1;
-		p->key[i] = l->id;
+		p->key[i] = (uint32_t)l->id;
 		if (p->loaded) {
 			uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
 			kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
@@ -584,10 +724,10 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		}
 	}
 	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
-	if (comm < 0)
+	if (comm < 0 || comm > UINT32_MAX)
 		return -1;
 	k.ev = ev;
-	k.comm = (uint64_t)comm;
+	k.comm = (uint32_t)comm;
 	k.n = (uint32_t)n;
 	k.loc = p->key;
 	h = csv_hash_bytes(p->key, n * sizeof(*p->key),
@@ -598,16 +738,18 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
 			  sizeof(*p->stack_list)))
 			return -1;
-		sk = csv_arena_alloc(&p->arena, sizeof(*sk) + n * sizeof(*sk->loc));
+		if (p->stack_arena.total >= p->stack_budget && spill(p))
+			return -2;
+		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + n * sizeof(*sk->loc));
 		if (!sk || csv_map_add(&p->stacks, h, sk))
 			return -1;
 		p->stack_list[p->nr_stacks++] = sk;
-		sk->ev = ev;
+		sk->ev = (uint32_t)ev;
 		sk->pid = k.pid;
 		sk->tid = k.tid;
 		sk->has_tid = k.has_tid;
 		sk->comm = k.comm;
-		sk->n = k.n;
+		sk->n = (uint8_t)n;
 		memcpy(sk->loc, p->key, n * sizeof(*sk->loc));
 	}
 	sk->count++;
@@ -820,49 +962,85 @@ out:
 	return ret;
 }
 
-static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
-{
-	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
-	pb_sample smp, *smpp = &smp;
+struct sample_writer {
+	pb_profile piece;
+	pb_sample smp, *smpp;
 	pb_label lab[3], *labp[3];
 	int64_t *values;
+	size_t nt;
+	uint64_t loc[PD_SYM_MAX_FRAMES];
+};
+
+static void write_sample(struct pp_prof *p, struct gz_buf *g, struct sample_writer *w,
+			 const struct pp_stack *sk)
+{
+	int col = sk->ev < p->nr_ev ? p->ev[sk->ev].type_idx : 0;
+	size_t k;
+
+	perftools__profiles__sample__init(&w->smp);
+	for (k = 0; k < sk->n && k < PD_SYM_MAX_FRAMES; k++)
+		w->loc[k] = sk->loc[k];
+	w->smp.n_location_id = k;
+	w->smp.location_id = w->loc;
+	memset(w->values, 0, w->nt * sizeof(*w->values));
+	w->values[0] = (int64_t)sk->count;
+	if (col > 0 && (size_t)col < w->nt)
+		w->values[col] = (int64_t)sk->period;
+	w->smp.n_value = w->nt;
+	w->smp.value = w->values;
+	w->lab[0].num = sk->pid;
+	w->lab[1].num = sk->tid;
+	w->lab[2].str = (int64_t)sk->comm;
+	/* a sample without TID has no thread to name: only its comm */
+	w->smp.n_label = sk->has_tid ? 3 : 1;
+	w->smp.label = sk->has_tid ? w->labp : &w->labp[2];
+	put(g, &w->piece);
+}
+
+/* Spilled samples first (in the order they were spilled), then those in memory. */
+static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
+{
+	struct sample_writer *w = calloc(1, sizeof(*w));
+	struct pp_stack *sk = NULL;
 	size_t i, k;
+	int ret = -1;
 
-	values = calloc(nt, sizeof(*values));
-	if (!values)
+	if (!w)
 		return -1;
-	piece.n_sample = 1;
-	piece.sample = &smpp;
+	w->values = calloc(nt, sizeof(*w->values));
+	w->nt = nt;
+	if (!w->values)
+		goto out;
+	perftools__profiles__profile__init(&w->piece);
+	w->smpp = &w->smp;
+	w->piece.n_sample = 1;
+	w->piece.sample = &w->smpp;
 	for (k = 0; k < 3; k++) {
-		perftools__profiles__label__init(&lab[k]);
-		labp[k] = &lab[k];
+		perftools__profiles__label__init(&w->lab[k]);
+		w->labp[k] = &w->lab[k];
 	}
-	lab[0].key = STR_PID;
-	lab[1].key = STR_TID;
-	lab[2].key = STR_COMM;
-	for (i = 0; i < p->nr_stacks && !g->failed && !g->out->err; i++) {
-		const struct pp_stack *sk = p->stack_list[i];
-		int col = p->ev[sk->ev].type_idx;
-
-		perftools__profiles__sample__init(&smp);
-		smp.n_location_id = sk->n;
-		smp.location_id = (uint64_t *)(uintptr_t)sk->loc;
-		memset(values, 0, nt * sizeof(*values));
-		values[0] = (int64_t)sk->count;
-		if (col > 0 && (size_t)col < nt)
-			values[col] = (int64_t)sk->period;
-		smp.n_value = nt;
-		smp.value = values;
-		lab[0].num = sk->pid;
-		lab[1].num = sk->tid;
-		lab[2].str = (int64_t)sk->comm;
-		/* without TID in the sample, only the comm perf shows ("[unknown]"-like) */
-		smp.n_label = sk->has_tid ? 3 : 1;
-		smp.label = sk->has_tid ? labp : &labp[2];
-		put(g, &piece);
+	w->lab[0].key = STR_PID;
+	w->lab[1].key = STR_TID;
+	w->lab[2].key = STR_COMM;
+	if (p->spill) {
+		sk = malloc(sizeof(*sk) + PD_SYM_MAX_FRAMES * sizeof(*sk->loc));
+		if (!sk)
+			goto out;
+		if (fflush(p->spill) || fseek(p->spill, 0, SEEK_SET))
+			p->spill_failed = true;
+		while (!p->spill_failed && !g->failed && !g->out->err && unspill(p, sk))
+			write_sample(p, g, w, sk);
+		if (ferror(p->spill))
+			p->spill_failed = true;
 	}
-	free(values);
-	return 0;
+	for (i = 0; i < p->nr_stacks && !g->failed && !g->out->err; i++)
+		write_sample(p, g, w, p->stack_list[i]);
+	ret = 0;
+out:
+	free(sk);
+	free(w->values);
+	free(w);
+	return ret;
 }
 
 static void write_mappings(struct pp_prof *p, struct gz_buf *g)
@@ -892,7 +1070,7 @@ static void write_mappings(struct pp_prof *p, struct gz_buf *g)
 	}
 }
 
-static int write_locations(struct pp_prof *p, struct gz_buf *g)
+static void write_locations(struct pp_prof *p, struct gz_buf *g)
 {
 	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
 	pb_location loc, *locp = &loc;
@@ -919,7 +1097,16 @@ static int write_locations(struct pp_prof *p, struct gz_buf *g)
 		loc.line = lnp;
 		put(g, &piece);
 	}
-	return 0;
+}
+
+static void flush_locations(struct pp_prof *p)
+{
+	write_locations(p, p->gz);
+	csv_map_free(&p->locs);
+	csv_arena_free(&p->loc_arena);
+	p->nr_locs = 0;
+	/* the cache points to the locations just forgotten */
+	memset(p->lcache, 0, LCACHE_SIZE * sizeof(*p->lcache));
 }
 
 static void write_functions(struct pp_prof *p, struct gz_buf *g)
@@ -957,43 +1144,26 @@ static void write_strings(struct pp_prof *p, struct gz_buf *g)
 	}
 }
 
-int pp_write(struct pp_prof *p, struct pd_reader *r, struct out_file *out)
+int pp_write(struct pp_prof *p, struct pd_reader *r)
 {
-	struct gz_buf *g = calloc(1, sizeof(*g));
+	struct gz_buf *g = p->gz;
 	int64_t nt = 0;
-	int ret = -1;
 
-	if (!g)
-		return -1;
-	g->base.append = gz_append;
-	g->out = out;
-	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(g);
-		return -1;
-	}
 	/* every string the header needs exists before the string table is written */
-	if (write_header(p, r, g, &nt))
-		goto out;
-	if (write_samples(p, g, (size_t)nt))
-		goto out;
+	if (write_header(p, r, g, &nt) || write_samples(p, g, (size_t)nt))
+		return -1;
 	write_mappings(p, g);
 	write_locations(p, g);
 	write_functions(p, g);
 	write_strings(p, g);
 	if (!g->failed)
 		gz_run(g, Z_FINISH);
-	ret = g->failed ? -1 : 0;
-out:
-	deflateEnd(&g->z);
-	free(g);
-	return ret;
+	return g->failed ? -1 : p->spill_failed ? -2 : 0;
 }
 
 /* ------------------------------------------------------------ life */
 
-struct pp_prof *pp_new(struct pd_machine *m, bool srcline)
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_file *out)
 {
 	static const char *const fixed[] = {
 		[STR_EMPTY] = "", [STR_PID] = "pid", [STR_TID] = "tid", [STR_COMM] = "comm",
@@ -1001,15 +1171,37 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline)
 		[STR_NANOSECONDS] = "nanoseconds",
 	};
 	struct pp_prof *p = calloc(1, sizeof(*p));
+	const char *env;
 	size_t i;
 
 	if (!p)
 		return NULL;
 	p->m = m;
 	p->srcline = srcline;
+	p->stack_budget = STACK_BUDGET;
+	p->loc_budget = LOC_BUDGET;
+	env = getenv(BUDGET_ENV);
+	if (env && *env) {
+		uint64_t b = strtoull(env, NULL, 10);
+
+		if (b < p->stack_budget)
+			p->stack_budget = b;
+		if (b < p->loc_budget)
+			p->loc_budget = b;
+	}
 	p->lcache = calloc(LCACHE_SIZE, sizeof(*p->lcache));
-	if (!p->lcache)
+	p->gz = calloc(1, sizeof(*p->gz));
+	if (!p->lcache || !p->gz)
 		goto fail;
+	p->gz->base.append = gz_append;
+	p->gz->out = out;
+	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&p->gz->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(p->gz);
+		p->gz = NULL;
+		goto fail;
+	}
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (str_idx(p, fixed[i]) != (int64_t)i)
 			goto fail;
@@ -1029,7 +1221,14 @@ void pp_free(struct pp_prof *p)
 	csv_map_free(&p->sym_funcs);
 	csv_map_free(&p->inl_funcs);
 	csv_map_free(&p->stacks);
+	csv_arena_free(&p->stack_arena);
+	if (p->spill)
+		fclose(p->spill);
+	csv_arena_free(&p->loc_arena);
 	csv_arena_free(&p->arena);
+	if (p->gz)
+		deflateEnd(&p->gz->z);
+	free(p->gz);
 	free(p->str_by_idx);
 	free(p->funcs);
 	free(p->loc_list);

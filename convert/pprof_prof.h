@@ -4,17 +4,18 @@
  * by stack while the input is read, written at the end as a gzip-compressed
  * perftools.profiles.Profile (schema/profile.proto) with libprotobuf-c.
  *
- * Memory grows with distinct stacks, locations, functions and mappings,
- * never with the number of samples: every sample either adds one to an
- * existing stack or creates it.
+ * Memory grows with distinct locations, functions and mappings, never
+ * with the number of samples: every sample adds one to an existing stack
+ * or creates it; stacks beyond a fixed budget go to an unnamed temporary
+ * file, locations beyond another to the output (pprof_prof.c).
  *
- *	p = pp_new(machine, srcline);
+ *	p = pp_new(machine, srcline, out);
  *	while (reading) {
  *		pd_machine_process(machine, rec);
  *		if (rec is a decoded sample with an event)
  *			pp_sample(p, rec);
  *	}
- *	pp_write(p, reader, out);
+ *	pp_write(p, reader);
  *	pp_free(p);
  */
 #ifndef PERFCONV_PPROF_PROF_H
@@ -31,15 +32,18 @@ struct pp_prof;
 
 /*
  * `srcline`: look up source lines and inline frames in debug info (the
- * machine must have been made with pd_sym_opts.srcline).  NULL when out
- * of memory.
+ * machine must have been made with pd_sym_opts.srcline).  `out` receives
+ * the compressed profile; locations beyond a memory budget are written to
+ * it while samples are still being added.  NULL when out of memory.
  */
-struct pp_prof *pp_new(struct pd_machine *m, bool srcline);
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_file *out);
 void pp_free(struct pp_prof *p);
 
 /*
  * Add one decoded sample whose event is known (rec->event_index >= 0),
- * after pd_machine_process() saw it.  Returns 0, or -1 when out of memory.
+ * after pd_machine_process() saw it.  Returns 0, -1 when out of memory, or
+ * -2 (errno set) when the temporary file that takes the stacks beyond the
+ * memory budget cannot be written.
  */
 int pp_sample(struct pp_prof *p, const struct pd_record *rec);
 
@@ -47,10 +51,11 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec);
 uint64_t pp_nr_samples(const struct pp_prof *p);
 
 /*
- * Write the profile, gzip-compressed, to `out`: events and comments come
- * from the reader (its events and header features).  Returns 0, or -1 when
- * out of memory (write errors stay in out->err).
+ * Finish the profile: events and comments come from the reader (its
+ * events and header features).  Returns 0, -1 when out of memory, -2 when
+ * the temporary file could not be read back (write errors of the output
+ * stay in out->err).
  */
-int pp_write(struct pp_prof *p, struct pd_reader *r, struct out_file *out);
+int pp_write(struct pp_prof *p, struct pd_reader *r);
 
 #endif /* PERFCONV_PPROF_PROF_H */

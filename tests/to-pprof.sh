@@ -24,7 +24,10 @@
 #     kernel frames are then compared by address, as one
 #     "[[kernel.kallsyms]]" entry on both sides (perfconv run with an empty
 #     --kallsyms).
-#  3. Command line: --event and --pid choose samples and sample types,
+#  3. Memory budgets: with PERFCONV_PPROF_BUDGET=1, every stack goes
+#     through the spill file and every location is written early; pprof
+#     must read the same flat counts and stacks.
+#     Command line: --event and --pid choose samples and sample types,
 #     usage errors, bad input (diagnostics with offsets, exit 1; --strict
 #     leaves no output), no temporary file left behind.
 # A comparison that cannot run (no go, no protoc, no perf) is counted as
@@ -316,7 +319,7 @@ for in in $inputs; do
 	kaddr=0
 	case $in in
 	*.pipe.data|*/perf.data.piped.*)
-		running_kernel - < "$in" || kaddr=1
+		(running_kernel - < "$in") 2> /dev/null || kaddr=1
 		perf_flat - $kaddr "$in" > "$T/perf.txt" ;;
 	*)
 		running_kernel "$in" || kaddr=1
@@ -348,6 +351,23 @@ fi
 [ $have_go = 1 ] || skip "go tool pprof missing: $files inputs not read with pprof"
 [ $have_protoc = 1 ] || skip "protoc missing: $files profiles not decoded"
 [ $have_perf = 1 ] || skip "perf missing: no comparison with perf report"
+
+# ---- 3. memory budgets: spill file and early location writes read the same
+if [ $have_go = 1 ]; then
+	for in in corpus/callchain-fp.data corpus/multi-event.pipe.data \
+		  "$SHARED/quipper/perf.data.callgraph-3.8"; do
+		[ -f "$in" ] || continue
+		name=$(basename "$in")
+		"$PERFCONV" to-pprof -o "$T/a.pb.gz" "$in" 2> /dev/null
+		PERFCONV_PPROF_BUDGET=1 "$PERFCONV" to-pprof -o "$T/b.pb.gz" "$in" 2> /dev/null
+		pprof_flat "$T/a.pb.gz" > "$T/a.txt"
+		pprof_flat "$T/b.pb.gz" > "$T/b.txt"
+		pprof_folded "$T/a.pb.gz" > "$T/af.txt"
+		pprof_folded "$T/b.pb.gz" > "$T/bf.txt"
+		[ -s "$T/a.txt" ] && cmp -s "$T/a.txt" "$T/b.txt" && cmp -s "$T/af.txt" "$T/bf.txt" &&
+			ok || ko "$name: the profile made with the smallest budgets reads differently"
+	done
+fi
 
 # ---- 3. command line
 in=corpus/multi-event.data
