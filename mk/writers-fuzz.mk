@@ -8,8 +8,8 @@
 #   make fuzz-writers        the writer targets in build-fuzz/ (clang):
 #                            fuzz-to-json, fuzz-to-json-full, fuzz-to-csv,
 #                            fuzz-to-proto, fuzz-to-proto-compat, fuzz-to-pprof,
-#                            fuzz-pipe-to-file, fuzz-file-to-pipe and
-#                            fuzz-symbolize
+#                            fuzz-pipe-to-file, fuzz-file-to-pipe,
+#                            fuzz-symbolize and fuzz-unwind
 #   make fuzz-writers-run    run each for FUZZ_SECONDS (default 30), seeded
 #                            with both corpora (external files under 256 KiB)
 #
@@ -19,7 +19,7 @@
 EXTRA_TESTS += tests/damaged-inputs.sh
 
 FUZZ_WRITERS := to-json to-json-full to-csv to-proto to-proto-compat to-pprof pipe-to-file \
-	file-to-pipe symbolize
+	file-to-pipe symbolize unwind
 # every perfconv object but its main()
 FUZZ_CONVERT_OBJS := $(filter-out $(OBJ)/convert/perfconv.o,$(CONVERT_OBJS)) $(COMMON_OBJS)
 
@@ -31,11 +31,17 @@ $(O)/fuzz-$(1): fuzz/fuzz_$(subst -,_,$(1)).c fuzz/fuzz_cmd.h $(FUZZ_CONVERT_OBJ
 	$$(Q)$$(CC) $$(CFLAGS) -fsanitize=fuzzer -Iconvert -o $$@ $$< $$(FUZZ_CONVERT_OBJS) \
 		$$(PERFCONV_EXTRA_OBJS) $$(PERFCONV_EXTRA_LIBS) $$(LIB) $$(JANSSON_LIBS) $$(ZSTD_LIBS) $$(LDFLAGS)
 endef
-$(foreach w,$(filter-out symbolize,$(FUZZ_WRITERS)),$(eval $(call fuzz_cmd_target,$(w))))
+$(foreach w,$(filter-out symbolize unwind,$(FUZZ_WRITERS)),$(eval $(call fuzz_cmd_target,$(w))))
 
 $(O)/fuzz-symbolize: fuzz/fuzz_symbolize.c fuzz/fuzz_cmd.h $(LIB) $(SYM_LIB)
 	$(if $(Q),@echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -Iconvert -o $@ $< $(SYM_LIB) $(LIB) $(SYM_LIBS) \
+		$(ZSTD_LIBS) $(LDFLAGS)
+
+# the DWARF unwinder on hostile registers and stack copies (no input file)
+$(O)/fuzz-unwind: fuzz/fuzz_unwind.c $(LIB) $(SYM_LIB)
+	$(if $(Q),@echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(SYM_LIB) $(LIB) $(SYM_LIBS) \
 		$(ZSTD_LIBS) $(LDFLAGS)
 
 fuzz-writers:
