@@ -77,7 +77,7 @@ void pd_inline_free(struct pd_dso *d)
 /* The runtime image's PT_LOAD headers: file offsets to link-time addresses. */
 static void read_segments(struct pd_machine *m, struct pd_dso *d, struct pd_inline_dso *id)
 {
-	int fd = pd_sym_open(m, d->runtime_path, true);
+	int fd = pd_sym_open(pd_machine_env(m), d->runtime_path, true);
 	Elf *e;
 	size_t nph, i;
 
@@ -113,7 +113,7 @@ static struct pd_inline_dso *inline_open(struct pd_machine *m, struct pd_dso *d)
 	id = calloc(1, sizeof(*id));
 	if (!id)
 		return NULL;
-	id->fd = pd_sym_open(m, d->syms_path, d->syms_under_root);
+	id->fd = pd_sym_open(pd_machine_env(m), d->syms_path, d->syms_under_root);
 	if (id->fd >= 0)
 		id->dw = dwarf_begin(id->fd, DWARF_C_READ);
 	if (!id->dw) {
