@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ struct cache_ent {
 };
 
 struct pd_machine {
-	struct pd_sym_env env;	/* what the loaders see: options, roots, notes */
+	struct pd_sym_env env;	/* first: what the loaders see (pd_machine_env()) */
 
 	struct thread **th;	/* hash by tid */
 	size_t th_nbuckets, nr_threads;
@@ -123,15 +124,8 @@ static uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
-const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m)
-{
-	return &m->env.opts;
-}
-
-struct pd_sym_env *pd_machine_env(struct pd_machine *m)
-{
-	return &m->env;
-}
+/* pd_machine_env() (sym_internal.h) relies on it */
+_Static_assert(offsetof(struct pd_machine, env) == 0, "env is the first member of a machine");
 
 /* ------------------------------------------------------------ strings */
 

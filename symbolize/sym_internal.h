@@ -134,9 +134,20 @@ void pd_sym_note(struct pd_sym_env *env, struct pd_dso *d, unsigned int kind,
  */
 int pd_sym_open(struct pd_sym_env *env, const char *path, bool under_root);
 
-/* machine.c: its options, and its environment for the loaders it calls */
-const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m);
-struct pd_sym_env *pd_machine_env(struct pd_machine *m);
+/*
+ * The machine's environment, for loaders handed a machine by the public
+ * API: it is the first member of struct pd_machine (machine.c checks), so
+ * that reaching it is no call into the process model.
+ */
+static inline struct pd_sym_env *pd_machine_env(struct pd_machine *m)
+{
+	return (struct pd_sym_env *)(void *)m;
+}
+
+static inline const struct pd_sym_opts *pd_machine_opts(const struct pd_machine *m)
+{
+	return &((const struct pd_sym_env *)(const void *)m)->opts;
+}
 
 /* elfsyms.c */
 void pd_elf_init(void);
