@@ -55,7 +55,7 @@ struct pd_inline_dso {
 	size_t nnames, capnames;
 };
 
-void pd_inline_free(struct pd_dso *d)
+static void inline_free(struct pd_dso *d)
 {
 	struct pd_inline_dso *id = d->inl;
 	size_t i;
@@ -125,6 +125,7 @@ static struct pd_inline_dso *inline_open(struct pd_machine *m, struct pd_dso *d)
 	}
 	read_segments(m, d, id);
 	d->inl = id;
+	d->inl_free = inline_free;
 	return id;
 }
 

@@ -95,6 +95,7 @@ struct pd_dso {
 	void *dwarf;		/* struct pd_dwarf_lines *, lazily */
 	bool dwarf_tried;
 	void *inl;		/* struct pd_inline_dso * (inline.c), lazily */
+	void (*inl_free)(struct pd_dso *d);	/* set with inl: the machine frees it so */
 	bool inl_tried;
 	struct pd_dso *hnext;	/* hash chain by name */
 	struct pd_dso *next;	/* creation order */
@@ -216,9 +217,6 @@ const uint64_t *pd_unwind_sample_ips(struct pd_machine *m, const struct pd_recor
 void pd_unwind_space_free(struct pd_unwind_space *sp);
 void pd_unwinder_free(struct pd_unwinder *u);
 void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out);
-
-/* inline.c */
-void pd_inline_free(struct pd_dso *d);
 
 /* small helpers */
 void pd_hex(const uint8_t *id, size_t n, char *out);
