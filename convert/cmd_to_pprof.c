@@ -4,8 +4,8 @@
  * pprof profile (perftools.profiles.Profile, schema/profile.proto),
  * symbolized, for go tool pprof and the viewers that read its format.
  *
- *	perfconv to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--symfs DIR]
- *	                  [--kallsyms FILE] [SELECTION] FILE|DIR|-
+ *	perfconv to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--max-stack N]
+ *	                  [--symfs DIR] [--kallsyms FILE] [SELECTION] FILE|DIR|-
  *
  * One pass in time order feeds the symbolization machine and aggregates
  * every sample into its stack (pprof_prof.c); the profile is written at
@@ -26,20 +26,21 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--symfs DIR]\n"
-		"                         [--kallsyms FILE] [--strict] [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		"usage: %s to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--max-stack N]\n"
+		"                         [--symfs DIR] [--kallsyms FILE] [--strict] [-v] [SELECTION]\n"
+		"                         [FILE|DIR|-]\n\n"
 		"Write the samples as a gzip-compressed pprof profile (perftools.profiles.Profile,\n"
 		"schema/profile.proto) for go tool pprof and the viewers that read it: one\n"
 		"sample per distinct stack, thread and event, symbolized, with source lines and\n"
 		"inlined functions from debug info, and pid, tid and comm labels.\n\n"
 		"  -o, --output OUT     write to OUT (replaced only when complete); default stdout\n"
 		"      --no-srcline     no source lines or inlined functions (no DWARF lookups)\n"
-		"      --no-unwind      stacks from the recorded callchains only\n"
 		"      --symfs DIR      look for every binary under DIR\n"
 		"      --kallsyms FILE  kernel symbols from FILE\n"
 		"      --strict         stop at the first warning or error in the input\n"
 		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
 		"  -h, --help           show this help\n"
+		CLI_UNWIND_HELP
 		CLI_SELECT_HELP "\n"
 		"Sample values: samples/count, then the summed period of each event that has\n"
 		"samples (--event chooses them).  Read with: go tool pprof -top OUT\n"
@@ -58,14 +59,14 @@ static bool stop_now(const struct cli_diag *cd, bool strict)
 	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
 }
 
-enum { OPT_NO_SRCLINE = 0x1200, OPT_NO_UNWIND, OPT_SYMFS, OPT_KALLSYMS, OPT_STRICT };
+enum { OPT_NO_SRCLINE = 0x1200, OPT_SYMFS, OPT_KALLSYMS, OPT_STRICT };
 
 int cmd_to_pprof(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
-		{ "no-unwind", no_argument, NULL, OPT_NO_UNWIND },
+		CLI_UNWIND_LONGOPTS,
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
@@ -97,9 +98,6 @@ int cmd_to_pprof(int argc, char **argv)
 		case OPT_NO_SRCLINE:
 			srcline = false;
 			break;
-		case OPT_NO_UNWIND:
-			/* stacks are the recorded callchains: nothing to turn off yet */
-			break;
 		case OPT_SYMFS:
 			so.symfs = optarg;
 			break;
@@ -117,6 +115,12 @@ int cmd_to_pprof(int argc, char **argv)
 			code = cli_finish_output(CLI_EXIT_OK);
 			goto done;
 		default:
+			taken = cli_unwind_option("to-pprof", ch, optarg, &so.no_unwind,
+						  &so.max_stack);
+			if (taken < 0)
+				goto done;
+			if (taken)
+				break;
 			taken = cli_select_option(&cs, ch, optarg);
 			if (!taken)
 				code = cli_bad_option("to-pprof", argc, argv, ch);
@@ -218,8 +222,8 @@ int cmd_to_pprof(int argc, char **argv)
 	goto done;
 
 tmp_err:
-	cli_error("to-pprof: temporary file of the stacks beyond the memory budget: %s",
-		  strerror(errno));
+	/* the unnamed file tmpfile() made in TMPDIR, or /tmp */
+	tool_io_error(cli_progname, "write", "temporary file of the stacks", errno);
 	code = CLI_EXIT_IO;
 	goto done;
 nomem:

@@ -28,6 +28,7 @@
 #     through the spill file and every location is written early; pprof
 #     must read the same flat counts and stacks.
 #     Command line: --event and --pid choose samples and sample types,
+#     --no-unwind gives to-csv's stacks without unwinding,
 #     usage errors, bad input (diagnostics with offsets, exit 1; --strict
 #     leaves no output), no temporary file left behind.
 # A comparison that cannot run (no go, no protoc, no perf) is counted as
@@ -403,6 +404,18 @@ if [ -f "$in" ] && [ $have_go = 1 ]; then
 		/^Locations/ { on = 0 } on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }')
 	[ "$others" -gt 0 ] && [ "$wrong" = 0 ] && [ "$got" = "$want" ] && ok ||
 		ko "--pid $pid: $got samples ($want in to-csv), $wrong of another process"
+fi
+# --no-unwind: the recorded callchains only, as to-csv's folded table has them
+in=corpus/callchain-dwarf.data
+if [ -f "$in" ] && [ $have_go = 1 ]; then
+	"$PERFCONV" to-pprof --no-srcline --no-unwind -o "$T/nu.pb.gz" "$in" 2> /dev/null
+	"$PERFCONV" to-pprof --no-srcline -o "$T/u.pb.gz" "$in" 2> /dev/null
+	pprof_folded "$T/nu.pb.gz" > "$T/nu.txt"
+	pprof_folded "$T/u.pb.gz" > "$T/u.txt"
+	"$PERFCONV" to-csv --table folded --no-unwind "$in" 2> /dev/null | sort > "$T/cnu.txt"
+	[ -s "$T/nu.txt" ] && cmp -s "$T/nu.txt" "$T/cnu.txt" && ! cmp -s "$T/nu.txt" "$T/u.txt" &&
+		ok || ko "--no-unwind: stacks differ from to-csv --no-unwind, or equal the unwound ones"
+	rm -f "$T/u.pb.gz"
 fi
 # usage errors: exit 2; a missing input: exit 3
 for args in "--bogus corpus/basic.data" "corpus/basic.data corpus/lost.data" \
