@@ -4,8 +4,26 @@
 #
 # Usage (as root, with perf installed, after `make`):
 #     scripts/bench.sh [--keep] [--dir DIR] [--size MB] [--small-size MB]
-#                      [--runs N] [--perf-runs N] [--freq HZ] [--help]
+#                      [--runs N] [--perf-runs N] [--freq HZ] [--srcline]
+#                      [--help]
 #     BENCH_DIR=DIR scripts/bench.sh        # same as --dir DIR
+#
+# --srcline runs only the source-line rows (next paragraph) instead of the
+# rest: perfsym --srcline and perfconv to-csv --srcline next to
+# `perf script -F ip,sym,srcline` in the same run, on
+#     big.data             the large benchmark file (below; perf itself
+#                          would take hours on it: its rate comes from
+#                          srcline-sys.data, recorded the same way)
+#     srcline-sys.data     ~--srcline-size MB (default 4) recorded like
+#                          big.data
+#     srcline-debug.data   perf record -g of tests/workloads/tmpl.cc (C++
+#                          templates, -O2 -g, deep inlining) calling into
+#                          libc, whose lines come from libc6-dbg
+# perf script's rows run --perf-runs times (default 1 here).  Target:
+# >= 10x perf script's MB/s on srcline-debug.data and on the system-wide
+# recordings.  perf script is run with SIGPIPE ignored: perf 6.1 dies of
+# it when its addr2line child cannot read a file (a memfd, a deleted
+# binary) and stops printing.
 #
 # Not part of the test suite: it records ~1 GB of fresh data and takes a
 # few minutes.  Written for and run on a Debian 12 VM with perf 6.1, two
@@ -64,6 +82,8 @@ FREQ=50000
 MMAP_PAGES=${MMAP_PAGES:-4096}	# per-CPU ring buffer (16 MiB): fewer LOST records
 MAX_RECORD_SECONDS=${MAX_RECORD_SECONDS:-300}
 KEEP=0
+SRCLINE_ONLY=0
+SRCLINE_MB=4
 DIR=${BENCH_DIR:-}
 
 # perfconv targets (warm cache, big inputs)
@@ -93,6 +113,8 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=${2:?}; shift ;;
 	--perf-runs) PERF_RUNS=${2:?}; shift ;;
 	--freq) FREQ=${2:?}; shift ;;
+	--srcline) SRCLINE_ONLY=1 ;;
+	--srcline-size) SRCLINE_MB=${2:?}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -327,6 +349,72 @@ print_report() {
 
 # ---------------------------------------------------------------- main
 
+# ---------------------------------------------------------------- source lines
+
+# srcline_ratio KEY: our row's MB/s over perf script srcline's, on the same
+# input, or for big.data on srcline-sys.data
+srcline_ref() {
+	local file=${1#*$S} k want
+	want=$file
+	case $file in */big.data) want=$DIR/srcline-sys.data ;; esac
+	for k in "${ROWS[@]}"; do
+		[ "${k%%$S*}" = "perf script -F ip,sym,srcline FILE" ] && [ "${k#*$S}" = "$want" ] && { echo "$k"; return; }
+	done
+}
+
+print_srcline_targets() {
+	local k rk x verdict status=0
+	echo
+	echo "Targets for source lines: >= $TARGET_VS_PERF x the MB/s of perf script -F ip,sym,srcline (same run; for big.data, perf's rate on srcline-sys.data)"
+	echo
+	for k in "${ROWS[@]}"; do
+		case ${k%%$S*} in *"--srcline"*) ;; *) continue ;; esac
+		rk=$(srcline_ref "$k")
+		[ -n "$rk" ] || continue
+		x=$(ratio "$k" "$rk")
+		verdict=PASS
+		awk -v x="$x" -v t="$TARGET_VS_PERF" 'BEGIN { exit !(x >= t) }' || verdict=FAIL
+		[ "$verdict" = FAIL ] && status=1
+		echo "- $verdict: ${k%%$S*} $(basename "${k#*$S}"): ${x}x perf script -F ip,sym,srcline on $(basename "${rk#*$S}")"
+	done
+	return $status
+}
+
+srcline_main() {
+	local st=0 r=0
+	[ -x "$PERFSYM" ] || die "$PERFSYM not found: run make first"
+	command -v g++ > /dev/null || die "g++ needed for tests/workloads/tmpl.cc"
+	BIG=$DIR/big.data
+	SRCSYS=$DIR/srcline-sys.data
+	DEBUGREC=$DIR/srcline-debug.data
+	record "$BIG" file "$SIZE_MB"
+	record "$SRCSYS" file "$SRCLINE_MB"
+	if [ ! -s "$DEBUGREC" ]; then
+		log "recording $DEBUGREC (tests/workloads/tmpl.cc)"
+		g++ -O2 -g -fno-omit-frame-pointer -o "$DIR/tmpl" "$ROOT/tests/workloads/tmpl.cc" ||
+			die "cannot build tests/workloads/tmpl.cc"
+		"$PERF" record -N -q -g -F 20000 -o "$DEBUGREC" "$DIR/tmpl" 40 > /dev/null 2>&1 ||
+			die "perf record of tmpl failed"
+	fi
+	PERFCONV_ID="$(sha256sum "$PERFCONV" | cut -c1-12), built $(date -u -r "$PERFCONV" '+%H:%M:%S UTC')"
+	OVERHEAD=$(overhead)
+	cat "$BIG" "$SRCSYS" "$DEBUGREC" > /dev/null
+	export CSVDIR=$DIR/.csv.$$
+	local f
+	for f in "$BIG" "$SRCSYS" "$DEBUGREC"; do
+		bench_cmd "perfsym --srcline FILE" "$f" '"$PERFSYM" --srcline "$IN" > /dev/null 2>&1'
+		bench_cmd "perfconv to-csv --srcline -o DIR FILE" "$f" \
+			'rm -rf "$CSVDIR" && "$PERFCONV" to-csv --srcline -o "$CSVDIR" "$IN" 2> /dev/null; r=$?; rm -rf "$CSVDIR"; exit $r'
+		[ "$f" = "$BIG" ] && continue
+		RUNS=${PERF_RUNS:-1} bench_cmd "perf script -F ip,sym,srcline FILE" "$f" \
+			'trap "" PIPE; "$PERF" script -F ip,sym,srcline -i "$IN" > /dev/null 2>&1; true'
+	done
+	print_report || st=$?
+	print_srcline_targets || r=$?
+	[ "$st" = 0 ] && st=$r
+	return $st
+}
+
 main() {
 	local need avail
 	need=$(( (2 * SIZE_MB + 2 * SMALL_MB) * 12 / 10 ))
@@ -410,4 +498,8 @@ main() {
 	return $st
 }
 
-main
+if [ "$SRCLINE_ONLY" = 1 ]; then
+	srcline_main
+else
+	main
+fi

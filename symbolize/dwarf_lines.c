@@ -85,6 +85,7 @@ struct pd_dwarf_lines {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	Elf_Data *debug_line;	/* uncompressed, for the file-name spans */
 	struct cu *cus;
 	size_t ncus;
 	struct cu_range *cur;	/* CU ranges sorted by lo */
@@ -230,47 +231,232 @@ static int cmp_row(const void *a, const void *b)
 }
 
 /*
- * The file of a line-table row as perf names it.  perf asks binutils'
- * addr2line, which in a DWARF 5 table names the rows of a sequence that
- * come before its first file change after file entry 0 (the CU's primary
- * file) while the file register holds 1.  GCC makes both entries the
- * primary file almost everywhere; where they differ (a CU whose code starts
- * in an included file) perf's answer is kept, so that lines agree with it.
+ * File names as perf shows them.  perf asks binutils' addr2line, which in a
+ * DWARF 5 line table names the rows of a sequence that come before the
+ * sequence's first DW_LNS_set_file after file entry 0 (the CU's primary
+ * file), although the file register then holds 1.  GCC makes both entries
+ * the primary file almost everywhere; where they differ (a sequence that
+ * starts in an included header: C++ templates, glibc's libc-start.c) perf's
+ * name is kept so that the lines agree with it.  libdw's rows are sorted by
+ * address and say nothing of sequences or opcodes, so the line program is
+ * walked once more here, only to find those prefixes' address spans.
  */
-static const char *row_file(Dwarf_Line *l, bool dwarf5, bool *prefix)
+struct span {
+	uint64_t lo, hi;	/* [lo, hi]: addresses of the prefix rows */
+};
+
+struct lp {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static uint64_t lp_uleb(struct lp *r)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->bad = true;
+	return 0;
+}
+
+static uint64_t lp_fixed(struct lp *r, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		r->p = r->end;
+		return 0;
+	}
+	for (i = 0; i < n; i++)	/* little endian: the only one perf data here comes from */
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static bool add_span(struct span **v, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
+{
+	if (!grow((void **)v, *n, cap, sizeof(**v)))
+		return false;
+	(*v)[*n].lo = lo;
+	(*v)[*n].hi = hi;
+	(*n)++;
+	return true;
+}
+
+/* Prefix spans of the DWARF 5 line program at `off`; false only on ENOMEM. */
+static bool prefix_spans(const Elf_Data *dl_data, uint64_t off, struct span **out, size_t *nout)
+{
+	const uint8_t *base = dl_data->d_buf;
+	size_t size = dl_data->d_size, cap = 0;
+	struct lp r;
+	uint64_t len, hlen, addr = 0, lo = 0, hi = 0;
+	unsigned int offset_size = 4, version, addr_size, min_inst, line_range, opcode_base;
+	const uint8_t *std_len, *prog_end;
+	bool in_prefix = true, have = false;
+
+	*out = NULL;
+	*nout = 0;
+	if (!base || off >= size)
+		return true;
+	r.p = base + off;
+	r.end = base + size;
+	r.bad = false;
+	len = lp_fixed(&r, 4);
+	if (len == 0xffffffffu) {
+		len = lp_fixed(&r, 8);
+		offset_size = 8;
+	}
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return true;
+	prog_end = r.p + len;
+	r.end = prog_end;
+	version = (unsigned int)lp_fixed(&r, 2);
+	if (version < 5 || r.bad)
+		return true;
+	addr_size = (unsigned int)lp_fixed(&r, 1);
+	lp_fixed(&r, 1);	/* segment selector size */
+	hlen = lp_fixed(&r, offset_size);
+	if (r.bad || hlen > (uint64_t)(r.end - r.p) || (addr_size != 4 && addr_size != 8))
+		return true;
+	prog_end = r.end;
+	{
+		const uint8_t *prog = r.p + hlen;
+
+		min_inst = (unsigned int)lp_fixed(&r, 1);
+		lp_fixed(&r, 1);	/* maximum operations per instruction */
+		lp_fixed(&r, 1);	/* default is_stmt */
+		lp_fixed(&r, 1);	/* line base */
+		line_range = (unsigned int)lp_fixed(&r, 1);
+		opcode_base = (unsigned int)lp_fixed(&r, 1);
+		std_len = r.p;
+		if (r.bad || !line_range || !opcode_base ||
+		    opcode_base - 1 > (size_t)(prog - r.p))
+			return true;
+		r.p = prog;
+	}
+	while (r.p < prog_end && !r.bad) {
+		unsigned int op = *r.p++;
+		bool row = false;
+
+		if (op >= opcode_base) {
+			addr += (uint64_t)((op - opcode_base) / line_range) * min_inst;
+			row = true;
+		} else if (op == 0) {
+			uint64_t elen = lp_uleb(&r);
+			const uint8_t *next;
+			unsigned int sub;
+
+			if (r.bad || elen == 0 || elen > (uint64_t)(prog_end - r.p))
+				break;
+			next = r.p + elen;
+			sub = *r.p++;
+			if (sub == DW_LNE_end_sequence) {
+				if (in_prefix && have && !add_span(out, nout, &cap, lo, hi))
+					return false;
+				addr = 0;
+				in_prefix = true;
+				have = false;
+			} else if (sub == DW_LNE_set_address && elen - 1 == addr_size) {
+				addr = lp_fixed(&r, addr_size);
+			}
+			r.p = next;
+		} else {
+			switch (op) {
+			case DW_LNS_copy:
+				row = true;
+				break;
+			case DW_LNS_advance_pc:
+				addr += lp_uleb(&r) * min_inst;
+				break;
+			case DW_LNS_set_file:
+				lp_uleb(&r);
+				if (in_prefix && have && !add_span(out, nout, &cap, lo, hi))
+					return false;
+				in_prefix = false;
+				break;
+			case DW_LNS_const_add_pc:
+				addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst;
+				break;
+			case DW_LNS_fixed_advance_pc:
+				addr += lp_fixed(&r, 2);
+				break;
+			default: {
+				/* any other standard opcode: skip its operands */
+				unsigned int i;
+
+				for (i = 0; i < std_len[op - 1]; i++)
+					lp_uleb(&r);
+				break;
+			}
+			}
+		}
+		if (row && in_prefix) {
+			if (!have)
+				lo = addr;
+			hi = addr;
+			have = true;
+		}
+	}
+	return true;
+}
+
+static bool in_spans(const struct span *v, size_t n, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a >= v[i].lo && a <= v[i].hi)
+			return true;
+	return false;
+}
+
+static const char *row_file(Dwarf_Line *l, uint64_t addr, const struct span *spans, size_t nspans)
 {
 	Dwarf_Files *files;
 	size_t idx;
 	const char *f;
 
-	if (*prefix && dwarf5 && dwarf_line_file(l, &files, &idx) == 0) {
-		if (idx == 1) {
-			f = dwarf_filesrc(files, 0, NULL, NULL);
-			if (f)
-				return f;
-		} else {
-			*prefix = false;
-		}
+	if (nspans && dwarf_line_file(l, &files, &idx) == 0 && idx == 1 &&
+	    in_spans(spans, nspans, addr)) {
+		f = dwarf_filesrc(files, 0, NULL, NULL);
+		if (f)
+			return f;
 	}
 	return dwarf_linesrc(l, NULL, NULL);
 }
 
-static bool load_lines(struct cu *c)
+static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
 {
 	Dwarf_Lines *lines;
-	Dwarf_Half version = 0;
-	size_t n, i, k = 0;
-	bool prefix = true;
+	Dwarf_Attribute at;
+	Dwarf_Word stmt_list;
+	struct span *spans = NULL;
+	size_t n, i, k = 0, nspans = 0;
 
 	if (dwarf_getsrclines(&c->die, &lines, &n) != 0 || n == 0)
 		return true;
-	if (dwarf_cu_info(c->die.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0)
-		version = 0;
 	if (n > UINT32_MAX)
 		return true;
-	c->rows = malloc(n * sizeof(*c->rows));
-	if (!c->rows)
+	if (dl->debug_line && dwarf_attr(&c->die, DW_AT_stmt_list, &at) &&
+	    dwarf_formudata(&at, &stmt_list) == 0 &&
+	    !prefix_spans(dl->debug_line, stmt_list, &spans, &nspans))
 		return false;
+	c->rows = malloc(n * sizeof(*c->rows));
+	if (!c->rows) {
+		free(spans);
+		return false;
+	}
 	for (i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr addr;
@@ -282,15 +468,13 @@ static bool load_lines(struct cu *c)
 		dwarf_lineno(l, &lineno);
 		dwarf_lineendsequence(l, &end);
 		c->rows[k].addr = addr;
-		c->rows[k].file = row_file(l, version >= 5, &prefix);
-		/* rows come sorted by address: a sequence starts after an end */
-		if (end)
-			prefix = true;
+		c->rows[k].file = row_file(l, addr, spans, nspans);
 		c->rows[k].line = lineno > 0 ? (uint32_t)lineno : 0;
 		c->rows[k].end = end;
 		c->rows[k].order = (uint32_t)i;
 		k++;
 	}
+	free(spans);
 	c->nrows = k;
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
 	return true;
@@ -525,7 +709,7 @@ static int lookup(struct pd_dwarf_lines *dl, uint64_t a, struct pd_sym_srcline *
 		return 0;
 	if (!c->loaded) {
 		c->loaded = true;
-		if (!load_lines(c) || !load_inlines(c)) {
+		if (!load_lines(dl, c) || !load_inlines(c)) {
 			Dwarf_Die die = c->die;
 
 			cu_free(c);
@@ -556,6 +740,30 @@ static int lookup(struct pd_dwarf_lines *dl, uint64_t a, struct pd_sym_srcline *
 	return 1;
 }
 
+/* A section's contents, uncompressed (libdw already did it for its own). */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
 static struct pd_dwarf_lines *dwarf_open(int fd)
 {
 	struct pd_dwarf_lines *dl = calloc(1, sizeof(*dl));
@@ -572,6 +780,7 @@ static struct pd_dwarf_lines *dwarf_open(int fd)
 	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
 	if (!dl->dw || !index_cus(dl) || !dl->ncur)
 		goto fail;
+	dl->debug_line = section_data(dl->elf, ".debug_line");
 	return dl;
 fail:
 	if (dl->dw)

@@ -9,7 +9,8 @@
 # perf -g, and checks:
 #  1. perfsym --srcline against `perf script -F ip,sym,srcline`, frame by
 #     frame: the innermost file (perf prints its base name) and line;
-#  2. every distinct address of libc and the library against
+#     (also for tests/workloads/tmpl.cc, C++ templates built with g++);
+#  2. every distinct address of libc, the library and the C++ program against
 #     `addr2line -f -i -e DEBUGFILE`: the whole inline chain (positions
 #     and inlined function names), libc through the libc6-dbg build-id
 #     file;
@@ -49,9 +50,11 @@ skip_all() {
 }
 
 [ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || { echo "srcline.sh: $O/perfsym or perfconv missing: run make" >&2; exit 1; }
-for tool in perf gcc objcopy strip addr2line readelf; do
+for tool in gcc objcopy strip addr2line readelf; do
 	command -v $tool > /dev/null 2>&1 || skip_all "$tool not found (scripts/install-deps.sh installs it)"
 done
+. "$ROOT/tests/find-perf.sh"
+[ -n "$PERF" ] || skip_all "$PERF_MISSING"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/pd-srcline.XXXXXX") || exit 1
 cleanup() {
@@ -78,9 +81,8 @@ CF="-O2 -g -fno-omit-frame-pointer"
 ) || { echo "srcline.sh: building the test programs failed" >&2; exit 1; }
 cd "$T"
 
-perf record -q -o probe.data true > /dev/null 2> probe.err ||
-	skip_all "perf record does not work here: $(tail -1 probe.err)"
-perf record -N -q -g -F 2999 -o rec.data ./srcprog 20 > /dev/null 2> rec.err ||
+perf_can_record "$T" || skip_all "perf record does not work here: $PERF_MISSING"
+"$PERF" record -N -q -g -F 2999 -o rec.data ./srcprog 20 > /dev/null 2> rec.err ||
 	{ echo "srcline.sh: perf record failed: $(tail -1 rec.err)" >&2; exit 1; }
 
 # libc as the recording names it
@@ -97,7 +99,7 @@ LIB=$T/lib/libsrcdbg.so
 LIB_DEBUG=$T/lib/libsrcdbg.so.debug
 
 # ------------------------------------------------------------ helpers
-# perf script -F ip,sym,srcline: "ADDR KEY" per frame; KEY is the base name
+# "$PERF" script -F ip,sym,srcline: "ADDR KEY" per frame; KEY is the base name
 # and line perf prints, "-" when it prints none
 norm_perf() {
 	awk '/^\t/ { if (have) print a, k; a = $1; k = "-"; have = 1; next }
@@ -158,13 +160,17 @@ EOS
 	done
 }
 
-# chains NAME DSO RUNTIME DEBUGFILE PERFSYM_OUT: inline chains of every
-# distinct address of DSO against addr2line -f -i on the debug file
+# chains NAME DSO RUNTIME DEBUGFILE PERFSYM_OUT [positions]: inline chains
+# of every distinct address of DSO against addr2line -f -i on the debug
+# file; with "positions", without the inlined functions' names (addr2line
+# names some C++ template instances after their caller)
 chains() {
-	name=$1 dso=$2 rt=$3 dbg=$4 out=$5
+	name=$1 dso=$2 rt=$3 dbg=$4 out=$5 only=${6:-}
 	# ours: "ADDR|loc;func|loc;func|...": positions innermost first
 	awk -v dso="($dso)" '
-		/^\t\t/ { if (on) { n = split($1, p, "/"); s = s "|" p[n] ";" ($2 == "inlined" ? $3 : "") } next }
+		/^\t\t/ { if (on) { n = split($1, p, "/"); f = ""; i = index($0, " inlined ")
+				     if (i) f = substr($0, i + 9)
+				     s = s "|" p[n] ";" f } next }
 		/^\t/ { if (on && !(a in seen)) { seen[a] = 1; print a s } on = ($NF == dso); a = $1; s = ""; next }
 		{ if (on && !(a in seen)) { seen[a] = 1; print a s } on = 0 }
 		END { if (on && !(a in seen)) print a s }' "$out" | sort -u > "$name.ours.chains"
@@ -191,8 +197,11 @@ chains() {
 	sed 's/^0x0*\([0-9a-f]\)/\1/' | sort -u > "$name.a2l.chains"
 	# a frame without any line has no positions in either
 	sed -e 's/|??:0;$//' -e 's/|??:0;[^|]*$//' "$name.a2l.chains" > "$name.a2l.chains2"
+	if [ "$only" = positions ]; then
+		sed -i 's/;[^|]*//g' "$name.a2l.chains2" "$name.ours.chains"
+	fi
 	n=$(wc -l < "$name.ours.chains")
-	inl=$(grep -c ';[^|]' "$name.ours.chains")
+	inl=$(awk -F'|' 'NF > 2' "$name.ours.chains" | wc -l)
 	if cmp -s "$name.ours.chains" "$name.a2l.chains2"; then
 		echo "srcline.sh: $name: $n addresses ($inl with inline frames) agree with addr2line -i"
 		ok
@@ -202,8 +211,8 @@ chains() {
 	fi
 }
 
-# ------------------------------------------------------------ 1. perf script
-perf script -i rec.data -F ip,sym,srcline > perf.script 2> /dev/null
+# ------------------------------------------------------------ 1. "$PERF" script
+"$PERF" script -i rec.data -F ip,sym,srcline > perf.script 2> /dev/null
 "$PERFSYM" --srcline rec.data > perfsym.out 2> perfsym.err
 if compare_perf frames perf.script perfsym.out; then ok; else ko "perfsym --srcline differs from perf script -F ip,sym,srcline"; fi
 grep -q "$LIB)" perfsym.out || ko "no frame in $LIB"
@@ -226,6 +235,21 @@ else
 fi
 chains prog "$T/srcprog" "$T/srcprog" "$T/srcprog" perfsym.out
 
+# C++ templates: deep inline chains, sequences that start in headers
+if command -v g++ > /dev/null 2>&1 &&
+   g++ -O2 -g -fno-omit-frame-pointer -o tmpl "$ROOT/tests/workloads/tmpl.cc" 2> /dev/null; then
+	if "$PERF" record -N -q -g -F 2999 -o tmpl.data ./tmpl 30 > /dev/null 2> tmpl.err; then
+		"$PERF" script -i tmpl.data -F ip,sym,srcline > perf.tmpl 2> /dev/null
+		"$PERFSYM" --srcline tmpl.data > perfsym.tmpl 2> /dev/null
+		if compare_perf tmpl perf.tmpl perfsym.tmpl; then ok; else ko "C++: perfsym --srcline differs from perf script"; fi
+		chains tmpl "$T/tmpl" "$T/tmpl" "$T/tmpl" perfsym.tmpl positions
+	else
+		ko "perf record of tests/workloads/tmpl.cc failed: $(tail -1 tmpl.err)"
+	fi
+else
+	sk "g++ missing or failed: C++ lines not compared"
+fi
+
 # ------------------------------------------------------------ 3. lines table
 "$PERFCONV" to-csv --srcline --table lines rec.data > lines1.csv 2> lines.err
 rc1=$?
@@ -239,14 +263,14 @@ elif ! cmp -s lines1.csv lines2.csv; then
 else
 	ok
 fi
-nsamples=$(perf script -i rec.data -F period 2> /dev/null | awk '{ n++; p += $1 } END { printf "%d %d\n", n, p }')
-sums=$(awk -F, '{ sub(/\r$/, "") } NR > 1 { n += $(NF - 1); p += $NF } END { printf "%d %d\n", n, p }' lines1.csv)
+nsamples=$("$PERF" script -i rec.data -F period 2> /dev/null | awk '{ n++; p += $1 } END { printf "%.0f %.0f\n", n, p }')
+sums=$(awk -F, '{ sub(/\r$/, "") } NR > 1 { n += $(NF - 1); p += $NF } END { printf "%.0f %.0f\n", n, p }' lines1.csv)
 if [ "$nsamples" = "$sums" ]; then
 	ok
 else
 	ko "lines table: samples and period add up to $sums, the recording has $nsamples"
 fi
-perf report -i rec.data --stdio --no-children -g none --sort srcline -F sample,srcline 2> /dev/null |
+"$PERF" report -i rec.data --stdio --no-children -g none --sort srcline -F sample,srcline 2> /dev/null |
 	awk '!/^#/ && NF == 2 && $2 ~ /^[^ :]+:[0-9]+$/ && $2 !~ /^\?\?:/ { n = split($2, p, "/"); c[p[n]] += $1 }
 	     END { for (k in c) print k, c[k] }' | sort > report.lines
 awk -F, '{ sub(/\r$/, "") } NR > 1 && $2 != "" { n = split($2, p, "/"); c[p[n] ":" $3] += $4 }
@@ -293,7 +317,7 @@ else
 fi
 
 # ------------------------------------------------------------ 5. symfs
-perf script -i rec.data --symfs "$T/root" -F ip,sym,srcline > perf.symfs 2> /dev/null
+"$PERF" script -i rec.data --symfs "$T/root" -F ip,sym,srcline > perf.symfs 2> /dev/null
 "$PERFSYM" --srcline --symfs "$T/root" rec.data > perfsym.symfs 2> /dev/null
 # (perf may still find libc in its build-id cache, which --symfs does not
 # cover: only the library's frames are compared)
