@@ -13,6 +13,7 @@
 #   perfconv to-proto and to-proto --quipper-compat, decoded with
 #     `protoc --decode_raw` (field numbers, no schema: a renumbered field
 #     shows up, and the goldens need nothing outside the repository),
+#   perfconv to-pprof, decompressed and decoded the same way,
 #   perfcheck --format text, json and junit
 # are kept with each command's exit status and standard error in
 # corpus/golden/NAME.tar.zst (NAME with "/" as "_").  One comparison per
@@ -122,6 +123,16 @@ generate() {
 		fi
 		rm -f out.pb
 	done
+	run "$d" to-pprof "$PERFCONV" to-pprof --symfs symfs -o out.pb.gz "$in"
+	rm -f "$d/to-pprof.out"
+	if [ -f out.pb.gz ] && [ $have_protoc = 1 ]; then
+		gzip -dc out.pb.gz | protoc --decode_raw > "$d/to-pprof.txt" 2> "$d/to-pprof.protoc" ||
+			echo "protoc exit $?" >> "$d/to-pprof.protoc"
+		[ -s "$d/to-pprof.protoc" ] || rm -f "$d/to-pprof.protoc"
+	elif [ -f out.pb.gz ]; then
+		echo "not decoded: protoc missing" > "$d/to-pprof.txt"
+	fi
+	rm -f out.pb.gz
 	for fmt in text json junit; do
 		run "$d" perfcheck-$fmt "$PERFCHECK" --format $fmt "$in"
 	done
@@ -137,7 +148,7 @@ files_of() {
 compare() {
 	n=$1 tag=$2
 	case $tag in
-	to-proto*)
+	to-proto*|to-pprof)
 		if [ $have_protoc = 0 ]; then
 			skip=$((skip + 1))
 			return
@@ -163,7 +174,8 @@ compare() {
 	pass=$((pass + 1))
 }
 
-tags="dump info to-json to-json-full to-csv to-proto to-proto-quipper perfcheck-text perfcheck-json perfcheck-junit"
+tags="dump info to-json to-json-full to-csv to-proto to-proto-quipper to-pprof perfcheck-text
+	perfcheck-json perfcheck-junit"
 mkdir -p "$GOLDEN"
 updated=0 ninputs=0
 cd "$T/run" || exit 1
