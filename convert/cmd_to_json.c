@@ -426,7 +426,7 @@ int cmd_to_json(int argc, char **argv)
 	if (je.err) {
 		tool_io_error(cli_progname, "write", of.final, je.err);
 		code = CLI_EXIT_IO;
-	} else if (status == -3) {
+	} else if (status == PD_STATUS_NOMEM) {
 		cli_error("to-json: out of memory");
 		code = CLI_EXIT_IO;
 	} else {

@@ -55,7 +55,10 @@ struct jconv {
 	void (*tick)(struct jconv *c);
 };
 
-/* json_perf.c, json_full.c: the last reader status (0 or a negative enum pd_status), or -3 on ENOMEM. */
+/*
+ * json_perf.c, json_full.c: 0, or a negative enum pd_status: the reader's, or
+ * PD_STATUS_NOMEM when the writer ran out of memory.
+ */
 int json_perf_write(struct jconv *c);
 int json_full_write(struct jconv *c);
 

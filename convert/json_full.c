@@ -543,12 +543,12 @@ int json_full_write(struct jconv *c)
 	if (c->m) {
 		fc.frames = calloc(PD_SYM_MAX_STACK, sizeof(*fc.frames));
 		if (!fc.frames)
-			return -3;
+			return PD_STATUS_NOMEM;
 	}
 	desc = json_file_description(c->r, c->input);
 	if (!desc) {
 		free(fc.frames);
-		return -3;
+		return PD_STATUS_NOMEM;
 	}
 	if (pd_select_active(c->sel)) {
 		/* say which samples this output holds: the options as given */
@@ -587,7 +587,7 @@ int json_full_write(struct jconv *c)
 			jconv_take_tracing(c, rec);
 		/* in file order the machine is fed by the time-ordered reader */
 		if (c->m && !c->ahead && pd_machine_process(c->m, rec) < 0) {
-			status = -3;
+			status = PD_STATUS_NOMEM;
 			break;
 		}
 		if (rec->type == PD_REC_SAMPLE)
@@ -604,7 +604,7 @@ int json_full_write(struct jconv *c)
 		if (c->jsonl)
 			je_c(j, '\n');
 		if (fc.nomem) {
-			status = -3;
+			status = PD_STATUS_NOMEM;
 			break;
 		}
 	}

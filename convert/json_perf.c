@@ -642,7 +642,7 @@ int json_perf_write(struct jconv *c)
 		free(pc.refs);
 		free(pc.fcache.ent);
 		free(pc.fcache.arena);
-		return -3;
+		return PD_STATUS_NOMEM;
 	}
 	pc.writer.j = j;
 	pc.writer.arena = pc.fcache.arena;
@@ -659,7 +659,7 @@ int json_perf_write(struct jconv *c)
 		if (rec->type == PD_REC_HEADER_TRACING_DATA)
 			jconv_take_tracing(c, rec);
 		if (c->m && pd_machine_process(c->m, rec) < 0) {
-			status = -3;
+			status = PD_STATUS_NOMEM;
 			break;
 		}
 		if (rec->type != PD_REC_SAMPLE)
@@ -671,14 +671,14 @@ int json_perf_write(struct jconv *c)
 		update_combined(&pc);
 		if (rec->u.sample.sample_type & PD_SAMPLE_READ) {
 			if (deliver_read(&pc, rec) < 0) {
-				status = -3;
+				status = PD_STATUS_NOMEM;
 				break;
 			}
 			continue;
 		}
 		write_sample(&pc, rec, rec->event);
 		if (pc.nomem) {
-			status = -3;
+			status = PD_STATUS_NOMEM;
 			break;
 		}
 	}

@@ -57,8 +57,8 @@ void *pd_scratch_alloc(struct pd_decoder *d, size_t n);
  * position of the bad field, or rec->offset itself for records that came
  * out of compressed data.
  *
- * Returns 0 when decoded, -1 when malformed (rec->decoded is false), -2 when
- * memory ran out.
+ * Returns 0 when decoded, PD_STATUS_MALFORMED (rec->decoded is false), or
+ * PD_STATUS_NOMEM when memory ran out.
  */
 int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
 		     struct pd_diag_sink *sink);

@@ -557,18 +557,18 @@ static int bid_entry(struct fctx *c, struct pd_cur *e, bool legacy, struct pd_fe
 				      out->size);
 				out->size = 20;
 				c->bad = true;
-				ret = -1;
+				ret = PD_STATUS_MALFORMED;
 			}
 		}
 	}
 	if (!nul) {
 		fdiag(c, PD_FEAT_BAD_BUILD_ID, e->base + hdr, "filename_no_nul len=%zu", fn_len);
 		c->bad = true;
-		ret = -1;
+		ret = PD_STATUS_MALFORMED;
 	}
 	out->filename = fcalloc(c, e->base, (nul ? (size_t)(nul - fn) : fn_len) + 1, 1);
 	if (!out->filename)
-		return -2;
+		return PD_STATUS_NOMEM;
 	memcpy(out->filename, fn, nul ? (size_t)(nul - fn) : fn_len);
 	return ret;
 }
@@ -624,7 +624,7 @@ restart:
 		}
 		if (!fgrow(c, eoff, (void **)&b->ids, &cap, b->nr + 1, sizeof(*b->ids)))
 			return;
-		if (bid_entry(c, &e, legacy, &b->ids[b->nr]) == -2)
+		if (bid_entry(c, &e, legacy, &b->ids[b->nr]) == PD_STATUS_NOMEM)
 			return;
 		b->nr++;
 		/*
@@ -656,11 +656,11 @@ int pd_build_id_entry_decode(const uint8_t *p, size_t len, bool swap, uint64_t o
 	memset(out, 0, sizeof(*out));
 	if (len < BID_HDR) {
 		fdiag(&c, PD_FEAT_BAD_BUILD_ID, offset, "size=%zu min=%d", len, BID_HDR);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	pd_cur_init(&e, p, len, offset, swap);
 	ret = bid_entry(&c, &e, false, out);
-	if (ret == -2) {
+	if (ret == PD_STATUS_NOMEM) {
 		free(out->filename);
 		out->filename = NULL;
 	}
@@ -1825,7 +1825,7 @@ int pd_feature_decode(struct pd_features *f, unsigned int id, const uint8_t *p, 
 		raw->data = malloc(len);
 		if (!raw->data) {
 			fdiag(&c, PD_NO_MEMORY, offset, "bytes=%zu", len);
-			return -2;
+			return PD_STATUS_NOMEM;
 		}
 		memcpy(raw->data, p, len);
 	}
@@ -1840,9 +1840,9 @@ int pd_feature_decode(struct pd_features *f, unsigned int id, const uint8_t *p, 
 	pd_cur_init(&cur, raw->data, len, offset, swap);
 	dispatch(&c, &cur);
 	if (c.nomem)
-		return -2;
+		return PD_STATUS_NOMEM;
 	if (c.bad)
-		return -1;
+		return PD_STATUS_MALFORMED;
 	skipped = (id == PD_FEAT_BPF_PROG_INFO && f->bpf_prog_info.skipped_swapped) ||
 		  (id == PD_FEAT_BPF_BTF && f->bpf_btf.skipped_swapped);
 	raw->decoded = !skipped;

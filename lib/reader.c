@@ -248,8 +248,9 @@ static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 /*
  * Make at least `need` bytes available at s->buf + s->start.  Returns the
- * number available (less than need only at end of input), or -1 on a
- * read error.  May move the window: pointers into it are invalidated.
+ * number available (less than need only at end of input), PD_STATUS_IO on
+ * a read error or PD_STATUS_NOMEM.  May move the window: pointers into it
+ * are invalidated.
  */
 static ssize_t stream_fill(struct pd_reader *r, struct pd_stream *s, size_t need)
 {
@@ -277,7 +278,7 @@ static ssize_t stream_fill(struct pd_reader *r, struct pd_stream *s, size_t need
 			uint8_t *nb = realloc(s->buf, ncap);
 
 			if (!nb)
-				return -2;
+				return PD_STATUS_NOMEM;
 			s->buf = nb;
 			s->cap = ncap;
 		}
@@ -298,7 +299,7 @@ static ssize_t stream_fill(struct pd_reader *r, struct pd_stream *s, size_t need
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			return PD_STATUS_IO;
 		}
 		if (n == 0) {
 			s->eof = true;
@@ -316,7 +317,10 @@ static void stream_consume(struct pd_stream *s, size_t n)
 	s->pos += n;
 }
 
-/* Skip n bytes that are not kept (large AUX data). Returns 0, -1 short, -2 error. */
+/*
+ * Skip n bytes that are not kept (large AUX data).  Returns 0, 1 when the
+ * input ends first, or the negative pd_status of a failed read.
+ */
 static int stream_skip(struct pd_reader *r, struct pd_stream *s, uint64_t n)
 {
 	size_t avail = s->end - s->start;
@@ -337,7 +341,7 @@ static int stream_skip(struct pd_reader *r, struct pd_stream *s, uint64_t n)
 
 			if (cur > st.st_size) {
 				s->eof = true;
-				return -1;
+				return 1;
 			}
 		}
 		s->pos += n;
@@ -348,9 +352,9 @@ static int stream_skip(struct pd_reader *r, struct pd_stream *s, uint64_t n)
 		ssize_t got = stream_fill(r, s, 1);
 
 		if (got < 0)
-			return -2;
+			return (int)got;
 		if (got == 0)
-			return -1;
+			return 1;
 		avail = s->end - s->start;
 		if (avail > n)
 			avail = (size_t)n;
@@ -485,7 +489,7 @@ static int ht_insert(struct pd_reader *r, uint64_t id, size_t ev)
 	size_t mask, i;
 
 	if (ht_grow(r, r->total_ids + 1) < 0)
-		return -2;
+		return PD_STATUS_NOMEM;
 	mask = r->ht_cap - 1;
 	for (i = id_hash(id) & mask; r->ht_vals[i]; i = (i + 1) & mask) {
 		if (r->ht_keys[i] == id)
@@ -551,15 +555,15 @@ static int add_event(struct pd_reader *r, const struct pd_attr *attr, uint32_t o
 		char **nn;
 
 		if (!ne)
-			return -2;
+			return PD_STATUS_NOMEM;
 		r->events = ne;
 		ni = realloc(r->event_ids, ncap * sizeof(*ni));
 		if (!ni)
-			return -2;
+			return PD_STATUS_NOMEM;
 		r->event_ids = ni;
 		nn = realloc(r->event_names, ncap * sizeof(*nn));
 		if (!nn)
-			return -2;
+			return PD_STATUS_NOMEM;
 		r->event_names = nn;
 		r->cap_events = ncap;
 	}
@@ -571,7 +575,7 @@ static int add_event(struct pd_reader *r, const struct pd_attr *attr, uint32_t o
 	if (nr_ids) {
 		copy = malloc(nr_ids * sizeof(*copy));
 		if (!copy)
-			return -2;
+			return PD_STATUS_NOMEM;
 		memcpy(copy, ids, nr_ids * sizeof(*copy));
 	}
 	check_attr(r, attr, file_offset, rec_idx, rec_type);
@@ -590,8 +594,8 @@ static int add_event(struct pd_reader *r, const struct pd_attr *attr, uint32_t o
 	for (i = 0; i < nr_ids; i++) {
 		int ret = ht_insert(r, copy[i], idx);
 
-		if (ret == -2)
-			return -2;
+		if (ret == PD_STATUS_NOMEM)
+			return PD_STATUS_NOMEM;
 		if (ret == -1)
 			pd_diag_emit(&r->sink, PD_DUPLICATE_ID, file_offset, rec_idx, rec_type,
 				     false, "id=%" PRIu64 " attr=%zu other_attr=%d", copy[i], idx,
@@ -623,7 +627,7 @@ static int set_event_name(struct pd_reader *r, size_t idx, const char *name)
 	char *copy = strdup(name);
 
 	if (!copy)
-		return -2;
+		return PD_STATUS_NOMEM;
 	free(r->event_names[idx]);
 	r->event_names[idx] = copy;
 	r->events[idx].name = copy;
@@ -856,7 +860,7 @@ static int read_attrs(struct pd_reader *r, int fd)
 			r->events[r->nr_events - 1].ids_offset = ids.offset;
 			r->events[r->nr_events - 1].ids_size = ids.size;
 		}
-		if (ret == -2) {
+		if (ret == PD_STATUS_NOMEM) {
 			free(buf);
 			return PD_STATUS_NOMEM;
 		}
@@ -1089,7 +1093,7 @@ static int read_features(struct pd_reader *r, int fd)
 		ret = pd_feature_decode(&r->feat, bit, payload, (size_t)s.size, r->swap, s.offset,
 					-1, 0, &r->sink);
 		free(payload);
-		if (ret == -2) {
+		if (ret == PD_STATUS_NOMEM) {
 			free(table);
 			return PD_STATUS_NOMEM;
 		}
@@ -2081,7 +2085,7 @@ static int rec_decode(struct pd_reader *r, struct pd_record *rec, const struct p
 	    sample_fixed_decode(r, rec, ev))
 		return 0;
 	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
-	if (ret == -2)
+	if (ret == PD_STATUS_NOMEM)
 		return PD_STATUS_NOMEM;
 	apply_record(r, rec);
 	return 0;
@@ -2351,9 +2355,9 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 
 	avail = stream_fill(r, s, 8);
 	if (avail < 0) {
-		DIAG_FATAL(r, avail == -2 ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
+		DIAG_FATAL(r, avail == PD_STATUS_NOMEM ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
 		s->done = true;
-		return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+		return (int)avail;
 	}
 	if (avail == 0) {
 		s->done = true;
@@ -2404,9 +2408,9 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 			     "size=%u", size);
 	avail = stream_fill(r, s, size);
 	if (avail < 0) {
-		DIAG_FATAL(r, avail == -2 ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
+		DIAG_FATAL(r, avail == PD_STATUS_NOMEM ? PD_NO_MEMORY : PD_IO_ERROR, s->pos, "errno=%d", errno);
 		s->done = true;
-		return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+		return (int)avail;
 	}
 	if ((size_t)avail < size) {
 		pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, type, true,
@@ -2439,7 +2443,7 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		avail = stream_fill(r, s, size + (size_t)extra);
 		if (avail < 0) {
 			s->done = true;
-			return avail == -2 ? PD_STATUS_NOMEM : PD_STATUS_IO;
+			return (int)avail;
 		}
 		if ((uint64_t)avail < size + extra) {
 			pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, type,
@@ -2464,11 +2468,11 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		} else {
 			int sk = stream_skip(r, s, extra);
 
-			if (sk == -2) {
+			if (sk < 0) {
 				s->done = true;
-				return PD_STATUS_IO;
+				return sk;
 			}
-			if (sk == -1) {
+			if (sk > 0) {
 				pd_diag_emit(&r->sink, PD_REC_TRUNCATED, rec->offset,
 					     (int64_t)rec->index, type, false,
 					     "payload=%" PRIu64, extra);
@@ -2743,7 +2747,7 @@ static int q_pop(struct pd_reader *r)
 		     &r->events[e.event_index] : NULL;
 	ret = pd_record_decode(&r->dec, rec, rec->event, &r->sink);
 	rec->deferred = false;
-	return ret == -2 ? PD_STATUS_NOMEM : FRAME_OK;
+	return ret == PD_STATUS_NOMEM ? PD_STATUS_NOMEM : FRAME_OK;
 }
 
 /*

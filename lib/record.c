@@ -70,20 +70,20 @@ static void copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
 static int below_min(struct rctx *c, size_t need)
 {
 	RDIAG(c, PD_REC_BELOW_MIN, 0, "size=%zu min=%zu", c->rec->raw_len, need);
-	return -1;
+	return PD_STATUS_MALFORMED;
 }
 
 static int bad_count(struct rctx *c, size_t pos, uint64_t nr)
 {
 	RDIAG(c, PD_REC_BAD_COUNT, pos, "nr=%llu bytes=%zu", (unsigned long long)nr,
 	      pos < c->end ? c->end - pos : 0);
-	return -1;
+	return PD_STATUS_MALFORMED;
 }
 
 static int bad_field(struct rctx *c, size_t pos, uint64_t val)
 {
 	RDIAG(c, PD_REC_BAD_FIELD, pos, "value=%llu", (unsigned long long)val);
-	return -1;
+	return PD_STATUS_MALFORMED;
 }
 
 /*
@@ -125,7 +125,7 @@ static int str_fixed(struct rctx *c, size_t pos, size_t n, const char **out)
 		n = avail;
 	if (!n || !memchr(c->p + pos, 0, n)) {
 		RDIAG(c, PD_REC_BAD_STRING, pos, "len=%zu", n);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	*out = (const char *)(c->p + pos);
 	return 0;
@@ -143,7 +143,7 @@ static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char *
 		nul = memchr(c->p + pos, 0, c->end - pos);
 	if (!nul) {
 		RDIAG(c, PD_REC_BAD_STRING, pos, "len=%zu", pos < c->end ? c->end - pos : 0);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	*out = (const char *)(c->p + pos);
 	trailing(c, pos + PD_ALIGN((uint64_t)(nul - (c->p + pos)) + 1, align));
@@ -226,13 +226,13 @@ static int dec_read(struct rctx *c)
 	if (!pd_read_values_decode(c->d, &cur, rf, &r->values, &code)) {
 		if (code == PD_NO_MEMORY) {
 			RDIAG(c, PD_NO_MEMORY, 0, "size=%zu", c->rec->raw_len);
-			return -2;
+			return PD_STATUS_NOMEM;
 		}
 		if (code == PD_SAMPLE_READ_GROUP_NR)
 			return bad_count(c, cur.pos, r64(c, cur.pos));
 		RDIAG(c, PD_REC_BELOW_MIN, 0, "size=%zu read_format=%#llx",
 		      c->rec->raw_len, (unsigned long long)rf);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	trailing(c, cur.pos);
 	return 0;
@@ -252,7 +252,7 @@ static int dec_namespaces(struct rctx *c)
 	if (nr) {
 		l = alloc(c, (size_t)nr * sizeof(*l));
 		if (!l)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
 			l[i].dev = r64(c, 24 + 16 * i);
 			l[i].ino = r64(c, 32 + 16 * i);
@@ -304,7 +304,7 @@ static int dec_callchain_deferred(struct rctx *c)
 	if (nr) {
 		ips = alloc(c, (size_t)nr * 8);
 		if (!ips)
-			return -2;
+			return PD_STATUS_NOMEM;
 		copy_u64(ips, c->p + 24, (size_t)nr, c->swap);
 		cd->ips = ips;
 	}
@@ -325,7 +325,7 @@ static int dec_header_attr(struct rctx *c)
 		asz = PD_ATTR_SIZE_VER0;
 	if (asz < PD_ATTR_SIZE_VER0) {
 		RDIAG(c, PD_ATTR_TOO_SMALL, 12, "attr_size=%u", asz);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	if (asz > c->end - 8)
 		return bad_field(c, 12, asz);
@@ -337,7 +337,7 @@ static int dec_header_attr(struct rctx *c)
 	if (nr) {
 		ids = alloc(c, (size_t)nr * 8);
 		if (!ids)
-			return -2;
+			return PD_STATUS_NOMEM;
 		copy_u64(ids, c->p + 8 + asz, (size_t)nr, c->swap);
 		h->ids = ids;
 	}
@@ -361,14 +361,14 @@ static int dec_event_type(struct rctx *c)
 		char *name = alloc(c, n + 1);
 
 		if (!name)
-			return -2;
+			return PD_STATUS_NOMEM;
 		memcpy(name, c->p + 16, n);
 		name[n] = '\0';
 		e->name = name;
 		return 0;
 	}
 	if (str_fixed(c, 16, 64, &e->name))
-		return -1;
+		return PD_STATUS_MALFORMED;
 	trailing(c, 80);
 	return 0;
 }
@@ -428,7 +428,7 @@ static int dec_id_index(struct rctx *c)
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
-			return -2;
+			return PD_STATUS_NOMEM;
 		vbase = 16 + 32 * (size_t)nr;
 		for (i = 0; i < nr; i++) {
 			e[i].id = r64(c, 16 + 32 * i);
@@ -459,7 +459,7 @@ static int dec_auxtrace_info(struct rctx *c)
 	if (nr) {
 		priv = alloc(c, (size_t)nr * 8);
 		if (!priv)
-			return -2;
+			return PD_STATUS_NOMEM;
 		copy_u64(priv, c->p + 16, (size_t)nr, c->swap);
 		a->priv = priv;
 	}
@@ -500,7 +500,7 @@ static int dec_auxtrace_error(struct rctx *c)
 	else
 		a->time = r64(c, 40);
 	if (str_fixed(c, msg, 64, &a->msg))
-		return -1;
+		return PD_STATUS_MALFORMED;
 	if (a->fmt >= 2 && c->end >= 120) {
 		a->machine_pid = r32(c, 112);
 		a->vcpu = r32(c, 116);
@@ -521,7 +521,7 @@ static int dec_thread_map(struct rctx *c)
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
 			e[i].pid = r64(c, 16 + 24 * i);
 			/* comm[16] need not hold a NUL: ours has room for one. */
@@ -557,7 +557,7 @@ static int dec_cpu_map_data(struct rctx *c, size_t base, struct pd_cpu_map *m)
 		if (nr) {
 			cpus = alloc(c, (size_t)nr * 4);
 			if (!cpus)
-				return -2;
+				return PD_STATUS_NOMEM;
 			for (i = 0; i < nr; i++) {
 				uint16_t v = r16(c, base + 4 + 2 * i);
 
@@ -603,7 +603,7 @@ static int dec_cpu_map_data(struct rctx *c, size_t base, struct pd_cpu_map *m)
 		if (total) {
 			cpus = alloc(c, (size_t)total * 4);
 			if (!cpus)
-				return -2;
+				return PD_STATUS_NOMEM;
 			i = 0;
 			for (k = 0; k < nw; k++) {
 				word = m->long_size == 4 ? r32(c, w + 4 * k) : r64(c, w + 8 * k);
@@ -627,7 +627,7 @@ static int dec_cpu_map_data(struct rctx *c, size_t base, struct pd_cpu_map *m)
 		m->nr = (uint32_t)stop - start + 1;
 		cpus = alloc(c, (size_t)m->nr * 4);
 		if (!cpus)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < m->nr; i++)
 			cpus[i] = start + i;
 		m->cpus = cpus;
@@ -652,7 +652,7 @@ static int dec_stat_config(struct rctx *c)
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
 			e[i].tag = r64(c, 16 + 16 * i);
 			e[i].val = r64(c, 24 + 16 * i);
@@ -731,7 +731,7 @@ static int dec_compressed2(struct rctx *c)
 	if (ds > c->end - 16) {
 		RDIAG(c, PD_COMPRESSED_BAD_SIZE, 8, "data_size=%llu bytes=%zu",
 		      (unsigned long long)ds, c->end - 16);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 	z->data_size = ds;
 	z->data = c->p + 16;
@@ -746,18 +746,18 @@ static int dec_bpf_metadata(struct rctx *c)
 	uint64_t nr = r64(c, 520), i;
 
 	if (str_fixed(c, 8, 512, &b->prog_name))
-		return -1;
+		return PD_STATUS_MALFORMED;
 	if (nr > (c->end - 528) / 320)
 		return bad_count(c, 520, nr);
 	b->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
 			if (str_fixed(c, 528 + 320 * i, 64, &e[i].key) ||
 			    str_fixed(c, 592 + 320 * i, 256, &e[i].value))
-				return -1;
+				return PD_STATUS_MALFORMED;
 		}
 		b->entries = e;
 	}
@@ -834,7 +834,7 @@ static int dec_schedstat(struct rctx *c, bool domain)
 		return below_min(c, 24 + need);
 	ctr = alloc(c, n * sizeof(*ctr));
 	if (!ctr)
-		return -2;
+		return PD_STATUS_NOMEM;
 	for (i = 0; i < n; i++) {
 		if (domain) {
 			ctr[i].name = names[i];
@@ -900,7 +900,7 @@ static int dec_sp_event_id(struct rctx *c)
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
-			return -2;
+			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
 			e[i].attr_index = r64(c, 16 + 16 * i);
 			e[i].event_id = r64(c, 24 + 16 * i);
@@ -921,7 +921,7 @@ static int ips_sps(struct rctx *c, size_t pos, uint64_t n, const uint64_t **ips,
 		return 0;
 	a = alloc(c, (size_t)n * 16);
 	if (!a)
-		return -2;
+		return PD_STATUS_NOMEM;
 	copy_u64(a, c->p + pos, (size_t)n * 2, c->swap);
 	*ips = a;
 	*sps = a + n;
@@ -941,7 +941,7 @@ static int dec_sp_callchain(struct rctx *c)
 		return bad_count(c, 32, nr);
 	s->nr = nr;
 	if (ips_sps(c, 40, nr, &s->ips, &s->sps))
-		return -2;
+		return PD_STATUS_NOMEM;
 	trailing(c, 40 + 16 * nr);
 	return 0;
 }
@@ -968,7 +968,7 @@ static int dec_sp_unwinding_result(struct rctx *c)
 	if (n) {
 		regs = alloc(c, (size_t)n * 8);
 		if (!regs)
-			return -2;
+			return PD_STATUS_NOMEM;
 		copy_u64(regs, c->p + pos, (size_t)n, c->swap);
 		u->regs = regs;
 	}
@@ -994,7 +994,7 @@ static int dec_sp_unwinding_result(struct rctx *c)
 		u->has_callchain = true;
 		u->callchain_nr = n;
 		if (ips_sps(c, pos + 8, n, &u->ips, &u->sps))
-			return -2;
+			return PD_STATUS_NOMEM;
 		pos += 8 + 16 * (size_t)n;
 	}
 	trailing(c, pos);
@@ -1199,7 +1199,7 @@ int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 
 	if (!pd_decoder_begin(d, len)) {
 		RDIAG(&c, PD_NO_MEMORY, 0, "size=%zu", len);
-		return -2;
+		return PD_STATUS_NOMEM;
 	}
 	min = pd_record_min_size(rec->type);
 	if (len < min)
@@ -1215,7 +1215,7 @@ int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 				RDIAG(&c, PD_REC_TRAILER_DOES_NOT_FIT, 0,
 				      "size=%zu min=%zu id_hdr_size=%u", len, min,
 				      ev->id_hdr_size);
-				return -1;
+				return PD_STATUS_MALFORMED;
 			}
 			rec->has_trailer = true;
 			c.end = len - ev->id_hdr_size;

@@ -607,10 +607,10 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	memset(&rec->sid, 0, sizeof(rec->sid));
 	/* No attr, no layout: the reader reports the missing attr. */
 	if (!ev)
-		return -1;
+		return PD_STATUS_MALFORMED;
 	if (rec->raw_len < 8) {
 		SDIAG(sink, rec, PD_REC_BELOW_MIN, 0, "size=%zu min=8", rec->raw_len);
-		return -1;
+		return PD_STATUS_MALFORMED;
 	}
 
 	st = ev->attr.sample_type;
@@ -754,11 +754,11 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 fail:
 	if (code == PD_NO_MEMORY) {
 		SDIAG(sink, rec, PD_NO_MEMORY, 0, "size=%zu", rec->raw_len);
-		return -2;
+		return PD_STATUS_NOMEM;
 	}
 	SDIAG(sink, rec, code, s.bad, "sample_type=%#llx size=%zu",
 	      (unsigned long long)st, rec->raw_len);
-	return -1;
+	return PD_STATUS_MALFORMED;
 }
 
 int pd_sample_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
@@ -767,7 +767,7 @@ int pd_sample_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 	if (!pd_decoder_begin(d, rec->raw_len)) {
 		SDIAG(sink, rec, PD_NO_MEMORY, 0, "size=%zu", rec->raw_len);
 		rec->decoded = false;
-		return -2;
+		return PD_STATUS_NOMEM;
 	}
 	return sample_body(d, rec, ev, sink);
 }

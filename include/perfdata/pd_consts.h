@@ -15,6 +15,17 @@
 extern "C" {
 #endif
 
+/*
+ * The one convention for failures in the library: functions return 0 (or
+ * a count), or one of these, negative.  Decoders use the same values for
+ * a malformed input and for memory running out.
+ */
+enum pd_status {
+	PD_STATUS_MALFORMED = -1,	/* input is malformed beyond recovery (exit 1) */
+	PD_STATUS_IO = -2,		/* I/O or system error (exit 3) */
+	PD_STATUS_NOMEM = -3,		/* out of memory (exit 3) */
+};
+
 /* Record types: kernel (1..22), perf tool (64..86), simpleperf (32768..). */
 enum pd_record_type {
 	PD_REC_MMAP = 1,

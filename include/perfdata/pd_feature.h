@@ -367,9 +367,10 @@ void pd_features_free(struct pd_features *f);
  * (rec_idx -1 outside records).
  *
  * Returns 0 when decoded (warnings and notes may have been emitted), 1 when
- * the id is unknown (bytes kept, no diagnostic), -1 when the payload is
- * malformed or unsupported (bytes kept, typed member possibly partial,
- * raw[id].decoded false), -2 on allocation failure (PD_NO_MEMORY emitted).
+ * the id is unknown (bytes kept, no diagnostic), PD_STATUS_MALFORMED when
+ * the payload is malformed or unsupported (bytes kept, typed member
+ * possibly partial, raw[id].decoded false), PD_STATUS_NOMEM on allocation
+ * failure (PD_NO_MEMORY emitted).
  * A partial member holds what was read before the damage: every count is
  * the number of entries its array holds (an array is NULL only with a
  * count of 0), but the last entry may be half filled, its strings NULL.
@@ -399,7 +400,7 @@ void pd_feature_clear(struct pd_features *f, unsigned int id);
  * Decode one build-id entry (HEADER_BUILD_ID feature entry or the body of a
  * PERF_RECORD_HEADER_BUILD_ID record): `len` bytes, the 8-byte header
  * included, modern layout (pid at 8).  Fills `out` (filename heap copy).
- * Returns 0, -1 if malformed (diagnosed), -2 on allocation failure.
+ * Returns 0, PD_STATUS_MALFORMED (diagnosed), or PD_STATUS_NOMEM.
  */
 int pd_build_id_entry_decode(const uint8_t *p, size_t len, bool swap, uint64_t offset,
 			     int64_t rec_idx, uint32_t rec_type, struct pd_diag_sink *sink,

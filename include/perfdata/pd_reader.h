@@ -37,12 +37,7 @@
 extern "C" {
 #endif
 
-/* Negative results of the reader's functions. */
-enum pd_status {
-	PD_STATUS_MALFORMED = -1,	/* input is malformed beyond recovery (exit 1) */
-	PD_STATUS_IO = -2,		/* I/O or system error (exit 3) */
-	PD_STATUS_NOMEM = -3,		/* out of memory (exit 3) */
-};
+/* Negative results of the reader's functions: enum pd_status (pd_consts.h). */
 
 enum pd_mode {
 	PD_MODE_FILE = 0,
