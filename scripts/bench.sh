@@ -5,7 +5,7 @@
 # Usage (as root, with perf installed, after `make`):
 #     scripts/bench.sh [--keep] [--dir DIR] [--size MB] [--small-size MB]
 #                      [--runs N] [--perf-runs N] [--freq HZ] [--srcline]
-#                      [--help]
+#                      [--dwarf-size MB] [--dwarf-only] [--help]
 #     BENCH_DIR=DIR scripts/bench.sh        # same as --dir DIR
 #
 # --srcline runs only the source-line rows (next paragraph) instead of the
@@ -34,6 +34,11 @@
 #     big.pipe.data    pipe mode twin (perf record -o - > FILE), same size class
 #     small.data       file mode, ~--small-size MB (default 40), for perf's rate
 #     small.pipe.data  pipe mode twin of small.data
+#     dwarf.data       >= --dwarf-size MB (default 100) of `perf record
+#                      --call-graph dwarf` (8 KiB stack copies) of programs
+#                      built without frame pointers (gzip and xz of random
+#                      data); dwarf-half.data, half that size, shows that
+#                      peak memory does not grow with the number of samples
 # All recorded with `perf record -a -g -F HZ -m PAGES -B` while a niced,
 # multi-threaded kernel-heavy load runs (perf bench sched messaging -t);
 # recording stops when the output reaches the wanted size.  perf report -D
@@ -54,6 +59,10 @@
 # so for a pipeline it is its largest process).  MB = 10^6 bytes, RSS in
 # MiB.  "vs cat" is the row's MB/s over `cat` of the same input, "vs perf"
 # over `perf report -D` of an input of the same mode (file/pipe).
+#
+# --dwarf-only records and measures only the dwarf rows: perfsym and
+# to-csv --table folded unwinding every sample, next to perf script on the
+# same file (targets: >= 10x its MB/s, peak RSS < 128 MiB).
 #
 # Output: progress on stderr; on stdout a markdown report (context, table,
 # target check), ready for notes:  scripts/bench.sh --keep | tee notes.md
@@ -85,11 +94,14 @@ KEEP=0
 SRCLINE_ONLY=0
 SRCLINE_MB=4
 DIR=${BENCH_DIR:-}
+DWARF_MB=100
+DWARF_ONLY=0
 
 # perfconv targets (warm cache, big inputs)
 TARGET_MBS=1000
 TARGET_RSS_MIB=64
 TARGET_VS_PERF=10	# to-csv, to-json, pipe-to-file next to perf script, data convert, inject
+TARGET_DWARF_RSS_MIB=128	# unwinding dwarf recordings
 
 usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
@@ -115,6 +127,8 @@ while [ $# -gt 0 ]; do
 	--freq) FREQ=${2:?}; shift ;;
 	--srcline) SRCLINE_ONLY=1 ;;
 	--srcline-size) SRCLINE_MB=${2:?}; shift ;;
+	--dwarf-size) DWARF_MB=${2:?}; shift ;;
+	--dwarf-only) DWARF_ONLY=1 ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -208,6 +222,40 @@ record() {
 	LOAD_PID=
 	size=$(file_bytes "$out")
 	log "  $((size / 1000000)) MB in $((SECONDS - t0)) s: $(grep -h -o 'lost [0-9.]*%' "$out.log" | tail -1)"
+	rm -f "$out.log"
+	[ "$size" -ge "$want" ] || die "$out: only $size bytes recorded"
+}
+
+# record_dwarf OUT MB: --call-graph dwarf of frame-pointer-less programs
+# (Debian's gzip and xz) until OUT holds at least MB megabytes
+record_dwarf() {
+	local out=$1 mb=$2 want t0 size
+	want=$((mb * 1000000))
+	size=$(file_bytes "$out")
+	if [ "$size" -ge "$want" ]; then
+		log "reusing $out ($((size / 1000000)) MB)"
+		return 0
+	fi
+	rm -f "$out"
+	log "recording $out (--call-graph dwarf, >= $mb MB)"
+	"$PERF" record --call-graph dwarf -F 4000 -m "$MMAP_PAGES" -o "$out" -- \
+		sh -c 'while :; do head -c 100000000 /dev/urandom | gzip -6 > /dev/null &
+			head -c 30000000 /dev/urandom | xz -3 -T1 > /dev/null; wait; done' \
+		> "$out.log" 2>&1 &
+	REC_PID=$!
+	t0=$SECONDS
+	while kill -0 "$REC_PID" 2>/dev/null; do
+		if [ "$(file_bytes "$out")" -ge "$want" ]; then
+			kill -INT "$REC_PID"
+			break
+		fi
+		[ $((SECONDS - t0)) -lt "$MAX_RECORD_SECONDS" ] || { kill -INT "$REC_PID"; break; }
+		sleep 0.2
+	done
+	wait "$REC_PID"
+	REC_PID=
+	size=$(file_bytes "$out")
+	log "  $((size / 1000000)) MB in $((SECONDS - t0)) s"
 	rm -f "$out.log"
 	[ "$size" -ge "$want" ] || die "$out: only $size bytes recorded"
 }
@@ -344,7 +392,58 @@ print_report() {
 		[ "$verdict" = FAIL ] && [ "$status" = 0 ] && status=1
 		echo "- $verdict: $mine: ${x}x $ref, $r MiB"
 	done
+	dwarf_targets || { [ "$status" = 0 ] && status=1; }
 	return $status
+}
+
+# unwinding: perfsym and to-csv folded next to perf script on the same
+# dwarf recording, and their peak RSS on half the samples
+dwarf_targets() {
+	local k ref='' mk hk x r rh verdict st=0 mine
+	for k in "${ROWS[@]}"; do
+		[ "${k%%$S*}" = "perf script -F comm,tid,ip,sym,dso FILE" ] && ref=$k
+	done
+	[ -n "$ref" ] || return 0
+	echo
+	echo "Targets on --call-graph dwarf recordings (user stacks unwound), next to perf script on the same file: >= $TARGET_VS_PERF x its MB/s, peak RSS < $TARGET_DWARF_RSS_MIB MiB and not growing with the samples"
+	echo
+	for mine in "perfsym FILE" "perfconv to-csv --table folded FILE"; do
+		mk='' hk=''
+		for k in "${ROWS[@]}"; do
+			[ "${k%%$S*}" = "$mine" ] || continue
+			case ${k#*$S} in */dwarf.data) mk=$k ;; */dwarf-half.data) hk=$k ;; esac
+		done
+		[ -n "$mk" ] || continue
+		verdict=PASS
+		x=$(ratio "$mk" "$ref")
+		r=$(awk -v r="${R_RSS[$mk]}" 'BEGIN { printf "%.1f", r / 1024 }')
+		rh=$(awk -v r="${R_RSS[$hk]:-0}" 'BEGIN { printf "%.1f", r / 1024 }')
+		# twice the samples may cost a few MiB of cache more, not twice the memory
+		awk -v x="$x" -v r="$r" -v h="$rh" -v tx="$TARGET_VS_PERF" -v tr="$TARGET_DWARF_RSS_MIB" \
+			'BEGIN { exit !(x >= tx && r < tr && r <= h * 1.25 + 8) }' || verdict=FAIL
+		[ "$verdict" = FAIL ] && st=1
+		echo "- $verdict: $mine: ${x}x perf script, $r MiB (half the samples: $rh MiB)"
+	done
+	return $st
+}
+
+# the dwarf rows: inputs, then perf script and the unwinding commands
+bench_dwarf() {
+	DWARF=$DIR/dwarf.data
+	DWARFH=$DIR/dwarf-half.data
+	record_dwarf "$DWARF" "$DWARF_MB"
+	record_dwarf "$DWARFH" $((DWARF_MB / 2))
+	cat "$DWARF" "$DWARFH" > /dev/null
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -F comm,tid,ip,sym,dso FILE" "$DWARF" \
+		'"$PERF" script -F comm,tid,ip,sym,dso -i "$IN" > /dev/null 2>&1'
+	if [ -x "$PERFSYM" ]; then
+		bench_cmd "perfsym FILE" "$DWARF" '"$PERFSYM" "$IN" > /dev/null'
+		bench_cmd "perfsym FILE" "$DWARFH" '"$PERFSYM" "$IN" > /dev/null'
+	fi
+	bench_cmd "perfconv to-csv --table folded FILE" "$DWARF" \
+		'"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
+	bench_cmd "perfconv to-csv --table folded FILE" "$DWARFH" \
+		'"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
 }
 
 # ---------------------------------------------------------------- main
@@ -417,7 +516,14 @@ srcline_main() {
 
 main() {
 	local need avail
-	need=$(( (2 * SIZE_MB + 2 * SMALL_MB) * 12 / 10 ))
+	if [ "$DWARF_ONLY" = 1 ]; then
+		PERFCONV_ID="$(sha256sum "$PERFCONV" | cut -c1-12), built $(date -u -r "$PERFCONV" '+%H:%M:%S UTC')"
+		OVERHEAD=$(overhead)
+		bench_dwarf
+		print_report
+		return
+	fi
+	need=$(( (2 * SIZE_MB + 2 * SMALL_MB + 2 * DWARF_MB) * 12 / 10 ))
 	avail=$(df -Pm "$DIR" | awk 'NR == 2 { print $4 }')
 	local have=0 f
 	for f in big.data big.pipe.data small.data small.pipe.data; do
@@ -483,6 +589,7 @@ main() {
 		export SYMOUT=$DIR/perfsym.bench
 		bench_cmd "perfsym --bench (resolve all frames)" "$BIG" '"$PERFSYM" --bench "$IN" > "$SYMOUT"'
 	fi
+	bench_dwarf
 
 	export PERFCONV=$orig
 	rm -f "$SNAP"
