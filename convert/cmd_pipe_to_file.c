@@ -32,9 +32,6 @@ struct p2f {
 	bool strict;
 	bool opened;		/* the stream header was read: later fatal findings end the stream */
 	bool ended_early;
-	enum pd_code end_code;
-	uint64_t end_off;
-	char end_detail[160];
 
 	uint64_t records;	/* outer records seen */
 	uint64_t first_time;
@@ -83,28 +80,31 @@ static void usage(FILE *f)
 /*
  * A fatal finding after the stream header means the stream stops there:
  * everything before it is converted.  Without --strict that is the normal
- * outcome of a killed recorder, so it becomes one warning instead of an
- * error; I/O and memory failures stay errors.
+ * outcome of a killed recorder, so the finding is shown as a warning, in
+ * the shape of every diagnostic, and the exit status stays 0; with
+ * --strict it stays an error.  I/O and memory failures are errors always.
  */
 static void p2f_diag(const struct pd_diag *d, void *arg)
 {
 	struct p2f *p = arg;
+	struct pd_diag w;
+	char detail[512];
 
-	if (d->fatal && p->opened && !p->strict && d->code != PD_IO_ERROR &&
-	    d->code != PD_NO_MEMORY) {
-		p->ended_early = true;
-		p->end_code = d->code;
-		p->end_off = d->offset;
-		snprintf(p->end_detail, sizeof(p->end_detail), "%s%s%s", pd_code_text(d->code),
-			 d->detail[0] ? " " : "", d->detail);
+	if (!d->fatal || !p->opened || d->code == PD_IO_ERROR || d->code == PD_NO_MEMORY) {
+		cli_diag_cb(d, &p->cd);
 		return;
 	}
-	if (d->fatal && p->opened && d->code != PD_IO_ERROR && d->code != PD_NO_MEMORY) {
-		p->ended_early = true;
-		p->end_code = d->code;
-		p->end_off = d->offset;
+	p->ended_early = true;
+	if (p->strict) {
+		cli_diag_cb(d, &p->cd);
+		return;
 	}
-	cli_diag_cb(d, &p->cd);
+	w = *d;
+	w.severity = PD_SEV_WARNING;
+	snprintf(detail, sizeof(detail), "%s%s(the stream ends early: the records before it are "
+		 "converted)", d->detail, d->detail[0] ? " " : "");
+	w.detail = detail;
+	cli_diag_cb(&w, &p->cd);
 }
 
 static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
@@ -512,12 +512,6 @@ int cmd_pipe_to_file(int argc, char **argv)
 		status = pd_writer_commit(w);
 		code = status < 0 ? CLI_EXIT_IO :
 		       p.cd.count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED : CLI_EXIT_OK;
-		if (!status && p.ended_early) {
-			fflush(stdout);
-			fprintf(stderr, "%s: %s:0x%" PRIx64 ": warning: the stream ends early (%s); "
-				"converted the %" PRIu64 " records before it\n", cli_progname,
-				p.cd.name, p.end_off, p.end_detail, p.records);
-		}
 	}
 	pd_reader_close(r);
 	if (p.own_src)
