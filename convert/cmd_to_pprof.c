@@ -183,7 +183,7 @@ int cmd_to_pprof(int argc, char **argv)
 		if (rec->type == PD_REC_SAMPLE && rec->decoded && rec->event_index >= 0) {
 			int ret = pp_sample(p, rec);
 
-			if (ret == -2)
+			if (ret == PD_STATUS_IO)
 				goto tmp_err;
 			if (ret)
 				goto nomem;
@@ -203,7 +203,7 @@ int cmd_to_pprof(int argc, char **argv)
 	if (!failed) {
 		int ret = pp_write(p, r);
 
-		if (ret == -2)
+		if (ret == PD_STATUS_IO)
 			goto tmp_err;
 		if (ret)
 			goto nomem;

@@ -693,7 +693,7 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		struct pp_ev *ne;
 
 		if (!grow(&p->ev, &cap, (size_t)ev + 1, sizeof(*p->ev)))
-			return -1;
+			return PD_STATUS_NOMEM;
 		ne = p->ev;
 		memset(ne + p->nr_ev, 0, (cap - p->nr_ev) * sizeof(*ne));
 		p->nr_ev = cap;
@@ -708,24 +708,24 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 	uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
 	if (!uver || !kver)
-		return -1;
+		return PD_STATUS_NOMEM;
 	for (i = 0; i < n; i++) {
 		struct pp_loc *l = frame_loc(p, k.pid, k.tid, &st[i],
 					     st[i].cpumode == PD_CPUMODE_USER ? uver : kver);
 
 		if (!l || l->id > UINT32_MAX)
-			return -1;
+			return PD_STATUS_NOMEM;
 		p->key[i] = (uint32_t)l->id;
 		if (p->loaded) {
 			uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
 			kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
 			if (!uver || !kver)
-				return -1;
+				return PD_STATUS_NOMEM;
 		}
 	}
 	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
 	if (comm < 0 || comm > UINT32_MAX)
-		return -1;
+		return PD_STATUS_NOMEM;
 	k.ev = ev;
 	k.comm = (uint32_t)comm;
 	k.n = (uint32_t)n;
@@ -737,12 +737,12 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 	if (!sk) {
 		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
 			  sizeof(*p->stack_list)))
-			return -1;
+			return PD_STATUS_NOMEM;
 		if (p->stack_arena.total >= p->stack_budget && spill(p))
-			return -2;
+			return PD_STATUS_IO;
 		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + n * sizeof(*sk->loc));
 		if (!sk || csv_map_add(&p->stacks, h, sk))
-			return -1;
+			return PD_STATUS_NOMEM;
 		p->stack_list[p->nr_stacks++] = sk;
 		sk->ev = (uint32_t)ev;
 		sk->pid = k.pid;
@@ -1151,14 +1151,14 @@ int pp_write(struct pp_prof *p, struct pd_reader *r)
 
 	/* every string the header needs exists before the string table is written */
 	if (write_header(p, r, g, &nt) || write_samples(p, g, (size_t)nt))
-		return -1;
+		return PD_STATUS_NOMEM;
 	write_mappings(p, g);
 	write_locations(p, g);
 	write_functions(p, g);
 	write_strings(p, g);
 	if (!g->failed)
 		gz_run(g, Z_FINISH);
-	return g->failed ? -1 : p->spill_failed ? -2 : 0;
+	return g->failed ? PD_STATUS_NOMEM : p->spill_failed ? PD_STATUS_IO : 0;
 }
 
 /* ------------------------------------------------------------ life */

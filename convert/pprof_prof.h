@@ -41,9 +41,9 @@ void pp_free(struct pp_prof *p);
 
 /*
  * Add one decoded sample whose event is known (rec->event_index >= 0),
- * after pd_machine_process() saw it.  Returns 0, -1 when out of memory, or
- * -2 (errno set) when the temporary file that takes the stacks beyond the
- * memory budget cannot be written.
+ * after pd_machine_process() saw it.  Returns 0, PD_STATUS_NOMEM, or
+ * PD_STATUS_IO (errno set) when the temporary file that takes the stacks
+ * beyond the memory budget cannot be written.
  */
 int pp_sample(struct pp_prof *p, const struct pd_record *rec);
 
@@ -52,9 +52,9 @@ uint64_t pp_nr_samples(const struct pp_prof *p);
 
 /*
  * Finish the profile: events and comments come from the reader (its
- * events and header features).  Returns 0, -1 when out of memory, -2 when
- * the temporary file could not be read back (write errors of the output
- * stay in out->err).
+ * events and header features).  Returns 0, PD_STATUS_NOMEM, or
+ * PD_STATUS_IO when the temporary file could not be read back (write
+ * errors of the output stay in out->err).
  */
 int pp_write(struct pp_prof *p, struct pd_reader *r);
 
