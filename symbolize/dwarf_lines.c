@@ -33,6 +33,20 @@
 #define MAX_DIE_DEPTH	128
 #define MAX_CACHE	(1u << 22)	/* cached addresses per DSO */
 
+/* Index of the last element of arr[0..n) whose `field` is <= a, or -1. */
+#define LAST_LE(arr, n, field, a, out)					\
+	do {								\
+		size_t lo_ = 0, hi_ = (n);				\
+		while (lo_ < hi_) {					\
+			size_t mid_ = lo_ + (hi_ - lo_) / 2;		\
+			if ((arr)[mid_].field <= (a))			\
+				lo_ = mid_ + 1;				\
+			else						\
+				hi_ = mid_;				\
+		}							\
+		(out) = (long)lo_ - 1;					\
+	} while (0)
+
 struct cu_range {
 	uint64_t lo, hi;
 	uint32_t cu;
@@ -411,14 +425,22 @@ static bool prefix_spans(const Elf_Data *dl_data, uint64_t off, struct span **ou
 	return true;
 }
 
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* spans sorted by lo; sequences of a linked file do not overlap */
 static bool in_spans(const struct span *v, size_t n, uint64_t a)
 {
-	size_t i;
+	long i;
 
-	for (i = 0; i < n; i++)
-		if (a >= v[i].lo && a <= v[i].hi)
-			return true;
-	return false;
+	LAST_LE(v, n, lo, a, i);
+	return i >= 0 && a <= v[i].hi;
 }
 
 static const char *row_file(Dwarf_Line *l, uint64_t addr, const struct span *spans, size_t nspans)
@@ -452,6 +474,8 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
 	    dwarf_formudata(&at, &stmt_list) == 0 &&
 	    !prefix_spans(dl->debug_line, stmt_list, &spans, &nspans))
 		return false;
+	if (nspans > 1)
+		qsort(spans, nspans, sizeof(*spans), cmp_span);
 	c->rows = malloc(n * sizeof(*c->rows));
 	if (!c->rows) {
 		free(spans);
@@ -635,19 +659,6 @@ static bool node_has(const struct cu *c, uint32_t node, uint64_t a)
 	return false;
 }
 
-/* Last index i with lo(i) <= a, or -1; lo() of element i at base + i * sz. */
-#define LAST_LE(arr, n, field, a, out)					\
-	do {								\
-		size_t lo_ = 0, hi_ = (n);				\
-		while (lo_ < hi_) {					\
-			size_t mid_ = lo_ + (hi_ - lo_) / 2;		\
-			if ((arr)[mid_].field <= (a))			\
-				lo_ = mid_ + 1;				\
-			else						\
-				hi_ = mid_;				\
-		}							\
-		(out) = (long)lo_ - 1;					\
-	} while (0)
 
 /* The CU whose ranges hold a: the one starting last among those that do. */
 static struct cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
