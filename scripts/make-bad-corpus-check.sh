@@ -23,7 +23,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for f in basic.data basic.pipe.data cpu-timestamp.data multi-event.data group-read.data \
-	 compressed.data stat.data lost-all.data throttle.data; do
+	 compressed.data stat.data lost-all.data throttle.data user-regs.data; do
 	if [ ! -f "$corpus/$f" ]; then
 		echo "make-bad-corpus-check: $corpus/$f is missing" >&2
 		exit 1
@@ -458,6 +458,43 @@ static void auxtrace_case(void)
 	     "basic.data with an AUXTRACE feature whose entry points at its first COMM record");
 }
 
+/*
+ * Root causes: an attr field that no sample of the attr fits.  The
+ * finding is the field (attrs section), not each sample.
+ */
+static void attr_layout_cases(void)
+{
+	struct buf b = load("basic.data");
+	uint64_t a = get(&b, 24, 8), st = get(&b, a + 24, 8);
+
+	if ((st & (1 << 3)) || !(st & (1 << 8)))
+		die("basic.data: sample_type %#llx has ADDR or lacks PERIOD", (unsigned long long)st);
+	put(&b, a + 24, st | (1 << 3), 8);
+	emit("check-sample-type-extra.data", &b, 624, a + 24,
+	     "basic.data with ADDR added to the sample_type of its attr: no sample has it");
+
+	b = load("basic.data");
+	put(&b, a + 24, st & ~(1ULL << 8), 8);
+	emit("check-sample-type-missing.data", &b, 624, a + 24,
+	     "basic.data with PERIOD taken from the sample_type of its attr: every sample has it");
+
+	b = load("group-read.data");
+	a = get(&b, 24, 8);
+	if (!(get(&b, a + 32, 8) & 1))
+		die("group-read.data: read_format lacks TOTAL_TIME_ENABLED");
+	put(&b, a + 32, get(&b, a + 32, 8) & ~1ULL, 8);
+	emit("check-read-format.data", &b, 624, a + 32,
+	     "group-read.data with TOTAL_TIME_ENABLED taken from the read_format of its first attr");
+
+	b = load("user-regs.data");
+	a = get(&b, 24, 8);
+	if (get(&b, a + 80, 8) & 1)
+		die("user-regs.data: sample_regs_user has register 0");
+	put(&b, a + 80, get(&b, a + 80, 8) | 1, 8);
+	emit("check-regs-user.data", &b, 624, a + 80,
+	     "user-regs.data with one register added to sample_regs_user: the samples hold one less");
+}
+
 static void pipe_cases(void)
 {
 	struct buf b = load("basic.pipe.data");
@@ -495,6 +532,7 @@ int main(int argc, char **argv)
 	layout_cases();
 	auxtrace_case();
 	pipe_cases();
+	attr_layout_cases();
 	if (fclose(manifest))
 		die("MANIFEST.check: %s", strerror(errno));
 	return 0;

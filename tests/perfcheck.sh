@@ -210,7 +210,18 @@ attr-size-small.data 1 0
 attr-size-wrong.data 1 0
 attr-size-halves.data 1 0
 feature-bit-no-section.data 1 0
+check-sample-type-extra.data 1 0
+check-sample-type-missing.data 1 0
+check-read-format.data 1 0
+check-regs-user.data 1 0
 EOF
+# the value that fits, where one does
+for nf in check-sample-type-extra.data:fits=0x107 check-sample-type-missing.data:fits=0x107 \
+	  check-read-format.data:fits=0x1f check-regs-user.data:fits=3_regs; do
+	"$PC" "corpus/bad/${nf%%:*}" > "$tmp/out" 2> "$tmp/err"
+	grep -q "PD624.* ${nf#*:}\$" "$tmp/out" && ok || bad "bad/${nf%%:*}: PD624 without ${nf#*:}"
+	grep -q "PD625.*cause=0x" "$tmp/out" && ok || bad "bad/${nf%%:*}: no PD625 summary pointing at the cause"
+done
 
 # ---- JSON and JUnit
 

@@ -47,6 +47,45 @@ struct thr {
 	int64_t first_sample_idx;
 };
 
+/*
+ * A finding about a sample's layout, held back: when every sample of an
+ * attr fails the same way, the attr is wrong, not the samples, and one
+ * finding at the attr replaces them all.
+ */
+struct held {
+	enum pd_code code;
+	uint64_t offset;
+	int64_t rec_idx;
+	char stream[24];	/* directory stream name, "" if none */
+	char detail[200];
+};
+
+/* Sample findings of one record, before the record says its attr. */
+#define PENDING_MAX	8
+/* Attrs whose failing samples are held back. */
+#define HOLD_ATTRS	256
+/* Findings held per attr; past these, counted only. */
+#define HOLD_PER_ATTR	64
+/* Candidate values of the wrong attr field that are kept and shown. */
+#define MAX_FITS	4
+
+struct attr_fit {
+	uint64_t samples, failed;
+	bool released;		/* a sample fit: findings go straight out */
+	bool mixed;		/* failures with more than one code */
+	enum pd_code first_code;
+	uint64_t first_off;
+	int64_t first_idx;
+	struct held *held;
+	unsigned int nr_held;
+	uint64_t dropped;	/* failures past HOLD_PER_ATTR */
+	/* attr field values under which the first failing sample fits */
+	const char *fit_field;	/* NULL: none found */
+	unsigned int fit_field_off;
+	unsigned int nr_fits;
+	uint64_t fit_value[MAX_FITS], fit_count[MAX_FITS];
+};
+
 struct pc_check {
 	struct pc_file *pf;
 	struct pd_reader *r;
@@ -95,6 +134,12 @@ struct pc_check {
 	uint64_t nr_feat_recs, feat_end_off;
 	int64_t feat_idx;
 	bool end_marker;
+
+	/* samples that do not fit their attr (below) */
+	struct held pending[PENDING_MAX];
+	unsigned int nr_pending;
+	struct attr_fit *fit;	/* HOLD_ATTRS entries, allocated at the first sample finding */
+	uint64_t blamed[HOLD_ATTRS / 64];	/* attrs reported by ATTR_NO_SAMPLE_FITS */
 
 	/* AUXTRACE records, in file order (so sorted by offset) */
 	uint64_t *aux_off;
@@ -373,6 +418,304 @@ static void check_layout(struct pc_check *c, int fd)
 	if (h->data.size && in_file(h->data.offset, h->data.size, h->file_size))
 		check_gap(c, fd, s, k);
 	free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* samples that do not fit their attr                                  */
+
+static bool sample_layout_code(enum pd_code code)
+{
+	return code >= PD_SAMPLE_TRUNCATED && code <= PD_SAMPLE_STACK_SIZE;
+}
+
+static void hold_copy(struct held *h, const struct pd_diag *d)
+{
+	h->code = d->code;
+	h->offset = d->offset;
+	h->rec_idx = d->record_index;
+	snprintf(h->stream, sizeof(h->stream), "%s", d->stream ? d->stream : "");
+	snprintf(h->detail, sizeof(h->detail), "%s", d->detail);
+}
+
+static void held_emit(struct pc_check *c, const struct held *h)
+{
+	pc_emit(c->pf, h->code, h->offset, h->rec_idx, PD_REC_SAMPLE, h->stream[0] ? h->stream : NULL,
+		"%s", h->detail);
+}
+
+/* The reader's diagnostics, with the layout findings of samples held back. */
+static void check_diag(const struct pd_diag *d, void *arg)
+{
+	struct pc_file *pf = arg;
+	struct pc_check *c = pf->check;
+
+	if (c && !d->fatal && d->record_index >= 0 && d->record_type == PD_REC_SAMPLE &&
+	    sample_layout_code(d->code) && c->nr_pending < PENDING_MAX) {
+		hold_copy(&c->pending[c->nr_pending++], d);
+		return;
+	}
+	pc_diag(d, pf);
+}
+
+static void flush_pending(struct pc_check *c)
+{
+	unsigned int i, n = c->nr_pending;
+
+	c->nr_pending = 0;
+	for (i = 0; i < n; i++)
+		held_emit(c, &c->pending[i]);
+}
+
+/* Give up on one cause for this attr: its findings go out as they are. */
+static void release(struct pc_check *c, struct attr_fit *a)
+{
+	unsigned int i;
+
+	a->released = true;
+	for (i = 0; i < a->nr_held; i++)
+		held_emit(c, &a->held[i]);
+	/* findings not kept still count */
+	if (a->dropped) {
+		c->pf->counts[pd_code_severity(a->first_code)] += a->dropped;
+		if ((unsigned int)a->first_code < PC_MAX_CODE)
+			c->pf->by_code[a->first_code] += (uint32_t)a->dropped;
+	}
+	free(a->held);
+	a->held = NULL;
+	a->nr_held = 0;
+	a->dropped = 0;
+}
+
+static bool feat_ok(const struct pd_features *f, unsigned int id);
+
+static void add_fit(struct attr_fit *a, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_fits; i++)
+		if (a->fit_value[i] == v)
+			return;
+	if (a->nr_fits < MAX_FITS)
+		a->fit_value[a->nr_fits++] = v;
+}
+
+/* The attr with one field replaced: field 24 sample_type, 32 read_format. */
+static struct pd_attr with_field(const struct pd_attr *own, unsigned int field, uint64_t v)
+{
+	struct pd_attr alt = *own;
+
+	if (field == 24)
+		alt.sample_type = v;
+	else
+		alt.read_format = v;
+	return alt;
+}
+
+/*
+ * Values of sample_type (or read_format) that the first failing sample
+ * fits, most telling first: the attr as EVENT_DESC recorded it, another
+ * attr's, then the attr's own with one bit more or less (several of those
+ * can fit: all are shown).  For the register masks, with one register
+ * more or less: the value then says how many registers the samples carry.
+ */
+static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_record *rec,
+		     size_t idx)
+{
+	const struct pd_features *f = pd_reader_features(c->r);
+	const struct pd_attr *own = &rec->event->attr;
+	static const unsigned int fields[2] = { 24, 32 };
+	unsigned int k, b, phase;
+	struct pd_attr alt;
+	size_t i;
+
+	for (phase = 0; phase < 3 && !a->fit_field; phase++) {
+		for (k = 0; k < 2 && !a->fit_field; k++) {
+			unsigned int field = fields[k];
+			uint64_t mine = field == 24 ? own->sample_type : own->read_format, v;
+
+			if (field == 32 && !(own->sample_type & PD_SAMPLE_READ))
+				break;
+			if (phase == 0 && f && feat_ok(f, PD_FEAT_EVENT_DESC) &&
+			    idx < f->event_desc.nr) {
+				const struct pd_attr *ed = &f->event_desc.ev[idx].attr;
+
+				v = field == 24 ? ed->sample_type : ed->read_format;
+				alt = with_field(own, field, v);
+				if (v != mine && pd_sample_fits_attr(rec, &alt))
+					add_fit(a, v);
+			}
+			for (i = 0; phase == 1 && i < pd_reader_nr_events(c->r) && !a->nr_fits; i++) {
+				const struct pd_event *o = pd_reader_event(c->r, i);
+
+				v = field == 24 ? o->attr.sample_type : o->attr.read_format;
+				alt = with_field(own, field, v);
+				if (v != mine && pd_sample_fits_attr(rec, &alt))
+					add_fit(a, v);
+			}
+			/* every bit that fits, not only the first */
+			for (b = 0; phase == 2 && b < (field == 24 ? 25u : 5u); b++) {
+				v = mine ^ (1ULL << b);
+				alt = with_field(own, field, v);
+				if (pd_sample_fits_attr(rec, &alt))
+					add_fit(a, v);
+			}
+			if (a->nr_fits) {
+				a->fit_field = field == 24 ? "sample_type" : "read_format";
+				a->fit_field_off = field;
+			}
+		}
+	}
+	for (b = 0; !a->fit_field && (own->sample_type & PD_SAMPLE_REGS_USER) && b < 64; b++) {
+		alt = *own;
+		alt.sample_regs_user ^= 1ULL << b;
+		if (pd_sample_fits_attr(rec, &alt)) {
+			a->fit_field = "sample_regs_user";
+			a->fit_field_off = 80;
+			add_fit(a, (uint64_t)__builtin_popcountll(alt.sample_regs_user));
+		}
+	}
+	for (b = 0; !a->fit_field && (own->sample_type & PD_SAMPLE_REGS_INTR) && b < 64; b++) {
+		alt = *own;
+		alt.sample_regs_intr ^= 1ULL << b;
+		if (pd_sample_fits_attr(rec, &alt)) {
+			a->fit_field = "sample_regs_intr";
+			a->fit_field_off = 96;
+			add_fit(a, (uint64_t)__builtin_popcountll(alt.sample_regs_intr));
+		}
+	}
+}
+
+/* Count, per candidate value, the failing samples that fit it. */
+static void count_fits(struct attr_fit *a, const struct pd_record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_fits; i++) {
+		struct pd_attr alt;
+
+		/* a register count: the first sample stands for all */
+		if (a->fit_field_off >= 80) {
+			a->fit_count[i]++;
+			continue;
+		}
+		alt = with_field(&rec->event->attr, a->fit_field_off, a->fit_value[i]);
+		if (pd_sample_fits_attr(rec, &alt))
+			a->fit_count[i]++;
+	}
+}
+
+/* After each record: give its held findings to its attr, or let them out. */
+static void sample_fit_after(struct pc_check *c, const struct pd_record *rec)
+{
+	const struct pd_event *ev0 = pd_reader_event(c->r, 0);
+	struct attr_fit *a;
+	size_t idx;
+	unsigned int i;
+
+	if (rec->type != PD_REC_SAMPLE || !rec->event || !ev0 || rec->event < ev0) {
+		flush_pending(c);
+		return;
+	}
+	idx = (size_t)(rec->event - ev0);
+	if (idx >= HOLD_ATTRS || idx >= pd_reader_nr_events(c->r)) {
+		flush_pending(c);
+		return;
+	}
+	if (!c->fit) {
+		if (!c->nr_pending)
+			return;		/* nothing to hold yet */
+		c->fit = calloc(HOLD_ATTRS, sizeof(*c->fit));
+		if (!c->fit) {
+			flush_pending(c);
+			return;
+		}
+	}
+	a = &c->fit[idx];
+	a->samples++;
+	if (a->released) {
+		flush_pending(c);
+		return;
+	}
+	if (!c->nr_pending) {
+		/* One sample fits: the attr explains nothing. */
+		if (a->failed)
+			release(c, a);
+		else
+			a->released = true;
+		return;
+	}
+	if (!a->failed++) {
+		a->first_code = c->pending[0].code;
+		a->first_off = rec->offset;
+		a->first_idx = (int64_t)rec->index;
+		find_fit(c, a, rec, idx);
+	} else if (c->pending[0].code != a->first_code) {
+		a->mixed = true;
+	}
+	count_fits(a, rec);
+	for (i = 0; i < c->nr_pending; i++) {
+		if (!a->held)
+			a->held = calloc(HOLD_PER_ATTR, sizeof(*a->held));
+		if (a->held && a->nr_held < HOLD_PER_ATTR)
+			a->held[a->nr_held++] = c->pending[i];
+		else
+			a->dropped++;
+	}
+	c->nr_pending = 0;
+}
+
+/*
+ * At the end: an attr none of whose samples fit, all failing the same
+ * way, is reported once at its field (with the value they fit, when one
+ * was found), and its samples as one counted note pointing there.
+ */
+static void sample_fit_finish(struct pc_check *c)
+{
+	size_t i, n = pd_reader_nr_events(c->r);
+
+	flush_pending(c);
+	if (!c->fit)
+		return;
+	for (i = 0; i < HOLD_ATTRS && i < n; i++) {
+		struct attr_fit *a = &c->fit[i];
+		const struct pd_event *ev = pd_reader_event(c->r, i);
+		uint64_t field_off;
+		char fits[96];
+
+		if (!a->failed || a->released)
+			continue;
+		if (a->mixed || a->failed != a->samples || !ev) {
+			release(c, a);
+			continue;
+		}
+		field_off = ev->file_offset + (a->fit_field ? a->fit_field_off : 24);
+		{
+			size_t len = 0;
+			unsigned int k;
+
+			for (k = 0; k < a->nr_fits && len + 24 < sizeof(fits); k++) {
+				if (a->fit_count[k] != a->failed)
+					continue;
+				len += (size_t)snprintf(fits + len, sizeof(fits) - len,
+							a->fit_field_off >= 80 ? "%s%" PRIu64 "_regs" :
+							"%s%#" PRIx64, len ? "/" : "", a->fit_value[k]);
+			}
+			if (!len)
+				snprintf(fits, sizeof(fits), "none");
+		}
+		c->blamed[i / 64] |= 1ULL << (i % 64);
+		pc_emit(c->pf, PD_ATTR_NO_SAMPLE_FITS, field_off, -1, 0, NULL,
+			"attr=%zu field=%s sample_type=%#" PRIx64 " read_format=%#" PRIx64
+			" samples=%" PRIu64 " fits=%s", i, a->fit_field ? a->fit_field : "sample_type",
+			ev->attr.sample_type, ev->attr.read_format, a->samples, fits);
+		pc_emit(c->pf, PD_SAMPLES_OF_WRONG_ATTR, a->first_off, a->first_idx, PD_REC_SAMPLE,
+			NULL, "attr=%zu samples=%" PRIu64 " code=%s cause=%#" PRIx64, i, a->failed,
+			pd_code_id(a->first_code), field_off);
+		free(a->held);
+		a->held = NULL;
+	}
+	free(c->fit);
+	c->fit = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -702,6 +1045,10 @@ static void check_event_desc(struct pc_check *c, const struct pd_features *f)
 			what = "read_format";
 		else if ((fe->attr.flags ^ ev->attr.flags) & PD_ATTR_SAMPLE_ID_ALL)
 			what = "sample_id_all";
+		/* the attr's own field was found wrong: EVENT_DESC is right */
+		if (what && i < HOLD_ATTRS && ((c->blamed[i / 64] >> (i % 64)) & 1) &&
+		    (!strcmp(what, "sample_type") || !strcmp(what, "read_format")))
+			what = NULL;
 		if (what) {
 			pc_emit(c->pf, PD_EVENT_DESC_MISMATCH, off, -1, 0, NULL,
 				"reason=attr event=%zu field=%s name=%s", i, what,
@@ -944,11 +1291,15 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 		check_layout(&c, layout_fd);
 	init_features(&c);
 
+	pf->check = &c;
 	while (!pf->stop && (ret = pd_reader_next(r, &rec)) > 0) {
 		pf->records++;
+		sample_fit_after(&c, rec);
 		check_record(&c, rec);
 		refresh_features(&c, rec);
 	}
+	sample_fit_finish(&c);
+	pf->check = NULL;
 	if (pf->stop) {
 		pc_emit(pf, PD_MAX_ERRORS, c.any_rec ? c.last_off : PD_NO_OFFSET,
 			c.any_rec ? c.last_idx : -1, c.last_type, c.stream,
@@ -981,7 +1332,7 @@ static void reader_opts(const struct pc_opts *o, struct pc_file *pf, struct pd_r
 	struct pd_reader_opts init = PD_READER_OPTS_INIT;
 
 	*ro = init;
-	ro->diag_fn = pc_diag;
+	ro->diag_fn = check_diag;
 	ro->diag_arg = pf;
 	ro->window_size = o->window_size;
 	ro->max_decompressed = o->max_decompressed;

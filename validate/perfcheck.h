@@ -57,8 +57,11 @@ struct pc_report {
 #define PC_MAX_CODE 1000
 
 /* The findings of one file, as the diagnostic callback sees them. */
+struct pc_check;
+
 struct pc_file {
 	struct pc_report *rep;
+	struct pc_check *check;	/* the check pass, while it runs */
 	const char *name;
 	uint64_t counts[3];
 	uint32_t by_code[PC_MAX_CODE];	/* saturating */

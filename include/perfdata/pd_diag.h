@@ -157,6 +157,8 @@ enum pd_severity {
 	_PD(621, MAX_ERRORS, NOTE, "error limit reached: the rest of the file is not checked") \
 	_PD(622, BUILDID_MISMATCH, WARNING, "build id differs from the binary found on this machine") \
 	_PD(623, BUILDID_NO_BINARY, NOTE, "binary of a recorded build id was not found") \
+	_PD(624, ATTR_NO_SAMPLE_FITS, ERROR, "no sample of this attr fits its sample layout: the attr field is wrong") \
+	_PD(625, SAMPLES_OF_WRONG_ATTR, NOTE, "samples that do not fit their attr, reported once at the attr") \
 	/* writer: 700..799 */							\
 	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
 	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \

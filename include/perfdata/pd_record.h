@@ -506,6 +506,15 @@ struct pd_record {
 	} u;
 };
 
+/*
+ * Would the bytes of this SAMPLE record decode field for field, to their
+ * last byte and without a complaint, under attr instead of the record's
+ * own event?  For a validator looking for the sample_type or read_format
+ * that a damaged file's samples were really written with.  Allocates
+ * (and frees) a decoding arena of about the record's size.
+ */
+bool pd_sample_fits_attr(const struct pd_record *rec, const struct pd_attr *attr);
+
 #ifdef __cplusplus
 }
 #endif
