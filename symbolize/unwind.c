@@ -144,6 +144,9 @@ struct pd_unwinder {
 	size_t nframes;
 	bool first_seen, conflict, looped, log_overflow;
 	uint64_t prev_pc, prev_sp;
+	/* the last frame handed to us: pc for its CFI, its rsp and rbp */
+	uint64_t last_pc, last_sp, last_bp;
+	bool last_sp_ok, last_bp_ok, stopped;
 	struct uw_read reads[UW_MAX_READS];
 	uint32_t nreads;
 
@@ -319,9 +322,13 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 
 static bool read_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 {
-	/* perf's memory_read: 8 bytes from the copy when all of them are in it */
-	if (addr >= u->sp && u->stack_len >= sizeof(*val) &&
-	    addr - u->sp <= u->stack_len - sizeof(*val)) {
+	/*
+	 * perf's access_mem (libunwind): 8 bytes from the copy when they end
+	 * before its last byte (addr + 8 < end: the last word of the copy is
+	 * never read from it), else from a file.
+	 */
+	if (addr >= u->sp && u->stack_len > sizeof(*val) &&
+	    addr - u->sp < u->stack_len - sizeof(*val)) {
 		memcpy(val, u->s->stack_data + (addr - u->sp), sizeof(*val));
 		return true;
 	}
@@ -567,6 +574,13 @@ static bool is_signal_trampoline(struct pd_unwind_space *sp, uint64_t pc)
 	return signalp;
 }
 
+static void remember_last(struct pd_unwinder *u, Dwfl_Frame *state, uint64_t cfi_pc)
+{
+	u->last_pc = cfi_pc;
+	u->last_sp_ok = dwfl_frame_reg(state, 7, &u->last_sp) == 0;
+	u->last_bp_ok = dwfl_frame_reg(state, 6, &u->last_bp) == 0;
+}
+
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
 	struct pd_unwind_space *sp = arg;
@@ -587,7 +601,11 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 		u->first_seen = true;
 		u->prev_pc = pc;
 		dwfl_frame_reg(state, dwarf_sp, &u->prev_sp);
-		return u->nframes < u->max_stack ? DWARF_CB_OK : DWARF_CB_ABORT;
+		remember_last(u, state, pc);
+		if (u->nframes < u->max_stack)
+			return DWARF_CB_OK;
+		u->stopped = true;
+		return DWARF_CB_ABORT;
 	}
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
@@ -603,11 +621,70 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	 * frame a signal interrupted; the trampoline itself (__restore_rt)
 	 * counts as a caller there, although libdw calls it an activation.
 	 */
+	remember_last(u, state, activation ? pc : pc - 1);
 	if (!activation || is_signal_trampoline(sp, pc))
 		pc--;
 	if (pc)
 		u->frames[u->nframes++] = pc;
-	return u->nframes < u->max_stack ? DWARF_CB_OK : DWARF_CB_ABORT;
+	if (u->nframes < u->max_stack)
+		return DWARF_CB_OK;
+	u->stopped = true;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * libdw ends a stack when a return address reads as 0 or cannot be read
+ * (the copy is too short); perf's libunwind takes 0 for it (its memory
+ * accessor answers 0 on failure), makes it one more frame and prints it
+ * as 0 - 1.  For the last frame
+ * of a stack that ended normally, find the return address its CFI gives
+ * (the usual rules: CFA = register + offset, return address saved at
+ * CFA + offset) and whether it is that 0.
+ */
+static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, u->last_pc);
+	Dwarf_Addr bias = 0;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	uint64_t cfa, base, ra = 1;
+	bool ok = false;
+
+	if (!mod)
+		return false;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &frame) != 0) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &frame) != 0)
+			return false;
+	}
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx || (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)) {
+		uint64_t reg = ops[0].atom == DW_OP_bregx ? ops[0].number :
+			       (uint64_t)(ops[0].atom - DW_OP_breg0);
+		uint64_t off = ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number;
+
+		if (reg == 7 && u->last_sp_ok)
+			base = u->last_sp;
+		else if (reg == 6 && u->last_bp_ok)
+			base = u->last_bp;
+		else
+			goto out;
+		cfa = base + off;
+	} else {
+		goto out;
+	}
+	if (dwarf_frame_register(frame, 16, ops_mem, &ops, &nops) != 0 || nops != 2 ||
+	    ops[0].atom != DW_OP_call_frame_cfa || ops[1].atom != DW_OP_plus_uconst)
+		goto out;
+	/* a return address that cannot be read is 0 to perf as well */
+	ok = !read_word(u, cfa + ops[1].number, &ra) || ra == 0;
+out:
+	free(frame);
+	return ok;
 }
 
 static void note_err(struct pd_unwinder *u, enum uw_err e)
@@ -729,7 +806,7 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	struct pd_unwind_space *sp;
 	struct uw_cache_ent *c;
 	uint64_t pc, spv, stamp;
-	int attempt;
+	int attempt, ret;
 
 	u->nframes = 0;
 	if (a == UW_ARCH_UNKNOWN) {
@@ -793,12 +870,20 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		u->first_seen = false;
 		u->conflict = false;
 		u->looped = false;
+		u->stopped = false;
+		u->last_sp_ok = u->last_bp_ok = false;
 		sp = space_get(u, a);
 		if (!sp)
 			return true;
-		dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
-		if (!u->conflict)
+		ret = dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
+		if (!u->conflict) {
+			/* perf's frame for a return address of 0 (x86_64 only) */
+			if (ret == 0 && !u->looped && !u->stopped && u->first_seen &&
+			    a == UW_ARCH_X86_64 && u->nframes < u->max_stack &&
+			    last_ra_unreadable_or_zero(u, sp))
+				u->frames[u->nframes++] = UINT64_MAX;
 			break;
+		}
 		/* the maps changed under a module: start over with this sample's */
 		space_reset(sp);
 		u->nframes = 1;
