@@ -103,6 +103,7 @@ TARGET_MBS=1000
 TARGET_RSS_MIB=64
 TARGET_VS_PERF=10	# to-csv, to-json, pipe-to-file next to perf script, data convert, inject
 TARGET_DWARF_RSS_MIB=128	# unwinding dwarf recordings
+TARGET_PPROF_MBS=300	# to-pprof with symbols (pprof's own converter needs quipper's ~30)
 
 usage() {
 	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
@@ -371,6 +372,19 @@ print_report() {
 		echo "- $verdict: ${k%%$S*} $(basename "${k#*$S}"): $m MB/s, $r MiB"
 	done
 	echo
+	echo "Targets for perfconv to-pprof on the big input: >= $TARGET_PPROF_MBS MB/s, peak RSS < $TARGET_RSS_MIB MiB"
+	echo
+	for k in "${ROWS[@]}"; do
+		case ${k%%$S*} in "perfconv to-pprof"*) ;; *) continue ;; esac
+		local m r verdict=PASS
+		m=$(mbs_of "$k")
+		r=$(awk -v r="${R_RSS[$k]}" 'BEGIN { printf "%.1f", r / 1024 }')
+		awk -v m="$m" -v r="$r" -v tm="$TARGET_PPROF_MBS" -v tr="$TARGET_RSS_MIB" \
+			'BEGIN { exit !(m >= tm && r < tr) }' || verdict=FAIL
+		[ "$verdict" = FAIL ] && [ "$status" = 0 ] && status=1
+		echo "- $verdict: ${k%%$S*} $(basename "${k#*$S}"): $m MB/s, $r MiB"
+	done
+	echo
 	echo "Targets next to the perf command doing the same job (same run): >= $TARGET_VS_PERF x its MB/s, peak RSS < $TARGET_RSS_MIB MiB"
 	echo
 	local pair mine ref rk mk x
@@ -593,6 +607,10 @@ main() {
 	# perf script runs on the small input, it manages ~30 MB/s)
 	bench_cmd "perfconv to-csv --table samples FILE" "$BIG" '"$PERFCONV" to-csv --table samples "$IN" > /dev/null'
 	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -i FILE" "$SMALL" '"$PERF" script -i "$IN" > /dev/null 2>&1'
+	# pprof profile with symbols, source lines and inlined functions, and
+	# without source lines (target: >= 300 MB/s, RSS < 64 MiB)
+	bench_cmd "perfconv to-pprof FILE" "$BIG" '"$PERFCONV" to-pprof "$IN" > /dev/null'
+	bench_cmd "perfconv to-pprof --no-srcline FILE" "$BIG" '"$PERFCONV" to-pprof --no-srcline "$IN" > /dev/null'
 	# perf-compatible JSON with symbols next to perf data convert --to-json
 	# (target: >= 10x its MB/s, RSS < 64 MiB; perf manages ~21 MB/s, so it
 	# runs on the small input), and the lossless --jsonl form
