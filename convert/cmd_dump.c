@@ -372,26 +372,31 @@ struct dump_level {
 struct dump_sink {
 	const struct dump_ctx *dc;
 	const char *prefix;	/* of the flattened object being written, else "" */
+	size_t prefix_len;
 	unsigned int depth;	/* 0: the record's own fields */
 	struct dump_level lv[4];
 };
 
-static void sink_key(struct dump_sink *ds, const char *name, unsigned int flags)
+/* Copy a NUL-terminated name: field names are short, so no strlen() + memcpy() */
+static inline void out_name(const char *s)
 {
-	struct dump_level *lv, *list;
+	char *p, *end;
 
-	if (!ds->depth) {
-		out_c(' ');
-		if ((flags & PD_VF_MAIN) && *ds->prefix) {
-			out_mem(ds->prefix, strlen(ds->prefix) - 1);
-		} else {
-			out_s(ds->prefix);
-			out_s(name);
-		}
-		out_c('=');
-		return;
-	}
-	lv = &ds->lv[ds->depth - 1];
+	out_room(64);
+	p = out_buf + out_len;
+	end = p + 63;
+	while (*s && p < end)
+		*p++ = *s++;
+	out_len = (size_t)(p - out_buf);
+	if (*s)
+		out_s(s);	/* a long name from the file (schedstat counters) */
+}
+
+/* What goes before a value: " key=" at the record level, a separator in a list. */
+static void sink_key_nested(struct dump_sink *ds, const char *name)
+{
+	struct dump_level *lv = &ds->lv[ds->depth - 1], *list;
+
 	if (lv->is_list || ds->depth < 2) {
 		if (lv->count++)
 			out_c(',');
@@ -405,9 +410,34 @@ static void sink_key(struct dump_sink *ds, const char *name, unsigned int flags)
 	if (lv->count++)
 		out_c(list->flags & PD_VF_PAIR ? ':' : '/');
 	if (!(list->flags & (PD_VF_UNNAMED | PD_VF_PAIR))) {
-		out_s(name);
+		out_name(name);
 		out_c(':');
 	}
+}
+
+static inline void sink_key(struct dump_sink *ds, const char *name, unsigned int flags)
+{
+	if (ds->depth) {
+		struct dump_level *lv = &ds->lv[ds->depth - 1];
+
+		/* the common case, a value in a list (callchains) */
+		if (lv->is_list) {
+			if (lv->count++)
+				out_c(',');
+			return;
+		}
+		sink_key_nested(ds, name);
+		return;
+	}
+	out_c(' ');
+	if ((flags & PD_VF_MAIN) && ds->prefix_len) {
+		out_mem(ds->prefix, ds->prefix_len - 1);
+	} else {
+		if (ds->prefix_len)
+			out_mem(ds->prefix, ds->prefix_len);
+		out_name(name);
+	}
+	out_c('=');
 }
 
 static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
@@ -536,6 +566,7 @@ static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsign
 	if (!ds->depth) {
 		/* an object of the record: its members are fields with a prefix */
 		ds->prefix = flat ? flat : "";
+		ds->prefix_len = strlen(ds->prefix);
 		return;
 	}
 	list = &ds->lv[ds->depth - 1];
@@ -551,7 +582,7 @@ static void sink_obj_end(void *ctx)
 	if (ds->depth)
 		ds->depth--;
 	else
-		ds->prefix = "";
+		ds->prefix_len = 0;
 }
 
 static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
