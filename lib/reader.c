@@ -1646,6 +1646,31 @@ int pd_reader_open_fd(int fd, const char *name, const struct pd_reader_opts *opt
 	return 0;
 }
 
+/*
+ * --comm: hand the selection every COMM and FORK of the input before the
+ * first record (lib/select.c says why), read by a second reader of the
+ * same path that reports nothing (this one reports what it finds).  A
+ * failure leaves the selection following names as records arrive.
+ */
+static void prescan_comms(struct pd_reader *r, const char *path)
+{
+	struct pd_reader_opts o = r->opts;
+	const struct pd_record *rec;
+	struct pd_reader *scan;
+
+	o.diag_fn = NULL;
+	o.diag_arg = NULL;
+	o.select = NULL;
+	o.time_order = false;
+	if (pd_reader_open(path, &o, &scan) < 0)
+		return;
+	while (pd_reader_next(scan, &rec) > 0)
+		if (rec->type == PD_REC_COMM || rec->type == PD_REC_FORK)
+			pd_sel_prescan_record(r->sel, rec);
+	pd_reader_close(scan);
+	pd_sel_prescan_done(r->sel);
+}
+
 int pd_reader_open(const char *path, const struct pd_reader_opts *opts, struct pd_reader **out)
 {
 	struct pd_reader *r;
@@ -1702,6 +1727,8 @@ int pd_reader_open(const char *path, const struct pd_reader_opts *opts, struct p
 	/* file mode knows its sample times now; pipe mode at its first sample */
 	if (r->sel && r->hdr.mode != PD_MODE_PIPE)
 		pd_sel_resolve_time(r->sel, &r->feat);
+	if (r->sel && pd_sel_wants_comm_prescan(r->sel))
+		prescan_comms(r, path);
 	*out = r;
 	return 0;
 }

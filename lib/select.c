@@ -26,6 +26,11 @@
 #define SEL_MAX_ARG 65536
 /* threads whose command names are followed for --comm */
 #define SEL_MAX_THREADS (1u << 22)
+/*
+ * COMM and FORK records kept by the --comm prescan (56 bytes each); a
+ * recording with more falls back to following names in delivery order.
+ */
+#define SEL_MAX_COMM_EVENTS (1u << 21)
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -566,6 +571,23 @@ struct comm_slot {
 	int8_t match;		/* the command is in the --comm list */
 };
 
+/* A COMM or FORK record seen by the --comm prescan. */
+struct comm_event {
+	uint64_t time;
+	uint64_t seq;		/* file order, for records of the same time */
+	uint32_t tid, ptid;
+	bool is_fork;
+	char comm[31];
+};
+
+/* From @time on (until the thread's next change), @tid's name matches or not. */
+struct match_change {
+	uint64_t time;
+	uint64_t seq;
+	uint32_t tid;
+	int8_t match;
+};
+
 struct pd_sel_state {
 	const struct pd_select *s;
 	bool time_done;
@@ -579,6 +601,14 @@ struct pd_sel_state {
 	struct comm_slot *ct;	/* tid -> command name, open addressing */
 	size_t ct_cap, ct_n;
 	bool ct_full;
+
+	/* --comm prescan: COMM and FORK records as the file has them */
+	struct comm_event *pre;
+	size_t pre_n, pre_cap;
+	bool pre_failed;
+	/* its result: whether each thread's name matches, from which time */
+	struct match_change *tl;
+	size_t tl_n;
 };
 
 struct pd_sel_state *pd_sel_state_new(const struct pd_select *s)
@@ -596,6 +626,8 @@ void pd_sel_state_free(struct pd_sel_state *st)
 		return;
 	free(st->ev_match);
 	free(st->ct);
+	free(st->pre);
+	free(st->tl);
 	free(st);
 }
 
@@ -732,6 +764,154 @@ static void track_comm(struct pd_sel_state *st, const struct pd_record *rec)
 	}
 }
 
+/*
+ * perf script names a sample's thread as its thread table has it at the
+ * sample's time: it replays COMM and FORK in time order.  A file written
+ * from several ring buffers has them out of time order (a thread's FORK
+ * from one CPU's buffer before its parent's exec COMM from another's), so
+ * following names in file order selects the wrong samples.  The reader
+ * therefore hands every COMM and FORK of a seekable input to the
+ * selection before the first record; they are replayed in time order
+ * into a timeline of when each thread's name starts or stops matching.
+ */
+bool pd_sel_wants_comm_prescan(const struct pd_sel_state *st)
+{
+	return st->s->comms.n != 0;
+}
+
+void pd_sel_prescan_record(struct pd_sel_state *st, const struct pd_record *rec)
+{
+	struct comm_event *e;
+	const char *name;
+
+	if (st->pre_failed || !rec->decoded ||
+	    (rec->type != PD_REC_COMM && rec->type != PD_REC_FORK))
+		return;
+	/* without times there is no order to restore: follow the file */
+	if (!(rec->sid.present & PD_SAMPLE_TIME)) {
+		st->pre_failed = true;
+		return;
+	}
+	if (st->pre_n == st->pre_cap) {
+		size_t ncap = st->pre_cap ? st->pre_cap * 2 : 1024;
+		struct comm_event *nv;
+
+		if (st->pre_cap >= SEL_MAX_COMM_EVENTS) {
+			st->pre_failed = true;
+			return;
+		}
+		nv = realloc(st->pre, ncap * sizeof(*nv));
+		if (!nv) {
+			st->pre_failed = true;
+			return;
+		}
+		st->pre = nv;
+		st->pre_cap = ncap;
+	}
+	e = &st->pre[st->pre_n];
+	memset(e, 0, sizeof(*e));
+	e->time = rec->sid.time;
+	e->seq = st->pre_n++;
+	if (rec->type == PD_REC_COMM) {
+		e->tid = rec->u.comm.tid;
+		name = rec->u.comm.comm ? rec->u.comm.comm : "";
+		strncpy(e->comm, name, sizeof(e->comm) - 1);
+	} else {
+		e->is_fork = true;
+		e->tid = rec->u.fork.tid;
+		e->ptid = rec->u.fork.ptid;
+	}
+}
+
+static int cmp_comm_event(const void *a, const void *b)
+{
+	const struct comm_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_match_change(const void *a, const void *b)
+{
+	const struct match_change *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void track_comm(struct pd_sel_state *st, const struct pd_record *rec);
+
+void pd_sel_prescan_done(struct pd_sel_state *st)
+{
+	struct pd_record rec;
+	size_t i;
+
+	if (st->pre_failed || !st->pre_n)
+		goto out;
+	qsort(st->pre, st->pre_n, sizeof(*st->pre), cmp_comm_event);
+	st->tl = calloc(st->pre_n, sizeof(*st->tl));
+	if (!st->tl)
+		goto out;
+	for (i = 0; i < st->pre_n; i++) {
+		const struct comm_event *e = &st->pre[i];
+		const struct comm_slot *slot;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.decoded = true;
+		if (e->is_fork) {
+			rec.type = PD_REC_FORK;
+			rec.u.fork.tid = e->tid;
+			rec.u.fork.ptid = e->ptid;
+		} else {
+			rec.type = PD_REC_COMM;
+			rec.u.comm.tid = e->tid;
+			rec.u.comm.comm = e->comm;
+		}
+		track_comm(st, &rec);
+		slot = ct_find(st, e->tid);
+		st->tl[st->tl_n].time = e->time;
+		st->tl[st->tl_n].seq = e->seq;
+		st->tl[st->tl_n].tid = e->tid;
+		st->tl[st->tl_n].match = slot && slot->match > 0;
+		st->tl_n++;
+	}
+	qsort(st->tl, st->tl_n, sizeof(*st->tl), cmp_match_change);
+	/* the records themselves are followed again as they are delivered */
+	free(st->ct);
+	st->ct = NULL;
+	st->ct_cap = 0;
+	st->ct_n = 0;
+out:
+	free(st->pre);
+	st->pre = NULL;
+	st->pre_n = 0;
+	st->pre_cap = 0;
+}
+
+/* Whether @tid's name matches at @time by the timeline: -1 when it has no say. */
+static int timeline_match(const struct pd_sel_state *st, uint32_t tid, uint64_t time)
+{
+	size_t lo = 0, hi = st->tl_n;
+
+	/* the first change of @tid after @time */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct match_change *c = &st->tl[mid];
+
+		if (c->tid < tid || (c->tid == tid && c->time <= time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || st->tl[lo - 1].tid != tid)
+		return -1;
+	return st->tl[lo - 1].match;
+}
+
 static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec)
 {
 	int ev = rec->event_index;
@@ -803,9 +983,19 @@ bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
 		if (s->tids.n && !ids_have(&s->tids, smp->tid))
 			return false;
 		if (s->comms.n) {
-			const struct comm_slot *slot = ct_find(st, smp->tid);
+			const struct comm_slot *slot;
+			int m = -1;
 
-			if (!slot || slot->match <= 0)
+			if (st->tl && (smp->sample_type & PD_SAMPLE_TIME)) {
+				m = timeline_match(st, smp->tid, smp->time);
+				if (m < 0)
+					return false;
+			}
+			if (m < 0) {
+				slot = ct_find(st, smp->tid);
+				m = slot && slot->match > 0;
+			}
+			if (!m)
 				return false;
 		}
 	}

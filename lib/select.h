@@ -20,6 +20,15 @@ void pd_sel_state_free(struct pd_sel_state *st);
 void pd_sel_resolve_time(struct pd_sel_state *st, const struct pd_features *f);
 /* Why the selection cannot be applied to this recording, or NULL. */
 const char *pd_sel_error(const struct pd_sel_state *st);
+/*
+ * --comm on a seekable input: the reader passes every COMM and FORK of
+ * the file (in file order) before its first record, then calls
+ * pd_sel_prescan_done(), so that a sample is judged by its thread's name
+ * at the sample's time, as perf names it.
+ */
+bool pd_sel_wants_comm_prescan(const struct pd_sel_state *st);
+void pd_sel_prescan_record(struct pd_sel_state *st, const struct pd_record *rec);
+void pd_sel_prescan_done(struct pd_sel_state *st);
 /* Deliver this record?  Sees every record, in delivery order. */
 bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
 		 const struct pd_features *f);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "perfdata/perfdata.h"
+#include "select.h"
 #include "test_suites.h"
 
 static struct pd_select *sel_of(enum pd_select_key key, const char *arg, int want)
@@ -209,6 +210,78 @@ static void test_reader(void)
 	pd_select_free(s);
 }
 
+static void side_band(struct pd_record *r, uint32_t type, uint64_t time, uint32_t tid,
+		      uint32_t ptid, const char *comm)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->decoded = true;
+	r->sid.present = PD_SAMPLE_TIME;
+	r->sid.time = time;
+	if (type == PD_REC_COMM) {
+		r->u.comm.pid = tid;
+		r->u.comm.tid = tid;
+		r->u.comm.comm = comm;
+	} else {
+		r->u.fork.tid = tid;
+		r->u.fork.ptid = ptid;
+		r->u.fork.time = time;
+	}
+}
+
+/*
+ * Two ring buffers in file order: CPU 0's holds the exec'd process's
+ * thread creation (time 300) and a sample of that thread (400); CPU 1's,
+ * written after it, the process's fork (100) and exec COMM (200).  perf
+ * replays them in time order: the thread inherits the exec name.
+ */
+static void test_comm_time_order(void)
+{
+	struct pd_record fork_thr, smp, fork_proc, comm_exec, comm_parent;
+	const struct pd_record *file_order[] = {
+		&comm_parent, &fork_thr, &smp, &fork_proc, &comm_exec,
+	};
+	struct pd_select *s = sel_of(PD_SELECT_COMM, "selexec", 0);
+	struct pd_features f;
+	int pass, i;
+
+	memset(&f, 0, sizeof(f));
+	side_band(&comm_parent, PD_REC_COMM, 50, 10, 0, "selwork");
+	side_band(&fork_thr, PD_REC_FORK, 300, 12, 11, NULL);
+	side_band(&fork_proc, PD_REC_FORK, 100, 11, 10, NULL);
+	side_band(&comm_exec, PD_REC_COMM, 200, 11, 0, "selexec");
+	memset(&smp, 0, sizeof(smp));
+	smp.type = PD_REC_SAMPLE;
+	smp.decoded = true;
+	smp.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_TIME;
+	smp.u.sample.pid = 11;
+	smp.u.sample.tid = 12;
+	smp.u.sample.time = 400;
+	for (pass = 0; pass < 2; pass++) {
+		struct pd_sel_state *st = pd_sel_state_new(s);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+		CU_ASSERT_TRUE(pd_sel_wants_comm_prescan(st));
+		if (pass) {
+			for (i = 0; i < 5; i++)
+				if (file_order[i]->type != PD_REC_SAMPLE)
+					pd_sel_prescan_record(st, file_order[i]);
+			pd_sel_prescan_done(st);
+		}
+		for (i = 0; i < 5; i++) {
+			bool keep = pd_sel_keep(st, file_order[i], &f);
+
+			/*
+			 * Side band is always kept; the sample when its thread is
+			 * named as perf names it, which file order cannot know.
+			 */
+			CU_ASSERT_EQUAL(keep, file_order[i] != &smp || pass);
+		}
+		pd_sel_state_free(st);
+	}
+	pd_select_free(s);
+}
+
 int pd_test_register_select(void)
 {
 	CU_pSuite s = CU_add_suite("select", NULL, NULL);
@@ -217,7 +290,8 @@ int pd_test_register_select(void)
 	    !CU_add_test(s, "--time in seconds, absolute and relative", test_time_absolute) ||
 	    !CU_add_test(s, "--time in percent, perf's rounding", test_time_percent) ||
 	    !CU_add_test(s, "event names with and without modifiers", test_events) ||
-	    !CU_add_test(s, "the reader delivers the selected samples only", test_reader))
+	    !CU_add_test(s, "the reader delivers the selected samples only", test_reader) ||
+	    !CU_add_test(s, "--comm names threads in time order", test_comm_time_order))
 		return -1;
 	return 0;
 }
