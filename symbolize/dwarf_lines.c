@@ -255,10 +255,6 @@ static int cmp_row(const void *a, const void *b)
  * address and say nothing of sequences or opcodes, so the line program is
  * walked once more here, only to find those prefixes' address spans.
  */
-struct span {
-	uint64_t lo, hi;	/* [lo, hi]: addresses of the prefix rows */
-};
-
 struct lp {
 	const uint8_t *p, *end;
 	bool bad;
@@ -298,7 +294,7 @@ static uint64_t lp_fixed(struct lp *r, unsigned int n)
 	return v;
 }
 
-static bool add_span(struct span **v, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
+static bool add_span(struct pd_line_span **v, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
 {
 	if (!grow((void **)v, *n, cap, sizeof(**v)))
 		return false;
@@ -308,11 +304,10 @@ static bool add_span(struct span **v, size_t *n, size_t *cap, uint64_t lo, uint6
 	return true;
 }
 
-/* Prefix spans of the DWARF 5 line program at `off`; false only on ENOMEM. */
-static bool prefix_spans(const Elf_Data *dl_data, uint64_t off, struct span **out, size_t *nout)
+bool pd_dwarf_prefix_spans(const uint8_t *base, size_t size, uint64_t off,
+			   struct pd_line_span **out, size_t *nout)
 {
-	const uint8_t *base = dl_data->d_buf;
-	size_t size = dl_data->d_size, cap = 0;
+	size_t cap = 0;
 	struct lp r;
 	uint64_t len, hlen, addr = 0, lo = 0, hi = 0;
 	unsigned int offset_size = 4, version, addr_size, min_inst, line_range, opcode_base;
@@ -427,7 +422,7 @@ static bool prefix_spans(const Elf_Data *dl_data, uint64_t off, struct span **ou
 
 static int cmp_span(const void *a, const void *b)
 {
-	const struct span *x = a, *y = b;
+	const struct pd_line_span *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
@@ -435,7 +430,7 @@ static int cmp_span(const void *a, const void *b)
 }
 
 /* spans sorted by lo; sequences of a linked file do not overlap */
-static bool in_spans(const struct span *v, size_t n, uint64_t a)
+static bool in_spans(const struct pd_line_span *v, size_t n, uint64_t a)
 {
 	long i;
 
@@ -443,7 +438,8 @@ static bool in_spans(const struct span *v, size_t n, uint64_t a)
 	return i >= 0 && a <= v[i].hi;
 }
 
-static const char *row_file(Dwarf_Line *l, uint64_t addr, const struct span *spans, size_t nspans)
+static const char *row_file(Dwarf_Line *l, uint64_t addr, const struct pd_line_span *spans,
+			    size_t nspans)
 {
 	Dwarf_Files *files;
 	size_t idx;
@@ -463,7 +459,7 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
 	Dwarf_Lines *lines;
 	Dwarf_Attribute at;
 	Dwarf_Word stmt_list;
-	struct span *spans = NULL;
+	struct pd_line_span *spans = NULL;
 	size_t n, i, k = 0, nspans = 0;
 
 	if (dwarf_getsrclines(&c->die, &lines, &n) != 0 || n == 0)
@@ -472,7 +468,8 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
 		return true;
 	if (dl->debug_line && dwarf_attr(&c->die, DW_AT_stmt_list, &at) &&
 	    dwarf_formudata(&at, &stmt_list) == 0 &&
-	    !prefix_spans(dl->debug_line, stmt_list, &spans, &nspans))
+	    !pd_dwarf_prefix_spans(dl->debug_line->d_buf, dl->debug_line->d_size, stmt_list,
+				   &spans, &nspans))
 		return false;
 	if (nspans > 1)
 		qsort(spans, nspans, sizeof(*spans), cmp_span);
@@ -712,7 +709,7 @@ static int lookup(struct pd_dwarf_lines *dl, uint64_t a, struct pd_sym_srcline *
 {
 	struct cu *c = find_cu(dl, a);
 	const struct line_row *row;
-	uint32_t chain[PD_SYM_MAX_INLINE];
+	uint32_t chain[MAX_DIE_DEPTH];
 	unsigned int n, i;
 
 	out->nr = 0;
@@ -737,9 +734,12 @@ static int lookup(struct pd_dwarf_lines *dl, uint64_t a, struct pd_sym_srcline *
 	out->pos[0].file = row->file;
 	out->pos[0].line = row->line;
 	out->nr = 1;
-	n = find_inlines(c, a, chain, PD_SYM_MAX_INLINE);
-	/* innermost first: each inline's position, then where it was called */
-	for (i = n; i-- > 0;) {
+	n = find_inlines(c, a, chain, MAX_DIE_DEPTH);
+	/*
+	 * innermost first: each inline's position, then where it was called;
+	 * deeper than PD_SYM_MAX_INLINE, the outermost levels are left out
+	 */
+	for (i = n; i-- > 0 && out->nr <= PD_SYM_MAX_INLINE;) {
 		const struct inl *in = &c->inl[chain[i]];
 
 		out->pos[out->nr - 1].func = in->name;

@@ -175,6 +175,18 @@ char *pd_demangle(const char *name);
 int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_srcline *out,
 			int *err);
 void pd_dwarf_free(struct pd_dso *d);
+/*
+ * Address spans [lo, hi] of the rows that each sequence of the DWARF 5 line
+ * program at `off` of .debug_line (base, size) emits before its first
+ * DW_LNS_set_file: perf (binutils) names them after file entry 0.  *out is
+ * malloc'ed (NULL when none); false only when out of memory; damaged or
+ * older programs give what could be read.
+ */
+struct pd_line_span {
+	uint64_t lo, hi;
+};
+bool pd_dwarf_prefix_spans(const uint8_t *base, size_t size, uint64_t off,
+			   struct pd_line_span **out, size_t *nout);
 
 /*
  * unwind.c: DWARF unwinding of user stacks (--call-graph dwarf).

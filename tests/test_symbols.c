@@ -821,6 +821,120 @@ static int suite_clean(void)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/*
+ * The DWARF 5 line-program walk that finds the rows perf names after file
+ * entry 0: a program of three sequences (a prefix then a file change; a
+ * file change first; special, const_add_pc and fixed_advance_pc opcodes
+ * with no file change), then every truncation of it and damaged headers.
+ */
+static size_t line_program(uint8_t *b, unsigned int version)
+{
+	static const uint8_t std_len[12] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+	size_t n = 0, hl_at, prog_at, i;
+	uint32_t v32;
+
+#define PUT(x) (b[n++] = (uint8_t)(x))
+#define ADDR(a)								\
+	do {								\
+		PUT(0);							\
+		PUT(9);							\
+		PUT(2);							\
+		for (i = 0; i < 8; i++)					\
+			PUT((uint64_t)(a) >> (8 * i));			\
+	} while (0)
+	n = 4;			/* unit_length, filled below */
+	PUT(version);
+	PUT(0);
+	PUT(8);			/* address size */
+	PUT(0);			/* segment selector size */
+	hl_at = n;
+	n += 4;			/* header_length, filled below */
+	PUT(1);			/* minimum instruction length */
+	PUT(1);			/* maximum operations per instruction */
+	PUT(1);			/* default is_stmt */
+	PUT(0xfb);		/* line base -5 */
+	PUT(14);		/* line range */
+	PUT(13);		/* opcode base */
+	for (i = 0; i < 12; i++)
+		PUT(std_len[i]);
+	for (i = 0; i < 6; i++)	/* directory and file tables: not read */
+		PUT(0);
+	prog_at = n;
+	/* sequence 1: rows at 0x1000 and 0x1010 in the prefix, 0x1014 after */
+	ADDR(0x1000);
+	PUT(1);
+	PUT(2); PUT(0x10);
+	PUT(1);
+	PUT(4); PUT(2);
+	PUT(2); PUT(4);
+	PUT(1);
+	PUT(2); PUT(4);
+	PUT(0); PUT(1); PUT(1);
+	/* sequence 2: the file changes before the first row */
+	ADDR(0x2000);
+	PUT(4); PUT(3);
+	PUT(1);
+	PUT(2); PUT(8);
+	PUT(0); PUT(1); PUT(1);
+	/* sequence 3: special opcode (+2), const_add_pc (+17), fixed (+0x100) */
+	ADDR(0x3000);
+	PUT(13 + 2 * 14 + (1 + 5));
+	PUT(8);
+	PUT(1);
+	PUT(9); PUT(0x00); PUT(0x01);
+	PUT(1);
+	PUT(0); PUT(1); PUT(1);
+#undef ADDR
+#undef PUT
+	v32 = (uint32_t)(n - 4);
+	memcpy(b, &v32, 4);
+	v32 = (uint32_t)(prog_at - hl_at - 4);
+	memcpy(b + hl_at, &v32, 4);
+	return n;
+}
+
+static void test_line_prefix_spans(void)
+{
+	uint8_t b[256], *copy;
+	size_t n = line_program(b, 5), len, nspans;
+	struct pd_line_span *spans;
+	uint32_t huge = 0xfffffff0u;
+
+	CU_ASSERT_FATAL(n < sizeof(b));
+	CU_ASSERT_TRUE(pd_dwarf_prefix_spans(b, n, 0, &spans, &nspans));
+	CU_ASSERT_EQUAL_FATAL(nspans, 2);
+	CU_ASSERT_EQUAL(spans[0].lo, 0x1000);
+	CU_ASSERT_EQUAL(spans[0].hi, 0x1010);
+	CU_ASSERT_EQUAL(spans[1].lo, 0x3002);
+	CU_ASSERT_EQUAL(spans[1].hi, 0x3113);
+	free(spans);
+
+	/* DWARF 4 and older: binutils names rows right, nothing to do */
+	n = line_program(b, 4);
+	CU_ASSERT_TRUE(pd_dwarf_prefix_spans(b, n, 0, &spans, &nspans));
+	CU_ASSERT_EQUAL(nspans, 0);
+	CU_ASSERT_PTR_NULL(spans);
+
+	/* an offset past the section, every truncation, a length past the end */
+	n = line_program(b, 5);
+	CU_ASSERT_TRUE(pd_dwarf_prefix_spans(b, n, n, &spans, &nspans));
+	CU_ASSERT_EQUAL(nspans, 0);
+	for (len = 0; len < n; len++) {
+		/* a heap copy of exactly len bytes: an overread is caught by ASan */
+		copy = malloc(len ? len : 1);
+		CU_ASSERT_FATAL(copy != NULL);
+		memcpy(copy, b, len);
+		CU_ASSERT_TRUE(pd_dwarf_prefix_spans(copy, len, 0, &spans, &nspans));
+		CU_ASSERT_TRUE(nspans <= 2);
+		free(spans);
+		free(copy);
+	}
+	memcpy(b + 10, &huge, 4);	/* header_length past the unit */
+	CU_ASSERT_TRUE(pd_dwarf_prefix_spans(b, n, 0, &spans, &nspans));
+	CU_ASSERT_EQUAL(nspans, 0);
+	free(spans);
+}
+
 int pd_test_register_symbols(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", suite_init, suite_clean);
@@ -839,7 +953,8 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||
 	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
 	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
-	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols))
+	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||
+	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
