@@ -498,7 +498,7 @@ static void attr_layout_cases(void)
 static void pipe_cases(void)
 {
 	struct buf b = load("basic.pipe.data");
-	uint64_t r;
+	uint64_t r, last;
 
 	for (r = find(&b, 0, R_HEADER_FEATURE, 0); r; r = find(&b, next(&b, r), R_HEADER_FEATURE, 0))
 		if (get(&b, r + 6, 2) == 16)
@@ -509,6 +509,16 @@ static void pipe_cases(void)
 	put(&b, r, 82, 4);
 	emit("check-no-end-marker.pipe.data", &b, 211, r,
 	     "basic.pipe.data with its end-of-features marker retyped to FINISHED_INIT (warning)");
+
+	/* perf record killed: the stream stops after a sample, at a record boundary */
+	b = load("basic.pipe.data");
+	for (r = find(&b, 0, R_SAMPLE, 0), last = 0; r; r = find(&b, next(&b, r), R_SAMPLE, 0))
+		last = r;
+	if (!last)
+		die("basic.pipe.data: no SAMPLE");
+	b.len = next(&b, last);
+	emit("check-pipe-not-finished.pipe.data", &b, 626, b.len,
+	     "basic.pipe.data cut after its last SAMPLE: no FINISHED_ROUND closes the samples (warning)");
 }
 
 int main(int argc, char **argv)

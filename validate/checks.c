@@ -130,6 +130,10 @@ struct pc_check {
 	int64_t compressed_idx;
 	uint32_t compressed_type;
 
+	/* pipe mode: what follows the last FINISHED_ROUND */
+	uint64_t round_off, after_round_recs, after_round_samples, stream_end;
+	uint64_t header_build_ids;
+
 	/* pipe features */
 	uint64_t nr_feat_recs, feat_end_off;
 	int64_t feat_idx;
@@ -915,6 +919,16 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 	c->last_idx = (int64_t)rec->index;
 	c->last_type = rec->type;
 
+	if (!rec->from_compressed)
+		c->stream_end = rec->offset + rec->size;
+	if (rec->type == PD_REC_FINISHED_ROUND && !rec->from_compressed) {
+		c->round_off = rec->offset;
+		c->after_round_recs = c->after_round_samples = 0;
+	} else {
+		c->after_round_recs++;
+		if (rec->type == PD_REC_SAMPLE)
+			c->after_round_samples++;
+	}
 	if (rec->type == PD_REC_FINISHED_ROUND) {
 		c->flush_limit = c->round_max;
 		c->round_max = c->cur_max;
@@ -994,6 +1008,7 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 		}
 		break;
 	case PD_REC_HEADER_BUILD_ID:
+		c->header_build_ids++;
 		if (c->bids)
 			pc_buildids_check(c->bids, c->pf, rec->u.build_id.filename,
 					  rec->u.build_id.build_id, rec->u.build_id.build_id_size,
@@ -1235,6 +1250,21 @@ static void check_finish(struct pc_check *c, bool complete)
 	check_sample_time(c, f);
 	check_compressed(c, f);
 	check_auxtrace_index(c, f);
+	/*
+	 * perf record ends every pass over the ring buffers that wrote
+	 * something with a FINISHED_ROUND, the last one at exit: samples
+	 * after the last round are a recording cut off, the pipe's twin of
+	 * data.size 0 (PD008).  perf inject -b holds samples back until it
+	 * has their build ids (HEADER_BUILD_ID): its streams may end so.
+	 * perf 3.x wrote no rounds in pipe mode: a stream without rounds is
+	 * judged only when its features name a writer of 5.x or later.
+	 */
+	if (c->h->mode == PD_MODE_PIPE && c->after_round_samples && !c->header_build_ids &&
+	    (c->rounds || writer_has_end_marker(f)))
+		pc_emit(c->pf, PD_PIPE_NOT_FINISHED, c->stream_end, -1, 0, NULL,
+			"last_round=%s%" PRIu64 " records_after=%" PRIu64 " samples_after=%" PRIu64
+			" rounds=%" PRIu64, c->rounds ? "" : "none:", c->round_off,
+			c->after_round_recs, c->after_round_samples, c->rounds);
 	if (c->nr_feat_recs && !c->end_marker && writer_has_end_marker(f))
 		pc_emit(c->pf, PD_FEAT_NO_END_MARKER, c->feat_end_off, -1, 0, NULL,
 			"feature_records=%" PRIu64, c->nr_feat_recs);

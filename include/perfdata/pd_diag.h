@@ -159,6 +159,7 @@ enum pd_severity {
 	_PD(623, BUILDID_NO_BINARY, NOTE, "binary of a recorded build id was not found") \
 	_PD(624, ATTR_NO_SAMPLE_FITS, ERROR, "no sample of this attr fits its sample layout: the attr field is wrong") \
 	_PD(625, SAMPLES_OF_WRONG_ATTR, NOTE, "samples that do not fit their attr, reported once at the attr") \
+	_PD(626, PIPE_NOT_FINISHED, WARNING, "pipe stream ends with samples after its last FINISHED_ROUND: the recording was not terminated properly") \
 	/* writer: 700..799 */							\
 	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
 	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \
