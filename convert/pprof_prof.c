@@ -427,16 +427,12 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 	struct pp_mapping *mp = l->mapping;
 	struct pp_func *fn;
 	unsigned int i;
-	bool looked = false;
 
 	sl.nr = 0;
 	if (!f->sym)
 		return 0;
-	if (p->srcline && f->has_map) {
-		looked = true;
-		if (pd_machine_srcline(p->m, f, &sl) <= 0)
-			sl.nr = 0;
-	}
+	if (p->srcline && f->has_map && pd_machine_srcline(p->m, f, &sl) <= 0)
+		sl.nr = 0;
 	if (sl.nr > PD_SYM_MAX_INLINE + 1)
 		sl.nr = PD_SYM_MAX_INLINE + 1;
 	l->nr_lines = sl.nr ? sl.nr : 1;
@@ -467,7 +463,8 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 			mp->with_file++;
 		if (sl.nr && sl.pos[sl.nr - 1].line)
 			mp->with_line++;
-		if (looked)
+		/* debug info of the address: its inlined functions are known */
+		if (sl.nr)
 			mp->with_inline_info++;
 	}
 	return 0;
