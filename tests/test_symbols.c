@@ -655,6 +655,192 @@ static void test_elf_pie_nopie(void)
 	}
 }
 
+#if defined(__x86_64__)
+#include <ucontext.h>
+
+/*
+ * The unwinder on this very process: the registers of uw_inner() taken by
+ * getcontext(), a copy of the stack above them, and this process's
+ * executable mappings fed as MMAP2 records.  The unwound stack must lead
+ * through uw_outer() to this test, as the compiler laid it out.
+ */
+struct uw_capture {
+	uint64_t regs[20];	/* perf's x86_64 registers of mask 0xff0fff, packed */
+	uint8_t stack[8192];
+	uint64_t size;
+};
+
+/*
+ * The stack above the captured stack pointer, up to the end of its
+ * mapping: live frames of the callers, read byte by byte without the
+ * sanitizer (their red zones are part of the copy).
+ */
+static void __attribute__((noinline, no_sanitize_address)) uw_copy_stack(struct uw_capture *c)
+{
+	const volatile uint8_t *from;
+	uint64_t k;
+	uint64_t sp = c->regs[7], top = 0;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo <= sp && sp < hi)
+			top = hi;
+	}
+	fclose(f);
+	c->size = top - sp < sizeof(c->stack) ? top - sp : sizeof(c->stack);
+	c->size &= ~7ULL;
+	from = (const volatile uint8_t *)(uintptr_t)sp;
+	for (k = 0; k < c->size; k++)
+		c->stack[k] = from[k];
+}
+
+static void __attribute__((noinline)) uw_inner(struct uw_capture *c)
+{
+	/* perf's order: ax bx cx dx si di bp sp ip flags cs ss, then r8-r15 */
+	static const int greg[20] = {
+		REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+		REG_RIP, REG_EFL, -1, -1,
+		REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
+	};
+	static ucontext_t uc;
+	int i;
+
+	if (getcontext(&uc) != 0)
+		return;
+	for (i = 0; i < 20; i++)
+		c->regs[i] = greg[i] >= 0 ? (uint64_t)uc.uc_mcontext.gregs[greg[i]] : 0;
+	uw_copy_stack(c);
+	__asm__ volatile("" ::: "memory");
+}
+
+static void __attribute__((noinline)) uw_outer(struct uw_capture *c)
+{
+	uw_inner(c);
+	__asm__ volatile("" ::: "memory");
+}
+
+static void uw_feed_maps(struct pd_machine *m)
+{
+	char line[4096 + 128], path[4096];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		char perm[8];
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perm, &off,
+			   path) == 5 && perm[2] == 'x' && path[0] == '/')
+			mmap2(m, 77, 77, lo, hi - lo, off, 5, path, PD_CPUMODE_USER);
+	}
+	fclose(f);
+}
+
+static size_t uw_stack(struct pd_machine *m, struct pd_record *r, struct pd_sym_frame *fr)
+{
+	return pd_machine_resolve_sample(m, r, fr, PD_SYM_MAX_STACK);
+}
+
+static void test_unwind_self(void)
+{
+	static struct uw_capture c;
+	static struct pd_sym_frame fr[PD_SYM_MAX_STACK];
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_sym_stats st;
+	struct pd_machine *m;
+	struct pd_record r;
+	size_t n, i;
+	bool inner = false, outer = false, self = false;
+
+	uw_outer(&c);
+	o.no_kernel = true;
+	m = new_machine(&o, NULL);
+	uw_feed_maps(m);
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_SAMPLE;
+	r.misc = PD_CPUMODE_USER;
+	r.decoded = true;
+	r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_IP | PD_SAMPLE_CALLCHAIN |
+				 PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	r.u.sample.pid = 77;
+	r.u.sample.tid = 77;
+	r.u.sample.ip = c.regs[8];
+	r.u.sample.regs_user.abi = 2;
+	r.u.sample.regs_user.mask = 0xff0fffULL;
+	r.u.sample.regs_user.nr = 20;
+	r.u.sample.regs_user.regs = c.regs;
+	r.u.sample.stack_size = c.size;
+	r.u.sample.stack_dyn_size = c.size;
+	r.u.sample.stack_data = c.stack;
+
+	n = uw_stack(m, &r, fr);
+	CU_ASSERT(n >= 3);
+	CU_ASSERT_EQUAL(fr[0].ip, c.regs[8]);
+	CU_ASSERT(fr[0].unwound);
+	for (i = 0; i < n; i++) {
+		if (!fr[i].sym)
+			continue;
+		/* the compiler may name them uw_inner.constprop.0 and so on */
+		inner |= i == 0 && !strncmp(fr[i].sym, "uw_inner", 8);
+		outer |= !strncmp(fr[i].sym, "uw_outer", 8);
+		self |= !strcmp(fr[i].sym, "test_unwind_self");
+	}
+	CU_ASSERT(inner);
+	CU_ASSERT(outer);
+	CU_ASSERT(self);
+	/* the same sample again: the result cache answers */
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), n);
+	pd_machine_stats(m, &st);
+	CU_ASSERT_EQUAL(st.unwound_samples, 2);
+	CU_ASSERT_EQUAL(st.unwind_cache_hits, 1);
+	CU_ASSERT_EQUAL(st.unwind_errors, 0);
+
+	/* a dyn_size beyond the copy: no user frames, one error */
+	r.u.sample.stack_dyn_size = c.size + 8;
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	/* registers that do not match the mask */
+	r.u.sample.stack_dyn_size = c.size;
+	r.u.sample.regs_user.nr = 19;
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	/* no stack pointer among them (the values shift: the sp is gone) */
+	r.u.sample.regs_user.mask = 0xff0f7fULL;
+	r.u.sample.regs_user.nr = 19;
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	pd_machine_stats(m, &st);
+	CU_ASSERT_EQUAL(st.unwind_errors, 3);
+	pd_machine_free(m);
+
+	/* --max-stack 2: the sampled ip and one caller */
+	o.max_stack = 2;
+	m = new_machine(&o, NULL);
+	uw_feed_maps(m);
+	r.u.sample.regs_user.mask = 0xff0fffULL;
+	r.u.sample.regs_user.nr = 20;
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 2);
+	CU_ASSERT_PTR_NOT_NULL(fr[1].sym);
+	if (fr[1].sym)
+		CU_ASSERT_NSTRING_EQUAL(fr[1].sym, "uw_outer", 8);
+	pd_machine_free(m);
+
+	/* --no-unwind: the (empty) recorded callchain only */
+	o.max_stack = 0;
+	o.no_unwind = true;
+	m = new_machine(&o, NULL);
+	uw_feed_maps(m);
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	pd_machine_free(m);
+}
+#else
+static void test_unwind_self(void)
+{
+	fprintf(stderr, "(not x86_64: unwinder test skipped) ");
+}
+#endif
+
 static void test_build_id_mismatch(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
@@ -949,6 +1135,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
+	    !CU_add_test(s, "DWARF unwinding of this process", test_unwind_self) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||
 	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||
 	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
