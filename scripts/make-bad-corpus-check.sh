@@ -391,6 +391,21 @@ static void layout_cases(void)
 	emit("check-feature-overlap.data", &b, 214, e,
 	     "basic.data with the HOSTNAME section moved 8 bytes into the OSRELEASE section");
 
+	/* HOSTNAME's entry pointing into the feature table itself */
+	b = load("basic.data");
+	e = feat_entry(&b, 3);
+	put(&b, e, data_end(&b) + 16, 8);
+	put(&b, e + 8, 16, 8);
+	emit("check-feature-in-table.data", &b, 214, e,
+	     "basic.data with the HOSTNAME section placed on the second entry of the feature table");
+
+	/* the data section grown over the feature table */
+	b = load("basic.data");
+	e = feat_entry(&b, 3);
+	put(&b, e, data_start(&b) + 64, 8);
+	emit("check-feature-in-data.data", &b, 214, e,
+	     "basic.data with the HOSTNAME section moved into the data section");
+
 	/* event_types, obsolete, pointing past the end of the file */
 	b = load("basic.data");
 	put(&b, 56, b.len + 4096, 8);

@@ -22,7 +22,8 @@ cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-for f in basic.data basic.pipe.data callchain-fp.data multi-event.data compressed.data; do
+for f in basic.data basic.pipe.data callchain-fp.data callchain-dwarf.data multi-event.data \
+	 compressed.data; do
 	if [ ! -f "$corpus/$f" ]; then
 		echo "make-bad-corpus: $corpus/$f is missing (run scripts/make-corpus.sh)" >&2
 		exit 1

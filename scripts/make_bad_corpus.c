@@ -41,6 +41,9 @@
 #define S_CPU		(1ULL << 7)
 #define S_PERIOD	(1ULL << 8)
 #define S_STREAM_ID	(1ULL << 9)
+#define S_STACK_USER	(1ULL << 13)
+#define S_WEIGHT	(1ULL << 14)
+#define S_DATA_SRC	(1ULL << 15)
 #define S_IDENTIFIER	(1ULL << 16)
 #define S_TRAILER	(S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
 #define SAMPLE_ID_ALL	(1ULL << 18)
@@ -530,6 +533,55 @@ static void attr_size_case(const struct buf *base)
 	     "multi-event.data (3 attrs) with header attr_size half its attrs section: 2 attrs that their own size fields contradict");
 }
 
+/* A COMM whose sample_id trailer names an id that no attr owns. */
+static void trailer_id_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t st = attr0(base, 24), off;
+	struct buf b;
+
+	/* the id must be the trailer's last field */
+	if (!(attr0(base, 40) & SAMPLE_ID_ALL) || !(st & S_ID) ||
+	    (st & (S_STREAM_ID | S_CPU | S_IDENTIFIER)))
+		die("multi-event.data: sample_type %#llx: the trailer does not end with the id",
+		    (unsigned long long)st);
+	off = find_rec(base, start, end, R_COMM, 0);
+	if (!off)
+		die("multi-event.data has no COMM");
+	b = copy(base);
+	put64(&b, off + get16(base, off + 6) - 8, 0xdeadbeefULL);
+	emit("unknown-trailer-id.data", &b, 311, off,
+	     "multi-event.data with the sample_id trailer id of its first COMM set to 0xdeadbeef: perf cannot tell its event");
+}
+
+/*
+ * STACK_USER: u64 size, size bytes, u64 dyn_size; only WEIGHT and
+ * DATA_SRC may follow it here, so dyn_size sits at a fixed distance from
+ * the record's end.
+ */
+static void stack_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base);
+	uint64_t st = attr0(base, 24), off, tail;
+	struct buf b;
+
+	if (!(st & S_STACK_USER) || (st & ~(S_STACK_USER * 2 - 1) & ~(S_WEIGHT | S_DATA_SRC)))
+		die("callchain-dwarf.data: unexpected sample_type %#llx", (unsigned long long)st);
+	tail = 8 * (uint64_t)__builtin_popcountll(st & (S_WEIGHT | S_DATA_SRC));
+	off = find_rec(base, start, end, R_SAMPLE, 0);
+	if (!off)
+		die("callchain-dwarf.data has no SAMPLE");
+	/* under 64 KiB: the records up to that sample's end, no features */
+	b = copy(base);
+	b.len = off + get16(base, off + 6);
+	put64(&b, 48, b.len - start);
+	memset(b.p + 72, 0, 32);
+	off += get16(base, off + 6) - tail - 8;
+	put64(&b, off, 0x7fffffff);
+	emit("stack-dyn-size.data", &b, 405, off,
+	     "callchain-dwarf.data up to its first SAMPLE (no features), whose user stack dyn_size is set past its stack copy");
+}
+
 static void event_desc_case(const struct buf *base)
 {
 	uint64_t sec, len_off;
@@ -681,8 +733,13 @@ int main(int argc, char **argv)
 
 	b = load(argv[1], "multi-event.data");
 	unknown_id_case(&b);
+	trailer_id_case(&b);
 	event_desc_case(&b);
 	attr_size_case(&b);
+	free(b.p);
+
+	b = load(argv[1], "callchain-dwarf.data");
+	stack_case(&b);
 	free(b.p);
 
 	b = load(argv[1], "compressed.data");

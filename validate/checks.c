@@ -669,9 +669,10 @@ static void sample_fit_after(struct pc_check *c, const struct pd_record *rec)
 }
 
 /*
- * At the end: an attr none of whose samples fit, all failing the same
- * way, is reported once at its field (with the value they fit, when one
- * was found), and its samples as one counted note pointing there.
+ * At the end: an attr none of whose samples fit (two at least), all
+ * failing the same way, is reported once at its field (with the value
+ * they fit, when one was found), and its samples as one counted note
+ * pointing there.
  */
 static void sample_fit_finish(struct pc_check *c)
 {
@@ -688,7 +689,8 @@ static void sample_fit_finish(struct pc_check *c)
 
 		if (!a->failed || a->released)
 			continue;
-		if (a->mixed || a->failed != a->samples || !ev) {
+		/* one sample is no pattern: its own finding says more */
+		if (a->mixed || a->failed != a->samples || a->failed < 2 || !ev) {
 			release(c, a);
 			continue;
 		}
