@@ -27,19 +27,6 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_open_special(const char *cmd, const char *path)
-{
-	struct stat st;
-	int fd;
-
-	if (stat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-		return -2;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		tool_io_error(cli_progname, "open", path, errno);
-	return fd < 0 ? -1 : fd;
-}
-
 int cli_check_output(const char *cmd, const char *in, const char *out)
 {
 	if (!tool_output_is_input(in, out))

@@ -50,14 +50,6 @@ extern const char *cli_progname;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * -o PATH naming an existing device or FIFO (/dev/null, a named pipe): it
- * is written to, never replaced by a renamed temporary file.  Returns its
- * open descriptor, -1 after a message when it cannot be opened, or -2 when
- * PATH is no such file (a regular file, or nothing yet).
- */
-int cli_open_special(const char *cmd, const char *path);
-
-/*
  * Every command that writes a file refuses an output that is its input
  * (common/tool.h: the same file, also through links, or a file inside a
  * directory-mode input): returns CLI_EXIT_USAGE after a message then, with

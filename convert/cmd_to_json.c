@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/out_sink.h"
 #include "cli_select.h"
 #include "json_conv.h"
 
@@ -72,84 +73,6 @@ static void progress_end(void)
 {
 	/* wipe the line so that later messages start clean */
 	fprintf(stderr, "\r%*s\r", 78, "");
-}
-
-/* ---- output ---- */
-
-struct out_file {
-	int fd;
-	char *tmp;		/* temporary name, NULL for stdout or a device */
-	const char *final;
-	bool direct;		/* a device or FIFO, opened as it is */
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	mode_t um;
-
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->fd = STDOUT_FILENO;
-		return 0;
-	}
-	o->fd = cli_open_special("to-json", path);
-	if (o->fd == -1)
-		return -1;
-	if (o->fd >= 0) {
-		o->final = path;
-		o->direct = true;
-		return 0;
-	}
-	/* same directory, so that rename() is atomic */
-	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
-		o->tmp = NULL;
-		return -1;
-	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		tool_io_error(cli_progname, "create", path, errno);
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	/* mkstemp() creates 0600: give the file the usual permissions */
-	um = umask(0);
-	umask(um);
-	fchmod(o->fd, 0666 & ~um);
-	o->final = path;
-	return 0;
-}
-
-/* Keep the output (rename into place) or drop it.  Returns 0 or -1. */
-static int out_close(struct out_file *o, bool keep)
-{
-	int ret = 0;
-
-	if (o->direct) {
-		o->direct = false;
-		if (close(o->fd) < 0 && keep) {
-			tool_io_error(cli_progname, "write", o->final, errno);
-			return -1;
-		}
-		return 0;
-	}
-	if (!o->tmp)
-		return 0;
-	if (close(o->fd) < 0 && keep) {
-		tool_io_error(cli_progname, "write", o->final, errno);
-		keep = false;
-		ret = -1;
-	}
-	if (keep && rename(o->tmp, o->final) < 0) {
-		tool_io_error(cli_progname, "write", o->final, errno);
-		ret = -1;
-		keep = false;
-	}
-	if (!keep)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return ret;
 }
 
 /* ---- diagnostics ---- */
@@ -306,7 +229,7 @@ int cmd_to_json(int argc, char **argv)
 {
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
 	struct to_json_opts o;
-	struct out_file of;
+	struct out_sink of;
 	struct cli_diag cd;
 	struct jconv c;
 	struct je je;
@@ -402,11 +325,13 @@ int cmd_to_json(int argc, char **argv)
 		}
 	}
 
-	if (out_open(&of, o.output) < 0 || je_init(&je, of.fd, OUT_BUF_SIZE) < 0) {
+	/* "-" is standard output */
+	if (out_sink_open(&of, cli_progname, "to-json",
+			  o.output && strcmp(o.output, "-") ? o.output : NULL, NULL) < 0 || je_init(&je, of.fd, OUT_BUF_SIZE) < 0) {
 		sym_ahead_free(c.ahead);
 		pd_machine_free(c.m);
 		pd_reader_close(c.r);
-		out_close(&of, false);
+		out_sink_close(&of, false);
 		cli_select_free(&o.cs);
 		return CLI_EXIT_IO;
 	}
@@ -442,7 +367,7 @@ int cmd_to_json(int argc, char **argv)
 	 * (exit 1 says it was malformed).
 	 */
 	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_close(&of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !c.stop) < 0 &&
+	if (out_sink_close(&of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !c.stop) < 0 &&
 	    code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	je_free(&je);

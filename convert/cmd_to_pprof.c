@@ -20,7 +20,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
-#include "out_file.h"
+#include "../common/out_sink.h"
 #include "pprof_prof.h"
 
 static void usage(FILE *f)
@@ -83,7 +83,7 @@ int cmd_to_pprof(int argc, char **argv)
 	const struct pd_record *rec;
 	struct cli_select cs;
 	struct cli_diag cd;
-	struct out_file out;
+	struct out_sink out;
 	const char *output = NULL, *input;
 	bool strict = false, verbose = false, failed = false, srcline = true, opened = false;
 	int ch, status = 0, code = CLI_EXIT_USAGE, taken;
@@ -167,7 +167,7 @@ int cmd_to_pprof(int argc, char **argv)
 	/* the paths of the options were checked: only memory can fail here */
 	if (pd_machine_new(&so, &m) < 0)
 		goto nomem;
-	if (out_file_open(&out, "to-pprof", output)) {
+	if (out_sink_open(&out, cli_progname, "to-pprof", output, NULL)) {
 		code = CLI_EXIT_IO;
 		goto done;
 	}
@@ -213,7 +213,7 @@ int cmd_to_pprof(int argc, char **argv)
 		code = cli_select_check(&cs, r, true);
 	opened = false;
 	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_file_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
+	if (out_sink_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
 		tool_io_error(cli_progname, "write", NULL, out.err);
@@ -231,7 +231,7 @@ nomem:
 	code = CLI_EXIT_IO;
 done:
 	if (opened)
-		out_file_close(&out, false);
+		out_sink_close(&out, false);
 	pp_free(p);
 	if (m)
 		pd_machine_free(m);

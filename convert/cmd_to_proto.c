@@ -22,7 +22,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
-#include "out_file.h"
+#include "../common/out_sink.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 #include "proto_meta.h"
@@ -33,7 +33,7 @@
 /* the encoder's buffer handed to the output file */
 static void out_write(struct pw_buf *b, void *arg)
 {
-	out_file_write(arg, b->p, b->len);
+	out_sink_write(arg, b->p, b->len);
 	b->len = 0;
 }
 
@@ -85,7 +85,7 @@ int cmd_to_proto(int argc, char **argv)
 	struct pq_state *q = NULL;
 	struct pw_buf buf = { 0 };
 	struct cli_diag cd;
-	struct out_file out;
+	struct out_sink out;
 	const char *output = NULL;
 	bool compat = false, strict = false, verbose = false, failed = false;
 	int c, status = 0, code;
@@ -149,7 +149,7 @@ int cmd_to_proto(int argc, char **argv)
 	}
 	code = stop_now(&cd, strict) ? cli_exit_code(PD_STATUS_MALFORMED, &cd)
 				     : cli_select_check(&cs, r, false);
-	if (!code && out_file_open(&out, "to-proto", output))
+	if (!code && out_sink_open(&out, cli_progname, "to-proto", output, NULL))
 		code = CLI_EXIT_IO;
 	if (code) {
 		pd_reader_close(r);
@@ -205,7 +205,7 @@ int cmd_to_proto(int argc, char **argv)
 	if (code == CLI_EXIT_OK)
 		code = cli_select_check(&cs, r, true);
 	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_file_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
+	if (out_sink_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
 		code = CLI_EXIT_IO;
 	if (!output && out.err && code == CLI_EXIT_OK) {
 		tool_io_error(cli_progname, "write", NULL, out.err);
@@ -215,7 +215,7 @@ int cmd_to_proto(int argc, char **argv)
 
 nomem:
 	cli_error("to-proto: out of memory");
-	out_file_close(&out, false);
+	out_sink_close(&out, false);
 	code = CLI_EXIT_IO;
 done:
 	pq_free(q);

@@ -12,99 +12,64 @@
 
 #include "cli.h"
 #include "csv_out.h"
+#include "../common/out_sink.h"
 #include "../common/utf8.h"
 #include "fmt_num.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)
 {
+	char *path = NULL, *tmp = NULL;
+	int ret;
+
 	memset(o, 0, sizeof(*o));
-	o->fd = STDOUT_FILENO;
 	o->buf = malloc(CSV_BUF_SIZE);
 	if (!o->buf)
 		goto nomem;
-	if (!dir)
-		return 0;
-	if (asprintf(&o->final, "%s/%s", dir, file) < 0) {
-		o->final = NULL;
-		goto nomem;
-	}
 	/* a dot file: a listing of DIR during the run shows no half table */
-	if (asprintf(&o->tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0) {
-		o->tmp = NULL;
+	if (dir && (asprintf(&path, "%s/%s", dir, file) < 0 ||
+		    asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0)) {
+		free(path);
 		goto nomem;
 	}
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		tool_io_error(cli_progname, "create", o->final, errno);
-		free(o->tmp);
-		free(o->final);
+	ret = out_sink_open(&o->sink, cli_progname, "to-csv", path, tmp);
+	free(path);
+	free(tmp);
+	if (ret < 0) {
 		free(o->buf);
-		memset(o, 0, sizeof(*o));
-		o->fd = -1;
-		return -1;
+		o->buf = NULL;
 	}
-	return 0;
+	return ret;
 
 nomem:
 	cli_error("to-csv: out of memory");
-	free(o->final);
 	free(o->buf);
 	memset(o, 0, sizeof(*o));
-	o->fd = -1;
+	o->sink.fd = -1;
 	return -1;
 }
 
 void csv_flush(struct csv_out *o)
 {
-	size_t done = 0;
-
-	while (!o->err && done < o->len) {
-		ssize_t n = write(o->fd, o->buf + done, o->len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			o->err = errno;
-			break;
-		}
-		done += (size_t)n;
-	}
+	out_sink_write(&o->sink, o->buf, o->len);
 	o->len = 0;
 }
 
 int csv_close(struct csv_out *o, bool keep)
 {
-	int ret = 0;
+	bool to_stdout = !o->sink.final;
+	int ret;
 
 	if (!o->buf)
 		return 0;
 	if (keep)
 		csv_flush(o);
-	if (o->tmp) {
-		if (keep && !o->err) {
-			/* mkstemp() made it private: give it the usual mode */
-			mode_t um = umask(0);
-
-			umask(um);
-			if (fchmod(o->fd, 0666 & ~um))
-				o->err = errno;
-		}
-		if (close(o->fd) && !o->err)
-			o->err = errno;
-		if (keep && !o->err && rename(o->tmp, o->final))
-			o->err = errno;
-		if (!keep || o->err)
-			unlink(o->tmp);
-	}
-	if (o->err && keep) {
-		tool_io_error(cli_progname, "write", o->final, o->err);
-		ret = -1;
-	}
-	free(o->tmp);
-	free(o->final);
+	ret = out_sink_close(&o->sink, keep);
+	/* the sink leaves standard output's failure to its caller */
+	if (ret < 0 && to_stdout)
+		tool_io_error(cli_progname, "write", NULL, o->sink.err);
 	free(o->buf);
 	memset(o, 0, sizeof(*o));
-	o->fd = -1;
+	o->sink.fd = -1;
 	return ret;
 }
 

@@ -25,19 +25,18 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/out_sink.h"
+
 #define CSV_BUF_SIZE	(1u << 20)
 /* room that a number field, its separator and a row end always fit in */
 #define CSV_SMALL	64
 
 struct csv_out {
-	int fd;
-	int err;		/* errno of the first failed write, 0 if none */
+	struct out_sink sink;	/* fd, temporary file, first write error (sink.err) */
 	char *buf;
 	size_t len;
 	unsigned int nf;	/* fields in the current row */
 	uint64_t rows;		/* data rows (the header not counted) */
-	char *tmp;		/* temporary file, NULL when writing stdout */
-	char *final;		/* name it gets when complete */
 };
 
 /*
@@ -53,7 +52,7 @@ int csv_open(struct csv_out *o, const char *dir, const char *file);
  */
 int csv_close(struct csv_out *o, bool keep);
 
-/* Hand the buffer to write(2); errors are remembered in o->err. */
+/* Hand the buffer to the sink; errors are remembered in o->sink.err. */
 void csv_flush(struct csv_out *o);
 
 static inline void csv_reserve(struct csv_out *o, size_t n)

@@ -968,8 +968,8 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 	}
 	if (!grow_buf(&sf->scratch, &sf->cap, need + 1)) {
 		/* the row is lost: say so through the table's error */
-		if (!o->err)
-			o->err = ENOMEM;
+		if (!o->sink.err)
+			o->sink.err = ENOMEM;
 		return;
 	}
 	for (i = r->n; i > 0; i--) {
@@ -994,8 +994,8 @@ static void format_samples(void *arg, const unsigned char *data, size_t len)
 		format_srow(sf, r);
 		at += srow_size(r->n);
 	}
-	if (sf->o->err)
-		atomic_store(sf->err, sf->o->err);
+	if (sf->o->sink.err)
+		atomic_store(sf->err, sf->o->sink.err);
 }
 
 int csv_samples_start(struct csv_ctx *c)
@@ -1035,7 +1035,7 @@ int csv_write_error(const struct csv_ctx *c)
 			continue;
 		/* the formatting thread owns that table while it runs */
 		err = i == CSV_SAMPLES && c->samples_fmt ? atomic_load(&c->samples_err) :
-							   c->out[i].err;
+							   c->out[i].sink.err;
 		if (err)
 			return err;
 	}

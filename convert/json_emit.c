@@ -8,6 +8,7 @@
 
 #include "fmt_num.h"
 #include "json_emit.h"
+#include "../common/out_sink.h"
 #include "../common/utf8.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -42,24 +43,15 @@ void je_free(struct je *j)
 
 int je_flush(struct je *j)
 {
-	size_t off = 0;
-
-	while (off < j->len && !j->err) {
-		ssize_t n = write(j->fd, j->buf + off, j->len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			j->err = errno;
-			break;
-		}
-		off += (size_t)n;
-		j->written += (uint64_t)n;
-	}
 	/*
 	 * After a failed write the rest is dropped: the caller checks j->err
 	 * at the end, and the buffer must stay usable until then.
 	 */
+	if (!j->err) {
+		j->err = out_write_all(j->fd, j->buf, j->len);
+		if (!j->err)
+			j->written += j->len;
+	}
 	j->len = 0;
 	return j->err ? -1 : 0;
 }

@@ -790,7 +790,7 @@ uint64_t pp_nr_samples(const struct pp_prof *p)
 struct gz_buf {
 	ProtobufCBuffer base;
 	z_stream z;
-	struct out_file *out;
+	struct out_sink *out;
 	bool failed;		/* zlib refused (out of memory) */
 	unsigned char chunk[GZ_CHUNK];
 };
@@ -807,7 +807,7 @@ static void gz_run(struct gz_buf *g, int flush)
 			g->failed = true;
 			return;
 		}
-		out_file_write(g->out, g->chunk, GZ_CHUNK - g->z.avail_out);
+		out_sink_write(g->out, g->chunk, GZ_CHUNK - g->z.avail_out);
 	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
 }
 
@@ -1174,7 +1174,7 @@ int pp_write(struct pp_prof *p, struct pd_reader *r)
 
 /* ------------------------------------------------------------ life */
 
-struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_file *out)
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 {
 	static const char *const fixed[] = {
 		[STR_EMPTY] = "", [STR_PID] = "pid", [STR_TID] = "tid", [STR_COMM] = "comm",

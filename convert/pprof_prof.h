@@ -26,7 +26,7 @@
 
 #include "perfdata/perfdata.h"
 #include "perfdata/pd_symbols.h"
-#include "out_file.h"
+#include "../common/out_sink.h"
 
 struct pp_prof;
 
@@ -36,7 +36,7 @@ struct pp_prof;
  * the compressed profile; locations beyond a memory budget are written to
  * it while samples are still being added.  NULL when out of memory.
  */
-struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_file *out);
+struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out);
 void pp_free(struct pp_prof *p);
 
 /*
