@@ -2391,9 +2391,10 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		if (s->limit != UINT64_MAX && s->pos < s->limit && r->hdr.mode != PD_MODE_PIPE)
 			pd_diag_emit(&r->sink, PD_REC_TRUNCATED, s->pos, (int64_t)s->index, 0, false,
 				     "data_end=%" PRIu64 " file_end=%" PRIu64, s->limit, s->pos);
+		/* at the container whose decompressed bytes end in the partial record */
 		if (s->zend > s->zstart)
-			pd_diag_emit(&r->sink, PD_COMPRESSED_TAIL, s->pos, -1, 0, false,
-				     "bytes=%zu", s->zend - s->zstart);
+			pd_diag_emit(&r->sink, PD_COMPRESSED_TAIL, s->zcontainer_off, -1, 0, false,
+				     "bytes=%zu stream_end=%" PRIu64, s->zend - s->zstart, s->pos);
 		if (s->split_len)
 			pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, s->pos, -1, 0, false,
 				     "reason=missing_split_end");

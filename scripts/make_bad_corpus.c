@@ -621,6 +621,49 @@ static void zstd_case(const struct buf *base)
 	     "compressed.data with the zstd frame magic of its first COMPRESSED record overwritten");
 }
 
+/*
+ * A COMPRESSED record of our own after basic.data's last record: one zstd
+ * frame of a single raw block (nothing to compress), holding a copy of the
+ * first record and then the first bytes of a record that never ends.
+ */
+static void compressed_tail_case(const struct buf *base)
+{
+	uint64_t start = data_off(base), end = start + data_size(base), table, i;
+	unsigned int first = get16(base, start + 6), tail, inner, rec_len, n = nr_feat(base);
+	struct buf b;
+	uint8_t *p;
+
+	tail = (8 - (17 + first) % 8) % 8;
+	if (!tail)
+		tail = 8;
+	inner = first + tail;
+	if (inner > 255)
+		die("basic.data: first record too large for a one-byte frame size");
+	rec_len = 8 + 4 + 2 + 3 + inner;
+	b.len = base->len + rec_len;
+	b.p = calloc(1, b.len);
+	if (!b.p)
+		die("out of memory");
+	memcpy(b.p, base->p, end);
+	memcpy(b.p + end + rec_len, base->p + end, base->len - end);
+	p = b.p + end;
+	put32(&b, end, R_COMPRESSED);
+	put16(&b, end + 6, (uint16_t)rec_len);
+	put32(&b, end + 8, 0xfd2fb528);		/* zstd frame magic */
+	p[12] = 0x20;				/* single segment, 1-byte content size */
+	p[13] = (uint8_t)inner;
+	put32(&b, end + 14, (inner << 3) | 1);	/* last block, raw, inner bytes (3 bytes) */
+	memcpy(p + 17, base->p + start, first);
+	for (i = 0; i < tail; i++)
+		p[17 + first + i] = (uint8_t)(i + 1);
+	put64(&b, 48, data_size(base) + rec_len);
+	table = end + rec_len;
+	for (i = 0; i < n; i++)
+		put64(&b, table + 16 * i, get64(&b, table + 16 * i) + rec_len);
+	emit("compressed-tail.data", &b, 503, end,
+	     "basic.data with a COMPRESSED record after its records whose data ends 1..8 bytes into a second record (and no COMPRESSED feature)");
+}
+
 static void pipe_case(const struct buf *base)
 {
 	uint64_t last = last_rec(base, 16, base->len, 24);
@@ -725,6 +768,7 @@ int main(int argc, char **argv)
 	b = load(argv[1], "basic.data");
 	header_cases(&b);
 	record_cases(&b);
+	compressed_tail_case(&b);
 	free(b.p);
 
 	b = load(argv[1], "callchain-fp.data");
