@@ -91,7 +91,7 @@ struct pp_stack {
 	uint32_t comm;		/* string index */
 	uint32_t ev;
 	bool has_tid;
-	uint8_t n;		/* at most PD_SYM_MAX_FRAMES */
+	uint8_t n;		/* at most PD_SYM_MAX_STACK */
 	uint32_t loc[];		/* location ids, innermost first */
 };
 
@@ -166,7 +166,7 @@ struct pp_prof {
 	size_t nr_ev;
 	uint64_t samples, first_time, last_time;
 	bool have_time;
-	uint32_t key[PD_SYM_MAX_FRAMES];
+	uint32_t key[PD_SYM_MAX_STACK];
 };
 
 /* ------------------------------------------------------------ growable arrays */
@@ -613,7 +613,7 @@ static bool get_varint(FILE *f, uint64_t *v)
  */
 static int spill(struct pp_prof *p)
 {
-	uint8_t buf[16 * (8 + PD_SYM_MAX_FRAMES)];
+	uint8_t buf[16 * (8 + PD_SYM_MAX_STACK)];
 	size_t i, k, len;
 
 	if (!p->spill) {
@@ -647,7 +647,7 @@ static int spill(struct pp_prof *p)
 	return 0;
 }
 
-/* The next spilled stack into *sk (room for PD_SYM_MAX_FRAMES); false at the end. */
+/* The next spilled stack into *sk (room for PD_SYM_MAX_STACK); false at the end. */
 static bool unspill(struct pp_prof *p, struct pp_stack *sk)
 {
 	uint64_t v[6], x;
@@ -656,7 +656,7 @@ static bool unspill(struct pp_prof *p, struct pp_stack *sk)
 	for (i = 0; i < 6; i++)
 		if (!get_varint(p->spill, &v[i]))
 			return false;
-	if (v[5] > PD_SYM_MAX_FRAMES)
+	if (v[5] > PD_SYM_MAX_STACK)
 		return false;
 	sk->ev = (uint32_t)v[0];
 	sk->pid = (int32_t)(uint32_t)v[1];
@@ -675,8 +675,8 @@ static bool unspill(struct pp_prof *p, struct pp_stack *sk)
 int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	struct pd_sym_ip st[PD_SYM_MAX_FRAMES];
-	uint32_t slots[PD_SYM_MAX_FRAMES];
+	struct pd_sym_ip st[PD_SYM_MAX_STACK];
+	uint32_t slots[PD_SYM_MAX_STACK];
 	struct stack_key k = { 0 };
 	struct pp_stack *sk;
 	uint64_t uver, kver, h;
@@ -702,7 +702,7 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		k.tid = (int32_t)s->tid;
 		k.has_tid = true;
 	}
-	n = pd_machine_sample_stack(p->m, rec, st, PD_SYM_MAX_FRAMES);
+	n = pd_machine_sample_stack(p->m, rec, st, PD_SYM_MAX_STACK);
 	uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
 	if (!uver || !kver)
@@ -979,7 +979,7 @@ struct sample_writer {
 	pb_label lab[3], *labp[3];
 	int64_t *values;
 	size_t nt;
-	uint64_t loc[PD_SYM_MAX_FRAMES];
+	uint64_t loc[PD_SYM_MAX_STACK];
 };
 
 static void write_sample(struct pp_prof *p, struct gz_buf *g, struct sample_writer *w,
@@ -989,7 +989,7 @@ static void write_sample(struct pp_prof *p, struct gz_buf *g, struct sample_writ
 	size_t k;
 
 	perftools__profiles__sample__init(&w->smp);
-	for (k = 0; k < sk->n && k < PD_SYM_MAX_FRAMES; k++)
+	for (k = 0; k < sk->n && k < PD_SYM_MAX_STACK; k++)
 		w->loc[k] = sk->loc[k];
 	w->smp.n_location_id = k;
 	w->smp.location_id = w->loc;
@@ -1034,7 +1034,7 @@ static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
 	w->lab[1].key = STR_TID;
 	w->lab[2].key = STR_COMM;
 	if (p->spill) {
-		sk = malloc(sizeof(*sk) + PD_SYM_MAX_FRAMES * sizeof(*sk->loc));
+		sk = malloc(sizeof(*sk) + PD_SYM_MAX_STACK * sizeof(*sk->loc));
 		if (!sk)
 			goto out;
 		if (fflush(p->spill) || fseek(p->spill, 0, SEEK_SET))
