@@ -307,7 +307,7 @@ int cmd_to_csv(int argc, char **argv)
 		goto out;
 	}
 	/* the paths of the options were checked: only memory can fail here */
-	if (pd_machine_new(&so, &c->m) < 0) {
+	if (pd_members_new(c->r, cs.sel, &c->members) < 0 || pd_machine_new(&so, &c->m) < 0) {
 		cli_error("to-csv: out of memory");
 		code = CLI_EXIT_IO;
 		goto out;

@@ -870,8 +870,8 @@ static inline size_t srow_size(size_t n)
 	return (sizeof(struct srow) + n * sizeof(((struct srow *)0)->names[0]) + 7) & ~(size_t)7;
 }
 
-static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, const char *comm,
-			const struct csv_frame *fr, size_t n)
+static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, uint64_t period,
+			const char *comm, const struct csv_frame *fr, size_t n)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	size_t size = srow_size(n);
@@ -880,7 +880,7 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 
 	r->index = rec->index;
 	r->time = s->time;
-	r->period = s->period;
+	r->period = period;
 	r->ip = s->ip;
 	r->pid = (int32_t)s->pid;
 	r->tid = (int32_t)s->tid;
@@ -1310,21 +1310,22 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 
 /* ------------------------------------------------------------ per record */
 
+/*
+ * One record can stand for several samples (pd_members.h: leader
+ * sampling reads every member of the group): each is charged to its own
+ * event with its own period, as perf counts them; they share the stack.
+ */
 static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	struct csv_frame fr[PD_SYM_MAX_STACK];
 	const char *comm = NULL;
-	int ev = rec->event_index;
+	struct pd_member mbr;
 	struct csv_evsum *es;
-	struct proc *p;
-	size_t n = 0;
-
-	es = evsum(c, &c->ev, ev);
-	if (!es)
-		return;
-	es->samples++;
-	es->period += s->period;
+	struct proc *p = NULL;
+	bool resolved = false;
+	size_t n = 0, pos = 0;
+	int ret;
 
 	if (c->want[CSV_PROCESSES]) {
 		int32_t pid = s->sample_type & PD_SAMPLE_TID ? (int32_t)s->pid : -1;
@@ -1332,34 +1333,52 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 		if (s->sample_type & PD_SAMPLE_TID)
 			thread_seen(c, pid, (int32_t)s->tid);
 		p = proc_get(c, pid);
-		es = p ? evsum(c, &p->ev, ev) : NULL;
+		if (!p)
+			return;
+	}
+	while ((ret = pd_members_next(c->members, rec, &pos, &mbr)) > 0) {
+		int ev = mbr.event_index;
+
+		es = evsum(c, &c->ev, ev);
 		if (!es)
 			return;
 		es->samples++;
-		es->period += s->period;
+		es->period += mbr.period;
+		if (p) {
+			es = evsum(c, &p->ev, ev);
+			if (!es)
+				return;
+			es->samples++;
+			es->period += mbr.period;
+		}
+		if (!c->want[CSV_SAMPLES] && !c->want[CSV_FUNCTIONS] && !c->want[CSV_LINES] &&
+		    !c->want[CSV_FOLDED])
+			continue;
+		if (!resolved) {
+			resolved = true;
+			c->sample_no++;
+			n = resolve_sample(c, rec, fr);
+			if (c->want[CSV_SAMPLES] || c->want[CSV_FOLDED]) {
+				if (s->sample_type & PD_SAMPLE_TID)
+					comm = pd_machine_comm(c->m, (int32_t)s->pid,
+							       (int32_t)s->tid);
+				else
+					comm = pd_machine_comm(c->m, -1, -1);
+			}
+		}
+		if (!n)
+			continue;
+		if (c->want[CSV_SAMPLES])
+			samples_row(c, rec, ev, mbr.period, comm, fr, n);
+		if (c->want[CSV_FUNCTIONS])
+			functions_sample(c, ev, mbr.period, fr, n);
+		if (c->want[CSV_LINES])
+			lines_sample(c, ev, mbr.period, &fr[0]);
+		if (c->want[CSV_FOLDED])
+			folded_sample(c, ev, mbr.period, comm, fr, n);
 	}
-	if (!c->want[CSV_SAMPLES] && !c->want[CSV_FUNCTIONS] && !c->want[CSV_LINES] &&
-	    !c->want[CSV_FOLDED])
-		return;
-
-	c->sample_no++;
-	n = resolve_sample(c, rec, fr);
-	if (!n)
-		return;
-	if (c->want[CSV_SAMPLES] || c->want[CSV_FOLDED]) {
-		if (s->sample_type & PD_SAMPLE_TID)
-			comm = pd_machine_comm(c->m, (int32_t)s->pid, (int32_t)s->tid);
-		else
-			comm = pd_machine_comm(c->m, -1, -1);
-	}
-	if (c->want[CSV_SAMPLES])
-		samples_row(c, rec, ev, comm, fr, n);
-	if (c->want[CSV_FUNCTIONS])
-		functions_sample(c, ev, s->period, fr, n);
-	if (c->want[CSV_LINES])
-		lines_sample(c, ev, s->period, &fr[0]);
-	if (c->want[CSV_FOLDED])
-		folded_sample(c, ev, s->period, comm, fr, n);
+	if (ret < 0)
+		c->nomem = true;
 }
 
 void csv_record(struct csv_ctx *c, const struct pd_record *rec)
@@ -1775,6 +1794,7 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_map_free(&c->folded);
 	csv_strings_free(&c->str);
 	csv_arena_free(&c->arena);
+	pd_members_free(c->members);
 	free(c->rcache);
 	free(c->scratch);
 }

@@ -76,6 +76,7 @@ struct csv_frame {
 struct csv_ctx {
 	struct pd_reader *r;
 	struct pd_machine *m;
+	struct pd_members *members;	/* the samples each record stands for */
 	struct csv_out out[CSV_NR_TABLES];
 	bool want[CSV_NR_TABLES];
 	bool open[CSV_NR_TABLES];

@@ -137,12 +137,8 @@ struct perf_ctx {
 	bool first_sample;
 	size_t nr_events_seen;
 	uint64_t combined_sample_type;
-	/* last READ value per sample id, for perf's per-member delivery */
-	struct idval {
-		uint64_t id, value;
-		bool used;
-	} *ids;
-	size_t ids_cap, ids_nr;
+	/* the samples a READ sample stands for */
+	struct pd_members *members;
 	struct pd_sym_frame frame;
 
 	/*
@@ -543,68 +539,20 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	}
 }
 
-static struct idval *id_slot(struct perf_ctx *pc, uint64_t id)
-{
-	size_t i, mask;
-
-	if (pc->ids_nr * 2 >= pc->ids_cap) {
-		size_t ncap = pc->ids_cap ? pc->ids_cap * 2 : 256;
-		struct idval *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (i = 0; i < pc->ids_cap; i++) {
-			size_t k;
-
-			if (!pc->ids[i].used)
-				continue;
-			for (k = (size_t)(pc->ids[i].id * 0x9e3779b97f4a7c15ULL) & (ncap - 1);
-			     n[k].used; k = (k + 1) & (ncap - 1))
-				;
-			n[k] = pc->ids[i];
-		}
-		free(pc->ids);
-		pc->ids = n;
-		pc->ids_cap = ncap;
-	}
-	mask = pc->ids_cap - 1;
-	for (i = (size_t)(id * 0x9e3779b97f4a7c15ULL) & mask; pc->ids[i].used; i = (i + 1) & mask)
-		if (pc->ids[i].id == id)
-			return &pc->ids[i];
-	pc->ids[i].used = true;
-	pc->ids[i].id = id;
-	pc->ids[i].value = 0;
-	pc->ids_nr++;
-	return &pc->ids[i];
-}
-
 /*
  * PERF_SAMPLE_READ: perf delivers the sample once per read value whose
  * counter moved since the last sample of that id, as a sample of the
- * value's own event (session.c deliver_sample_value()).
+ * value's own event (pd_members.h).
  */
 static int deliver_read(struct perf_ctx *pc, const struct pd_record *rec)
 {
-	const struct pd_read *rd = &rec->u.sample.read;
-	uint64_t i, nr = rd->format & PD_FORMAT_GROUP ? rd->nr : (rd->nr ? 1 : 0);
+	struct pd_member m;
+	size_t pos = 0;
+	int ret;
 
-	for (i = 0; rd->values && i < nr; i++) {
-		const struct pd_event *ev = pd_reader_event_by_id(pc->c->r, rd->values[i].id);
-		struct idval *v;
-		uint64_t period;
-
-		if (!ev)
-			continue;
-		v = id_slot(pc, rd->values[i].id);
-		if (!v)
-			return -1;
-		period = rd->values[i].value - v->value;
-		v->value = rd->values[i].value;
-		if (!period)
-			continue;
-		write_sample(pc, rec, ev);
-	}
-	return 0;
+	while ((ret = pd_members_next(pc->members, rec, &pos, &m)) > 0)
+		write_sample(pc, rec, m.event);
+	return ret < 0 ? -1 : 0;
 }
 
 static void update_combined(struct perf_ctx *pc)
@@ -638,7 +586,9 @@ int json_perf_write(struct jconv *c)
 	}
 	pc.fcache.gen = 1;
 	pc.refs = malloc(JROW_MAX_FRAMES * sizeof(*pc.refs));
-	if (!pc.refs || je_init_mem(&pc.text) < 0) {
+	if (!pc.refs || je_init_mem(&pc.text) < 0 ||
+	    pd_members_new(c->r, c->sel, &pc.members) < 0) {
+		je_free(&pc.text);
 		free(pc.refs);
 		free(pc.fcache.ent);
 		free(pc.fcache.arena);
@@ -693,7 +643,7 @@ int json_perf_write(struct jconv *c)
 	je_c(j, ']');
 	delim(j, false, 0);
 	je_lit(j, "}\n");
-	free(pc.ids);
+	pd_members_free(pc.members);
 	free(pc.refs);
 	je_free(&pc.text);
 	free(pc.fcache.ent);

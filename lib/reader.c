@@ -2937,7 +2937,7 @@ int pd_reader_next(struct pd_reader *r, const struct pd_record **out)
 			ret = next_time_order(r);
 		else
 			ret = next_file_order(r);
-	} while (ret == FRAME_OK && r->sel && !pd_sel_keep(r->sel, &r->rec, &r->feat));
+	} while (ret == FRAME_OK && r->sel && !pd_sel_keep(r->sel, &r->rec, &r->feat, r));
 	if (ret == FRAME_OK) {
 		*out = &r->rec;
 		return 1;

@@ -912,24 +912,47 @@ static int timeline_match(const struct pd_sel_state *st, uint32_t tid, uint64_t 
 	return st->tl[lo - 1].match;
 }
 
-static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec)
-{
-	int ev = rec->event_index;
+static bool index_selected(struct pd_sel_state *st, int ev, const struct pd_event *event);
 
-	if (ev < 0 || !rec->event)
+/*
+ * A sample that read other counters (PERF_SAMPLE_READ, leader sampling)
+ * stands for a sample of each of their events (pd_members.h): it is kept
+ * when one of them is selected, and the writers leave out the others.
+ */
+static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec,
+			   const struct pd_reader *r)
+{
+	const struct pd_read *rd = &rec->u.sample.read;
+	uint64_t i, nr;
+
+	if (!(rec->u.sample.sample_type & PD_SAMPLE_READ))
+		return index_selected(st, rec->event_index, rec->event);
+	nr = rd->format & PD_FORMAT_GROUP ? rd->nr : (rd->nr ? 1 : 0);
+	for (i = 0; rd->values && i < nr; i++) {
+		const struct pd_event *ev = pd_reader_event_by_id(r, rd->values[i].id);
+
+		if (ev && index_selected(st, (int)(ev - pd_reader_event(r, 0)), ev))
+			return true;
+	}
+	return false;
+}
+
+static bool index_selected(struct pd_sel_state *st, int ev, const struct pd_event *event)
+{
+	if (ev < 0 || !event)
 		return false;
 	if ((size_t)ev >= st->ev_cap) {
 		size_t ncap = (size_t)ev + 16;
 		int8_t *nv = realloc(st->ev_match, ncap);
 
 		if (!nv)
-			return pd_select_event_matches(st->s, rec->event->name);
+			return pd_select_event_matches(st->s, event->name);
 		memset(nv + st->ev_cap, 0, ncap - st->ev_cap);
 		st->ev_match = nv;
 		st->ev_cap = ncap;
 	}
 	if (!st->ev_match[ev])
-		st->ev_match[ev] = pd_select_event_matches(st->s, rec->event->name) ? 1 : -1;
+		st->ev_match[ev] = pd_select_event_matches(st->s, event->name) ? 1 : -1;
 	return st->ev_match[ev] > 0;
 }
 
@@ -947,7 +970,7 @@ static bool time_selected(const struct pd_sel_state *st, uint64_t t)
 }
 
 bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
-		 const struct pd_features *f)
+		 const struct pd_features *f, const struct pd_reader *r)
 {
 	const struct pd_select *s = st->s;
 	const struct pd_sample *smp;
@@ -972,7 +995,7 @@ bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
 	}
 	if (s->cpus.n && (!(smp->sample_type & PD_SAMPLE_CPU) || !ids_have(&s->cpus, smp->cpu)))
 		return false;
-	if (s->events.n && !event_selected(st, rec))
+	if (s->events.n && !event_selected(st, rec, r))
 		return false;
 	if (s->pids.n || s->tids.n || s->comms.n) {
 		/* perf's thread of a sample without TID is -1, in no list */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "perfdata/pd_feature.h"
+#include "perfdata/pd_reader.h"
 #include "perfdata/pd_record.h"
 #include "perfdata/pd_select.h"
 
@@ -29,8 +30,11 @@ const char *pd_sel_error(const struct pd_sel_state *st);
 bool pd_sel_wants_comm_prescan(const struct pd_sel_state *st);
 void pd_sel_prescan_record(struct pd_sel_state *st, const struct pd_record *rec);
 void pd_sel_prescan_done(struct pd_sel_state *st);
-/* Deliver this record?  Sees every record, in delivery order. */
+/*
+ * Deliver this record?  Sees every record, in delivery order; `r` tells
+ * the events of the values a sample read (pd_members.h).
+ */
 bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
-		 const struct pd_features *f);
+		 const struct pd_features *f, const struct pd_reader *r);
 
 #endif /* PD_LIB_SELECT_H */

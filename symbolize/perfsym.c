@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "perfdata/pd_diag.h"
+#include "perfdata/pd_members.h"
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_symbols.h"
 
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
 	struct diag_count dc = { 0 };
 	struct pd_sym_frame *frames;
 	struct pd_machine *m;
+	struct pd_members *members;
 	struct pd_reader *r;
 	const struct pd_record *rec;
 	bool bench = false, srcline = false, verbose = false, inl = true;
@@ -244,12 +246,22 @@ int main(int argc, char **argv)
 		cli_select_free(&cs);
 		return 2;
 	}
+	if (pd_members_new(r, cs.sel, &members) < 0) {
+		fprintf(stderr, "perfsym: out of memory\n");
+		pd_reader_close(r);
+		pd_machine_free(m);
+		free(frames);
+		cli_select_free(&cs);
+		return 3;
+	}
 	pd_machine_add_features(m, pd_reader_features(r));
 	t0 = now();
 	while ((ret = pd_reader_next(r, &rec)) > 0) {
 		struct pd_sym_stats before, after;
 		uint8_t cpumode = rec->misc & 7;
-		size_t n, i;
+		struct pd_member member;
+		size_t n, i, pos;
+		int mret;
 		double a, b;
 
 		if (pd_machine_process(m, rec) < 0) {
@@ -279,7 +291,8 @@ int main(int argc, char **argv)
 		}
 		n = pd_machine_resolve_sample(m, rec, frames, PD_SYM_MAX_STACK);
 		nframes += n;
-		{
+		/* perf script prints a sample per group member it stands for */
+		for (pos = 0; (mret = pd_members_next(members, rec, &pos, &member)) > 0;) {
 			const struct pd_sample *s = &rec->u.sample;
 			const char *comm = pd_machine_comm(m, (int32_t)s->pid, (int32_t)s->tid);
 
@@ -297,6 +310,11 @@ int main(int argc, char **argv)
 				if (srcline && n)
 					print_srcline(m, f);
 			}
+		}
+		if (mret < 0) {
+			fprintf(stderr, "perfsym: out of memory\n");
+			ret = PD_STATUS_NOMEM;
+			break;
 		}
 	}
 	if (bench) {
@@ -323,6 +341,7 @@ int main(int argc, char **argv)
 	}
 	if (ret >= 0 && cli_select_check(&cs, r, true))
 		ret = 2;
+	pd_members_free(members);
 	pd_reader_close(r);
 	pd_machine_free(m);
 	free(frames);

@@ -5,7 +5,10 @@
 #
 #  - to-json --full --symbols in file order resolves every sample as in
 #    time order (--ordered) and as perf script does, kernel frames
-#    included: in file order a process's maps can come after its samples.
+#    included: in file order a process's maps can come after its samples;
+#  - leader sampling (-e '{cpu-clock,task-clock}:S'): to-csv samples and
+#    stats, to-csv and to-json --event MEMBER, perfsym and to-proto against
+#    perf script (one sample per member, the counter's increase as period).
 #
 # Skips (exit 0) with a message when perf, gcc or the permission to
 # record is missing; a comparison that cannot run is counted as skipped.
@@ -147,6 +150,83 @@ if [ $rc -eq 0 ] && json_stacks order.stdin.jsonl | cmp -s - order.file; then
 	ok "--symbols in file order on a regular file as standard input"
 else
 	ko "--symbols in file order on a regular file as standard input: exit $rc"
+fi
+
+# ------------------------------------------------------------ leader sampling
+# perf record -e '{a,b}:S': the leader's samples read both counters
+# (PERF_SAMPLE_READ, PERF_FORMAT_GROUP); perf makes one sample per member
+# of each, with the counter's increase as period.
+PERFSYM=$O/perfsym
+if ! "$PERF" record -N -q -e '{cpu-clock,task-clock}:S' -o leader.data -- ./spin 200 \
+	> leader.out 2> leader.err; then
+	sk "leader sampling: perf record -e '{cpu-clock,task-clock}:S' fails: $(tail -1 leader.err)"
+else
+	# "time tid event period", one line per sample, sorted
+	"$PERF" script -i leader.data -F tid,time,event,period --ns 2> /dev/null |
+		awk '{ t = $2; sub(/:$/, "", t); sub(/\./, "", t); sub(/^0+/, "", t)
+		       e = $4; sub(/:$/, "", e); print t, $1, e, $3 }' | sort > leader.perf
+	"$PERFCONV" to-csv --table samples leader.data 2> leader.csv.err |
+		awk -F, 'NR > 1 { print $2, $4, $7, $8 }' | sort > leader.csv
+	n=$(wc -l < leader.perf)
+	nmember=$(grep -c ' task-clock ' leader.perf)
+	if [ "$nmember" -eq 0 ]; then
+		ko "leader sampling: perf script shows no sample of the member task-clock"
+	elif cmp -s leader.perf leader.csv; then
+		ok "leader sampling: to-csv samples (time tid event period) = perf script ($n, $nmember of the member)"
+	else
+		ko "leader sampling: to-csv samples differ from perf script in $(diff leader.perf leader.csv | grep -c '^<') of $n"
+		diff leader.perf leader.csv | head -6 | sed 's/^/    /'
+	fi
+	# stats: samples and period per event, as perf script sums them
+	awk '{ s[$3]++; p[$3] += $4 } END { for (e in s) printf "%s %d %.0f\n", e, s[e], p[e] }' leader.perf |
+		sort > leader.perf.stats
+	"$PERFCONV" to-csv --table stats leader.data 2> /dev/null |
+		awk -F, '$1 == "SAMPLE" && $2 != "" { sub(/\r$/, ""); print $2, $5, $6 }' |
+		sort > leader.csv.stats
+	if cmp -s leader.perf.stats leader.csv.stats; then
+		ok "leader sampling: to-csv stats per event = perf script ($(tr '\n' ' ' < leader.csv.stats))"
+	else
+		ko "leader sampling: to-csv stats per event: $(tr '\n' ' ' < leader.csv.stats), perf: $(tr '\n' ' ' < leader.perf.stats)"
+	fi
+	grep ' task-clock ' leader.perf > leader.perf.member
+	"$PERFCONV" to-csv --table samples --event task-clock leader.data 2> /dev/null |
+		awk -F, 'NR > 1 { print $2, $4, $7, $8 }' | sort > leader.csv.member
+	if cmp -s leader.perf.member leader.csv.member; then
+		ok "leader sampling: to-csv --event task-clock = perf script's task-clock samples"
+	else
+		ko "leader sampling: to-csv --event task-clock has $(wc -l < leader.csv.member) samples, perf $nmember"
+	fi
+	got=$("$PERFCONV" to-json --event task-clock leader.data 2> /dev/null | grep -c '"timestamp"')
+	if [ "$got" = "$nmember" ]; then
+		ok "leader sampling: to-json --event task-clock has perf's $nmember samples"
+	else
+		ko "leader sampling: to-json --event task-clock has $got samples, perf $nmember"
+	fi
+	"$PERF" script -i leader.data -F comm,tid,ip,sym,dso 2> /dev/null > leader.sym.perf
+	"$PERFSYM" leader.data > leader.sym 2> /dev/null
+	if cmp -s leader.sym.perf leader.sym; then
+		ok "leader sampling: perfsym = perf script -F comm,tid,ip,sym,dso ($(wc -l < leader.sym) lines)"
+	else
+		ko "leader sampling: perfsym differs from perf script in $(diff leader.sym.perf leader.sym | grep -c '^<') lines"
+	fi
+	# to-proto keeps records as quipper does: one sample event per record,
+	# the group's values in its read_info
+	if command -v protoc > /dev/null 2>&1; then
+		records=$("$PERF" report -i leader.data --stats 2> /dev/null |
+			  awk '/SAMPLE events:/ { print $3; exit }')
+		"$PERFCONV" to-proto --event task-clock -o leader.pb leader.data 2> /dev/null
+		protoc --decode=quipper.PerfDataProto -I"$ROOT/schema" perf_data.proto \
+			< leader.pb > leader.pb.txt 2> /dev/null
+		got=$(grep -c '^  sample_event {' leader.pb.txt)
+		values=$(grep -c '^ *read_value {' leader.pb.txt)
+		if [ "$got" = "$records" ] && [ "$values" = $((2 * records)) ]; then
+			ok "leader sampling: to-proto --event task-clock keeps the $records records with both values"
+		else
+			ko "leader sampling: to-proto --event task-clock: $got sample events, $values read values; perf: $records records"
+		fi
+	else
+		sk "leader sampling: protoc not found, to-proto not checked"
+	fi
 fi
 
 echo "recorded.sh: $pass passed, $fail failed, $skipped skipped"

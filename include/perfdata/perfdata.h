@@ -14,5 +14,6 @@
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_select.h"
 #include "perfdata/pd_visit.h"
+#include "perfdata/pd_members.h"
 
 #endif /* PERFDATA_PERFDATA_H */
