@@ -914,8 +914,9 @@ static bool feature_may_be_empty(const struct pd_reader *r, unsigned int bit)
 	}
 }
 
-/* Does the section at s decode as feature bit without a complaint? */
-static bool section_fits(struct pd_reader *r, int fd, const struct pd_section *s, unsigned int bit)
+/* Does the section at s decode as feature bit, in byte order swap, without a complaint? */
+static bool section_fits_order(struct pd_reader *r, int fd, const struct pd_section *s,
+			       unsigned int bit, bool swap)
 {
 	struct pd_diag_sink *sink;
 	struct pd_features scratch;
@@ -930,7 +931,7 @@ static bool section_fits(struct pd_reader *r, int fd, const struct pd_section *s
 	payload = malloc((size_t)s->size);
 	if (sink && payload && pread_full(fd, payload, (size_t)s->size, s->offset) == 0) {
 		pd_features_init(&scratch);
-		if (pd_feature_decode(&scratch, bit, payload, (size_t)s->size, r->swap, s->offset,
+		if (pd_feature_decode(&scratch, bit, payload, (size_t)s->size, swap, s->offset,
 				      -1, 0, sink) >= 0)
 			ok = !sink->counts[PD_SEV_ERROR] && !sink->counts[PD_SEV_WARNING];
 		pd_features_free(&scratch);
@@ -938,6 +939,40 @@ static bool section_fits(struct pd_reader *r, int fd, const struct pd_section *s
 	free(payload);
 	free(sink);
 	return ok;
+}
+
+static bool section_fits(struct pd_reader *r, int fd, const struct pd_section *s, unsigned int bit)
+{
+	return section_fits_order(r, fd, s, bit, r->swap);
+}
+
+/*
+ * perf inject on a host of the other byte order writes the header, attrs
+ * and records of a byte-swapped file swapped but its feature sections as
+ * they are in its own memory: in the reader's order (perf then shows
+ * "(null)" for the hostname).  Seen as a HOSTNAME that decodes only
+ * unswapped.  Returns the byte order to decode the features in.
+ */
+static bool feature_byte_order(struct pd_reader *r, int fd, const uint8_t *table,
+			       const unsigned int *bits, uint64_t nr)
+{
+	struct pd_section s;
+	uint64_t k;
+
+	if (!r->swap)
+		return false;
+	for (k = 0; k < nr && bits[k] != PD_FEAT_HOSTNAME; k++)
+		;
+	if (k == nr)
+		return true;
+	s.offset = pd_ld64(table + 16 * k, r->swap);
+	s.size = pd_ld64(table + 16 * k + 8, r->swap);
+	if (section_fits_order(r, fd, &s, PD_FEAT_HOSTNAME, true) ||
+	    !section_fits_order(r, fd, &s, PD_FEAT_HOSTNAME, false))
+		return true;
+	DIAG(r, PD_FEAT_WRITER_BYTE_ORDER, s.offset,
+	     "feature=HOSTNAME writer=perf_inject features=not_swapped header=swapped");
+	return false;
 }
 
 /*
@@ -998,6 +1033,7 @@ static int read_features(struct pd_reader *r, int fd)
 	uint64_t table_off, nr = 0, k = 0;
 	unsigned int bit, bits[PD_FEAT_BITS];
 	int no_section;
+	bool feat_swap;
 	uint8_t *table;
 
 	if (!h->has_feature_bitmap || !h->data.size)
@@ -1030,6 +1066,7 @@ static int read_features(struct pd_reader *r, int fd)
 		if ((h->features[bit / 64] >> (bit % 64)) & 1)
 			bits[k++] = bit;
 	k = 0;
+	feat_swap = feature_byte_order(r, fd, table, bits, nr);
 	no_section = bit_without_section(r, fd, table, table_off, nr, bits);
 	if (no_section >= 0) {
 		uint64_t rank;
@@ -1090,7 +1127,7 @@ static int read_features(struct pd_reader *r, int fd)
 			DIAG_FATAL(r, PD_IO_ERROR, s.offset, "errno=%d", errno);
 			return PD_STATUS_IO;
 		}
-		ret = pd_feature_decode(&r->feat, bit, payload, (size_t)s.size, r->swap, s.offset,
+		ret = pd_feature_decode(&r->feat, bit, payload, (size_t)s.size, feat_swap, s.offset,
 					-1, 0, &r->sink);
 		free(payload);
 		if (ret == PD_STATUS_NOMEM) {

@@ -1499,7 +1499,8 @@ static void twin_file(struct twin *t, const uint8_t *in, size_t len, struct obuf
 			fail(t, "feature %u section does not fit", bit);
 			break;
 		}
-		swap_feature(t, bit, h + fo, fs);
+		if (!swap_twin_keep_features)
+			swap_feature(t, bit, h + fo, fs);
 		s64(h + toff + 16 * k);
 		s64(h + toff + 16 * k + 8);
 		k++;
@@ -1582,6 +1583,8 @@ static int twin_one(struct twin *t, const char *in, const char *out, bool keep_a
 	free(o.p);
 	return t->failed ? -1 : 0;
 }
+
+bool swap_twin_keep_features;
 
 int swap_twin(const char *in, const char *out, char *err, size_t errlen)
 {

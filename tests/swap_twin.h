@@ -33,6 +33,7 @@
 #ifndef PD_TESTS_SWAP_TWIN_H
 #define PD_TESTS_SWAP_TWIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -41,5 +42,12 @@
  * Returns 0, or -1 with a message in err.
  */
 int swap_twin(const char *in, const char *out, char *err, size_t errlen);
+
+/*
+ * When set, file-mode feature payloads stay as they are (the feature
+ * table is still swapped): the file perf inject writes on a host of the
+ * other byte order.
+ */
+extern bool swap_twin_keep_features;
 
 #endif /* PD_TESTS_SWAP_TWIN_H */

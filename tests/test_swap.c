@@ -804,6 +804,49 @@ static void twin_and_compare(const char *path)
 	rm_tree(twin);
 }
 
+/*
+ * perf inject's cross-endian bug: a swapped file whose feature payloads
+ * were left in the writer's order.  The reader says so (PD218) and
+ * decodes the features as they are: the hostname is the native file's.
+ */
+static void test_swap_inject_features(void)
+{
+	char twin[256], err[512];
+	const char *tmp = getenv("TMPDIR");
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	const struct pd_features *f;
+	struct pd_reader *native, *r;
+	char *host = NULL;
+	int fd, ret;
+
+	snprintf(twin, sizeof(twin), "%s/pd-twin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(twin);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	unlink(twin);
+	swap_twin_keep_features = true;
+	ret = swap_twin(CORPUS_DIR "/basic.data", twin, err, sizeof(err));
+	swap_twin_keep_features = false;
+	CU_ASSERT_EQUAL_FATAL(ret, 0);
+
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open(CORPUS_DIR "/basic.data", &o, &native), 0);
+	f = pd_reader_features(native);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->hostname);
+	host = strdup(f->hostname);
+	pd_reader_close(native);
+
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open(twin, &o, &r), 0);
+	CU_ASSERT_TRUE(pd_reader_header(r)->swapped);
+	CU_ASSERT_EQUAL(pd_reader_code_count(r, PD_FEAT_WRITER_BYTE_ORDER), 1);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	f = pd_reader_features(r);
+	CU_ASSERT_TRUE(f->hostname && host && !strcmp(f->hostname, host));
+	CU_ASSERT_EQUAL(f->nrcpus.avail > 0, 1);
+	pd_reader_close(r);
+	free(host);
+	rm_tree(twin);
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -881,6 +924,7 @@ int pd_test_register_swap(void)
 	CU_pSuite s = CU_add_suite("swap", NULL, NULL);
 
 	if (!s || !CU_add_test(s, "project corpus twins", test_swap_project) ||
+	    !CU_add_test(s, "perf inject features in the writer's order", test_swap_inject_features) ||
 	    !CU_add_test(s, "quipper x86 twins", test_swap_quipper))
 		return CU_get_error();
 	return CUE_SUCCESS;

@@ -92,6 +92,7 @@ enum pd_severity {
 	_PD(215, FEAT_SKIPPED_SWAPPED, NOTE, "feature kept as bytes: host-order only payload in a byte-swapped file") \
 	_PD(216, FEAT_EMPTY, WARNING, "feature section is empty: its writer failed") \
 	_PD(217, FEAT_NOT_CONVERTIBLE, WARNING, "feature payload cannot be converted to host byte order: dropped") \
+	_PD(218, FEAT_WRITER_BYTE_ORDER, WARNING, "feature sections are in the writer's byte order, not the file's: written by perf inject on a host of the other byte order (a known bug)") \
 	/* records: 300..399 */							\
 	_PD(301, REC_SIZE_TOO_SMALL, ERROR, "record size is smaller than its header") \
 	_PD(302, REC_CROSSES_END, ERROR, "record crosses the end of the data section") \
