@@ -462,14 +462,18 @@ static int type_cmp(const void *a, const void *b)
 
 /* ------------------------------------------------------------ processes */
 
+/* names listed per process at most (a process renaming itself in a loop) */
+#define PROC_MAX_COMMS 256
+
 struct proc {
 	int32_t pid, ppid;
 	bool has_ppid, has_fork, has_exit;
 	uint64_t fork_time, exit_time;
 	uint64_t mmaps;
 	uint32_t threads;
-	const char **comms;	/* distinct names in order of appearance */
+	const char **comms;	/* its names in time order, a repeat of the last one left out */
 	uint32_t nr_comms, cap_comms;
+	bool comms_elided;	/* more than PROC_MAX_COMMS: the ones before the last dropped */
 	struct csv_evvec ev;
 };
 
@@ -522,18 +526,28 @@ static void thread_seen(struct csv_ctx *c, int32_t pid, int32_t tid)
 		p->threads++;
 }
 
+/*
+ * A process's names, as perf's thread keeps them: every COMM of its main
+ * thread in time order (an exec, or a rename), so the last one is the
+ * name perf reports it under.  A name may come back (a wrapper script
+ * named like the program it execs): it is listed again.
+ */
 static void proc_add_comm(struct csv_ctx *c, struct proc *p, const char *comm)
 {
 	const char *s = csv_intern(&c->str, comm, strlen(comm));
-	uint32_t i;
 
 	if (!s) {
 		c->nomem = true;
 		return;
 	}
-	for (i = 0; i < p->nr_comms; i++)
-		if (p->comms[i] == s)
-			return;
+	if (p->nr_comms && p->comms[p->nr_comms - 1] == s)
+		return;
+	if (p->nr_comms == PROC_MAX_COMMS) {
+		/* bounded: the first ones and the newest stay */
+		p->comms[p->nr_comms - 1] = s;
+		p->comms_elided = true;
+		return;
+	}
 	if (p->nr_comms == p->cap_comms) {
 		uint32_t n = p->cap_comms ? p->cap_comms * 2 : 2;
 		const char **v = realloc(p->comms, n * sizeof(*v));
@@ -1533,6 +1547,7 @@ static void write_processes(struct csv_ctx *c)
 
 		for (k = 0; k < p->nr_comms; k++)
 			need += strlen(p->comms[k]) + 1;
+		need += 4;	/* "...;" */
 		if (!ensure_scratch(c, need))
 			break;
 		for (k = 0; k < p->nr_comms; k++) {
@@ -1540,6 +1555,10 @@ static void write_processes(struct csv_ctx *c)
 
 			if (k)
 				c->scratch[len++] = ';';
+			if (p->comms_elided && k == p->nr_comms - 1) {
+				memcpy(c->scratch + len, "...;", 4);
+				len += 4;
+			}
 			memcpy(c->scratch + len, p->comms[k], l);
 			len += l;
 		}

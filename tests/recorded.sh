@@ -8,7 +8,10 @@
 #    included: in file order a process's maps can come after its samples;
 #  - leader sampling (-e '{cpu-clock,task-clock}:S'): to-csv samples and
 #    stats, to-csv and to-json --event MEMBER, perfsym and to-proto against
-#    perf script (one sample per member, the counter's increase as period).
+#    perf script (one sample per member, the counter's increase as period);
+#  - a process that execs through a wrapper script: to-csv processes.comm
+#    (its last name, perf report --sort pid) and processes.comms (every
+#    name in order, perf script's COMM events).
 #
 # Skips (exit 0) with a message when perf, gcc or the permission to
 # record is missing; a comparison that cannot run is counted as skipped.
@@ -227,6 +230,50 @@ else
 	else
 		sk "leader sampling: protoc not found, to-proto not checked"
 	fi
+fi
+
+# ------------------------------------------------------------ names after exec
+# A wrapper script named like the program it ends up running, through a
+# second script: the process is named spin, stage, spin in turn.  perf
+# reports it under its last name; to-csv's processes.comm must be that
+# one and processes.comms every name in order, as perf script's COMM
+# events give them.
+mkdir -p wrap
+printf '#!/bin/sh\nexec "%s/wrap/stage" "$@"\n' "$T" > wrap/spin
+printf '#!/bin/sh\nexec "%s/spin" "$@"\n' "$T" > wrap/stage
+chmod +x wrap/spin wrap/stage
+record exec -- ./wrap/spin 100
+# perf: "pid name" from perf report --sort pid, the names in order from
+# the COMM events of each main thread (a repeat of the last one left out)
+"$PERF" report -i exec.data --sort pid --stdio 2> /dev/null |
+	awk '/^ *[0-9.]+%/ { split($2, a, ":"); print a[1], substr($2, length(a[1]) + 2) }' |
+	sort > exec.perf.comm
+"$PERF" script -i exec.data --show-task-events 2> /dev/null |
+	awk '/PERF_RECORD_COMM/ { x = $NF; n = split(x, a, ":"); split(a[n], id, "/")
+	     name = substr(x, 1, length(x) - length(a[n]) - 1)
+	     if (id[1] != id[2]) next
+	     if (last[id[1]] != name) names[id[1]] = (nr[id[1]]++ ? names[id[1]] ";" : "") name
+	     last[id[1]] = name }
+	     END { for (p in names) print p, names[p] }' | sort > exec.perf.comms
+"$PERFCONV" to-csv --table processes exec.data 2> /dev/null |
+	awk -F, 'NR > 1 { print $1, $3 }' | sort -u > exec.csv.comm.all
+"$PERFCONV" to-csv --table processes exec.data 2> /dev/null |
+	awk -F, 'NR > 1 { print $1, $4 }' | sort -u > exec.csv.comms.all
+# only the processes perf reports (those with samples)
+awk 'NR == FNR { want[$1] = 1; next } want[$1]' exec.perf.comm exec.csv.comm.all > exec.csv.comm
+awk 'NR == FNR { want[$1] = 1; next } want[$1]' exec.perf.comm exec.csv.comms.all > exec.csv.comms
+awk 'NR == FNR { want[$1] = 1; next } want[$1]' exec.perf.comm exec.perf.comms > exec.perf.comms.s
+if ! grep -q ' spin$' exec.perf.comm; then
+	ko "names after exec: perf report names no process spin: $(tr '\n' ' ' < exec.perf.comm)"
+elif cmp -s exec.perf.comm exec.csv.comm; then
+	ok "names after exec: processes.comm = perf report --sort pid ($(tr '\n' ' ' < exec.csv.comm))"
+else
+	ko "names after exec: processes.comm $(tr '\n' ' ' < exec.csv.comm), perf report: $(tr '\n' ' ' < exec.perf.comm)"
+fi
+if cmp -s exec.perf.comms.s exec.csv.comms; then
+	ok "names after exec: processes.comms = perf script's COMM events in order ($(tr '\n' ' ' < exec.csv.comms))"
+else
+	ko "names after exec: processes.comms $(tr '\n' ' ' < exec.csv.comms), perf script: $(tr '\n' ' ' < exec.perf.comms.s)"
 fi
 
 echo "recorded.sh: $pass passed, $fail failed, $skipped skipped"
