@@ -214,6 +214,7 @@ check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
 check-read-format.data 1 0
 check-regs-user.data 1 0
+inject-cross-endian.data 0 1
 EOF
 # the value that fits, where one does
 for nf in check-sample-type-extra.data:fits=0x107 check-sample-type-missing.data:fits=0x107 \
