@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tool.h - what the three commands (perfconv, perfcheck, perfsym) share
- * on their command line: the shape of their error messages, and the
- * checks of the paths they are given.
+ * on their command line: exit codes, usage errors, number options, the
+ * shape of their error messages, and the checks of the paths they are
+ * given.
  *
  * This layer sits beside convert/ and validate/, which never include each
  * other: it uses the core only through include/perfdata/ and knows nothing
@@ -12,8 +13,50 @@
 #define PERFDATA_TOOL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "perfdata/perfdata.h"
+
+/*
+ * Exit codes of every command (perfconv(1), perfcheck(1), perfsym(1)):
+ * the input is malformed or fails the check (1), the command line is
+ * wrong (2), a system call or an allocation failed (3).
+ */
+enum tool_exit {
+	TOOL_EXIT_OK = 0,
+	TOOL_EXIT_FAILED = 1,
+	TOOL_EXIT_USAGE = 2,
+	TOOL_EXIT_IO = 3,
+};
+
+/*
+ * A wrong command line, two lines on stderr:
+ *	PROG: CMD: text
+ *	Try 'PROG CMD --help'.
+ * (without CMD for a command that has no subcommands).  Returns
+ * TOOL_EXIT_USAGE.
+ */
+int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * An unknown option or a missing argument seen by getopt_long() (`c` is
+ * what it returned, '?' or ':' with opterr 0), as tool_usage_error().
+ */
+int tool_bad_option(const char *prog, const char *cmd, int argc, char **argv, int c);
+
+/*
+ * A number given on the command line: decimal digits only (no sign, no
+ * trailing text), within uint64_t.  Returns false otherwise.
+ */
+bool tool_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * Standard output could not be written (a full disk, a closed pipe): an
+ * I/O error, not a success.  Returns `code`, or TOOL_EXIT_IO after a
+ * message.
+ */
+int tool_finish_output(const char *prog, int code);
 
 /*
  * An I/O failure, one line on stderr in the one shape of every command:

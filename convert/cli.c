@@ -67,16 +67,6 @@ int cli_exit_code(int status, const struct cli_diag *cd)
 	return CLI_EXIT_OK;
 }
 
-int cli_finish_output(int code)
-{
-	/* fflush() reports a failed write of buffered data, ferror() an earlier one. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		tool_io_error(cli_progname, "write", NULL, errno ? errno : EIO);
-		return CLI_EXIT_IO;
-	}
-	return code;
-}
-
 const char *cli_type_name(uint32_t type, char *buf, size_t size)
 {
 	const char *n = pd_record_type_name(type);
@@ -168,18 +158,4 @@ void cli_getopt_reset(void)
 	/* glibc: optind 0 also resets the state kept between calls */
 	optind = 0;
 	opterr = 0;
-}
-
-int cli_bad_option(const char *cmd, int argc, char **argv, int c)
-{
-	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-
-	if (c == ':')
-		cli_error("%s: option '%s' needs an argument", cmd, arg);
-	else if (optopt)
-		cli_error("%s: unknown option '-%c'", cmd, optopt);
-	else
-		cli_error("%s: unknown option '%s'", cmd, arg);
-	fprintf(stderr, "Try '%s %s --help'.\n", cli_progname, cmd);
-	return CLI_EXIT_USAGE;
 }

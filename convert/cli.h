@@ -37,10 +37,10 @@ CLI_COMMANDS
 
 /* Exit codes of every command (documented in perfconv(1)). */
 enum cli_exit {
-	CLI_EXIT_OK = 0,		/* success */
-	CLI_EXIT_MALFORMED = 1,		/* error diagnostic, or PD_STATUS_MALFORMED */
-	CLI_EXIT_USAGE = 2,		/* bad command line */
-	CLI_EXIT_IO = 3,		/* I/O or system error, out of memory, cannot open */
+	CLI_EXIT_OK = TOOL_EXIT_OK,		/* success */
+	CLI_EXIT_MALFORMED = TOOL_EXIT_FAILED,	/* error diagnostic, or PD_STATUS_MALFORMED */
+	CLI_EXIT_USAGE = TOOL_EXIT_USAGE,	/* bad command line */
+	CLI_EXIT_IO = TOOL_EXIT_IO,		/* I/O or system error, out of memory, cannot open */
 };
 
 /* Program name used in messages ("perfconv"). */
@@ -87,12 +87,6 @@ void cli_diag_cb(const struct pd_diag *d, void *arg);
  */
 int cli_exit_code(int status, const struct cli_diag *cd);
 
-/*
- * Flush stdout and report a write error (full disk, closed pipe...).
- * Returns `code`, or CLI_EXIT_IO when the output could not be written.
- */
-int cli_finish_output(int code);
-
 /* Record type name, "UNKNOWN_<n>" for an unknown type; buf needs 24 bytes. */
 const char *cli_type_name(uint32_t type, char *buf, size_t size);
 /* Feature name, "FEATURE_<n>" for an unknown id; buf needs 24 bytes. */
@@ -118,7 +112,6 @@ void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep);
  * command words them the same way.
  */
 void cli_getopt_reset(void);
-/* Report an unknown option or missing argument seen by getopt_long(); returns CLI_EXIT_USAGE. */
-int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_val);
+/* an unknown option or missing argument: tool_bad_option(cli_progname, CMD, ...) */
 
 #endif /* PERFCONV_CLI_H */

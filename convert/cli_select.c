@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_select.h"
+#include "../common/tool.h"
 
 #define EXIT_USAGE 2
 
@@ -106,8 +107,7 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg)
 int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
 		      unsigned int *max_stack)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
 	if (c == CLI_OPT_NO_UNWIND) {
 		*no_unwind = true;
@@ -115,10 +115,8 @@ int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
 	}
 	if (c != CLI_OPT_MAX_STACK)
 		return 0;
-	errno = 0;
-	v = strtoul(arg, &end, 10);
 	/* 127: perf script's default, the kernel's default limit of recorded chains */
-	if (!arg[0] || *end || errno || v < 1 || v > 127) {
+	if (!tool_parse_u64(arg, &v) || v < 1 || v > 127) {
 		fprintf(stderr, "%s: --max-stack wants a number from 1 to 127, not '%s'\n", prog, arg);
 		return -1;
 	}

@@ -825,12 +825,12 @@ int cmd_dump(int argc, char **argv)
 		case 'h':
 			cli_select_free(&cs);
 			usage(stdout);
-			return cli_finish_output(CLI_EXIT_OK);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			taken = cli_select_option(&cs, c, optarg);
 			if (taken <= 0) {
 				cli_select_free(&cs);
-				return taken ? CLI_EXIT_USAGE : cli_bad_option("dump", argc, argv, c);
+				return taken ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "dump", argc, argv, c);
 			}
 		}
 	}
@@ -880,5 +880,5 @@ int cmd_dump(int argc, char **argv)
 		code = cli_select_check(&cs, r, true);
 	pd_reader_close(r);
 	cli_select_free(&cs);
-	return cli_finish_output(code);
+	return tool_finish_output(cli_progname, code);
 }

@@ -125,13 +125,13 @@ int cmd_file_to_pipe(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return cli_finish_output(CLI_EXIT_OK);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			/* only -i: every record is written */
 			code = cli_select_option(&cs, c, optarg);
 			if (code <= 0)
 				return code ? CLI_EXIT_USAGE
-					    : cli_bad_option("file-to-pipe", argc, argv, c);
+					    : tool_bad_option(cli_progname, "file-to-pipe", argc, argv, c);
 		}
 	}
 	in = cli_select_input(&cs, argc, argv, optind, NULL);

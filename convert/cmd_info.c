@@ -712,12 +712,12 @@ int cmd_info(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return cli_finish_output(CLI_EXIT_OK);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			/* only -i: info has no selection */
 			code = cli_select_option(&cs, c, optarg);
 			if (code <= 0)
-				return code ? CLI_EXIT_USAGE : cli_bad_option("info", argc, argv, c);
+				return code ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "info", argc, argv, c);
 		}
 	}
 	ic.path = cli_select_input(&cs, argc, argv, optind, NULL);
@@ -757,7 +757,7 @@ int cmd_info(int argc, char **argv)
 	} else if (r) {
 		output_text(&ic, r);
 	}
-	code = cli_finish_output(code);
+	code = tool_finish_output(cli_progname, code);
 
 	if (r)
 		pd_reader_close(r);

@@ -415,13 +415,13 @@ int cmd_pipe_to_file(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return cli_finish_output(CLI_EXIT_OK);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			/* only -i: the stream is copied whole */
 			code = cli_select_option(&cs, c, optarg);
 			if (code <= 0)
 				return code ? CLI_EXIT_USAGE
-					    : cli_bad_option("pipe-to-file", argc, argv, c);
+					    : tool_bad_option(cli_progname, "pipe-to-file", argc, argv, c);
 		}
 	}
 	/* a stream comes on standard input unless named */

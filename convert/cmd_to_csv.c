@@ -235,7 +235,7 @@ int cmd_to_csv(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			code = cli_finish_output(CLI_EXIT_OK);
+			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto out;
 		default:
 			taken = cli_unwind_option("to-csv", ch, optarg, &so.no_unwind, &so.max_stack);
@@ -245,7 +245,7 @@ int cmd_to_csv(int argc, char **argv)
 				break;
 			taken = cli_select_option(&cs, ch, optarg);
 			if (!taken)
-				code = cli_bad_option("to-csv", argc, argv, ch);
+				code = tool_bad_option(cli_progname, "to-csv", argc, argv, ch);
 			if (taken <= 0)
 				goto out;
 		}

@@ -207,7 +207,7 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 			if (taken < 0)
 				return CLI_EXIT_USAGE;
 			if (!taken)
-				return cli_bad_option("to-json", argc, argv, c);
+				return tool_bad_option(cli_progname, "to-json", argc, argv, c);
 		}
 	}
 	o->input = cli_select_input(&o->cs, argc, argv, optind, NULL);
@@ -240,7 +240,7 @@ int cmd_to_json(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret) {
 		cli_select_free(&o.cs);
-		return ret < 0 ? cli_finish_output(CLI_EXIT_OK) : ret;
+		return ret < 0 ? tool_finish_output(cli_progname, CLI_EXIT_OK) : ret;
 	}
 	input = o.input;
 	code = cli_check_output("to-json", input, o.output ? o.output : "-");

@@ -112,7 +112,7 @@ int cmd_to_pprof(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			code = cli_finish_output(CLI_EXIT_OK);
+			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto done;
 		default:
 			taken = cli_unwind_option("to-pprof", ch, optarg, &so.no_unwind,
@@ -123,7 +123,7 @@ int cmd_to_pprof(int argc, char **argv)
 				break;
 			taken = cli_select_option(&cs, ch, optarg);
 			if (!taken)
-				code = cli_bad_option("to-pprof", argc, argv, ch);
+				code = tool_bad_option(cli_progname, "to-pprof", argc, argv, ch);
 			if (taken <= 0)
 				goto done;
 		}

@@ -109,12 +109,12 @@ int cmd_to_proto(int argc, char **argv)
 		case 'h':
 			cli_select_free(&cs);
 			usage(stdout);
-			return cli_finish_output(CLI_EXIT_OK);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			taken = cli_select_option(&cs, c, optarg);
 			if (taken <= 0) {
 				cli_select_free(&cs);
-				return taken ? CLI_EXIT_USAGE : cli_bad_option("to-proto", argc, argv, c);
+				return taken ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "to-proto", argc, argv, c);
 			}
 		}
 	}

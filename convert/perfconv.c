@@ -67,12 +67,12 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 		usage(stdout);
-		return cli_finish_output(CLI_EXIT_OK);
+		return tool_finish_output(cli_progname, CLI_EXIT_OK);
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		/* the command ships with the library: one version for both */
 		printf("%s %s\n", cli_progname, pd_version());
-		return cli_finish_output(CLI_EXIT_OK);
+		return tool_finish_output(cli_progname, CLI_EXIT_OK);
 	}
 	if (cmd[0] == '-') {
 		cli_error("unknown option '%s'", cmd);

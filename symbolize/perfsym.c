@@ -190,12 +190,12 @@ int main(int argc, char **argv)
 		case 'h':
 			cli_select_free(&cs);
 			usage(stdout);
-			return 0;
+			return TOOL_EXIT_OK;
 		default:
 			ret = cli_unwind_option("perfsym", opt, optarg, &so.no_unwind, &so.max_stack);
 			if (ret < 0) {
 				cli_select_free(&cs);
-				return 2;
+				return TOOL_EXIT_USAGE;
 			}
 			if (ret > 0)
 				break;
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 				if (!ret)
 					usage(stderr);
 				cli_select_free(&cs);
-				return 2;
+				return TOOL_EXIT_USAGE;
 			}
 		}
 	}
@@ -212,11 +212,11 @@ int main(int argc, char **argv)
 	if (!input) {
 		usage(stderr);
 		cli_select_free(&cs);
-		return 2;
+		return TOOL_EXIT_USAGE;
 	}
 	if (tool_check_sym_paths("perfsym", so.symfs, so.kallsyms, so.buildid_dir)) {
 		cli_select_free(&cs);
-		return 2;
+		return TOOL_EXIT_USAGE;
 	}
 	cli_select_reader_opts(&cs, &ro);
 	dc.name = input;
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 	if (!frames || pd_machine_new(&so, &m) < 0) {
 		/* the paths of the options were checked: only memory can fail here */
 		fprintf(stderr, "perfsym: out of memory\n");
-		return 3;
+		return TOOL_EXIT_IO;
 	}
 	ret = pd_reader_open(input, &ro, &r);
 	if (ret < 0) {
@@ -237,14 +237,14 @@ int main(int argc, char **argv)
 		pd_machine_free(m);
 		free(frames);
 		cli_select_free(&cs);
-		return ret == PD_STATUS_MALFORMED ? 1 : 3;
+		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
 	}
 	if (cli_select_check(&cs, r, false)) {
 		pd_reader_close(r);
 		pd_machine_free(m);
 		free(frames);
 		cli_select_free(&cs);
-		return 2;
+		return TOOL_EXIT_USAGE;
 	}
 	if (pd_members_new(r, cs.sel, &members) < 0) {
 		fprintf(stderr, "perfsym: out of memory\n");
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
 		pd_machine_free(m);
 		free(frames);
 		cli_select_free(&cs);
-		return 3;
+		return TOOL_EXIT_IO;
 	}
 	pd_machine_add_features(m, pd_reader_features(r));
 	t0 = now();
@@ -340,14 +340,14 @@ int main(int argc, char **argv)
 		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);
 	}
 	if (ret >= 0 && cli_select_check(&cs, r, true))
-		ret = 2;
+		ret = TOOL_EXIT_USAGE;
 	pd_members_free(members);
 	pd_reader_close(r);
 	pd_machine_free(m);
 	free(frames);
 	cli_select_free(&cs);
 	if (ret < 0)
-		return ret == PD_STATUS_MALFORMED ? 1 : 3;
-	/* ret: 0, or 2 for a selection that matched no event */
-	return ret ? ret : dc.errors ? 1 : 0;
+		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
+	/* ret: 0, or TOOL_EXIT_USAGE for a selection that matched no event */
+	return ret ? ret : dc.errors ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
 }

@@ -12,14 +12,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "perfcheck.h"
-#include "../common/tool.h"
 
 static const char *progname = "perfcheck";
 
@@ -54,21 +52,6 @@ static void usage(FILE *f)
 		progname, DEFAULT_MAX_PER_CODE);
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
 enum {
 	OPT_STRICT = 256,
 	OPT_FORMAT,
@@ -94,29 +77,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", progname);
-	return PC_EXIT_USAGE;
-}
-
-/* Output errors (a full disk, a closed pipe) are I/O errors, not a pass. */
-static int finish_output(int code)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		tool_io_error(progname, "write", NULL, errno ? errno : EIO);
-		return PC_EXIT_IO;
-	}
-	return code;
-}
+#define bad_usage(...)	tool_usage_error(progname, NULL, __VA_ARGS__)
 
 int main(int argc, char **argv)
 {
@@ -152,11 +113,11 @@ int main(int argc, char **argv)
 				return bad_usage("unknown format '%s' (text, json or junit)", optarg);
 			break;
 		case OPT_MAX_ERRORS:
-			if (!parse_u64(optarg, &o.max_errors))
+			if (!tool_parse_u64(optarg, &o.max_errors))
 				return bad_usage("--max-errors needs a number, got '%s'", optarg);
 			break;
 		case OPT_MAX_PER_CODE:
-			if (!parse_u64(optarg, &o.max_per_code))
+			if (!tool_parse_u64(optarg, &o.max_per_code))
 				return bad_usage("--max-per-code needs a number, got '%s'", optarg);
 			break;
 		case OPT_CHECK_BUILDIDS:
@@ -176,14 +137,12 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return finish_output(PC_EXIT_OK);
+			return tool_finish_output(progname, PC_EXIT_OK);
 		case 'V':
 			printf("%s %s\n", progname, pd_version());
-			return finish_output(PC_EXIT_OK);
-		case ':':
-			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
+			return tool_finish_output(progname, PC_EXIT_OK);
 		default:
-			return bad_usage("unknown option '%s'", argv[optind - 1]);
+			return tool_bad_option(progname, NULL, argc, argv, c);
 		}
 	}
 	if (list) {
@@ -192,7 +151,7 @@ int main(int argc, char **argv)
 			return bad_usage("--list-checks prints text or json, not junit");
 		}
 		pc_list_checks(stdout, o.format);
-		return finish_output(PC_EXIT_OK);
+		return tool_finish_output(progname, PC_EXIT_OK);
 	}
 	for (i = optind; i < argc; i++)
 		inputs[nr_inputs++] = argv[i];
@@ -223,5 +182,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)nr_inputs; i++)
 		pc_check_path(&rep, inputs[i]);
 	free(inputs);
-	return finish_output(pc_report_end(&rep));
+	return tool_finish_output(progname, pc_report_end(&rep));
 }

@@ -16,13 +16,14 @@
 #include <stdio.h>
 
 #include "perfdata/perfdata.h"
+#include "../common/tool.h"
 
-/* Exit codes, documented in perfcheck.1 and the README. */
+/* Exit codes, documented in perfcheck.1 and the README: those of every command (common/tool.h). */
 enum pc_exit {
-	PC_EXIT_OK = 0,
-	PC_EXIT_FINDINGS = 1,
-	PC_EXIT_USAGE = 2,
-	PC_EXIT_IO = 3,
+	PC_EXIT_OK = TOOL_EXIT_OK,
+	PC_EXIT_FINDINGS = TOOL_EXIT_FAILED,
+	PC_EXIT_USAGE = TOOL_EXIT_USAGE,
+	PC_EXIT_IO = TOOL_EXIT_IO,
 };
 
 enum pc_format {
