@@ -3,6 +3,10 @@
 #
 # Idempotent: only packages that are missing are installed.  As root it runs
 # apt-get itself; otherwise it prints the exact command to run and fails.
+# linux-perf is for the tests that compare with perf: tests/find-perf.sh
+# finds a perf of it that runs on this kernel (Debian's wrapper refuses
+# kernels it has no perf_X.Y for), and a comparison no perf can make is
+# reported as skipped.
 #
 # Usage: sh scripts/install-deps.sh [--with-fuzz]
 #   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)
@@ -10,7 +14,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev golang-go libc6-dbg"
+zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf"
 
 for arg in "$@"; do
 	case "$arg" in

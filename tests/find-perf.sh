@@ -18,7 +18,7 @@ perf_works() {
 }
 
 find_perf() {
-	for p in ${PERF:-} perf $(ls -d /usr/bin/perf_[0-9]* 2> /dev/null | sort -rV); do
+	for p in ${PERF:-} perf $(ls -d /usr/bin/perf_[0-9]* 2> /dev/null | sort -rV 2> /dev/null); do
 		if perf_works "$p"; then
 			PERF=$p
 			return 0

@@ -6,6 +6,8 @@
 #  - to-json --full --symbols in file order resolves every sample as in
 #    time order (--ordered) and as perf script does, kernel frames
 #    included: in file order a process's maps can come after its samples;
+#  - kernel symbols: perfsym against perf script on a recording that is
+#    mostly kernel frames;
 #  - leader sampling (-e '{cpu-clock,task-clock}:S'): to-csv samples and
 #    stats, to-csv and to-json --event MEMBER, perfsym and to-proto against
 #    perf script (one sample per member, the counter's increase as period);
@@ -153,6 +155,24 @@ if [ $rc -eq 0 ] && json_stacks order.stdin.jsonl | cmp -s - order.file; then
 	ok "--symbols in file order on a regular file as standard input"
 else
 	ko "--symbols in file order on a regular file as standard input: exit $rc"
+fi
+
+# ------------------------------------------------------------ kernel symbols
+# A workload that lives in system calls, recorded here: its kernel frames
+# are resolved with this kernel's symbols by perf and by perfsym alike
+# (the corpus may come from another kernel, see to-json.sh).
+record kernel -g -- dd if=/dev/zero of=/dev/null bs=64 count=400000
+"$PERF" script -i kernel.data -F comm,tid,ip,sym,dso 2> /dev/null > kernel.perf
+"$O/perfsym" kernel.data > kernel.mine 2> /dev/null
+kn=$(grep -c '(\[kernel.kallsyms\])$' kernel.perf)
+kresolved=$(grep '(\[kernel.kallsyms\])$' kernel.perf | grep -vc ' \[unknown\] ')
+if [ "$kn" -eq 0 ] || [ "$kresolved" -eq 0 ]; then
+	sk "kernel symbols: perf resolved no kernel frame here (kptr_restrict or no kallsyms)"
+elif cmp -s kernel.perf kernel.mine; then
+	ok "kernel symbols: perfsym = perf script on $kn kernel frames ($kresolved with a symbol)"
+else
+	ko "kernel symbols: perfsym differs from perf script in $(diff kernel.perf kernel.mine | grep -c '^<') of $(wc -l < kernel.perf) lines"
+	diff kernel.perf kernel.mine | head -6 | sed 's/^/    /'
 fi
 
 # ------------------------------------------------------------ leader sampling

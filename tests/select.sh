@@ -31,7 +31,8 @@ skip() {
 	exit 0
 }
 
-command -v perf > /dev/null 2>&1 || skip "perf not found (install linux-perf to run this test)"
+. "$ROOT/tests/find-perf.sh"
+[ -n "$PERF" ] || skip "$PERF_MISSING"
 command -v gcc > /dev/null 2>&1 || skip "gcc not found"
 for b in "$PERFCONV" "$PERFSYM"; do
 	[ -x "$b" ] || { echo "select.sh: $b missing: run make" >&2; exit 1; }
@@ -47,9 +48,9 @@ cd "$T" || exit 1
 gcc -O1 -pthread -o selwork "$ROOT/tests/select/selwork.c" ||
 	{ echo "select.sh: building the workload failed" >&2; exit 1; }
 cp selwork selexec
-perf record -N -q -o probe.data true > probe.out 2> probe.err ||
+"$PERF" record -N -q -o probe.data true > probe.out 2> probe.err ||
 	skip "perf record does not work here: $(tail -1 probe.err)"
-perf record -N -q --sample-cpu -F 4000 -e cpu-clock -e task-clock -o sel.data \
+"$PERF" record -N -q --sample-cpu -F 4000 -e cpu-clock -e task-clock -o sel.data \
 	./selwork 100 > rec.out 2> rec.err ||
 	{ echo "select.sh: perf record failed: $(tail -1 rec.err)" >&2; exit 1; }
 
@@ -62,7 +63,7 @@ ko() { fail=$((fail + 1)); echo "select.sh: FAIL: $*"; }
 # perf script line: "comm pid/tid [cpu] sec.nsec: event:"
 # -> "time pid tid cpu comm event", time in nanoseconds
 perf_rows() {
-	perf script -i sel.data "$@" -F comm,pid,tid,cpu,time,event --ns 2> perf.err |
+	"$PERF" script -i sel.data "$@" -F comm,pid,tid,cpu,time,event --ns 2> perf.err |
 	awk '{ split($2, pt, "/"); c = $3; gsub(/[][]/, "", c); t = $4; sub(/:$/, "", t)
 	       sub(/\./, "", t); sub(/^0+/, "", t); if (t == "") t = 0; e = $5; sub(/:$/, "", e)
 	       print t, pt[1], pt[2], c + 0, $1, e }'
@@ -166,7 +167,7 @@ compare() {
 		diff sel.want6 sel.dump | head -5 | sed 's/^/    /'
 	fi
 	if [ -z "$ev" ] && [ "$all" = 1 ]; then
-		perf script -i sel.data "$@" -F comm,tid,ip 2> /dev/null | awk '{ print $1, $2, $3 }' > sel.wsym
+		"$PERF" script -i sel.data "$@" -F comm,tid,ip 2> /dev/null | awk '{ print $1, $2, $3 }' > sel.wsym
 		"$PERFSYM" "$@" sel.data 2> /dev/null | awk '{ print $1, $2, $3 }' > sel.sym
 		if cmp -s sel.wsym sel.sym; then ok; else
 			ko "$name: perfsym differs from perf script"
@@ -243,7 +244,7 @@ expect 2 "--comm ''" -- "$PERFCONV" dump --comm "" sel.data
 expect 2 "too many arguments" -- "$PERFCONV" dump -i sel.data sel.data
 expect 2 "do not record their CPU" -- "$PERFCONV" dump --cpu 0 probe.data
 # percentages need the recording's first and last sample times: none in a pipe
-perf record -N -q -o - true 2> /dev/null > pipe.data
+"$PERF" record -N -q -o - true 2> /dev/null > pipe.data
 expect 2 "SAMPLE_TIME" -- "$PERFCONV" to-json --time 10% pipe.data
 
 # ------------------------------------------------------------ -i and perf.data

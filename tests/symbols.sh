@@ -39,7 +39,8 @@ skip() {
 	exit 0
 }
 
-command -v perf > /dev/null 2>&1 || skip "perf not found (install linux-perf to run this test)"
+. "$ROOT/tests/find-perf.sh"
+[ -n "$PERF" ] || skip "$PERF_MISSING"
 command -v gcc > /dev/null 2>&1 || skip "gcc not found"
 [ -x "$PERFSYM" ] || { echo "symbols.sh: $PERFSYM missing: run make" >&2; exit 1; }
 
@@ -86,7 +87,7 @@ cd "$T"
 record() {	# name args...
 	name=$1
 	shift
-	perf record -N -q -o "$name.data" "$@" > "$name.out" 2> "$name.err"
+	"$PERF" record -N -q -o "$name.data" "$@" > "$name.out" 2> "$name.err"
 }
 record probe true || skip "perf record does not work here: $(tail -1 probe.err)"
 rm -f probe.*
@@ -134,7 +135,7 @@ for r in $RUNS; do
 	symfs=
 	case $r in *-symfs) symfs="--symfs $T/emptyfs" ;; esac
 	# shellcheck disable=SC2086
-	perf script $symfs -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.perf"
+	"$PERF" script $symfs -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.perf"
 	# shellcheck disable=SC2086
 	"$PERFSYM" $symfs "$r.data" 2> "$r.notes" | keys > "$r.mine" || {
 		echo "symbols.sh: perfsym failed on $r.data" >&2

@@ -14,18 +14,19 @@
 # below 100 % for timestamp, pid, tid, cpu, comm and ip.
 # Skips (exit 0) with a message when perf is not installed.
 #
-# Env: O = build directory (default bin), PERF = perf binary.
+# Env: O = build directory (default bin), PERF = perf binary to try first
+# (tests/find-perf.sh).
 
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-bin}
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=${PERFCONV:-$O/perfconv}
-PERF=${PERF:-perf}
 TIMEOUT=${TIMEOUT:-120}
 
-if ! command -v "$PERF" > /dev/null 2>&1 || ! "$PERF" version > /dev/null 2>&1; then
-	echo "to-json.sh: SKIP: perf is not installed (the comparison needs perf data convert)"
+. "$ROOT/tests/find-perf.sh"
+if [ -z "$PERF" ]; then
+	echo "to-json.sh: SKIP: $PERF_MISSING (the comparison needs perf data convert)"
 	exit 0
 fi
 [ -x "$PERFCONV" ] || { echo "to-json.sh: $PERFCONV not built"; exit 1; }
