@@ -1638,6 +1638,16 @@ static void init_opts(struct pd_reader *r, const struct pd_reader_opts *opts)
 	r->sink.arg = r->opts.diag_arg;
 }
 
+/* The selection's view of the events (select.h). */
+static const struct pd_event *sel_event_by_id(const void *ctx, uint64_t id, int *index)
+{
+	const struct pd_reader *r = ctx;
+	const struct pd_event *ev = pd_reader_event_by_id(r, id);
+
+	*index = ev ? (int)(ev - pd_reader_event(r, 0)) : -1;
+	return ev;
+}
+
 static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 {
 	struct pd_reader *r = calloc(1, sizeof(*r));
@@ -1650,7 +1660,7 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
 	if (pd_select_active(r->opts.select)) {
-		r->sel = pd_sel_state_new(r->opts.select);
+		r->sel = pd_sel_state_new(r->opts.select, sel_event_by_id, r);
 		if (!r->sel) {
 			free(r);
 			return NULL;
@@ -2974,7 +2984,7 @@ int pd_reader_next(struct pd_reader *r, const struct pd_record **out)
 			ret = next_time_order(r);
 		else
 			ret = next_file_order(r);
-	} while (ret == FRAME_OK && r->sel && !pd_sel_keep(r->sel, &r->rec, &r->feat, r));
+	} while (ret == FRAME_OK && r->sel && !pd_sel_keep(r->sel, &r->rec, &r->feat));
 	if (ret == FRAME_OK) {
 		*out = &r->rec;
 		return 1;

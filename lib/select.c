@@ -590,6 +590,8 @@ struct match_change {
 
 struct pd_sel_state {
 	const struct pd_select *s;
+	pd_sel_event_fn event_by_id;
+	const void *event_ctx;
 	bool time_done;
 	const char *time_err;
 	int nr_ranges;
@@ -611,12 +613,16 @@ struct pd_sel_state {
 	size_t tl_n;
 };
 
-struct pd_sel_state *pd_sel_state_new(const struct pd_select *s)
+struct pd_sel_state *pd_sel_state_new(const struct pd_select *s, pd_sel_event_fn event_by_id,
+				      const void *ctx)
 {
 	struct pd_sel_state *st = calloc(1, sizeof(*st));
 
-	if (st)
+	if (st) {
 		st->s = s;
+		st->event_by_id = event_by_id;
+		st->event_ctx = ctx;
+	}
 	return st;
 }
 
@@ -919,8 +925,7 @@ static bool index_selected(struct pd_sel_state *st, int ev, const struct pd_even
  * stands for a sample of each of their events (pd_members.h): it is kept
  * when one of them is selected, and the writers leave out the others.
  */
-static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec,
-			   const struct pd_reader *r)
+static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec)
 {
 	const struct pd_read *rd = &rec->u.sample.read;
 	uint64_t i, nr;
@@ -928,10 +933,11 @@ static bool event_selected(struct pd_sel_state *st, const struct pd_record *rec,
 	if (!(rec->u.sample.sample_type & PD_SAMPLE_READ))
 		return index_selected(st, rec->event_index, rec->event);
 	nr = rd->format & PD_FORMAT_GROUP ? rd->nr : (rd->nr ? 1 : 0);
-	for (i = 0; rd->values && i < nr; i++) {
-		const struct pd_event *ev = pd_reader_event_by_id(r, rd->values[i].id);
+	for (i = 0; st->event_by_id && rd->values && i < nr; i++) {
+		int idx = -1;
+		const struct pd_event *ev = st->event_by_id(st->event_ctx, rd->values[i].id, &idx);
 
-		if (ev && index_selected(st, (int)(ev - pd_reader_event(r, 0)), ev))
+		if (ev && index_selected(st, idx, ev))
 			return true;
 	}
 	return false;
@@ -970,7 +976,7 @@ static bool time_selected(const struct pd_sel_state *st, uint64_t t)
 }
 
 bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
-		 const struct pd_features *f, const struct pd_reader *r)
+		 const struct pd_features *f)
 {
 	const struct pd_select *s = st->s;
 	const struct pd_sample *smp;
@@ -995,7 +1001,7 @@ bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
 	}
 	if (s->cpus.n && (!(smp->sample_type & PD_SAMPLE_CPU) || !ids_have(&s->cpus, smp->cpu)))
 		return false;
-	if (s->events.n && !event_selected(st, rec, r))
+	if (s->events.n && !event_selected(st, rec))
 		return false;
 	if (s->pids.n || s->tids.n || s->comms.n) {
 		/* perf's thread of a sample without TID is -1, in no list */

@@ -15,7 +15,15 @@
 
 struct pd_sel_state;
 
-struct pd_sel_state *pd_sel_state_new(const struct pd_select *s);
+/*
+ * The event of a sample id and its index among the reader's events, or
+ * NULL: how the selection sees the events of the values a sample read
+ * (pd_members.h) without depending on the reader.
+ */
+typedef const struct pd_event *(*pd_sel_event_fn)(const void *ctx, uint64_t id, int *index);
+
+struct pd_sel_state *pd_sel_state_new(const struct pd_select *s, pd_sel_event_fn event_by_id,
+				      const void *ctx);
 void pd_sel_state_free(struct pd_sel_state *st);
 /* Resolve --time with the first/last sample times known now (done once). */
 void pd_sel_resolve_time(struct pd_sel_state *st, const struct pd_features *f);
@@ -30,11 +38,8 @@ const char *pd_sel_error(const struct pd_sel_state *st);
 bool pd_sel_wants_comm_prescan(const struct pd_sel_state *st);
 void pd_sel_prescan_record(struct pd_sel_state *st, const struct pd_record *rec);
 void pd_sel_prescan_done(struct pd_sel_state *st);
-/*
- * Deliver this record?  Sees every record, in delivery order; `r` tells
- * the events of the values a sample read (pd_members.h).
- */
+/* Deliver this record?  Sees every record, in delivery order. */
 bool pd_sel_keep(struct pd_sel_state *st, const struct pd_record *rec,
-		 const struct pd_features *f, const struct pd_reader *r);
+		 const struct pd_features *f);
 
 #endif /* PD_LIB_SELECT_H */

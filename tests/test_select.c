@@ -258,7 +258,7 @@ static void test_comm_time_order(void)
 	smp.u.sample.tid = 12;
 	smp.u.sample.time = 400;
 	for (pass = 0; pass < 2; pass++) {
-		struct pd_sel_state *st = pd_sel_state_new(s);
+		struct pd_sel_state *st = pd_sel_state_new(s, NULL, NULL);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 		CU_ASSERT_TRUE(pd_sel_wants_comm_prescan(st));
