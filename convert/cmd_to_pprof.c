@@ -80,6 +80,7 @@ int cmd_to_pprof(int argc, char **argv)
 	struct pd_reader *r = NULL;
 	struct pd_machine *m = NULL;
 	struct pp_prof *p = NULL;
+	struct pd_members *members = NULL;
 	const struct pd_record *rec;
 	struct cli_select cs;
 	struct cli_diag cd;
@@ -173,7 +174,8 @@ int cmd_to_pprof(int argc, char **argv)
 	}
 	opened = true;
 	p = pp_new(m, srcline, &out);
-	if (!p || pd_machine_add_features(m, pd_reader_features(r)) < 0)
+	if (!p || pd_members_new(r, cs.sel, &members) < 0 ||
+	    pd_machine_add_features(m, pd_reader_features(r)) < 0)
 		goto nomem;
 
 	while ((status = pd_reader_next(r, &rec)) > 0) {
@@ -181,8 +183,16 @@ int cmd_to_pprof(int argc, char **argv)
 			goto nomem;
 		/* a sample without its attr has no event: nothing to charge it to */
 		if (rec->type == PD_REC_SAMPLE && rec->decoded && rec->event_index >= 0) {
-			int ret = pp_sample(p, rec);
+			struct pd_member mbr;
+			size_t pos = 0;
+			int ret;
 
+			/* the samples perf makes of it: one per member for leader sampling */
+			while ((ret = pd_members_next(members, rec, &pos, &mbr)) > 0) {
+				ret = pp_sample(p, rec, mbr.event_index, mbr.period);
+				if (ret)
+					break;
+			}
 			if (ret == PD_STATUS_IO)
 				goto tmp_err;
 			if (ret)
@@ -233,6 +243,7 @@ done:
 	if (opened)
 		out_sink_close(&out, false);
 	pp_free(p);
+	pd_members_free(members);
 	if (m)
 		pd_machine_free(m);
 	if (r)

@@ -672,7 +672,7 @@ static bool unspill(struct pp_prof *p, struct pp_stack *sk)
 	return get_varint(p->spill, &sk->count) && get_varint(p->spill, &sk->period);
 }
 
-int pp_sample(struct pp_prof *p, const struct pd_record *rec)
+int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t period)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	struct pd_sym_ip st[PD_SYM_MAX_STACK];
@@ -682,7 +682,6 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 	uint64_t uver, kver, h;
 	int64_t comm;
 	size_t n, i, j;
-	int ev = rec->event_index;
 
 	if (ev < 0 || rec->type != PD_REC_SAMPLE || !rec->decoded)
 		return 0;
@@ -764,7 +763,7 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec)
 		memcpy(sk->loc, p->key, n * sizeof(*sk->loc));
 	}
 	sk->count++;
-	sk->period += s->period;
+	sk->period += period;
 	p->ev[ev].samples++;
 	p->samples++;
 	if (s->sample_type & PD_SAMPLE_TIME) {

@@ -40,12 +40,13 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 void pp_free(struct pp_prof *p);
 
 /*
- * Add one decoded sample whose event is known (rec->event_index >= 0),
- * after pd_machine_process() saw it.  Returns 0, PD_STATUS_NOMEM, or
- * PD_STATUS_IO (errno set) when the temporary file that takes the stacks
- * beyond the memory budget cannot be written.
+ * Add one sample of event `ev` (index) with `period` made of the decoded
+ * record `rec` (pd_members.h: a leader-sampling record makes one per
+ * group member), after pd_machine_process() saw it.  Returns 0,
+ * PD_STATUS_NOMEM, or PD_STATUS_IO (errno set) when the temporary file
+ * that takes the stacks beyond the memory budget cannot be written.
  */
-int pp_sample(struct pp_prof *p, const struct pd_record *rec);
+int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t period);
 
 /* Samples added so far. */
 uint64_t pp_nr_samples(const struct pp_prof *p);

@@ -22,7 +22,8 @@ set -u
 
 O=${O:-bin}
 PERFCONV=${PERFCONV:-$O/perfconv}
-PERF=${PERF:-perf}
+# a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
+. "$(dirname "$0")/find-perf.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/to-csv-test.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -92,7 +93,9 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 		err "$NAME: stats differs from perfconv info:"
 		diff "$T/info.txt" "$T/stats.txt" | head -10 >&2
 	}
-	nsamples=$(q "$DB" "SELECT coalesce((SELECT count FROM stats WHERE type = 'SAMPLE' AND event = ''), 0)")
+	# samples as perf counts them: a leader-sampling record is one per
+	# group member (pd_members.h), so the SAMPLE row's samples, not count
+	nsamples=$(q "$DB" "SELECT coalesce((SELECT samples FROM stats WHERE type = 'SAMPLE' AND event = ''), 0)")
 	expect "one samples row per sample" "SELECT count(*) FROM samples" "$nsamples"
 	expect "records rows = records" "SELECT count(*) FROM records" \
 		"$(q "$DB" "SELECT sum(count) FROM stats WHERE event = ''")"
