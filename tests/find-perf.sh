@@ -46,4 +46,4 @@ perf_can_record() {
 }
 
 PERF_MISSING=
-find_perf
+find_perf || :

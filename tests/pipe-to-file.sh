@@ -60,7 +60,8 @@ expect() {
 }
 
 have_perf=0
-if command -v perf > /dev/null 2>&1 && perf --version > /dev/null 2>&1; then
+. "$(dirname "$0")/find-perf.sh"
+if [ -n "$PERF" ]; then
 	have_perf=1
 else
 	echo "pipe-to-file: perf not found: fidelity checks skipped"
@@ -118,8 +119,8 @@ expect 1 "truncated stream --strict" -- \
 [ -e "$tmp/cut-strict.data" ] && ko "--strict left output behind"
 ls -a "$tmp" | grep -q '^\.cut-strict' && ko "--strict left a temporary file behind"
 if [ $have_perf = 1 ]; then
-	perf script -i - < "$tmp/cut.pipe.data" > "$tmp/cut.a" 2> /dev/null
-	perf script -i "$tmp/cut.data" > "$tmp/cut.b" 2> /dev/null
+	"$PERF" script -i - < "$tmp/cut.pipe.data" > "$tmp/cut.a" 2> /dev/null
+	"$PERF" script -i "$tmp/cut.data" > "$tmp/cut.b" 2> /dev/null
 	if cmp -s "$tmp/cut.a" "$tmp/cut.b"; then ok; else ko "truncated stream: perf script differs"; fi
 fi
 
@@ -141,7 +142,7 @@ fi
 # header lines perf report --header-only prints for features of the stream
 header_check() {	# IN OUT
 	"$PERFCONV" info "$1" > "$tmp/info" 2> /dev/null
-	perf report --header-only -i "$2" > "$tmp/hdr" 2> /dev/null
+	"$PERF" report --header-only -i "$2" > "$tmp/hdr" 2> /dev/null
 	for pair in HOSTNAME:hostname OSRELEASE:"os release" VERSION:"perf version" \
 		    CMDLINE:cmdline CPUDESC:cpudesc EVENT_DESC:event; do
 		feat=${pair%%:*}
@@ -180,9 +181,9 @@ for f in corpus/*.pipe.data "$SHARED"/perf.data.piped.*; do
 	fi
 	[ $have_perf = 1 ] || continue
 	good=1
-	perf script -i - < "$f" > "$tmp/a" 2> /dev/null
+	"$PERF" script -i - < "$f" > "$tmp/a" 2> /dev/null
 	ref=$?
-	perf script -i "$out" > "$tmp/b" 2> /dev/null
+	"$PERF" script -i "$out" > "$tmp/b" 2> /dev/null
 	conv=$?
 	if [ $ref -ne 0 ] && [ $conv -eq 0 ]; then
 		# perf's pipe reader fails on some streams it reads fine as files
@@ -193,8 +194,8 @@ for f in corpus/*.pipe.data "$SHARED"/perf.data.piped.*; do
 		continue
 	fi
 	cmp -s "$tmp/a" "$tmp/b" || good=0
-	perf script -F "$FIELDS" -i - < "$f" > "$tmp/a" 2> /dev/null
-	perf script -F "$FIELDS" -i "$out" > "$tmp/b" 2> /dev/null
+	"$PERF" script -F "$FIELDS" -i - < "$f" > "$tmp/a" 2> /dev/null
+	"$PERF" script -F "$FIELDS" -i "$out" > "$tmp/b" 2> /dev/null
 	cmp -s "$tmp/a" "$tmp/b" || good=0
 	if [ $good = 1 ]; then
 		ok
@@ -223,8 +224,8 @@ for f in corpus/*.data; do
 	fi
 	ok
 	[ $have_perf = 1 ] || continue
-	perf script -i "$f" > "$tmp/a" 2> /dev/null
-	perf script -i "$tmp/$b.rt" > "$tmp/b" 2> /dev/null
+	"$PERF" script -i "$f" > "$tmp/a" 2> /dev/null
+	"$PERF" script -i "$tmp/$b.rt" > "$tmp/b" 2> /dev/null
 	if cmp -s "$tmp/a" "$tmp/b"; then ok; else ko "$f: round trip changes perf script output"; fi
 	rm -f "$tmp/$b.pipe" "$tmp/$b.rt"
 done

@@ -41,7 +41,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-bin}
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=${PERFCONV:-$O/perfconv}
-PERF=${PERF:-perf}
+# a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
+. "$(dirname "$0")/find-perf.sh"
 GO=${GO:-go}
 SHARED=$ROOT/../shared/corpus
 MIN_AGREE=99

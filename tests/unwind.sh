@@ -44,7 +44,8 @@ fail() {
 	exit 1
 }
 
-command -v perf > /dev/null 2>&1 || skip "perf not found (install linux-perf to run this test)"
+. "$(dirname "$0")/find-perf.sh"
+[ -n "$PERF" ] || skip "$PERF_MISSING"
 command -v gcc > /dev/null 2>&1 || skip "gcc not found"
 command -v g++ > /dev/null 2>&1 || skip "g++ not found"
 [ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || fail "$PERFSYM or $PERFCONV missing: run make"
@@ -74,7 +75,7 @@ cd "$T"
 record() {	# name args...
 	name=$1
 	shift
-	perf record -q --call-graph dwarf -o "$name.data" "$@" > "$name.out" 2> "$name.err"
+	"$PERF" record -q --call-graph dwarf -o "$name.data" "$@" > "$name.out" 2> "$name.err"
 }
 record probe true || skip "perf record --call-graph dwarf does not work here: $(tail -1 probe.err)"
 rm -f probe.*
@@ -151,7 +152,7 @@ fbad=0
 itotal=0
 ibad=0
 for r in $RUNS; do
-	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	keys < "$r.script" > "$r.perf"
 	"$PERFSYM" --no-inline "$r.data" 2> "$r.notes" > "$r.sym" ||
 		fail "perfsym failed on $r.data: $(cat "$r.notes")"
@@ -159,7 +160,7 @@ for r in $RUNS; do
 	compare "$r" "$r.perf" "$r.mine"
 
 	# with inline frames: counted on their own
-	perf script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
 	"$PERFSYM" "$r.data" 2> /dev/null | keys > "$r.imine"
 	n=$(wc -l < "$r.iperf")
 	d=$(diff "$r.iperf" "$r.imine" | grep -c '^<')
@@ -171,7 +172,7 @@ for r in $RUNS; do
 	# the user frames must be there: a stack of the program's own functions
 	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
 
-	perf script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
 		keys > "$r.perf6"
 	"$PERFSYM" --no-inline --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
 	compare "$r --max-stack 6" "$r.perf6" "$r.mine6"
@@ -203,7 +204,7 @@ done
 # the copy ends, with the frame perf makes of the return address it could
 # not read (ffffffffffffffff)
 if record short --call-graph dwarf,512 ./uwprog; then
-	perf script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > short.perf
+	"$PERF" script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > short.perf
 	"$PERFSYM" --no-inline short.data 2> /dev/null | keys > short.mine
 	compare "short stack copies" short.perf short.mine
 	grep -q ' ffffffffffffffff ' short.perf ||
