@@ -205,7 +205,7 @@ fold_script() {
 	}
 	/^$/ { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
 	       have = 0; n = 0; next }
-	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+[0-9]+$/, "", line)
+	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+-?[0-9]+$/, "", line)
 		    sub(/^[ \t]+/, "", line); gsub(/ /, "_", line); comm = line; have = 1; next }
 	{
 		line = $0
@@ -224,8 +224,10 @@ fold_script() {
 }
 
 # perf report samples per (dso, symbol), unresolved addresses as [unknown]
-report_syms() {
-	"$PERF" report -i "$1" --stdio --sort dso,sym -n --no-children -g none \
+report_syms() {	# DATA [SELECTION...]
+	d=$1
+	shift
+	"$PERF" report -i "$d" "$@" --stdio --sort dso,sym -n --no-children -g none \
 		--percent-limit 0 -q 2> /dev/null |
 	awk 'NF >= 5 && $1 ~ /%$/ {
 		sym = $5; for (i = 6; i <= NF; i++) sym = sym " " $i
@@ -233,34 +235,37 @@ report_syms() {
 		print $3 "\t" sym "\t" $2 }'
 }
 
-compare_perf() {	# NAME DATA
+compare_perf() {	# NAME DATA [SELECTION...]: the same selection given to perf and to us
+	name=$1
+	data=$2
+	shift 2
 	rm -rf "$T/p"
-	if ! "$PERFCONV" to-csv -o "$T/p" --table functions,folded,samples "$2" 2> "$T/err"; then
-		err "$1: to-csv failed: $(head -1 "$T/err")"
+	if ! "$PERFCONV" to-csv -o "$T/p" --table functions,folded,samples "$@" "$data" 2> "$T/err"; then
+		err "$name: to-csv failed: $(head -1 "$T/err")"
 		return
 	fi
-	load "$T/p" "$T/p.db" "$1" || return
+	load "$T/p" "$T/p.db" "$name" || return
 	n=$(q "$T/p.db" "SELECT count(*) FROM samples")
 	# ours: (basename of dso, sym) -> self samples, as perf report names DSOs
 	q "$T/p.db" "SELECT replace(dso, rtrim(dso, replace(dso, '/', '')), '') || char(9) ||
 		sym || ' ' || sum(self_samples) FROM functions GROUP BY dso, sym
 		HAVING sum(self_samples) > 0" > "$T/ours.txt"
-	report_syms "$2" | awk -F'\t' '{ k = $1 "\t" $2; c[k] += $3 } END { for (k in c) print k " " c[k] }' \
+	report_syms "$data" "$@" | awk -F'\t' '{ k = $1 "\t" $2; c[k] += $3 } END { for (k in c) print k " " c[k] }' \
 		> "$T/perf.txt"
 	if [ ! -s "$T/perf.txt" ]; then
-		echo "to-csv.sh: $1: perf report printed nothing: functions comparison skipped"
+		echo "to-csv.sh: $name: perf report printed nothing: functions comparison skipped"
 	else
 		a=$(agree "$T/perf.txt" "$T/ours.txt")
-		echo "to-csv.sh: $1: functions vs perf report: $a % of $n samples agree"
+		echo "to-csv.sh: $name: functions vs perf report: $a % of $n samples agree"
 		awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
-			{ err "$1: functions agree with perf report on $a % < $MIN_AGREE %"
+			{ err "$name: functions agree with perf report on $a % < $MIN_AGREE %"
 			  diff "$T/perf.txt" "$T/ours.txt" | head -10 >&2; }
 	fi
-	"$PERF" script -i "$2" -F comm,tid,ip,sym,dso 2> /dev/null | fold_script > "$T/script.folded"
+	"$PERF" script -i "$data" "$@" -F comm,tid,ip,sym,dso 2> /dev/null | fold_script > "$T/script.folded"
 	a=$(agree "$T/script.folded" "$T/p/folded.csv")
-	echo "to-csv.sh: $1: folded vs perf script folding: $a % agree"
+	echo "to-csv.sh: $name: folded vs perf script folding: $a % agree"
 	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
-		{ err "$1: folded agrees with perf script on $a % < $MIN_AGREE %"
+		{ err "$name: folded agrees with perf script on $a % < $MIN_AGREE %"
 		  sort "$T/script.folded" > "$T/a"; sort "$T/p/folded.csv" > "$T/b"
 		  diff "$T/a" "$T/b" | head -10 >&2; }
 }
@@ -279,7 +284,9 @@ else
 	fi
 	if "$PERF" record -q -a -g -F 999 -o "$T/sys.data" -- \
 		"$PERF" bench sched messaging -g 2 -l 200 > /dev/null 2>&1; then
-		compare_perf "system-wide" "$T/sys.data"
+		# only the workload's threads: what else ran on the machine
+		# (short-lived processes of a busy host) is not this test's
+		compare_perf "system-wide" "$T/sys.data" --comm sched-messaging
 	else
 		echo "to-csv.sh: perf record -a not allowed here: system-wide comparison skipped"
 	fi
