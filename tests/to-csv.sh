@@ -252,13 +252,19 @@ compare_perf() {	# NAME DATA [SELECTION...]: the same selection given to perf an
 		HAVING sum(self_samples) > 0" > "$T/ours.txt"
 	report_syms "$data" "$@" | awk -F'\t' '{ k = $1 "\t" $2; c[k] += $3 } END { for (k in c) print k " " c[k] }' \
 		> "$T/perf.txt"
+	# perf report leaves out some samples that perf script shows when
+	# the recording caught processes starting under load (seen: 604 of
+	# 672 samples of the same pids); perf script, compared below at
+	# MIN_AGREE, stays the strict oracle there
+	REPORT_AGREE=$MIN_AGREE
+	[ "$name" = system-wide ] && REPORT_AGREE=95
 	if [ ! -s "$T/perf.txt" ]; then
 		echo "to-csv.sh: $name: perf report printed nothing: functions comparison skipped"
 	else
 		a=$(agree "$T/perf.txt" "$T/ours.txt")
 		echo "to-csv.sh: $name: functions vs perf report: $a % of $n samples agree"
-		awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
-			{ err "$name: functions agree with perf report on $a % < $MIN_AGREE %"
+		awk -v a="$a" -v m=$REPORT_AGREE 'BEGIN { exit !(a >= m) }' ||
+			{ err "$name: functions agree with perf report on $a % < $REPORT_AGREE %"
 			  diff "$T/perf.txt" "$T/ours.txt" | head -10 >&2; }
 	fi
 	"$PERF" script -i "$data" "$@" -F comm,tid,ip,sym,dso 2> /dev/null | fold_script > "$T/script.folded"
@@ -284,9 +290,19 @@ else
 	fi
 	if "$PERF" record -q -a -g -F 999 -o "$T/sys.data" -- \
 		"$PERF" bench sched messaging -g 2 -l 200 > /dev/null 2>&1; then
-		# only the workload's threads: what else ran on the machine
-		# (short-lived processes of a busy host) is not this test's
-		compare_perf "system-wide" "$T/sys.data" --comm sched-messaging
+		# only the workload's processes: what else ran on the machine
+		# (short-lived processes of a busy host) is not this test's.
+		# Selected by pid, which perf report and perf script agree on (a
+		# command name they do not: report takes a thread's last name,
+		# script its name at the sample, and the workers rename
+		# themselves after the fork)
+		pids=$("$PERF" script -i "$T/sys.data" --comm sched-messaging -F pid 2> /dev/null |
+		       awk '{ print $1 }' | sort -un | paste -sd, -)
+		if [ -n "$pids" ]; then
+			compare_perf "system-wide" "$T/sys.data" --pid "$pids"
+		else
+			echo "to-csv.sh: SKIP: system-wide: perf script shows no sched-messaging sample"
+		fi
 	else
 		echo "to-csv.sh: perf record -a not allowed here: system-wide comparison skipped"
 	fi
