@@ -140,9 +140,9 @@ asan:
 	$(Q)$(MAKE) --no-print-directory O=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
 
 asan-test: asan
-	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv build-asan/unit-tests
-	$(Q)ASAN_OPTIONS=detect_leaks=1 PERFCONV=build-asan/perfconv UNIT_TESTS=build-asan/unit-tests sh tests/run-cli-tests.sh
-	$(Q)for t in $(EXTRA_TESTS); do O=build-asan ASAN_OPTIONS=detect_leaks=1 sh $$t || exit 1; done
+	$(Q)ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp PERFCONV=build-asan/perfconv build-asan/unit-tests
+	$(Q)ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp PERFCONV=build-asan/perfconv UNIT_TESTS=build-asan/unit-tests sh tests/run-cli-tests.sh
+	$(Q)for t in $(EXTRA_TESTS); do O=build-asan ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp sh $$t || exit 1; done
 
 FUZZ_CC ?= clang
 fuzz:

@@ -58,6 +58,10 @@ else
 fi
 echo "fuzz-run: $n seeds, $secs seconds"
 
+# leaks inside libraries we cannot free through (fuzz/lsan.supp says which)
+LSAN_OPTIONS="suppressions=$top/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+
 before=$(ls fuzz/out 2>/dev/null | sort)
 # -close_fd_mask=3: the command targets print diagnostics on stdout and
 # stderr; libFuzzer and the sanitizers keep reporting on their own copy.
