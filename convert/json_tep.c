@@ -81,15 +81,49 @@ static const char *rd_bytes(struct blob *b, uint64_t n)
 }
 
 /* libtraceevent wants NUL-terminated text for some parsers: copy. */
+/*
+ * A NUL-terminated copy of a text section, with a second NUL after the
+ * first: libtraceevent's printk-format parser takes the format one byte
+ * after the ':' it splits a line on, and on a last line without a ':'
+ * (or ending in one) that is one byte past the terminating NUL.
+ */
 static char *dup_text(const char *s, uint64_t n)
 {
-	char *d = malloc((size_t)n + 1);
+	char *d = malloc((size_t)n + 2);
 
 	if (d) {
 		memcpy(d, s, (size_t)n);
 		d[n] = '\0';
+		d[n + 1] = '\0';
 	}
 	return d;
+}
+
+/*
+ * Keep only the lines of a printk-format section that have the form
+ * "ADDR : FORMAT" with something after the ':'; libtraceevent reads past
+ * the end of the text on a line without one, and an empty line ends its
+ * parse.  The text is rewritten in place (it only shrinks).
+ */
+static void keep_printk_lines(char *s)
+{
+	char *out = s, *line = s;
+
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *colon = memchr(line, ':', len);
+
+		if (colon && (size_t)(colon - line) + 1 < len) {
+			memmove(out, line, len);
+			out += len;
+			*out++ = '\n';
+		}
+		if (!end)
+			break;
+		line = end + 1;
+	}
+	*out = '\0';
 }
 
 static int parse_events(struct jtep *t, struct blob *b, const char *sys)
@@ -200,8 +234,10 @@ struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why)
 		if (txt && sz) {
 			char *s = dup_text(txt, sz);
 
-			if (s)
+			if (s) {
+				keep_printk_lines(s);
 				tep_parse_printk_formats(t->tep, s);
+			}
 			free(s);
 		}
 	}
