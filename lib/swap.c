@@ -794,7 +794,8 @@ int pd_swap_feature(unsigned int id, const uint8_t *in, size_t len, uint8_t *out
 	struct sw s;
 	uint32_t nr, i;
 
-	memcpy(out, in, len);
+	if (len)	/* an empty payload may come with no buffer at all */
+		memcpy(out, in, len);
 	sw_init(&s, out, 0, len);
 	switch (id) {
 	case PD_FEAT_TRACING_DATA:	/* the blob states its own byte order */
