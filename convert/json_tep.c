@@ -3,8 +3,13 @@
  * json_tep.c - libtraceevent glue: parse the tracing-data blob (reference
  * §14.1) and print tracepoint fields.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -142,7 +147,7 @@ static int parse_events(struct jtep *t, struct blob *b, const char *sys)
 	return b->bad ? -1 : 0;
 }
 
-struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why)
+static struct jtep *jtep_build(const uint8_t *blob, size_t len, const char **why)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct blob b = { .p = blob, .len = len };
@@ -260,6 +265,90 @@ struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why)
 	if (b.bad)
 		*why = "tracing data is truncated: the formats read so far are used";
 	return t;
+}
+
+static bool field_fits(struct jtep *t, const struct tep_format_field *f, const void *raw,
+		       uint32_t raw_size);
+
+/*
+ * The signals a crash inside libtraceevent raises go back to their default
+ * action in the trial child, through the system call itself: a sanitizer
+ * or fuzzer runtime that intercepts sigaction() would otherwise report the
+ * child's crash as one of this process.  With SIG_DFL, no flags and an
+ * empty mask the kernel's struct sigaction is all zeros on every
+ * architecture, whatever its field order.
+ */
+static void default_crash_signals(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM };
+	unsigned long ksa[4] = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		syscall(SYS_rt_sigaction, sigs[i], ksa, NULL, sizeof(ksa[0]));
+}
+
+/*
+ * Everything the formats make libtraceevent do before the first sample:
+ * parse them, then print every field of every event over zeroed data.
+ */
+static int trial_parse(const uint8_t *blob, size_t len)
+{
+	static const unsigned char zeros[65536];
+	const char *why;
+	struct jtep *t = jtep_build(blob, len, &why);
+	struct tep_event **evs;
+	int i, n;
+
+	if (!t)
+		return 0;
+	evs = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
+	for (i = 0; evs && evs[i]; i++) {
+		struct tep_format_field **fields = tep_event_fields(evs[i]);
+
+		for (n = 0; fields && fields[n]; n++) {
+			if (!field_fits(t, fields[n], zeros, sizeof(zeros)))
+				continue;
+			trace_seq_reset(&t->seq);
+			tep_print_field(&t->seq, (void *)(uintptr_t)zeros, fields[n]);
+		}
+		free(fields);
+	}
+	jtep_free(t);
+	return 0;
+}
+
+/*
+ * libtraceevent trusts the format texts it parses and crashes on some
+ * damaged ones, far from anything this program can check first.  The
+ * formats are therefore parsed once in a child process: when it does not
+ * come back cleanly (a signal, or no answer within ten seconds), the
+ * tracing data is refused with a reason instead of taking the whole
+ * conversion down.  One fork per recording; where fork fails the parse
+ * runs here, as it would without the trial.
+ */
+struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why)
+{
+	pid_t pid, got;
+	int status;
+
+	*why = NULL;
+	pid = fork();
+	if (pid == 0) {
+		default_crash_signals();
+		alarm(10);
+		_exit(trial_parse(blob, len));
+	}
+	if (pid > 0) {
+		do
+			got = waitpid(pid, &status, 0);
+		while (got < 0 && errno == EINTR);
+		if (got == pid && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			*why = "tracing data makes libtraceevent fail (a damaged event format)";
+			return NULL;
+		}
+	}
+	return jtep_build(blob, len, why);
 }
 
 void jtep_free(struct jtep *t)
