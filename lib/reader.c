@@ -137,6 +137,8 @@ struct pd_reader {
 	struct pd_diag_sink sink;
 	struct pd_header hdr;
 	struct pd_features feat;
+	/* file offset of each feature bit's table entry, 0: none read */
+	uint64_t feat_entry[PD_FEAT_BITS];
 	bool swap;
 	bool simpleperf;
 
@@ -1093,6 +1095,7 @@ static int read_features(struct pd_reader *r, int fd)
 		s.offset = pd_ld64(table + k * 16, r->swap);
 		s.size = pd_ld64(table + k * 16 + 8, r->swap);
 		r->hdr.feat_sections[bit] = s;
+		r->feat_entry[bit] = eoff;
 		k++;
 		if (bit == 0)
 			continue;
@@ -1826,6 +1829,53 @@ const struct pd_header *pd_reader_header(const struct pd_reader *r)
 size_t pd_reader_nr_events(const struct pd_reader *r)
 {
 	return r->nr_events;
+}
+
+/* Where the file header states each of its sections (offset, then size). */
+#define HDR_ATTRS_FIELD		24
+#define HDR_DATA_FIELD		40
+#define HDR_EVENT_TYPES_FIELD	56
+
+static void put_section(struct pd_section_info *out, size_t max, size_t *n,
+			enum pd_section_kind kind, int index, const struct pd_section *s,
+			uint64_t field_offset)
+{
+	if (*n < max)
+		out[*n] = (struct pd_section_info){ kind, index, s->offset, s->size, field_offset };
+	(*n)++;
+}
+
+size_t pd_reader_sections(const struct pd_reader *r, struct pd_section_info *out, size_t max)
+{
+	const struct pd_header *h = &r->hdr;
+	struct pd_section table;
+	unsigned int bit;
+	size_t n = 0, i;
+
+	if (h->mode != PD_MODE_FILE)
+		return 0;
+	put_section(out, max, &n, PD_SECT_ATTRS, -1, &h->attrs, HDR_ATTRS_FIELD);
+	put_section(out, max, &n, PD_SECT_DATA, -1, &h->data, HDR_DATA_FIELD);
+	put_section(out, max, &n, PD_SECT_EVENT_TYPES, -1, &h->event_types,
+		    HDR_EVENT_TYPES_FIELD);
+	/* The id array's pair ends the attr's slot as the header's attr_size places it. */
+	for (i = 0; i < r->nr_events; i++) {
+		const struct pd_event *ev = &r->events[i];
+		struct pd_section ids = { ev->ids_offset, ev->ids_size };
+
+		put_section(out, max, &n, PD_SECT_ATTR_IDS, (int)i, &ids,
+			    ev->file_offset + h->attr_size - 16);
+	}
+	if (!h->feat_table_entries)
+		return n;
+	table.offset = h->feat_table_offset;
+	table.size = 16ULL * h->feat_table_entries;
+	put_section(out, max, &n, PD_SECT_FEATURE_TABLE, -1, &table, table.offset);
+	for (bit = 0; bit < PD_FEAT_BITS; bit++)
+		if (r->feat_entry[bit])
+			put_section(out, max, &n, PD_SECT_FEATURE, (int)bit,
+				    &h->feat_sections[bit], r->feat_entry[bit]);
+	return n;
 }
 
 const struct pd_event *pd_reader_event(const struct pd_reader *r, size_t i)

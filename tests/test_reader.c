@@ -642,6 +642,58 @@ static void test_file_mode_spooled(void)
 	check_file(false, true);
 }
 
+/* The section map of build_file()'s layout. */
+static void test_section_map(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	struct diag_recorder seen = { 0 };
+	struct pd_section_info m[8];
+	const struct pd_header *h;
+	struct pd_reader *r;
+	uint64_t table;
+	int fd, st;
+
+	build_file(b, false);
+	r = open_bb(b, false, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	h = pd_reader_header(r);
+	table = h->data.offset + h->data.size;
+	CU_ASSERT_EQUAL(pd_reader_sections(r, NULL, 0), 7);
+	CU_ASSERT_EQUAL_FATAL(pd_reader_sections(r, m, 8), 7);
+	CU_ASSERT_EQUAL(m[0].kind, PD_SECT_ATTRS);
+	CU_ASSERT_EQUAL(m[0].offset, 120);
+	CU_ASSERT_EQUAL(m[0].size, 256);
+	CU_ASSERT_EQUAL(m[0].field_offset, 24);
+	CU_ASSERT_EQUAL(m[1].kind, PD_SECT_DATA);
+	CU_ASSERT_EQUAL(m[1].offset, 376);
+	CU_ASSERT_EQUAL(m[1].field_offset, 40);
+	CU_ASSERT_EQUAL(m[2].kind, PD_SECT_EVENT_TYPES);
+	CU_ASSERT_EQUAL(m[2].size, 0);
+	CU_ASSERT_EQUAL(m[2].field_offset, 56);
+	/* each attr's id pair ends its 128-byte slot */
+	CU_ASSERT_EQUAL(m[3].kind, PD_SECT_ATTR_IDS);
+	CU_ASSERT_EQUAL(m[3].index, 0);
+	CU_ASSERT_EQUAL(m[3].offset, 104);
+	CU_ASSERT_EQUAL(m[3].size, 8);
+	CU_ASSERT_EQUAL(m[3].field_offset, 120 + 112);
+	CU_ASSERT_EQUAL(m[4].index, 1);
+	CU_ASSERT_EQUAL(m[4].offset, 112);
+	CU_ASSERT_EQUAL(m[4].field_offset, 248 + 112);
+	CU_ASSERT_EQUAL(m[5].kind, PD_SECT_FEATURE_TABLE);
+	CU_ASSERT_EQUAL(m[5].offset, table);
+	CU_ASSERT_EQUAL(m[5].size, 16);
+	CU_ASSERT_EQUAL(m[6].kind, PD_SECT_FEATURE);
+	CU_ASSERT_EQUAL(m[6].index, PD_FEAT_HOSTNAME);
+	CU_ASSERT_EQUAL(m[6].offset, table + 16);
+	CU_ASSERT_EQUAL(m[6].size, 68);
+	CU_ASSERT_EQUAL(m[6].field_offset, table);
+	/* a short array gets the first entries and the whole count */
+	CU_ASSERT_EQUAL(pd_reader_sections(r, m, 2), 7);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
 static void test_killed_recording(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
@@ -843,6 +895,7 @@ int pd_test_register_reader(void)
 	    !CU_add_test(s, "time order by rounds", test_time_order) ||
 	    !CU_add_test(s, "file mode, two attrs, both byte orders", test_file_mode) ||
 	    !CU_add_test(s, "file mode from a non-seekable input", test_file_mode_spooled) ||
+	    !CU_add_test(s, "section map of a file", test_section_map) ||
 	    !CU_add_test(s, "killed recording (data.size 0)", test_killed_recording) ||
 	    !CU_add_test(s, "record crossing the data end", test_record_crosses_data_end) ||
 	    !CU_add_test(s, "directory mode", test_directory_mode) ||

@@ -358,51 +358,46 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
  */
 static void check_layout(struct pc_check *c, int fd)
 {
+	static const char *const kind_name[] = {
+		[PD_SECT_ATTRS] = "attrs",
+		[PD_SECT_DATA] = "data",
+		[PD_SECT_EVENT_TYPES] = "event_types",
+		[PD_SECT_ATTR_IDS] = "ids",
+		[PD_SECT_FEATURE_TABLE] = "feature_table",
+		[PD_SECT_FEATURE] = "feature",
+	};
 	const struct pd_header *h = c->h;
-	size_t nattrs = pd_reader_nr_events(c->r), n = 0, cap, i, k;
-	uint64_t table_off = h->feat_table_offset;
+	struct pd_section_info *map;
+	size_t n, i, k;
 	struct sect *s;
-	unsigned int bit;
 
 	if (h->mode != PD_MODE_FILE)
 		return;
-	if (h->event_types.size && !in_file(h->event_types.offset, h->event_types.size, h->file_size))
-		pc_emit(c->pf, PD_SECTION_OUT_OF_FILE, 56, -1, 0, NULL,
-			"section=event_types offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,
-			h->event_types.offset, h->event_types.size, h->file_size);
-	if (nattrs > MAX_LAYOUT_ATTRS)
-		nattrs = MAX_LAYOUT_ATTRS;
-	cap = 4 + nattrs + PD_FEAT_BITS;
-	s = calloc(cap, sizeof(*s));
-	if (!s)
+	n = pd_reader_sections(c->r, NULL, 0);
+	map = calloc(n, sizeof(*map));
+	s = calloc(n, sizeof(*s));
+	if (!map || !s) {
+		free(map);
+		free(s);
 		return;
-	s[n++] = (struct sect){ h->attrs.offset, h->attrs.size, 24, "attrs", -1, false };
-	s[n++] = (struct sect){ h->data.offset, h->data.size, 40, "data", -1, false };
-	s[n++] = (struct sect){ h->event_types.offset, h->event_types.size, 56, "event_types", -1,
-				false };
-	for (i = 0; i < nattrs; i++) {
-		const struct pd_event *ev = pd_reader_event(c->r, i);
-
-		if (ev)
-			s[n++] = (struct sect){ ev->ids_offset, ev->ids_size,
-						ev->file_offset + h->attr_size - 16, "ids", (int)i,
-						false };
 	}
-	if (h->feat_table_entries && in_file(table_off, 16ULL * h->feat_table_entries,
-					     h->file_size)) {
-		s[n++] = (struct sect){ table_off, 16ULL * h->feat_table_entries, table_off,
-					"feature_table", -1, true };
-		for (bit = 0, k = 0; bit < PD_FEAT_BITS; bit++) {
-			const struct pd_section *fs = &h->feat_sections[bit];
+	n = pd_reader_sections(c->r, map, n);
+	for (i = 0, k = 0; i < n; i++) {
+		const struct pd_section_info *m = &map[i];
 
-			if (!((h->features[bit / 64] >> (bit % 64)) & 1) ||
-			    (!fs->offset && !fs->size))
-				continue;
-			s[n++] = (struct sect){ fs->offset, fs->size, table_off + 16 * k, "feature",
-						(int)bit, true };
-			k++;
-		}
+		if (m->kind == PD_SECT_EVENT_TYPES && m->size &&
+		    !in_file(m->offset, m->size, h->file_size))
+			pc_emit(c->pf, PD_SECTION_OUT_OF_FILE, m->field_offset, -1, 0, NULL,
+				"section=event_types offset=%" PRIu64 " size=%" PRIu64
+				" file_size=%" PRIu64, m->offset, m->size, h->file_size);
+		if (m->kind == PD_SECT_ATTR_IDS && m->index >= MAX_LAYOUT_ATTRS)
+			continue;
+		s[k++] = (struct sect){ m->offset, m->size, m->field_offset, kind_name[m->kind],
+					m->index, m->kind == PD_SECT_FEATURE ||
+						  m->kind == PD_SECT_FEATURE_TABLE };
 	}
+	free(map);
+	n = k;
 
 	/* Sections outside the file were reported when they were read. */
 	for (i = 0, k = 0; i < n; i++)

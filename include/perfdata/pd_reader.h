@@ -138,6 +138,37 @@ const struct pd_event *pd_reader_event(const struct pd_reader *r, size_t i);
 /* The event that owns a sample id, or NULL. */
 const struct pd_event *pd_reader_event_by_id(const struct pd_reader *r, uint64_t id);
 const struct pd_features *pd_reader_features(const struct pd_reader *r);
+/*
+ * The section map of a file-mode input: every region the file's header,
+ * attrs and feature table describe, as the reader placed them (after its
+ * repairs: PD020, PD021, PD022), each with where in the file its offset
+ * and size are stated.  Empty, overlapping and out-of-file regions are
+ * listed as they are; checking them is the caller's business.
+ */
+enum pd_section_kind {
+	PD_SECT_ATTRS,
+	PD_SECT_DATA,
+	PD_SECT_EVENT_TYPES,
+	PD_SECT_ATTR_IDS,	/* one attr's id array; index: the attr */
+	PD_SECT_FEATURE_TABLE,
+	PD_SECT_FEATURE,	/* one feature's section; index: its bit */
+};
+
+struct pd_section_info {
+	enum pd_section_kind kind;
+	int index;		/* attr number or feature bit, -1 for the others */
+	uint64_t offset;
+	uint64_t size;
+	uint64_t field_offset;	/* file offset of the (offset, size) pair that states it */
+};
+
+/*
+ * Fill out[] with up to max sections, in the order header sections, attr
+ * id arrays, feature table, features by bit.  Returns the number of
+ * sections the input has (0 for pipes and directories' data streams):
+ * call with max 0 to size the array.
+ */
+size_t pd_reader_sections(const struct pd_reader *r, struct pd_section_info *out, size_t max);
 /* Diagnostics reported so far with the given severity / code. */
 uint64_t pd_reader_diag_count(const struct pd_reader *r, enum pd_severity sev);
 uint64_t pd_reader_code_count(const struct pd_reader *r, enum pd_code code);
