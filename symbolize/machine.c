@@ -1008,7 +1008,25 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 			return -1;
 	}
 	t = thread_find(m, tid);
-	if (t && t != parent)
+	if (t && t == parent) {
+		/*
+		 * A thread forking itself: perf drops it and starts a fresh one
+		 * with its name and none of its maps (same process, nothing is
+		 * copied).  Every task outside the recorder's pid namespace
+		 * comes as 0/0, so such a recording is full of these.
+		 */
+		const char *comm = parent->comm_set ? thread_comm_now(parent) : NULL;
+
+		thread_remove(m, t);
+		t = thread_findnew(m, pid, tid);
+		if (!t)
+			return -1;
+		if (comm && thread_set_comm(m, t, comm, time) < 0)
+			return -1;
+		t->ppid = ptid;
+		return 0;
+	}
+	if (t)
 		thread_remove(m, t);	/* tid reuse: a fresh thread */
 	t = thread_findnew(m, pid, tid);
 	if (!t)

@@ -4,7 +4,8 @@
 # Builds the programs in tests/symbols/ (PIE with -g, non-PIE without -g,
 # a shared library, a stripped copy with a .gnu_debuglink, a tiny JIT, a
 # loop in the vdso), records them with the machine's perf (also once
-# system-wide, once without callchains, once without build ids, compared
+# system-wide (also from inside a new pid namespace), once without
+# callchains, once without build ids, compared
 # also under an empty --symfs), and compares, for every frame of
 # every sample, comm, tid, address, symbol and dso as printed by
 #     perf script -F comm,tid,ip,sym,dso
@@ -103,6 +104,29 @@ if record sys -a -g ./symprog-nopie; then
 	RUNS="$RUNS sys"
 else
 	echo "symbols.sh: note: system-wide recording not permitted, skipped"
+fi
+# the same from inside a new pid namespace, as in a container or a test
+# machine's chroot: every task outside it comes as pid/tid 0 (its forks as
+# FORK 0:0, its maps as MMAP2 0/0), so processes started outside while
+# perf records are what this run is about
+if command -v unshare > /dev/null 2>&1 && unshare --pid --fork --mount-proc true 2> /dev/null; then
+	(
+		i=0
+		while [ $i -lt 300 ]; do
+			ls / > /dev/null
+			i=$((i + 1))
+		done
+	) &
+	outside=$!
+	if unshare --pid --fork --mount-proc "$PERF" record -N -q -o sys-ns.data -a -g \
+			./symprog-nopie > sys-ns.out 2> sys-ns.err; then
+		RUNS="$RUNS sys-ns"
+	else
+		echo "symbols.sh: note: system-wide recording in a pid namespace failed, skipped"
+	fi
+	wait $outside
+else
+	echo "symbols.sh: note: no new pid namespace here, the sys-ns run skipped"
 fi
 if [ -n "$STRIP" ]; then
 	record strip -g ./symprog-strip || exit 1
