@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 
 /* ---- output buffer ---- */
 
@@ -774,6 +775,49 @@ static void flush_before_diag(const struct pd_diag *d, void *arg)
 	out_flush();
 }
 
+/* ---- the writer ops (driver.h) ---- */
+
+struct dump_writer {
+	struct dump_ctx dc;
+	const struct cli_select *cs;
+};
+
+static int dump_begin(struct drv *d, void *w)
+{
+	struct dump_writer *dw = w;
+
+	dw->dc.name = d->cd.name;
+	dump_header(&dw->dc, d->r);
+	if (cli_select_active(dw->cs)) {
+		char desc[1024];
+
+		out_s("# selection ");
+		out_s(cli_select_describe(dw->cs, desc, sizeof(desc)));
+		out_c('\n');
+	}
+	return 0;
+}
+
+static int dump_rec(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct dump_writer *dw = w;
+
+	dump_record(&dw->dc, rec);
+	return 0;
+}
+
+static int dump_end(struct drv *d, void *w)
+{
+	out_flush();
+	return 0;
+}
+
+static const struct writer_ops dump_ops = {
+	.begin = dump_begin,
+	.record = dump_rec,
+	.end = dump_end,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -798,29 +842,24 @@ int cmd_dump(int argc, char **argv)
 		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts o = PD_READER_OPTS_INIT;
-	struct pd_reader *r = NULL;
-	const struct pd_record *rec;
+	struct drv_opts o = { .cmd = "dump", .ro = PD_READER_OPTS_INIT };
+	struct dump_writer dw;
 	struct cli_select cs;
-	struct dump_ctx dc;
-	struct cli_diag cd;
-	const char *input;
-	bool verbose = false;
-	int c, status, code, taken;
+	int c, code, taken;
 
-	memset(&dc, 0, sizeof(dc));
+	memset(&dw, 0, sizeof(dw));
 	cli_select_init(&cs, cli_progname, "dump");
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":xtvh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
-			dc.hex = true;
+			dw.dc.hex = true;
 			break;
 		case 't':
-			o.time_order = true;
+			o.ro.time_order = true;
 			break;
 		case 'v':
-			verbose = true;
+			o.verbose = true;
 			break;
 		case 'h':
 			cli_select_free(&cs);
@@ -834,51 +873,22 @@ int cmd_dump(int argc, char **argv)
 			}
 		}
 	}
-	input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!input) {
+	o.input = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!o.input) {
 		cli_select_free(&cs);
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	cli_select_reader_opts(&cs, &o);
+	cli_select_reader_opts(&cs, &o.ro);
+	o.cs = &cs;
+	dw.cs = &cs;
 
 	/* before the first output on stdout, as setvbuf() requires */
 	setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	out_len = 0;
+	o.diag_hook = flush_before_diag;
 
-	cli_diag_init(&cd, input, verbose);
-	dc.name = cd.name;
-	cd.hook = flush_before_diag;
-	o.diag_fn = cli_diag_cb;
-	o.diag_arg = &cd;
-
-	status = pd_reader_open(input, &o, &r);
-	if (status < 0) {
-		cli_select_free(&cs);
-		return cli_exit_code(status, &cd);
-	}
-	code = cli_select_check(&cs, r, false);
-	if (code) {
-		pd_reader_close(r);
-		cli_select_free(&cs);
-		return code;
-	}
-
-	dump_header(&dc, r);
-	if (cli_select_active(&cs)) {
-		char desc[1024];
-
-		out_s("# selection ");
-		out_s(cli_select_describe(&cs, desc, sizeof(desc)));
-		out_c('\n');
-	}
-	while ((status = pd_reader_next(r, &rec)) > 0)
-		dump_record(&dc, rec);
-	out_flush();
-	code = cli_exit_code(status, &cd);
-	if (code == CLI_EXIT_OK)
-		code = cli_select_check(&cs, r, true);
-	pd_reader_close(r);
+	code = drv_run(&o, &dump_ops, &dw);
 	cli_select_free(&cs);
 	return tool_finish_output(cli_progname, code);
 }

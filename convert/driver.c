@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * driver.c - the one read loop of perfconv's converters (driver.h).
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver.h"
+
+/* inputs smaller than this finish before a progress line would help */
+#define PROGRESS_MIN_BYTES (64ULL << 20)
+/* records between two looks at the clock */
+#define PROGRESS_EVERY 4096
+
+struct progress {
+	uint64_t total;		/* bytes of the input */
+	double last;		/* when the line was drawn */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_tick(struct drv *d, struct progress *p)
+{
+	uint64_t done = pd_reader_bytes_read(d->r);
+	double t = now_s();
+	unsigned int pct, i;
+	char bar[41];
+
+	if (t - p->last < 0.2)
+		return;
+	p->last = t;
+	pct = p->total ? (unsigned int)(done * 100 / p->total) : 0;
+	if (pct > 100)
+		pct = 100;
+	for (i = 0; i < 40; i++)
+		bar[i] = i < pct * 40 / 100 ? '#' : '.';
+	bar[40] = '\0';
+	fprintf(stderr, "\r%s %s: [%s] %3u%% %llu MB, %llu samples", cli_progname, d->o->cmd,
+		bar, pct, (unsigned long long)(done / 1000000), (unsigned long long)d->samples);
+}
+
+static void progress_end(void)
+{
+	/* wipe the line so that later messages start clean */
+	fprintf(stderr, "\r%*s\r", 78, "");
+}
+
+static void diag_hook(const struct pd_diag *dg, void *arg)
+{
+	struct drv *d = arg;
+
+	if (d->o->strict && dg->severity >= PD_SEV_WARNING)
+		d->stop = true;
+	if (d->o->diag_hook)
+		d->o->diag_hook(dg, d->o->diag_hook_arg);
+}
+
+static int nomem(struct drv *d)
+{
+	cli_error("%s: out of memory", d->o->cmd);
+	return CLI_EXIT_IO;
+}
+
+/* 0 or an exit code: the machine state, when the command symbolizes */
+static int machine_start(struct drv *d)
+{
+	/* the paths of the options were checked: only memory can fail here */
+	if (pd_machine_new(d->o->so, &d->m) < 0 ||
+	    pd_machine_add_features(d->m, pd_reader_features(d->r)) < 0)
+		return nomem(d);
+	return 0;
+}
+
+/*
+ * The loop.  The reader's last negative status goes to d->status; returns
+ * 0, or the writer's negative status (a failed machine update counts as
+ * the writer's: it is memory).
+ */
+static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
+{
+	bool feed = d->m && !d->o->writer_feeds_machine;
+	struct progress pg = { 0 };
+	const struct pd_record *rec;
+	bool tick = false;
+	int ret = 0, werr = 0;
+
+	if (d->o->progress && isatty(STDERR_FILENO)) {
+		pg.total = pd_reader_header(d->r)->file_size;
+		tick = pg.total >= PROGRESS_MIN_BYTES;
+		pg.last = now_s();
+	}
+	while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
+		d->records++;
+		if (rec->type == PD_REC_SAMPLE)
+			d->samples++;
+		if (tick && !(d->records % PROGRESS_EVERY))
+			progress_tick(d, &pg);
+		if (feed && pd_machine_process(d->m, rec) < 0) {
+			werr = PD_STATUS_NOMEM;
+			break;
+		}
+		werr = ops->record(d, w, rec);
+		if (werr)
+			break;
+	}
+	if (ret < 0)
+		d->status = ret;
+	if (tick)
+		progress_end();
+	return werr == DRV_STOP ? 0 : werr;
+}
+
+int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
+{
+	struct pd_reader_opts ro = o->ro;
+	struct drv d = { .o = o };
+	int status, werr = 0, code;
+
+	cli_diag_init(&d.cd, o->input, o->verbose);
+	d.cd.hook = diag_hook;
+	d.cd.hook_arg = &d;
+	ro.diag_fn = cli_diag_cb;
+	ro.diag_arg = &d.cd;
+
+	status = pd_reader_open(o->input, &ro, &d.r);
+	if (status < 0)
+		return cli_exit_code(status, &d.cd);
+	if (d.stop)
+		code = cli_exit_code(PD_STATUS_MALFORMED, &d.cd);
+	else
+		code = o->cs ? cli_select_check(o->cs, d.r, false) : CLI_EXIT_OK;
+	if (!code && o->so)
+		code = machine_start(&d);
+	if (code)
+		goto out;
+
+	if (ops->begin)
+		werr = ops->begin(&d, w);
+	if (werr > 0) {
+		/* the writer said why */
+		code = werr;
+		d.failed = true;
+		goto close;
+	}
+	if (!werr)
+		werr = read_records(&d, ops, w);
+	/* a problem found at the end of the input counts as much as one before it */
+	d.failed = werr || d.stop || (d.status < 0 && o->strict);
+	if (!werr && ops->end)
+		werr = ops->end(&d, w);
+	if (werr) {
+		d.failed = true;
+		code = werr == PD_STATUS_NOMEM ? nomem(&d) : CLI_EXIT_IO;
+	} else {
+		code = cli_exit_code(d.status, &d.cd);
+		if (d.stop && code == CLI_EXIT_OK)
+			code = CLI_EXIT_MALFORMED;
+		if (code == CLI_EXIT_OK && o->cs)
+			code = cli_select_check(o->cs, d.r, true);
+	}
+close:
+	if (ops->close)
+		code = ops->close(&d, w, code);
+out:
+	if (d.m)
+		pd_machine_free(d.m);
+	pd_reader_close(d.r);
+	return code;
+}

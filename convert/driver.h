@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.h - the one read loop of perfconv's converters.
+ *
+ * A command parses its options, fills a struct drv_opts and hands the
+ * driver its writer: a table of ops and the writer's own state.  The
+ * driver does what every conversion needs, once:
+ *
+ *	open the input with the command's reader options; count and print
+ *	its diagnostics (cli.h); check the sample selection when the input
+ *	is open and again at its end; build the symbolizer's machine state
+ *	and feed it every record, when asked; stop at the first warning
+ *	under --strict; draw the progress line; turn it all into the
+ *	command's exit code.
+ *
+ * and calls the writer:
+ *
+ *	begin	once, after the input is open and the selection checked
+ *		(attrs and file-mode features are known): open the output,
+ *		write what comes before the records
+ *	record	for every record the reader delivers, after the machine
+ *		state saw it
+ *	end	once after the last record, unless the run stopped:
+ *		write what follows the records
+ *	close	always, last, once begin succeeded: keep or drop the output
+ *		given the exit code found so far; returns the final one
+ *
+ * Every op but record may be NULL.  begin, record and end return 0, a
+ * negative enum pd_status (PD_STATUS_NOMEM: the driver says "out of
+ * memory"; PD_STATUS_IO: the writer said what failed) or, for begin only,
+ * a positive CLI_EXIT_* code after the writer's own message.  record may
+ * also return DRV_STOP: the output cannot take more (a full disk, a
+ * closed pipe, whose error the writer reports in close), reading on is
+ * pointless.
+ */
+#ifndef PERFCONV_DRIVER_H
+#define PERFCONV_DRIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/pd_symbols.h"
+
+#include "cli.h"
+#include "cli_select.h"
+
+#define DRV_STOP 1
+
+struct drv;
+
+struct writer_ops {
+	int (*begin)(struct drv *d, void *w);
+	int (*record)(struct drv *d, void *w, const struct pd_record *rec);
+	int (*end)(struct drv *d, void *w);
+	int (*close)(struct drv *d, void *w, int code);
+};
+
+struct drv_opts {
+	const char *cmd;		/* "to-proto": names the command in messages */
+	const char *input;		/* as given: path, directory or "-" */
+	struct cli_select *cs;		/* the selection options; NULL: none */
+	struct pd_reader_opts ro;	/* the command's; the driver sets diag_fn/arg */
+	bool verbose;			/* print notes too */
+	bool strict;			/* stop at the first warning or error */
+	/*
+	 * Build the machine state (pd_symbols.h) from these options and the
+	 * input's features; NULL: no symbolization.
+	 */
+	const struct pd_sym_opts *so;
+	/* the writer feeds the machine itself (from a second reader) */
+	bool writer_feeds_machine;
+	/* draw a progress line on stderr for large inputs on a terminal */
+	bool progress;
+	/* sees every diagnostic after it was counted, before it is printed */
+	void (*diag_hook)(const struct pd_diag *dg, void *arg);
+	void *diag_hook_arg;
+};
+
+struct drv {
+	const struct drv_opts *o;
+	struct pd_reader *r;
+	struct pd_machine *m;		/* NULL without symbolization */
+	struct cli_diag cd;
+	uint64_t records, samples;	/* delivered so far */
+	/* --strict saw a warning or an error: no record is read after it */
+	bool stop;
+	/* the run did not complete: no end, and the output is not kept */
+	bool failed;
+	/* the reader's last negative status, or 0 */
+	int status;
+};
+
+/* Run the conversion; returns the command's CLI_EXIT_* code. */
+int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
+
+#endif /* PERFCONV_DRIVER_H */
