@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "../common/out_sink.h"
 #include "proto_compat.h"
 #include "proto_event.h"
@@ -59,10 +60,101 @@ static void usage(FILE *f)
 		cli_progname);
 }
 
-static bool stop_now(const struct cli_diag *cd, bool strict)
+struct proto_writer {
+	const char *output;		/* NULL: standard output */
+	bool compat;
+	struct out_sink out;
+	bool opened;
+	struct pm_state meta;		/* zeroed until begin */
+	struct pq_state *q;
+	struct pw_buf buf;
+};
+
+static int proto_nomem(struct proto_writer *pw)
 {
-	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
+	return pw->buf.nomem || pw->meta.nomem ? PD_STATUS_NOMEM : 0;
 }
+
+static int proto_begin(struct drv *d, void *w)
+{
+	struct proto_writer *pw = w;
+
+	if (out_sink_open(&pw->out, cli_progname, "to-proto", pw->output, NULL))
+		return PD_STATUS_IO;
+	pw->opened = true;
+	if (pm_init(&pw->meta, d->r, d->o->input, !pw->compat))
+		return PD_STATUS_NOMEM;
+	if (pw->compat) {
+		pw->q = pq_new();
+		if (!pw->q)
+			return PD_STATUS_NOMEM;
+	}
+	return 0;
+}
+
+static int proto_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct proto_writer *pw = w;
+
+	pm_record(&pw->meta, d->r, rec);
+	if (pw->compat) {
+		if (pq_record(pw->q, rec, &pw->meta))
+			return PD_STATUS_NOMEM;
+	} else {
+		size_t m = pw_open(&pw->buf, PF_EVENTS);
+
+		pe_encode_event(&pw->buf, rec, true);
+		pw_close(&pw->buf, m);
+		if (pw->buf.len >= FLUSH_AT)
+			out_write(&pw->buf, &pw->out);
+	}
+	if (proto_nomem(pw))
+		return PD_STATUS_NOMEM;
+	/* a full disk or a closed pipe: reading on is pointless */
+	return pw->out.err ? DRV_STOP : 0;
+}
+
+static int proto_end(struct drv *d, void *w)
+{
+	struct proto_writer *pw = w;
+
+	if (d->failed)
+		return 0;
+	if (pw->compat && pq_finish(pw->q, &pw->meta, &pw->buf, out_write, &pw->out))
+		return PD_STATUS_NOMEM;
+	pm_encode(&pw->meta, d->r, &pw->buf);
+	if (proto_nomem(pw))
+		return PD_STATUS_NOMEM;
+	out_write(&pw->buf, &pw->out);
+	return 0;
+}
+
+static int proto_close(struct drv *d, void *w, int code)
+{
+	struct proto_writer *pw = w;
+
+	if (pw->opened) {
+		/* a usage error found at the end (pipe mode's --event) leaves no file either */
+		if (out_sink_close(&pw->out, !d->failed && code != CLI_EXIT_USAGE) &&
+		    code == CLI_EXIT_OK)
+			code = CLI_EXIT_IO;
+		if (!pw->output && pw->out.err && code == CLI_EXIT_OK) {
+			tool_io_error(cli_progname, "write", NULL, pw->out.err);
+			code = CLI_EXIT_IO;
+		}
+	}
+	pq_free(pw->q);
+	pm_free(&pw->meta);
+	pw_buf_free(&pw->buf);
+	return code;
+}
+
+static const struct writer_ops proto_ops = {
+	.begin = proto_begin,
+	.record = proto_record,
+	.end = proto_end,
+	.close = proto_close,
+};
 
 int cmd_to_proto(int argc, char **argv)
 {
@@ -75,36 +167,26 @@ int cmd_to_proto(int argc, char **argv)
 		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts o = PD_READER_OPTS_INIT;
-	struct pd_reader *r = NULL;
+	struct drv_opts o = { .cmd = "to-proto", .ro = PD_READER_OPTS_INIT };
+	struct proto_writer pw = { 0 };
 	struct cli_select cs;
-	const char *input;
-	int taken;
-	const struct pd_record *rec;
-	struct pm_state meta;
-	struct pq_state *q = NULL;
-	struct pw_buf buf = { 0 };
-	struct cli_diag cd;
-	struct out_sink out;
-	const char *output = NULL;
-	bool compat = false, strict = false, verbose = false, failed = false;
-	int c, status = 0, code;
+	int c, taken, code;
 
 	cli_select_init(&cs, cli_progname, "to-proto");
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			output = optarg;
+			pw.output = optarg;
 			break;
 		case 'q':
-			compat = true;
+			pw.compat = true;
 			break;
 		case 's':
-			strict = true;
+			o.strict = true;
 			break;
 		case 'v':
-			verbose = true;
+			o.verbose = true;
 			break;
 		case 'h':
 			cli_select_free(&cs);
@@ -118,110 +200,29 @@ int cmd_to_proto(int argc, char **argv)
 			}
 		}
 	}
-	input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!input) {
+	o.input = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!o.input) {
 		cli_select_free(&cs);
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_check_output("to-proto", input, output ? output : "-")) {
+	if (cli_check_output("to-proto", o.input, pw.output ? pw.output : "-")) {
 		cli_select_free(&cs);
 		return CLI_EXIT_USAGE;
 	}
-	if (!output && isatty(STDOUT_FILENO)) {
+	if (!pw.output && isatty(STDOUT_FILENO)) {
 		cli_error("to-proto: refusing to write binary protobuf to a terminal");
 		fprintf(stderr, "Use -o OUT, or redirect: %s to-proto %s > out.pb\n", cli_progname,
-			input);
+			o.input);
 		cli_select_free(&cs);
 		return CLI_EXIT_USAGE;
 	}
-	cli_select_reader_opts(&cs, &o);
-
-	cli_diag_init(&cd, input, verbose);
-	o.diag_fn = cli_diag_cb;
-	o.diag_arg = &cd;
+	cli_select_reader_opts(&cs, &o.ro);
+	o.cs = &cs;
 	/* the records inside COMPRESSED ones are delivered in their place */
-	o.skip_compressed = true;
-	status = pd_reader_open(input, &o, &r);
-	if (status < 0) {
-		cli_select_free(&cs);
-		return cli_exit_code(status, &cd);
-	}
-	code = stop_now(&cd, strict) ? cli_exit_code(PD_STATUS_MALFORMED, &cd)
-				     : cli_select_check(&cs, r, false);
-	if (!code && out_sink_open(&out, cli_progname, "to-proto", output, NULL))
-		code = CLI_EXIT_IO;
-	if (code) {
-		pd_reader_close(r);
-		cli_select_free(&cs);
-		return code;
-	}
-	if (pm_init(&meta, r, input, !compat))
-		goto nomem;
-	if (compat) {
-		q = pq_new();
-		if (!q)
-			goto nomem;
-	}
+	o.ro.skip_compressed = true;
 
-	while ((status = pd_reader_next(r, &rec)) > 0) {
-		pm_record(&meta, r, rec);
-		if (compat) {
-			if (pq_record(q, rec, &meta))
-				goto nomem;
-		} else {
-			size_t m = pw_open(&buf, PF_EVENTS);
-
-			pe_encode_event(&buf, rec, true);
-			pw_close(&buf, m);
-			if (buf.len >= FLUSH_AT)
-				out_write(&buf, &out);
-		}
-		if (buf.nomem || meta.nomem)
-			goto nomem;
-		if (stop_now(&cd, strict)) {
-			status = PD_STATUS_MALFORMED;
-			failed = true;
-			break;
-		}
-		if (out.err)
-			break;
-	}
-	/* a problem found at the end of the input counts as much as one before it */
-	if ((status < 0 && strict) || stop_now(&cd, strict)) {
-		failed = true;
-		if (status >= 0)
-			status = PD_STATUS_MALFORMED;
-	}
-	if (!failed && compat && pq_finish(q, &meta, &buf, out_write, &out))
-		goto nomem;
-	if (!failed)
-		pm_encode(&meta, r, &buf);
-	if (buf.nomem || meta.nomem)
-		goto nomem;
-	if (!failed)
-		out_write(&buf, &out);
-	code = cli_exit_code(status < 0 ? status : 0, &cd);
-	if (code == CLI_EXIT_OK)
-		code = cli_select_check(&cs, r, true);
-	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_sink_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	if (!output && out.err && code == CLI_EXIT_OK) {
-		tool_io_error(cli_progname, "write", NULL, out.err);
-		code = CLI_EXIT_IO;
-	}
-	goto done;
-
-nomem:
-	cli_error("to-proto: out of memory");
-	out_sink_close(&out, false);
-	code = CLI_EXIT_IO;
-done:
-	pq_free(q);
-	pm_free(&meta);
-	pw_buf_free(&buf);
-	pd_reader_close(r);
+	code = drv_run(&o, &proto_ops, &pw);
 	cli_select_free(&cs);
 	return code;
 }
