@@ -104,13 +104,16 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg)
 	return 0;
 }
 
-int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
-		      unsigned int *max_stack)
+int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_opts *so)
 {
 	uint64_t v;
 
 	if (c == CLI_OPT_NO_UNWIND) {
-		*no_unwind = true;
+		so->no_unwind = true;
+		return 1;
+	}
+	if (c == CLI_OPT_NO_INLINE) {
+		so->no_inline = true;
 		return 1;
 	}
 	if (c != CLI_OPT_MAX_STACK)
@@ -120,7 +123,7 @@ int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
 		fprintf(stderr, "%s: --max-stack wants a number from 1 to 127, not '%s'\n", prog, arg);
 		return -1;
 	}
-	*max_stack = (unsigned int)v;
+	so->max_stack = (unsigned int)v;
 	return 1;
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "perfdata/perfdata.h"
+#include "perfdata/pd_symbols.h"
 
 enum {
 	CLI_OPT_PID = 0x1100,
@@ -33,6 +34,7 @@ enum {
 	CLI_OPT_EVENT,
 	CLI_OPT_NO_UNWIND,
 	CLI_OPT_MAX_STACK,
+	CLI_OPT_NO_INLINE,
 };
 
 #define CLI_SELECT_SHORTOPTS "i:"
@@ -52,17 +54,20 @@ enum {
 
 /*
  * The stack options of the commands that symbolize (perfsym, to-csv,
- * to-json --full --symbols): CLI_UNWIND_LONGOPTS in the table, options
- * handed to cli_unwind_option() which sets pd_sym_opts' no_unwind and
- * max_stack.
+ * to-json --full --symbols, to-pprof): CLI_UNWIND_LONGOPTS in the table,
+ * options handed to cli_unwind_option() which sets pd_sym_opts' no_unwind,
+ * no_inline and max_stack.
  */
 #define CLI_UNWIND_LONGOPTS						\
 	{ "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND },		\
+	{ "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE },		\
 	{ "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK }
 
 #define CLI_UNWIND_HELP								\
 	"      --no-unwind       do not unwind the user stack of --call-graph dwarf\n" \
 	"                        samples: the recorded callchain only\n"	\
+	"      --no-inline       no inline frames in unwound stacks\n"	\
+	"                        (perf script --no-inline)\n"		\
 	"      --max-stack N     at most N callchain entries and N unwound user\n" \
 	"                        frames per sample (1 to 127, default 127)\n"
 
@@ -70,8 +75,7 @@ enum {
  * Returns 1 when `c` was a stack option (taken), 0 when it is not one, -1
  * after a message when its argument is wrong (exit 2).
  */
-int cli_unwind_option(const char *prog, int c, const char *arg, bool *no_unwind,
-		      unsigned int *max_stack);
+int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_opts *so);
 
 /* Lines for a command's --help, in the layout of the others (printf formats: %% doubled). */
 #define CLI_INPUT_HELP								\

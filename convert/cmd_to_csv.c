@@ -26,7 +26,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
 		"                       [--kallsyms FILE] [--folded-period] [--no-unwind]\n"
-		"                       [--max-stack N] [--strict] [-v]\n"
+		"                       [--no-inline] [--max-stack N] [--strict] [-v]\n"
 		"                       [SELECTION] [FILE|DIR|-]\n\n"
 		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
 		"  stats      records and bytes per record type; samples and period per event\n"
@@ -46,6 +46,8 @@ static void usage(FILE *f)
 		"      --folded-period  folded counts the period, not the samples\n"
 		"      --no-unwind      do not unwind the user stack of --call-graph dwarf\n"
 		"                       samples: the recorded callchain only\n"
+		"      --no-inline      no inline frames in unwound stacks (perf script\n"
+		"                       --no-inline): callchain, functions and folded\n"
 		"      --max-stack N    at most N callchain entries and N unwound user\n"
 		"                       frames per sample (1 to 127, default 127)\n"
 		"      --strict         stop at the first warning or error in the input\n"
@@ -238,7 +240,7 @@ int cmd_to_csv(int argc, char **argv)
 			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto out;
 		default:
-			taken = cli_unwind_option("to-csv", ch, optarg, &so.no_unwind, &so.max_stack);
+			taken = cli_unwind_option("to-csv", ch, optarg, &so);
 			if (taken < 0)
 				goto out;
 			if (taken)

@@ -107,6 +107,7 @@ static void usage(FILE *f)
 		"      --no-unwind       --symbols: do not unwind the user stack of\n"
 		"                        --call-graph dwarf samples (the default output\n"
 		"                        always shows the recorded callchain, as perf)\n"
+		"      --no-inline       --symbols: no inline frames in unwound stacks\n"
 		"      --max-stack N     --symbols: at most N callchain entries and N\n"
 		"                        unwound user frames per sample (1 to 127)\n"
 		"      --no-trace-fields leave tracepoint fields out of samples (perf 6.1 did)\n"
@@ -197,8 +198,7 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 			usage(stdout);
 			return -1;
 		default:
-			taken = cli_unwind_option("to-json", c, optarg, &o->so.no_unwind,
-						  &o->so.max_stack);
+			taken = cli_unwind_option("to-json", c, optarg, &o->so);
 			if (taken < 0)
 				return CLI_EXIT_USAGE;
 			if (taken)

@@ -4,7 +4,7 @@
  * pprof profile (perftools.profiles.Profile, schema/profile.proto),
  * symbolized, for go tool pprof and the viewers that read its format.
  *
- *	perfconv to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--max-stack N]
+ *	perfconv to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--no-inline] [--max-stack N]
  *	                  [--symfs DIR] [--kallsyms FILE] [SELECTION] FILE|DIR|-
  *
  * One pass in time order feeds the symbolization machine and aggregates
@@ -26,7 +26,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--max-stack N]\n"
+		"usage: %s to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--no-inline]\n"
+		"                         [--max-stack N]\n"
 		"                         [--symfs DIR] [--kallsyms FILE] [--strict] [-v] [SELECTION]\n"
 		"                         [FILE|DIR|-]\n\n"
 		"Write the samples as a gzip-compressed pprof profile (perftools.profiles.Profile,\n"
@@ -116,8 +117,7 @@ int cmd_to_pprof(int argc, char **argv)
 			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto done;
 		default:
-			taken = cli_unwind_option("to-pprof", ch, optarg, &so.no_unwind,
-						  &so.max_stack);
+			taken = cli_unwind_option("to-pprof", ch, optarg, &so);
 			if (taken < 0)
 				goto done;
 			if (taken)

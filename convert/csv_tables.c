@@ -155,6 +155,7 @@ struct name_key {
 	const void *dso;
 	const char *sym;
 	bool has_map;
+	bool inlined;
 };
 
 static bool fname_eq(const void *item, const void *key)
@@ -162,7 +163,8 @@ static bool fname_eq(const void *item, const void *key)
 	const struct csv_fname *a = item;
 	const struct name_key *k = key;
 
-	return a->dso == k->dso && a->sym == k->sym && a->has_map == k->has_map;
+	return a->dso == k->dso && a->sym == k->sym && a->has_map == k->has_map &&
+	       a->inlined == k->inlined;
 }
 
 /*
@@ -232,7 +234,7 @@ static size_t folded_raw(struct csv_ctx *c, const struct pd_sym_frame *f, const 
 
 static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_frame *f)
 {
-	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map };
+	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map, false };
 	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.has_map));
 	struct csv_fname *e = csv_map_find(&c->names, h, fname_eq, &k);
 	const char *chain;
@@ -293,6 +295,98 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 	return e;
 }
 
+/*
+ * A function perf shows inlined in an unwound frame, "NAME (inlined)" in
+ * place of "NAME (DSO)": named so in the samples callchain and the
+ * functions table (as perf report prints it), NAME in the folded table
+ * (stackcollapse-perf reads "(inlined)" where the DSO is).
+ */
+static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_sym_frame *f,
+					    const char *name)
+{
+	static const char tag[] = " (inlined)";
+	struct name_key k = { f->dso, NULL, true, true };
+	struct csv_fname *e;
+	size_t n = strlen(name);
+	uint64_t h;
+
+	k.sym = csv_intern(&c->str, name, n);
+	if (!k.sym)
+		return nomem(c);
+	h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, 2));
+	e = csv_map_find(&c->names, h, fname_eq, &k);
+	if (e)
+		return e;
+	e = csv_arena_alloc(&c->arena, sizeof(*e));
+	if (!e || !ensure_scratch(c, n + sizeof(tag)))
+		return nomem(c);
+	e->dso = k.dso;
+	e->sym = k.sym;
+	e->has_map = true;
+	e->inlined = true;
+	memcpy(c->scratch, name, n);
+	memcpy(c->scratch + n, tag, sizeof(tag));
+	e->chain = csv_intern(&c->str, c->scratch, n + sizeof(tag) - 1);
+	if (!e->chain)
+		return nomem(c);
+	e->chain_len = (uint32_t)(n + sizeof(tag) - 1);
+	memcpy(c->scratch, name, n);
+	e->folded = csv_intern(&c->str, c->scratch, tidy_folded(c->scratch, n));
+	if (!e->folded)
+		return nomem(c);
+	e->sym_col = e->chain;
+	e->dso_col = f->dso_name ? f->dso_name : "[unknown]";
+	e->sym_len = e->chain_len;
+	e->dso_len = (uint32_t)strlen(e->dso_col);
+	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
+	e->sym_plain = e->chain_plain;
+	e->dso_plain = csv_is_plain(e->dso_col, e->dso_len);
+	if (csv_map_add(&c->names, h, e))
+		return nomem(c);
+	return e;
+}
+
+static bool inl_eq(const void *item, const void *key)
+{
+	const struct csv_inl *a = item, *k = key;
+
+	return a->dso == k->dso && a->addr == k->addr;
+}
+
+/*
+ * The frames perf shows for an unwound frame: its inline frames and its
+ * own, or none (n == 0) when it stands as it is.  Cached by (DSO,
+ * address), as the symbolizer's answer depends on nothing else.
+ */
+static const struct csv_inl *inl_of(struct csv_ctx *c, const struct pd_sym_frame *f,
+				    const struct csv_fname *own)
+{
+	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
+	struct csv_inl k = { f->dso, f->addr, 0 }, *e;
+	uint64_t h = csv_hash_ptr(k.dso, k.addr ^ 0x5bd1e995);
+	size_t n, i;
+
+	if (!f->unwound || !f->has_map || !f->dso)
+		return NULL;
+	e = csv_map_find(&c->inls, h, inl_eq, &k);
+	if (e)
+		return e;
+	n = pd_machine_inline_frames(c->m, f, in, PD_SYM_MAX_INLINE + 1);
+	e = csv_arena_alloc(&c->arena, sizeof(*e) + n * sizeof(e->names[0]));
+	if (!e)
+		return nomem(c);
+	*e = k;
+	for (i = 0; i < n; i++) {
+		e->names[i] = in[i].inlined ? inline_fname(c, f, in[i].name) : own;
+		if (!e->names[i])
+			return NULL;
+	}
+	e->n = (uint32_t)n;
+	if (csv_map_add(&c->inls, h, e))
+		return nomem(c);
+	return e;
+}
+
 /* ------------------------------------------------------------ resolution */
 
 /*
@@ -315,8 +409,11 @@ struct rc_key {
 	uint64_t version;	/* 0: empty (the machine never gives 0) */
 	uint64_t used;		/* sample_no of the last sample that used it */
 	const struct csv_fname *name;
-	uint8_t mode;
+	const struct csv_inl *inl;
+	uint8_t mode;		/* cpumode, RC_UNWOUND for an unwound frame */
 };
+
+#define RC_UNWOUND	0x80
 
 struct csv_rcache {
 	struct rc_key k[RCACHE_SIZE];
@@ -340,28 +437,36 @@ static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mod
 	struct rc_key *e = &c->rcache->k[slot];
 	struct pd_sym_frame *dst;
 	const struct csv_fname *name;
+	const struct csv_inl *inl;
 	uint64_t kver;
 	bool loaded;
 
+	out->depth = 0;
 	if (e->ip == ip && e->version == version && e->mode == mode && version) {
 		e->used = c->sample_no;
 		out->name = e->name;
 		out->f = &c->rcache->f[slot];
+		out->inl = e->inl;
 		return true;
 	}
 	/* never evict a frame this very sample still points to */
 	dst = e->used == c->sample_no ? &c->frames[idx] : &c->rcache->f[slot];
 	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
-	pd_machine_resolve(c->m, pid, tid, mode, ip, dst);
+	pd_machine_resolve(c->m, pid, tid, mode & ~RC_UNWOUND, ip, dst);
+	dst->unwound = mode & RC_UNWOUND;
 	/* a DSO load moves the kernel version (and with it every other) */
 	loaded = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
 	name = fname_of(c, dst);
 	if (!name)
 		return false;
+	inl = inl_of(c, dst, name);
+	if (!inl && c->nomem)
+		return false;
 	if (dst == &c->rcache->f[slot]) {
 		e->ip = ip;
 		e->mode = mode;
 		e->name = name;
+		e->inl = inl;
 		e->used = c->sample_no;
 		/* after a DSO load the key is stale already: no hits for it */
 		e->version = loaded ? 0 : version;
@@ -370,7 +475,13 @@ static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mod
 		c->rc_loaded = true;
 	out->name = name;
 	out->f = dst;
+	out->inl = inl;
 	return true;
+}
+
+static inline uint64_t key_version(uint8_t mode, uint64_t uver, uint64_t kver)
+{
+	return (mode & ~RC_UNWOUND) == PD_CPUMODE_USER ? uver : kver;
 }
 
 /*
@@ -402,8 +513,10 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 	 * coming one after the other.
 	 */
 	for (i = 0; i < n; i++) {
-		slots[i] = rc_slot(st[i].cpumode == PD_CPUMODE_USER ? uver : kver, st[i].cpumode,
-				   st[i].ip);
+		/* an unwound frame has inline frames, a recorded one none: keyed apart */
+		if (st[i].unwound)
+			st[i].cpumode |= RC_UNWOUND;
+		slots[i] = rc_slot(key_version(st[i].cpumode, uver, kver), st[i].cpumode, st[i].ip);
 		__builtin_prefetch(&c->rcache->k[slots[i]]);
 	}
 	for (i = 0; i < n; i++) {
@@ -412,15 +525,40 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 			uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
 			kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
 			for (j = i; j < n; j++)
-				slots[j] = rc_slot(st[j].cpumode == PD_CPUMODE_USER ? uver : kver,
+				slots[j] = rc_slot(key_version(st[j].cpumode, uver, kver),
 						   st[j].cpumode, st[j].ip);
 			c->rc_loaded = false;
 		}
 		if (!resolve_one(c, pid, tid, st[i].cpumode, st[i].ip,
-				 st[i].cpumode == PD_CPUMODE_USER ? uver : kver, slots[i], i, &out[i]))
+				 key_version(st[i].cpumode, uver, kver), slots[i], i, &out[i]))
 			return 0;
 	}
 	return n;
+}
+
+/*
+ * The stack perf shows for a sample: every unwound frame replaced by its
+ * inline frames and itself (pd_machine_inline_frames()), in c->xfr.
+ */
+static size_t expand_inline(struct csv_ctx *c, const struct csv_frame *fr, size_t n)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n && k < CSV_MAX_XSTACK; i++) {
+		const struct csv_inl *in = fr[i].inl;
+
+		if (!in || !in->n) {
+			c->xfr[k++] = fr[i];
+			continue;
+		}
+		for (j = 0; j < in->n && k < CSV_MAX_XSTACK; j++) {
+			c->xfr[k] = fr[i];
+			c->xfr[k].name = in->names[j];
+			c->xfr[k].depth = (uint32_t)j;
+			k++;
+		}
+	}
+	return k;
 }
 
 /* ------------------------------------------------------------ stats */
@@ -628,6 +766,7 @@ struct func {
 	uint64_t self_samples, self_period, total_samples, total_period;
 	uint64_t stamp;
 	struct pd_sym_frame frame;	/* first frame seen: finds the source file */
+	int depth;		/* an inlined function: its place in the frame's inline chain */
 };
 
 struct func_key {
@@ -646,10 +785,17 @@ static bool func_eq(const void *item, const void *key)
 	       a->sym_start == k->sym_start;
 }
 
+/*
+ * A function of the table: a symbol of a DSO, or a function inlined in an
+ * unwound frame, named "NAME (inlined)" at the start of the symbol around
+ * it (perf report's made-up symbol for it).
+ */
 static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *fr)
 {
 	struct func_key k = {
-		ev, fr->f->has_map ? fr->f->dso : NULL, fr->f->sym, fr->f->sym ? fr->f->sym_start : 0,
+		ev, fr->f->has_map ? fr->f->dso : NULL,
+		fr->name->inlined ? fr->name->chain : fr->f->sym,
+		fr->f->sym ? fr->f->sym_start : 0,
 	};
 	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
 	struct func *fn = csv_map_find(&c->funcs, h, func_eq, &k);
@@ -666,20 +812,29 @@ static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *
 	fn->name = fr->name;
 	fn->dso_name = fr->f->has_map ? fr->f->dso_name : NULL;
 	fn->frame = *fr->f;
+	fn->depth = fr->name->inlined ? (int)fr->depth : -1;
 	return fn;
 }
 
+/*
+ * As perf report --children: the sample's own symbol takes the self
+ * columns (not a function inlined at its address) and counts in the total
+ * like every function of the stack with inline frames, `fr`.
+ */
 static void functions_sample(struct csv_ctx *c, int ev, uint64_t period,
-			     const struct csv_frame *fr, size_t n)
+			     const struct csv_frame *own, const struct csv_frame *fr, size_t n)
 {
 	struct func *fn;
 	size_t i;
 
-	fn = func_get(c, ev, &fr[0]);
+	fn = func_get(c, ev, own);
 	if (!fn)
 		return;
 	fn->self_samples++;
 	fn->self_period += period;
+	fn->stamp = c->sample_no;
+	fn->total_samples++;
+	fn->total_period += period;
 	/* a recursive function is on the stack once as far as totals go */
 	for (i = 0; i < n; i++) {
 		fn = func_get(c, ev, &fr[i]);
@@ -867,9 +1022,10 @@ struct srow {
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint16_t have;		/* SROW_* */
-	uint16_t n;		/* frames, innermost first; names[0] is the sample's own */
+	uint16_t n;		/* frames with inline ones, innermost first */
 	const char *comm;
 	const char *event;
+	const struct csv_fname *own;	/* the sample's own frame: sym and dso */
 	const struct csv_fname *names[];
 };
 
@@ -885,7 +1041,8 @@ static inline size_t srow_size(size_t n)
 }
 
 static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, uint64_t period,
-			const char *comm, const struct csv_frame *fr, size_t n)
+			const char *comm, const struct csv_fname *own, const struct csv_frame *fr,
+			size_t n)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	size_t size = srow_size(n);
@@ -906,6 +1063,7 @@ static void samples_row(struct csv_ctx *c, const struct pd_record *rec, int ev, 
 	r->n = (uint16_t)n;
 	r->comm = comm;
 	r->event = event_name(c, ev);
+	r->own = own;
 	for (i = 0; i < n; i++)
 		r->names[i] = fr[i].name;
 	batch_pipe_commit(&c->samples_pipe, size);
@@ -922,7 +1080,7 @@ struct sfmt {
 static void format_srow(struct sfmt *sf, const struct srow *r)
 {
 	struct csv_out *o = sf->o;
-	const struct csv_fname *own = r->names[0];
+	const struct csv_fname *own = r->own;
 	size_t need = 0, len = 0, i;
 	bool plain = true;
 	char *p;
@@ -1338,7 +1496,7 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 	struct csv_evsum *es;
 	struct proc *p = NULL;
 	bool resolved = false;
-	size_t n = 0, pos = 0;
+	size_t n = 0, nx = 0, pos = 0;
 	int ret;
 
 	if (c->want[CSV_PROCESSES]) {
@@ -1372,6 +1530,7 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 			resolved = true;
 			c->sample_no++;
 			n = resolve_sample(c, rec, fr);
+			nx = expand_inline(c, fr, n);
 			if (c->want[CSV_SAMPLES] || c->want[CSV_FOLDED]) {
 				if (s->sample_type & PD_SAMPLE_TID)
 					comm = pd_machine_comm(c->m, (int32_t)s->pid,
@@ -1383,13 +1542,13 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 		if (!n)
 			continue;
 		if (c->want[CSV_SAMPLES])
-			samples_row(c, rec, ev, mbr.period, comm, fr, n);
+			samples_row(c, rec, ev, mbr.period, comm, fr[0].name, c->xfr, nx);
 		if (c->want[CSV_FUNCTIONS])
-			functions_sample(c, ev, mbr.period, fr, n);
+			functions_sample(c, ev, mbr.period, &fr[0], c->xfr, nx);
 		if (c->want[CSV_LINES])
 			lines_sample(c, ev, mbr.period, &fr[0]);
 		if (c->want[CSV_FOLDED])
-			folded_sample(c, ev, mbr.period, comm, fr, n);
+			folded_sample(c, ev, mbr.period, comm, c->xfr, nx);
 	}
 	if (ret < 0)
 		c->nomem = true;
@@ -1615,6 +1774,9 @@ static const char *func_srcfile(struct csv_ctx *c, const struct func *fn)
 		return NULL;
 	if (pd_machine_srcline(c->m, &fn->frame, &sl) <= 0 || !sl.nr)
 		return NULL;
+	/* an inlined function: the position inside it (innermost first, as its chain) */
+	if (fn->depth >= 0)
+		return (unsigned int)fn->depth < sl.nr ? sl.pos[fn->depth].file : NULL;
 	return sl.pos[sl.nr - 1].file;
 }
 
@@ -1808,6 +1970,7 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_map_free(&c->funcs);
 	csv_map_free(&c->lines);
 	csv_map_free(&c->srccache);
+	csv_map_free(&c->inls);
 	csv_map_free(&c->procs);
 	csv_map_free(&c->threads);
 	csv_map_free(&c->folded);

@@ -53,11 +53,15 @@ struct csv_evvec {
 	size_t nr;
 };
 
-/* Frame names of one (DSO, symbol): computed once, interned. */
+/*
+ * Frame names of one (DSO, symbol), or of one function inlined in a DSO
+ * (inlined: sym is its name): computed once, interned.
+ */
 struct csv_fname {
 	const void *dso;
 	const char *sym;
 	bool has_map;
+	bool inlined;
 	const char *chain;	/* in the samples callchain field */
 	uint32_t chain_len;
 	const char *folded;	/* in the folded table (stackcollapse-perf's tidy rules) */
@@ -67,11 +71,31 @@ struct csv_fname {
 	bool chain_plain, sym_plain, dso_plain;
 };
 
-/* A resolved frame as the tables use it (both point into the cache). */
+/* The frames perf shows in place of one unwound frame (pd_machine_inline_frames()). */
+struct csv_inl {
+	const void *dso;
+	uint64_t addr;
+	uint32_t n;		/* 0: the frame stands as it is */
+	const struct csv_fname *names[];	/* innermost first */
+};
+
+/*
+ * A resolved frame as the tables use it (pointers into the cache).  In a
+ * stack with inline frames expanded, `depth` is the entry's place in its
+ * frame's expansion (0 innermost).
+ */
 struct csv_frame {
 	const struct csv_fname *name;
 	const struct pd_sym_frame *f;
+	const struct csv_inl *inl;	/* NULL: not an unwound frame */
+	uint32_t depth;
 };
+
+/*
+ * Frames of a sample with its inline frames: every stack entry expanded
+ * into at most PD_SYM_MAX_INLINE + 1 frames.
+ */
+#define CSV_MAX_XSTACK	(PD_SYM_MAX_STACK * (PD_SYM_MAX_INLINE + 1))
 
 struct csv_ctx {
 	struct pd_reader *r;
@@ -108,7 +132,9 @@ struct csv_ctx {
 	bool rc_loaded;		/* a DSO was loaded while resolving this sample */
 
 	struct pd_sym_frame frames[PD_SYM_MAX_STACK];	/* frames the cache could not keep */
-	const char *fkey[PD_SYM_MAX_STACK + 2];
+	struct csv_map inls;	/* struct csv_inl by (DSO, address) */
+	struct csv_frame xfr[CSV_MAX_XSTACK];	/* the sample's frames, inline ones expanded */
+	const char *fkey[CSV_MAX_XSTACK + 2];
 	char *scratch;
 	size_t scratch_cap;
 

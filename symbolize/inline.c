@@ -299,7 +299,8 @@ size_t pd_machine_inline_frames(struct pd_machine *m, const struct pd_sym_frame 
 	size_t i, n;
 
 	/* perf: a map, a symbol, and a file that is no [kernel], [vdso] or JIT map */
-	if (!f->unwound || !d || !f->has_map || !f->sym || !max || d->kind != PD_DSO_USER)
+	if (!f->unwound || !d || !f->has_map || !f->sym || !max || d->kind != PD_DSO_USER ||
+	    pd_machine_opts(m)->no_inline)
 		return 0;
 	id = inline_open(m, d);
 	if (!id)

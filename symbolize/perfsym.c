@@ -86,7 +86,6 @@ static void usage(FILE *f)
 		   "      --kallsyms FILE   kernel symbols from FILE\n"
 		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
 		   "      --file-order      process records in file order\n"
-		   "      --no-inline       no inline frames (perf script --no-inline)\n"
 		   CLI_UNWIND_HELP
 		   "  -v                    print the per-DSO notes on stderr\n"
 		   "  -h, --help            show this help\n"
@@ -106,12 +105,11 @@ static void print_srcline(struct pd_machine *m, const struct pd_sym_frame *f)
 	}
 }
 
-static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline,
-			bool inl)
+static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool srcline)
 {
 	uint64_t shown = f->user_map ? f->addr : f->ip;
 	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
-	size_t n = inl ? pd_machine_inline_frames(m, f, in, PD_SYM_MAX_INLINE + 1) : 0, i;
+	size_t n = pd_machine_inline_frames(m, f, in, PD_SYM_MAX_INLINE + 1), i;
 
 	/* perf script's inline frames: the same address, "(inlined)" instead of the dso */
 	for (i = 0; i < n; i++) {
@@ -137,7 +135,6 @@ int main(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "buildid-dir", required_argument, NULL, 'B' },
 		{ "file-order", no_argument, NULL, 'o' },
-		{ "no-inline", no_argument, NULL, 'I' },
 		CLI_UNWIND_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_SELECT_LONGOPTS,
@@ -153,7 +150,7 @@ int main(int argc, char **argv)
 	struct pd_members *members;
 	struct pd_reader *r;
 	const struct pd_record *rec;
-	bool bench = false, srcline = false, verbose = false, inl = true;
+	bool bench = false, srcline = false, verbose = false;
 	uint64_t nframes = 0, nsamples = 0, warm_frames = 0;
 	double t0, t_res = 0, t_warm = 0;
 	int opt, ret;
@@ -181,9 +178,6 @@ int main(int argc, char **argv)
 		case 'o':
 			ro.time_order = false;
 			break;
-		case 'I':
-			inl = false;
-			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -192,7 +186,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return TOOL_EXIT_OK;
 		default:
-			ret = cli_unwind_option("perfsym", opt, optarg, &so.no_unwind, &so.max_stack);
+			ret = cli_unwind_option("perfsym", opt, optarg, &so);
 			if (ret < 0) {
 				cli_select_free(&cs);
 				return TOOL_EXIT_USAGE;
@@ -299,7 +293,7 @@ int main(int argc, char **argv)
 			if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
 				printf("%s %5d \n", comm, (int32_t)s->tid);
 				for (i = 0; i < n; i++)
-					print_frame(m, &frames[i], srcline, inl);
+					print_frame(m, &frames[i], srcline);
 				printf("\n");
 			} else {
 				const struct pd_sym_frame *f = &frames[0];

@@ -41,6 +41,7 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 			}
 			out[n].ip = ip;
 			out[n].cpumode = mode;
+			out[n].unwound = false;
 			n++;
 			ncall++;
 		}
@@ -50,12 +51,18 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 	 * recorded chain (which then holds the kernel part only: perf record
 	 * sets exclude_callchain_user), also after a chain it dropped.
 	 */
-	if (n < max)
-		n += pd_unwind_sample(m, rec, out + n, max - n);
+	if (n < max) {
+		size_t nu = pd_unwind_sample(m, rec, out + n, max - n), j;
+
+		for (j = n; j < n + nu; j++)
+			out[j].unwound = true;
+		n += nu;
+	}
 	if (!n) {
 		/* no usable chain: the sample's own ip, as perf report charges it */
 		out[0].ip = s->ip;
 		out[0].cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
+		out[0].unwound = false;
 		n = 1;
 	}
 	return n;

@@ -13,8 +13,14 @@
 #    failed below UNWIND_INLINE_MIN_RATE (default 85 %, see README for the
 #    names addr2line gives differently);
 #  - perfsym --max-stack 6 against perf script --max-stack 6;
-#  - the folded stacks of `perfconv to-csv --table folded` against a
-#    stackcollapse-perf folding of the same perf script output;
+#  - the folded stacks of `perfconv to-csv --table folded --no-inline`
+#    against a stackcollapse-perf folding of the same perf script output;
+#  - every output with inline frames against perf's (counted with the
+#    inline frames above): to-csv's folded table against a folding of
+#    `perf script` (its default, inline frames included), the samples
+#    table's callchains against the stacks of `perf script` with inline
+#    frames named "NAME (inlined)", the functions table's totals against
+#    the Children column of `perf report --children --sort dso,sym`;
 #  - the frames of `perfconv to-json --full --symbols` against perfsym;
 #  - --no-unwind: no unwound user frame is left.
 # Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
@@ -147,10 +153,54 @@ compare() {	# label perf-file mine-file
 	[ "$d" -eq 0 ] || diff "$2" "$3" | head -20 | sed 's/^/    /'
 }
 
+have_py=0
+command -v python3 > /dev/null 2>&1 && have_py=1
 ftotal=0
 fbad=0
 itotal=0
 ibad=0
+
+# "TOTAL DIFFERENT": samples of folded file $1 (perf) not folded the same in $2
+fold_agree() {
+	awk 'NR == FNR { c = $NF; $NF = ""; a[$0] = c; t += c; next }
+	     { c = $NF; $NF = ""; if ($0 in a) s += (a[$0] < c ? a[$0] : c) }
+	     END { print t + 0, t - s }' "$1" "$2"
+}
+
+count_inline() {	# label total different
+	itotal=$((itotal + $2))
+	ibad=$((ibad + $3))
+	echo "unwind.sh: $1: $2, $3 differ"
+}
+
+# the stacks of `perf script -F comm,tid,ip,sym,dso` as to-csv's samples
+# table writes callchains: outermost first, ';' between frames, inline
+# frames "NAME (inlined)", a frame without symbol "[DSO basename]"
+chain_script() {
+	awk '
+	function flush(   s, k) {
+		if (!have) return
+		s = ""
+		for (k = n; k >= 1; k--) s = s (k == n ? "" : ";") fr[k]
+		cnt[s]++
+		have = 0; n = 0
+	}
+	/^$/ { flush(); next }
+	/^[^ \t]/ { flush(); have = 1; next }
+	{
+		line = $0
+		sub(/^[ \t]+[0-9a-f]+ /, "", line)
+		p = 0
+		for (i = length(line); i > 0; i--)
+			if (substr(line, i, 2) == " (") { p = i; break }
+		sym = substr(line, 1, p - 1)
+		mod = substr(line, p + 2, length(line) - p - 2)
+		if (mod == "inlined") sym = sym " (inlined)"
+		else if (sym == "[unknown]" && mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
+		fr[++n] = sym
+	}
+	END { flush(); for (s in cnt) print s, cnt[s] }'
+}
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	keys < "$r.script" > "$r.perf"
@@ -179,16 +229,68 @@ for r in $RUNS; do
 
 	# folded stacks
 	fold_script < "$r.script" | sort > "$r.pfold"
-	"$PERFCONV" to-csv --table folded "$r.data" 2> "$r.cerr" | sort > "$r.cfold" ||
+	"$PERFCONV" to-csv --no-inline --table folded "$r.data" 2> "$r.cerr" | sort > "$r.cfold" ||
 		fail "to-csv failed on $r.data: $(cat "$r.cerr")"
-	# samples whose stack is folded the same on both sides
-	set -- $(awk 'NR == FNR { c = $NF; $NF = ""; a[$0] = c; t += c; next }
-		      { c = $NF; $NF = ""; if ($0 in a) s += (a[$0] < c ? a[$0] : c) }
-		      END { print t + 0, t - s }' "$r.pfold" "$r.cfold")
+	set -- $(fold_agree "$r.pfold" "$r.cfold")
 	ftotal=$((ftotal + $1))
 	fbad=$((fbad + $2))
 	echo "unwind.sh: $r folded: $1 samples, $2 folded differently"
 	[ "$2" -eq 0 ] || diff "$r.pfold" "$r.cfold" | head -10 | sed 's/^/    /'
+
+	# the same with inline frames, as perf script shows them by default
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null > "$r.iscript"
+	fold_script < "$r.iscript" | sort > "$r.ipfold"
+	"$PERFCONV" to-csv -o "$r.csv" --table folded,samples,functions "$r.data" 2> "$r.cerr" ||
+		fail "to-csv failed on $r.data: $(cat "$r.cerr")"
+	sort "$r.csv/folded.csv" > "$r.icfold"
+	set -- $(fold_agree "$r.ipfold" "$r.icfold")
+	count_inline "$r folded with inline frames" "$1" "$2"
+	[ "$2" -eq 0 ] || diff "$r.ipfold" "$r.icfold" | head -6 | sed 's/^/    /'
+
+	if [ "$have_py" = 1 ]; then
+		# samples.callchain: perf script's stacks, outermost first
+		chain_script < "$r.iscript" | sort > "$r.ipchain"
+		python3 -c 'import csv, sys
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    print(row["callchain"])' "$r.csv/samples.csv" | sort | uniq -c |
+			awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }' > "$r.icchain"
+		set -- $(fold_agree "$r.ipchain" "$r.icchain")
+		count_inline "$r samples.callchain with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || diff "$r.ipchain" "$r.icchain" | head -6 | sed 's/^/    /'
+
+		# functions: the total of every function, inline ones included, as
+		# perf report's Children percentage (of the period)
+		"$PERF" report -i "$r.data" --stdio --children --sort dso,sym -g none -t '	' \
+			2> /dev/null | awk -F'\t' '!/^#/ && NF >= 4 {
+				p = $1; gsub(/[ %]/, "", p); d = $3; gsub(/^ +| +$/, "", d)
+				s = $4; sub(/^ *\[.\] /, "", s); sub(/ +$/, "", s)
+				print d "\t" s "\t" p }' | sort > "$r.ichildren"
+		python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+total = sum(int(r["self_period"]) for r in rows)
+for r in rows:
+    if total and r["dso"] != "[unknown]" and not r["dso"].startswith("[kernel"):
+        print("%s\t%s\t%.2f" % (r["dso"].rsplit("/", 1)[-1], r["sym"],
+                                100.0 * int(r["total_period"]) / total))' \
+		"$r.csv/functions.csv" | sort > "$r.mchildren"
+		# perf report prints an inlined function once per address range
+		# it was met in (added up here on both sides, each rounded), an
+		# address without symbol as itself (our "[unknown]"), and cuts
+		# long names (compared cut)
+		set -- $(awk -F'\t' '
+			function key(d, s) { return d "\t" substr(s, 1, 80) }
+			NR == FNR { if ($1 ~ /^\[/) next
+				    s = $2; if (s ~ /^0x/) s = "[unknown]"
+				    k = key($1, s); p[k] += $3; m[k]++; next }
+			{ q[key($1, $2)] += $3 }
+			END { for (k in p) { t++; d = p[k] - q[k]; if (d < 0) d = -d
+					     if (!(k in q) || d > 0.006 * m[k] + 0.0001) { b++; print k > "/dev/stderr" } }
+			      print t + 0, b + 0 }' "$r.ichildren" "$r.mchildren" 2> "$r.childdiff")
+		count_inline "$r functions totals (user functions) with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || head -4 "$r.childdiff" | sed 's/^/    /'
+	else
+		echo "unwind.sh: note: python3 missing, samples and functions tables not compared"
+	fi
 
 	# --no-unwind: the recorded callchain only, no user frame of the program
 	"$PERFSYM" --no-unwind "$r.data" > "$r.nounwind" 2> /dev/null ||
@@ -248,7 +350,7 @@ rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }
 frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
 irate=$(awk -v t="$itotal" -v b="$ibad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
 echo "unwind.sh: agreement $rate% of $total frames, folded $frate% of $ftotal samples"
-echo "unwind.sh: with inline frames $irate% of $itotal frames"
+echo "unwind.sh: with inline frames $irate% of $itotal frames, samples and functions"
 awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m) }' ||
 	fail "agreement below $MIN_RATE%"
 awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||

@@ -81,6 +81,8 @@ struct pd_sym_opts {
 	 * perf script shows them; no_unwind keeps the recorded callchain only.
 	 */
 	bool no_unwind;
+	/* pd_machine_inline_frames() expands nothing (perf script --no-inline) */
+	bool no_inline;
 	/* perf's --max-stack: callchain entries and unwound frames, each (0: 127, at most 127) */
 	unsigned int max_stack;
 };
@@ -207,6 +209,11 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 struct pd_sym_ip {
 	uint64_t ip;
 	uint8_t cpumode;
+	/*
+	 * A user frame found by DWARF unwinding: set it in the resolved frame
+	 * (pd_sym_frame.unwound), it decides pd_machine_inline_frames().
+	 */
+	bool unwound;
 };
 
 /*
