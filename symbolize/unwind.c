@@ -105,6 +105,7 @@ struct pd_unwind_space {
 #define UW_MAX_REGS	40
 #define UW_CACHE_BITS	10
 #define UW_FD_CACHE	16
+#define UW_RULE_BITS	12
 
 struct uw_read {
 	uint64_t addr, value;
@@ -118,6 +119,34 @@ struct uw_cache_ent {
 	uint64_t regs[UW_MAX_REGS];
 	struct uw_read reads[UW_MAX_READS];
 	uint64_t *frames;	/* max_stack entries */
+};
+
+/* how the fast path finds a register of the caller (uw_rule.how) */
+enum uw_how {
+	UW_UNDEF = 0,		/* not recoverable */
+	UW_SAME,		/* unchanged */
+	UW_AT,			/* saved at CFA + off */
+	UW_VAL,			/* the value CFA + off */
+};
+
+/* the registers the fast path tracks, in uw_rule.how/off order */
+enum { UW_RBP = 0, UW_RSP, UW_RA, UW_NR_TRACKED };
+static const int uw_tracked_dwarf[UW_NR_TRACKED] = { 6, 7, 16 };
+
+/*
+ * The CFI row of one address of a DSO in the form the fast path can
+ * apply: CFA = rbp or rsp + offset, and how rbp, rsp and the return
+ * address of the caller are found.  fast is false for every other row
+ * (signal frames, expressions, no FDE): such frames are left to libdw.
+ */
+struct uw_rule {
+	const struct pd_dso *dso;	/* NULL: empty slot */
+	uint64_t pc;			/* address in the module (minus its bias) */
+	bool fast;
+	uint8_t cfa_reg;		/* DWARF register: 6 or 7 */
+	uint8_t how[UW_NR_TRACKED];
+	int64_t cfa_off;
+	int64_t off[UW_NR_TRACKED];
 };
 
 struct uw_fd {
@@ -151,6 +180,7 @@ struct pd_unwinder {
 	uint32_t nreads;
 
 	struct uw_cache_ent *cache;	/* 1 << UW_CACHE_BITS entries */
+	struct uw_rule *rules;		/* 1 << UW_RULE_BITS entries */
 	struct uw_fd fds[UW_FD_CACHE];
 	uint64_t fd_clock;
 
@@ -333,6 +363,25 @@ static bool read_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 		return true;
 	}
 	return read_file_word(u, addr, val);
+}
+
+/* read_word, logged for the result cache */
+static bool logged_read(struct pd_unwinder *u, uint64_t addr, uint64_t *result)
+{
+	uint64_t val = 0;
+	bool ok = read_word(u, addr, &val);
+
+	if (u->nreads < UW_MAX_READS) {
+		u->reads[u->nreads].addr = addr;
+		u->reads[u->nreads].value = val;
+		u->reads[u->nreads].ok = ok;
+		u->nreads++;
+	} else {
+		u->log_overflow = true;
+	}
+	if (ok)
+		*result = val;
+	return ok;
 }
 
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
@@ -687,6 +736,232 @@ out:
 	return ok;
 }
 
+/* ------------------------------------------------------------ fast path */
+
+/*
+ * Almost every frame of x86_64 code has one of a few CFI rows: the CFA is
+ * rsp or rbp plus an offset, the return address and rbp are saved at
+ * CFA + N or unchanged, rsp is the CFA.  For those, libdw's walk
+ * (frame_unwind.c: handle_cfi) comes down to two additions and two reads,
+ * but costs a search, a CFI program run and a few allocations per frame.
+ * The fast path applies the row itself, with libdw's rules for registers
+ * that are unknown or cannot be read; the row of each (DSO, address) is
+ * taken from libdw once (dwarf_cfi_addrframe on the module's .eh_frame,
+ * the CFI libdw's walk tries first) and kept across samples and
+ * processes.  A sample whose walk meets anything else (a signal frame, a
+ * CFI expression, an address without an .eh_frame row, a module that is
+ * not where the maps say) is unwound by libdw from its start instead, so
+ * the frames are libdw's either way.
+ */
+
+static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
+{
+	Dwarf_Addr start, end;
+	Dwarf_Op ops_mem[3], *ops;
+	bool signalp = false;
+	uint64_t reg;
+	size_t nops;
+	int i;
+
+	if (dwarf_frame_info(fr, &start, &end, &signalp) != 16 || signalp)
+		return false;
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = (uint64_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa_off = (int64_t)ops[0].number;
+	} else {
+		return false;
+	}
+	if (reg != 6 && reg != 7)
+		return false;
+	r->cfa_reg = (uint8_t)reg;
+	for (i = 0; i < UW_NR_TRACKED; i++) {
+		size_t n = 1;
+
+		if (dwarf_frame_register(fr, uw_tracked_dwarf[i], ops_mem, &ops, &nops) != 0)
+			return false;
+		if (nops == 0) {
+			/* libdw: ops_mem means undefined, NULL the same value */
+			if (ops == ops_mem)
+				r->how[i] = UW_UNDEF;
+			else if (!ops)
+				r->how[i] = UW_SAME;
+			else
+				return false;
+			continue;
+		}
+		if (ops[0].atom != DW_OP_call_frame_cfa)
+			return false;
+		r->off[i] = 0;
+		if (n < nops && ops[n].atom == DW_OP_plus_uconst)
+			r->off[i] = (int64_t)ops[n++].number;
+		r->how[i] = UW_AT;
+		if (n < nops && ops[n].atom == DW_OP_stack_value) {
+			r->how[i] = UW_VAL;
+			n++;
+		}
+		if (n != nops)
+			return false;
+	}
+	return true;
+}
+
+static const struct uw_rule *rule_get(struct pd_unwinder *u, const struct pd_dso *dso,
+				      Dwarf_CFI *cfi, uint64_t pc)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)dso ^ pc) * 0x9e3779b97f4a7c15ULL;
+	struct uw_rule *r = &u->rules[h >> (64 - UW_RULE_BITS)];
+	Dwarf_Frame *fr = NULL;
+
+	if (r->dso == dso && r->pc == pc)
+		return r;
+	memset(r, 0, sizeof(*r));
+	r->dso = dso;
+	r->pc = pc;
+	if (dwarf_cfi_addrframe(cfi, pc, &fr) == 0)
+		r->fast = rule_decode(fr, r);
+	free(fr);
+	return r;
+}
+
+/* The row libdw's walk would use for the frame at `pc` (NULL: not ours to apply). */
+static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_space *sp,
+				       uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, pc);
+	const struct uw_rule *r;
+	struct uw_mod *um;
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi;
+	void **ud;
+
+	if (!mod)
+		return NULL;
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	um = ud ? *ud : NULL;
+	if (!um)
+		return NULL;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi)
+		return NULL;
+	r = rule_get(u, um->dso, cfi, pc - bias);
+	return r->fast ? r : NULL;
+}
+
+enum uw_fast { UW_FAST_LIBDW = -2 };
+
+/*
+ * Unwind an x86_64 sample as libdw's dwfl_getthread_frames with cb_frame
+ * would; returns what that would have returned (0: the stack ended, 1:
+ * stopped by cb_frame) or UW_FAST_LIBDW when libdw must do it.
+ */
+static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
+{
+	const struct pd_regs *rg = &u->s->regs_user;
+	uint64_t val[UW_NR_TRACKED] = { 0 }, nval[UW_NR_TRACKED];
+	bool set[UW_NR_TRACKED] = { false }, nset[UW_NR_TRACKED];
+	const struct uw_rule *r;
+	bool initial = true;
+	int i;
+
+	set[UW_RBP] = perf_reg(rg, 6, &val[UW_RBP]);
+	set[UW_RSP] = perf_reg(rg, 7, &val[UW_RSP]);
+	for (;;) {
+		uint64_t cfa = 0, look;
+		bool cfa_ok;
+
+		/* cb_frame's part */
+		report_module(u, sp, pc);
+		if (u->conflict)
+			return UW_FAST_LIBDW;
+		look = initial ? pc : pc - 1;
+		r = fast_rule(u, sp, look);
+		if (!r)
+			return UW_FAST_LIBDW;
+		if (initial) {
+			u->first_seen = true;
+			u->prev_pc = pc;
+			if (set[UW_RSP])
+				u->prev_sp = val[UW_RSP];
+		} else {
+			uint64_t spv = set[UW_RSP] ? val[UW_RSP] : 0;
+
+			/* not an activation: no signal frame gets here */
+			if (set[UW_RSP] && pc == u->prev_pc && spv == u->prev_sp) {
+				u->looped = true;
+				return 1;
+			}
+			u->prev_pc = pc;
+			u->prev_sp = spv;
+			if (pc - 1)
+				u->frames[u->nframes++] = pc - 1;
+		}
+		u->last_pc = look;
+		u->last_sp_ok = set[UW_RSP];
+		u->last_sp = val[UW_RSP];
+		u->last_bp_ok = set[UW_RBP];
+		u->last_bp = val[UW_RBP];
+		if (u->nframes >= u->max_stack) {
+			u->stopped = true;
+			return 1;
+		}
+
+		/* libdw's handle_cfi for the tracked registers */
+		i = r->cfa_reg == 7 ? UW_RSP : UW_RBP;
+		cfa_ok = set[i];
+		if (cfa_ok)
+			cfa = val[i] + (uint64_t)r->cfa_off;
+		for (i = 0; i < UW_NR_TRACKED; i++) {
+			nset[i] = false;
+			nval[i] = 0;
+			switch (r->how[i]) {
+			case UW_UNDEF:
+				break;
+			case UW_SAME:
+				nset[i] = set[i];
+				nval[i] = val[i];
+				break;
+			case UW_AT:
+				nset[i] = cfa_ok && logged_read(u, cfa + (uint64_t)r->off[i], &nval[i]);
+				break;
+			case UW_VAL:
+				nset[i] = cfa_ok;
+				nval[i] = cfa + (uint64_t)r->off[i];
+				break;
+			}
+		}
+		/* a return address undefined, unknown, unreadable or 0 ends it */
+		if (!nset[UW_RA] || nval[UW_RA] == 0)
+			return 0;
+		memcpy(val, nval, sizeof(val));
+		memcpy(set, nset, sizeof(set));
+		pc = val[UW_RA];
+		initial = false;
+	}
+}
+
+/* last_ra_unreadable_or_zero for a walk the fast path did */
+static bool fast_last_ra_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
+{
+	const struct uw_rule *r = fast_rule(u, sp, u->last_pc);
+	uint64_t base, ra = 1;
+
+	/* libdw gives CFA + 0 as one op, and the test wants two */
+	if (!r || r->how[UW_RA] != UW_AT || r->off[UW_RA] == 0)
+		return false;
+	if (r->cfa_reg == 7 && u->last_sp_ok)
+		base = u->last_sp;
+	else if (r->cfa_reg == 6 && u->last_bp_ok)
+		base = u->last_bp;
+	else
+		return false;
+	return !read_word(u, base + (uint64_t)r->cfa_off + (uint64_t)r->off[UW_RA], &ra) || ra == 0;
+}
+
 static void note_err(struct pd_unwinder *u, enum uw_err e)
 {
 	u->errors++;
@@ -716,9 +991,11 @@ static struct pd_unwinder *unwinder_get(struct pd_machine *m)
 		u->arch = arch_of(un.machine);
 	u->frames = calloc(u->max_stack, sizeof(*u->frames));
 	u->cache = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache));
-	if (!u->frames || !u->cache) {
+	u->rules = calloc(1u << UW_RULE_BITS, sizeof(*u->rules));
+	if (!u->frames || !u->cache || !u->rules) {
 		free(u->frames);
 		free(u->cache);
+		free(u->rules);
 		free(u);
 		return NULL;
 	}
@@ -743,6 +1020,7 @@ void pd_unwinder_free(struct pd_unwinder *u)
 	for (i = 0; i < (1u << UW_CACHE_BITS); i++)
 		free(u->cache[i].frames);
 	free(u->cache);
+	free(u->rules);
 	free(u->frames);
 	free(u);
 }
@@ -795,6 +1073,19 @@ static void cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t 
 	memcpy(c->reads, u->reads, u->nreads * sizeof(u->reads[0]));
 	c->nframes = (uint32_t)u->nframes;
 	memcpy(c->frames, u->frames, u->nframes * sizeof(*c->frames));
+}
+
+/* The state of a walk before its first frame. */
+static void unwind_start(struct pd_unwinder *u)
+{
+	u->nframes = 1;
+	u->nreads = 0;
+	u->log_overflow = false;
+	u->first_seen = false;
+	u->conflict = false;
+	u->looped = false;
+	u->stopped = false;
+	u->last_sp_ok = u->last_bp_ok = false;
 }
 
 /* Unwind into u->frames; returns false when the sample cannot be unwound at all. */
@@ -864,23 +1155,27 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		return true;
 	}
 	for (attempt = 0; attempt < 2; attempt++) {
-		u->nframes = 1;
-		u->nreads = 0;
-		u->log_overflow = false;
-		u->first_seen = false;
-		u->conflict = false;
-		u->looped = false;
-		u->stopped = false;
-		u->last_sp_ok = u->last_bp_ok = false;
+		bool fast = false;
+
+		unwind_start(u);
 		sp = space_get(u, a);
 		if (!sp)
 			return true;
-		ret = dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
+		ret = UW_FAST_LIBDW;
+		if (a == UW_ARCH_X86_64) {
+			ret = fast_unwind(u, sp, pc);
+			if (ret == UW_FAST_LIBDW)
+				unwind_start(u);
+			else
+				fast = true;
+		}
+		if (ret == UW_FAST_LIBDW)
+			ret = dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
 		if (!u->conflict) {
 			/* perf's frame for a return address of 0 (x86_64 only) */
 			if (ret == 0 && !u->looped && !u->stopped && u->first_seen &&
 			    a == UW_ARCH_X86_64 && u->nframes < u->max_stack &&
-			    last_ra_unreadable_or_zero(u, sp))
+			    (fast ? fast_last_ra_zero(u, sp) : last_ra_unreadable_or_zero(u, sp)))
 				u->frames[u->nframes++] = UINT64_MAX;
 			break;
 		}
