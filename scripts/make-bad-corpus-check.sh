@@ -23,7 +23,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for f in basic.data basic.pipe.data cpu-timestamp.data multi-event.data group-read.data \
-	 compressed.data stat.data lost-all.data throttle.data user-regs.data; do
+	 compressed.data stat.data lost-all.data throttle.data user-regs.data callchain-dwarf.data; do
 	if [ ! -f "$corpus/$f" ]; then
 		echo "make-bad-corpus-check: $corpus/$f is missing" >&2
 		exit 1
@@ -480,7 +480,7 @@ static void auxtrace_case(void)
 static void attr_layout_cases(void)
 {
 	struct buf b = load("basic.data");
-	uint64_t a = get(&b, 24, 8), st = get(&b, a + 24, 8);
+	uint64_t a = get(&b, 24, 8), st = get(&b, a + 24, 8), s;
 
 	if ((st & (1 << 3)) || !(st & (1 << 8)))
 		die("basic.data: sample_type %#llx has ADDR or lacks PERIOD", (unsigned long long)st);
@@ -508,6 +508,25 @@ static void attr_layout_cases(void)
 	put(&b, a + 80, get(&b, a + 80, 8) | 1, 8);
 	emit("check-regs-user.data", &b, 624, a + 80,
 	     "user-regs.data with one register added to sample_regs_user: the samples hold one less");
+
+	/*
+	 * sample_stack_user halved: every stack copy is then larger than
+	 * the kernel would write.  Cut after the 4th SAMPLE (and without
+	 * features) to stay under 64 KiB.
+	 */
+	b = load("callchain-dwarf.data");
+	a = get(&b, 24, 8);
+	if (!(get(&b, a + 24, 8) & (1 << 13)) || get(&b, a + 88, 4) < 16)
+		die("callchain-dwarf.data: no user stack of 16 bytes or more");
+	s = find(&b, 0, R_SAMPLE, 3);
+	if (!s)
+		die("callchain-dwarf.data: fewer than 4 samples");
+	b.len = next(&b, s);
+	put(&b, 48, b.len - data_start(&b), 8);
+	memset(b.p + 72, 0, 32);
+	put(&b, a + 88, get(&b, a + 88, 4) / 2, 4);
+	emit("check-stack-user.data", &b, 624, a + 88,
+	     "callchain-dwarf.data up to its 4th SAMPLE (no features) with sample_stack_user halved: every stack copy is larger");
 }
 
 static void pipe_cases(void)

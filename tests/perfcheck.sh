@@ -214,15 +214,43 @@ check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
 check-read-format.data 1 0
 check-regs-user.data 1 0
+check-stack-user.data 1 0
+check-feature-overlap.data 1 0
+check-feature-in-table.data 1 0
+check-feature-in-data.data 1 0
 inject-cross-endian.data 0 1
 EOF
 # the value that fits, where one does
 for nf in check-sample-type-extra.data:fits=0x107 check-sample-type-missing.data:fits=0x107 \
-	  check-read-format.data:fits=0x1f check-regs-user.data:fits=3_regs; do
+	  check-read-format.data:fits=0x1f check-regs-user.data:fits=3_regs \
+	  check-stack-user.data:fits=2048; do
 	"$PC" "corpus/bad/${nf%%:*}" > "$tmp/out" 2> "$tmp/err"
 	grep -q "PD624.* ${nf#*:}\$" "$tmp/out" && ok || bad "bad/${nf%%:*}: PD624 without ${nf#*:}"
 	grep -q "PD625.*cause=0x" "$tmp/out" && ok || bad "bad/${nf%%:*}: no PD625 summary pointing at the cause"
 done
+
+# an overlap before its symptoms: the decode findings of the overlapping
+# feature become one note right after the PD214 they come from
+for nf in check-feature-overlap.data:0x1578:PD203 check-feature-in-table.data:0x12b0:PD203 \
+	  check-feature-in-data.data:0x14d:PD202; do
+	name=${nf%%:*} rest=${nf#*:}
+	"$PC" "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
+	sed -n 's/^[^:]*:\(0x[0-9a-f]*\): [a-z]* \(PD[0-9]*\).*/\1 \2/p' "$tmp/out" | head -2 > "$tmp/order"
+	printf '0x12b0 PD214\n%s PD628\n' "${rest%%:*}" | cmp -s - "$tmp/order" && ok ||
+		bad "bad/$name: not PD214 then PD628 at ${rest%%:*}: $(cat "$tmp/order")"
+	grep -q "PD628: .* findings=1 code=${rest#*:} cause=0x12b0\$" "$tmp/out" && ok ||
+		bad "bad/$name: PD628 does not count its ${rest#*:} for the overlap at 0x12b0"
+done
+# header findings in file-offset order
+"$PC" --max-per-code 0 corpus/bad/check-event-types-out.data > "$tmp/out" 2> "$tmp/err"
+sed -n 's/^[^:]*:\(0x[0-9a-f]*\): .*/\1/p' "$tmp/out" | while read -r o; do printf '%d\n' "$o"; done > "$tmp/offs"
+[ "$(wc -l < "$tmp/offs")" -eq 2 ] && sort -n -c "$tmp/offs" && ok ||
+	bad "check-event-types-out.data: header findings not in offset order"
+
+# the samples' summary names their own code: a stack copy larger than sample_stack_user
+"$PC" corpus/bad/check-stack-user.data > "$tmp/out" 2> "$tmp/err"
+grep -q "^corpus/bad/check-stack-user.data:0xd60: note PD625 .*samples=4 code=PD627 cause=0xd0\$" "$tmp/out" &&
+	ok || bad "bad/check-stack-user.data: no PD625 summary of 4 PD627 samples at 0xd60"
 
 # ---- JSON and JUnit
 

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,222 @@ struct pc_check {
 	size_t aux_nr, aux_cap;
 	bool aux_full;
 };
+
+/* ------------------------------------------------------------------ */
+/* findings of the header phase, in file order                         */
+
+/*
+ * The reader reports the header, attrs and feature sections while it
+ * opens the input, before the layout check can say that two sections
+ * share bytes; a feature decoded from bytes that belong to another
+ * section then fails as a symptom of that overlap.  Those findings are
+ * held here, the layout check adds its own, and all go out in file-offset
+ * order, each overlap (the cause) with one counted note for the findings
+ * inside the overlapping feature sections instead of those findings.
+ */
+#define MAX_EARLY	1024
+#define MAX_OVERLAPS	32
+
+struct early {
+	enum pd_code code;
+	enum pd_severity severity;
+	uint64_t offset, key;
+	int64_t rec_idx;
+	uint32_t rec_type;
+	uint32_t seq;
+	bool fatal, layout, symptom;
+	char stream[24];
+	char detail[512];
+};
+
+struct overlap {
+	uint64_t off, size;	/* a feature section that overlaps another section */
+	uint64_t cause;		/* offset of the PD214 finding */
+};
+
+struct pc_early {
+	struct early *e;
+	size_t nr, cap;
+	bool passthrough;	/* too many: they go out as they come */
+	struct overlap ov[MAX_OVERLAPS];
+	unsigned int nr_ov;
+};
+
+static void early_begin(struct pc_file *pf)
+{
+	pf->early = calloc(1, sizeof(*pf->early));
+}
+
+static void early_replay(struct pc_file *pf, const struct early *e)
+{
+	struct pd_diag d;
+
+	d.code = e->code;
+	d.severity = e->severity;
+	d.offset = e->offset;
+	d.record_index = e->rec_idx;
+	d.record_type = e->rec_type;
+	d.fatal = e->fatal;
+	d.stream = e->stream[0] ? e->stream : NULL;
+	d.detail = e->detail;
+	pc_diag(&d, pf);
+}
+
+static int cmp_early(const void *a, const void *b)
+{
+	const struct early *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool feature_decode_code(enum pd_code code)
+{
+	return code >= PD_FEAT_TRUNCATED && code <= PD_FEAT_NOT_CONVERTIBLE &&
+	       code != PD_FEAT_SECTION_OUT_OF_FILE && code != PD_FEAT_SECTION_OVERLAP &&
+	       code != PD_FEAT_SKIPPED_SWAPPED;
+}
+
+/* One counted note per overlap whose feature sections held findings. */
+static void early_symptoms(struct pc_early *q)
+{
+	size_t i, n = q->nr;
+	unsigned int k, j;
+
+	for (k = 0; k < q->nr_ov; k++) {
+		const struct early *first = NULL;
+		uint64_t count = 0, cause = q->ov[k].cause;
+
+		/* both sections of one overlap share their cause: count them once */
+		for (j = 0; j < k && q->ov[j].cause != cause; j++)
+			;
+		if (j < k)
+			continue;
+		for (i = 0; i < n; i++) {
+			struct early *e = &q->e[i];
+
+			if (e->layout || !feature_decode_code(e->code) || e->offset == PD_NO_OFFSET)
+				continue;
+			for (j = k; j < q->nr_ov; j++)
+				if (q->ov[j].cause == cause && e->offset >= q->ov[j].off &&
+				    e->offset - q->ov[j].off < q->ov[j].size)
+					break;
+			if (j == q->nr_ov || e->symptom)
+				continue;
+			e->symptom = true;
+			count++;
+			if (!first)
+				first = e;
+		}
+		if (!count || q->nr == q->cap)
+			continue;
+		q->e[q->nr] = (struct early){
+			.code = PD_OVERLAP_SYMPTOMS,
+			.severity = pd_code_severity(PD_OVERLAP_SYMPTOMS),
+			.offset = first->offset,
+			.key = cause,
+			.rec_idx = -1,
+			.seq = UINT32_MAX,
+		};
+		snprintf(q->e[q->nr].detail, sizeof(q->e[q->nr].detail),
+			 "findings=%" PRIu64 " code=%s cause=%#" PRIx64, count,
+			 pd_code_id(first->code), cause);
+		q->nr++;
+	}
+}
+
+/* Everything held goes out, in file-offset order; later findings are not held. */
+static void early_end(struct pc_file *pf)
+{
+	struct pc_early *q = pf->early;
+	size_t i;
+
+	if (!q)
+		return;
+	pf->early = NULL;
+	early_symptoms(q);
+	qsort(q->e, q->nr, sizeof(*q->e), cmp_early);
+	for (i = 0; i < q->nr; i++)
+		if (!q->e[i].symptom)
+			early_replay(pf, &q->e[i]);
+	free(q->e);
+	free(q);
+}
+
+/* Hold one finding; false when it must go out now. */
+static bool early_add(struct pc_file *pf, const struct pd_diag *d, bool layout)
+{
+	struct pc_early *q = pf->early;
+	struct early *e;
+
+	if (!q || q->passthrough)
+		return false;
+	/* room for one summary note per overlap */
+	if (q->nr + MAX_OVERLAPS >= q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 32;
+		struct early *ne;
+
+		if (ncap > MAX_EARLY + MAX_OVERLAPS ||
+		    !(ne = realloc(q->e, ncap * sizeof(*ne)))) {
+			/* keep what is held in order, then let the rest through */
+			early_end(pf);
+			return false;
+		}
+		q->e = ne;
+		q->cap = ncap;
+	}
+	e = &q->e[q->nr];
+	memset(e, 0, offsetof(struct early, detail));
+	e->code = d->code;
+	e->severity = d->severity;
+	e->offset = d->offset;
+	e->key = d->offset;
+	e->rec_idx = d->record_index;
+	e->rec_type = d->record_type;
+	e->fatal = d->fatal;
+	e->layout = layout;
+	e->seq = (uint32_t)q->nr;
+	snprintf(e->stream, sizeof(e->stream), "%s", d->stream ? d->stream : "");
+	snprintf(e->detail, sizeof(e->detail), "%s", d->detail ? d->detail : "");
+	q->nr++;
+	return true;
+}
+
+/* A finding of the layout check: held with the reader's while they are. */
+static void layout_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, const char *fmt,
+			...) __attribute__((format(printf, 4, 5)));
+
+static void layout_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, const char *fmt,
+			...)
+{
+	char detail[512];
+	struct pd_diag d;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	d.code = code;
+	d.severity = pd_code_severity(code);
+	d.offset = offset;
+	d.record_index = -1;
+	d.record_type = 0;
+	d.fatal = false;
+	d.stream = NULL;
+	d.detail = detail;
+	if (!early_add(pf, &d, true))
+		pc_diag(&d, pf);
+}
+
+/* A feature section found overlapping: findings inside it are its symptoms. */
+static void early_overlap(struct pc_file *pf, uint64_t off, uint64_t size, uint64_t cause)
+{
+	struct pc_early *q = pf->early;
+
+	if (q && q->nr_ov < MAX_OVERLAPS)
+		q->ov[q->nr_ov++] = (struct overlap){ off, size, cause };
+}
 
 /* ------------------------------------------------------------------ */
 /* threads                                                             */
@@ -294,10 +511,13 @@ static void report_overlap(struct pc_check *c, const struct sect *a, const struc
 		return;
 	sect_name(a, an, sizeof(an));
 	sect_name(b, bn, sizeof(bn));
-	pc_emit(c->pf, a->feat || b->feat ? PD_FEAT_SECTION_OVERLAP : PD_SECTION_OVERLAP, at->field,
-		-1, 0, NULL,
-		"a=%s b=%s a_offset=%" PRIu64 " a_size=%" PRIu64 " b_offset=%" PRIu64
-		" b_size=%" PRIu64, an, bn, a->off, a->size, b->off, b->size);
+	layout_emit(c->pf, a->feat || b->feat ? PD_FEAT_SECTION_OVERLAP : PD_SECTION_OVERLAP,
+		    at->field, "a=%s b=%s a_offset=%" PRIu64 " a_size=%" PRIu64 " b_offset=%" PRIu64
+		    " b_size=%" PRIu64, an, bn, a->off, a->size, b->off, b->size);
+	if (a->feat && a->idx >= 0)
+		early_overlap(c->pf, a->off, a->size, at->field);
+	if (b->feat && b->idx >= 0)
+		early_overlap(c->pf, b->off, b->size, at->field);
 }
 
 /* A known kernel or perf-tool record type with a plausible size? */
@@ -345,9 +565,9 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
 	}
 	/* One lone header-shaped word could be chance; two records are not. */
 	if (nrec >= 2 || (nrec == 1 && pos == gap_end - data_end))
-		pc_emit(c->pf, PD_REC_AFTER_DATA_END, data_end, -1, 0, NULL,
-			"data_end=%" PRIu64 " records=%u%s bytes=%" PRIu64, data_end, nrec,
-			pos == len && len == GAP_SCAN ? "+" : "", gap_end - data_end);
+		layout_emit(c->pf, PD_REC_AFTER_DATA_END, data_end,
+			    "data_end=%" PRIu64 " records=%u%s bytes=%" PRIu64, data_end, nrec,
+			    pos == len && len == GAP_SCAN ? "+" : "", gap_end - data_end);
 }
 
 /*
@@ -387,9 +607,9 @@ static void check_layout(struct pc_check *c, int fd)
 
 		if (m->kind == PD_SECT_EVENT_TYPES && m->size &&
 		    !in_file(m->offset, m->size, h->file_size))
-			pc_emit(c->pf, PD_SECTION_OUT_OF_FILE, m->field_offset, -1, 0, NULL,
-				"section=event_types offset=%" PRIu64 " size=%" PRIu64
-				" file_size=%" PRIu64, m->offset, m->size, h->file_size);
+			layout_emit(c->pf, PD_SECTION_OUT_OF_FILE, m->field_offset,
+				    "section=event_types offset=%" PRIu64 " size=%" PRIu64
+				    " file_size=%" PRIu64, m->offset, m->size, h->file_size);
 		if (m->kind == PD_SECT_ATTR_IDS && m->index >= MAX_LAYOUT_ATTRS)
 			continue;
 		s[k++] = (struct sect){ m->offset, m->size, m->field_offset, kind_name[m->kind],
@@ -424,7 +644,50 @@ static void check_layout(struct pc_check *c, int fd)
 
 static bool sample_layout_code(enum pd_code code)
 {
-	return code >= PD_SAMPLE_TRUNCATED && code <= PD_SAMPLE_STACK_SIZE;
+	return (code >= PD_SAMPLE_TRUNCATED && code <= PD_SAMPLE_STACK_SIZE) ||
+	       code == PD_SAMPLE_STACK_OVER_ATTR;
+}
+
+/* The kernel copies at most sample_stack_user bytes, rounded up to u64. */
+static uint64_t stack_limit(const struct pd_attr *attr)
+{
+	return ((uint64_t)attr->sample_stack_user + 7) & ~7ULL;
+}
+
+/*
+ * A user stack copy larger than its attr asked for: the kernel never
+ * writes one (perf_sample_ustack_size() only shrinks the request), so
+ * the attr's sample_stack_user or the sample is wrong.  Held with the
+ * sample's other layout findings: when every sample of the attr carries
+ * such a copy, the attr field is reported once (PD624).
+ */
+static void check_stack_fit(struct pc_check *c, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	uint64_t off = rec->offset;
+	struct held *h;
+
+	if (rec->type != PD_REC_SAMPLE || !rec->decoded || !rec->event ||
+	    !(s->sample_type & PD_SAMPLE_STACK_USER) || s->stack_size <= stack_limit(&rec->event->attr) ||
+	    c->nr_pending >= PENDING_MAX)
+		return;
+	/* the stack's size field, when the copy lies in the record as stored */
+	if (!rec->from_compressed && s->stack_data && rec->raw && s->stack_data >= rec->raw + 16 &&
+	    s->stack_data <= rec->raw + rec->raw_len)
+		off += (uint64_t)(s->stack_data - rec->raw) - 8;
+	h = &c->pending[c->nr_pending++];
+	h->code = PD_SAMPLE_STACK_OVER_ATTR;
+	h->offset = off;
+	h->rec_idx = (int64_t)rec->index;
+	snprintf(h->stream, sizeof(h->stream), "%s", rec->stream ? rec->stream : "");
+	snprintf(h->detail, sizeof(h->detail), "stack_size=%" PRIu64 " sample_stack_user=%u",
+		 s->stack_size, rec->event->attr.sample_stack_user);
+}
+
+/* A sample without a user stack (a kernel thread's) says nothing about the attr's size. */
+static bool stack_neutral(const struct pd_record *rec)
+{
+	return (rec->u.sample.sample_type & PD_SAMPLE_STACK_USER) && !rec->u.sample.stack_size;
 }
 
 static void hold_copy(struct held *h, const struct pd_diag *d)
@@ -448,6 +711,8 @@ static void check_diag(const struct pd_diag *d, void *arg)
 	struct pc_file *pf = arg;
 	struct pc_check *c = pf->check;
 
+	if (!c && early_add(pf, d, false))
+		return;
 	if (c && !d->fatal && d->record_index >= 0 && d->record_type == PD_REC_SAMPLE &&
 	    sample_layout_code(d->code) && c->nr_pending < PENDING_MAX) {
 		hold_copy(&c->pending[c->nr_pending++], d);
@@ -527,6 +792,14 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 	struct pd_attr alt;
 	size_t i;
 
+	/* the largest copy of all the attr's samples is the least value that fits */
+	if (a->first_code == PD_SAMPLE_STACK_OVER_ATTR) {
+		a->fit_field = "sample_stack_user";
+		a->fit_field_off = 88;
+		a->nr_fits = 1;
+		a->fit_value[0] = 0;
+		return;
+	}
 	for (phase = 0; phase < 3 && !a->fit_field; phase++) {
 		for (k = 0; k < 2 && !a->fit_field; k++) {
 			unsigned int field = fields[k];
@@ -592,6 +865,12 @@ static void count_fits(struct attr_fit *a, const struct pd_record *rec)
 	for (i = 0; i < a->nr_fits; i++) {
 		struct pd_attr alt;
 
+		if (a->fit_field_off == 88) {
+			if (rec->u.sample.stack_size > a->fit_value[i])
+				a->fit_value[i] = rec->u.sample.stack_size;
+			a->fit_count[i]++;
+			continue;
+		}
 		/* a register count: the first sample stands for all */
 		if (a->fit_field_off >= 80) {
 			a->fit_count[i]++;
@@ -630,6 +909,8 @@ static void sample_fit_after(struct pc_check *c, const struct pd_record *rec)
 		}
 	}
 	a = &c->fit[idx];
+	if (!c->nr_pending && stack_neutral(rec))
+		return;
 	a->samples++;
 	if (a->released) {
 		flush_pending(c);
@@ -698,6 +979,7 @@ static void sample_fit_finish(struct pc_check *c)
 				if (a->fit_count[k] != a->failed)
 					continue;
 				len += (size_t)snprintf(fits + len, sizeof(fits) - len,
+							a->fit_field_off == 88 ? "%s%" PRIu64 :
 							a->fit_field_off >= 80 ? "%s%" PRIu64 "_regs" :
 							"%s%#" PRIx64, len ? "/" : "", a->fit_value[k]);
 			}
@@ -1316,11 +1598,13 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 		c.bids = pc_buildids_new(o->symfs);
 	if (layout_fd >= 0)
 		check_layout(&c, layout_fd);
+	early_end(pf);
 	init_features(&c);
 
 	pf->check = &c;
 	while (!pf->stop && (ret = pd_reader_next(r, &rec)) > 0) {
 		pf->records++;
+		check_stack_fit(&c, rec);
 		sample_fit_after(&c, rec);
 		check_record(&c, rec);
 		refresh_features(&c, rec);
@@ -1372,6 +1656,13 @@ static bool is_regular(int fd)
 	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Whatever is still held goes out before the file's summary. */
+static int file_end(struct pc_file *pf, int status)
+{
+	early_end(pf);
+	return pc_file_end(pf, status);
+}
+
 int pc_check_fd(struct pc_report *rep, int fd, const char *name)
 {
 	struct pd_reader_opts ro;
@@ -1380,6 +1671,7 @@ int pc_check_fd(struct pc_report *rep, int fd, const char *name)
 	int ret;
 
 	pc_file_begin(rep, &pf, name);
+	early_begin(&pf);
 	reader_opts(rep->opts, &pf, &ro);
 	ret = pd_reader_open_fd(fd, name, &ro, &r);
 	if (ret == 0) {
@@ -1387,7 +1679,7 @@ int pc_check_fd(struct pc_report *rep, int fd, const char *name)
 		ret = run(rep, &pf, r, is_regular(fd) && !pd_reader_header(r)->spooled ? fd : -1);
 		pd_reader_close(r);
 	}
-	return pc_file_end(&pf, ret);
+	return file_end(&pf, ret);
 }
 
 int pc_check_path(struct pc_report *rep, const char *path)
@@ -1401,6 +1693,7 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	if (!strcmp(path, "-"))
 		return pc_check_fd(rep, 0, "<stdin>");
 	pc_file_begin(rep, &pf, path);
+	early_begin(&pf);
 	reader_opts(rep->opts, &pf, &ro);
 	if (stat(path, &st) < 0) {
 		int err = errno;
@@ -1409,7 +1702,7 @@ int pc_check_path(struct pc_report *rep, const char *path)
 		tool_io_error("perfcheck", "open", path, err);
 		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
 			strerror(err));
-		return pc_file_end(&pf, PD_STATUS_IO);
+		return file_end(&pf, PD_STATUS_IO);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		char data[4096];
@@ -1424,7 +1717,7 @@ int pc_check_path(struct pc_report *rep, const char *path)
 				close(fd);
 			pd_reader_close(r);
 		}
-		return pc_file_end(&pf, ret);
+		return file_end(&pf, ret);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -1434,7 +1727,7 @@ int pc_check_path(struct pc_report *rep, const char *path)
 		tool_io_error("perfcheck", "open", path, err);
 		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
 			strerror(err));
-		return pc_file_end(&pf, PD_STATUS_IO);
+		return file_end(&pf, PD_STATUS_IO);
 	}
 	ret = pd_reader_open_fd(fd, path, &ro, &r);
 	if (ret == 0) {
@@ -1442,5 +1735,5 @@ int pc_check_path(struct pc_report *rep, const char *path)
 		pd_reader_close(r);
 	}
 	close(fd);
-	return pc_file_end(&pf, ret);
+	return file_end(&pf, ret);
 }

@@ -63,6 +63,12 @@ struct pc_check;
 struct pc_file {
 	struct pc_report *rep;
 	struct pc_check *check;	/* the check pass, while it runs */
+	/*
+	 * Findings of the header, attrs and feature sections, held until
+	 * the layout check has run so that they go out in file-offset
+	 * order with each section overlap before its symptoms (checks.c).
+	 */
+	struct pc_early *early;
 	const char *name;
 	uint64_t counts[3];
 	uint32_t by_code[PC_MAX_CODE];	/* saturating */

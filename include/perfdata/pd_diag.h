@@ -161,6 +161,8 @@ enum pd_severity {
 	_PD(624, ATTR_NO_SAMPLE_FITS, ERROR, "no sample of this attr fits its sample layout: the attr field is wrong") \
 	_PD(625, SAMPLES_OF_WRONG_ATTR, NOTE, "samples that do not fit their attr, reported once at the attr") \
 	_PD(626, PIPE_NOT_FINISHED, WARNING, "pipe stream ends with samples after its last FINISHED_ROUND: the recording was not terminated properly") \
+	_PD(627, SAMPLE_STACK_OVER_ATTR, ERROR, "user stack copy is larger than the attr's sample_stack_user") \
+	_PD(628, OVERLAP_SYMPTOMS, NOTE, "findings inside an overlapping feature section, reported once at the overlap") \
 	/* writer: 700..799 */							\
 	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
 	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \
