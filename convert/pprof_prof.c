@@ -785,12 +785,24 @@ uint64_t pp_nr_samples(const struct pp_prof *p)
 
 #define GZ_CHUNK (64u * 1024)
 
+/*
+ * Serialized bytes are gathered in `in` and deflated GZ_IN at a time:
+ * protobuf-c appends a message a few bytes at a call, and deflate() and
+ * its checksum cost as much per call as per byte at that size.  The
+ * encoders of samples and locations put their bytes straight into `in`.
+ */
+#define GZ_IN (256u * 1024)
+
 /* A protobuf-c output buffer that deflates into the output file. */
 struct gz_buf {
 	ProtobufCBuffer base;
 	z_stream z;
 	struct out_sink *out;
 	bool failed;		/* zlib refused (out of memory) */
+	uint8_t *big;		/* a piece larger than `in` */
+	size_t big_cap;
+	size_t in_len;
+	unsigned char in[GZ_IN];
 	unsigned char chunk[GZ_CHUNK];
 };
 
@@ -810,10 +822,9 @@ static void gz_run(struct gz_buf *g, int flush)
 	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
 }
 
-static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+/* Deflate len bytes at data (which may be g->in). */
+static void gz_deflate(struct gz_buf *g, const uint8_t *data, size_t len)
 {
-	struct gz_buf *g = (struct gz_buf *)b;
-
 	while (len && !g->failed) {
 		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
 
@@ -824,6 +835,110 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 		data += n;
 		len -= n;
 	}
+}
+
+static void gz_drain(struct gz_buf *g)
+{
+	gz_deflate(g, g->in, g->in_len);
+	g->in_len = 0;
+}
+
+/*
+ * Room for an encoded piece of `len` bytes: in `in` when it fits there,
+ * else (a sample with thousands of value columns) in `big`, deflated
+ * directly by gz_commit().  NULL when out of memory.
+ */
+static uint8_t *gz_reserve(struct gz_buf *g, size_t len)
+{
+	if (len <= GZ_IN - g->in_len)
+		return g->in + g->in_len;
+	gz_drain(g);
+	if (len <= GZ_IN)
+		return g->in;
+	if (len > g->big_cap) {
+		uint8_t *nb = realloc(g->big, len);
+
+		if (!nb) {
+			g->failed = true;
+			return NULL;
+		}
+		g->big = nb;
+		g->big_cap = len;
+	}
+	return g->big;
+}
+
+/* The piece at start (from gz_reserve()) ends at end. */
+static void gz_commit(struct gz_buf *g, uint8_t *start, const uint8_t *end)
+{
+	if (start == g->big)
+		gz_deflate(g, start, (size_t)(end - start));
+	else
+		g->in_len += (size_t)(end - start);
+}
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_buf *g = (struct gz_buf *)b;
+
+	if (len > GZ_IN - g->in_len) {
+		gz_drain(g);
+		if (len >= GZ_IN) {
+			gz_deflate(g, data, len);
+			return;
+		}
+	}
+	memcpy(g->in + g->in_len, data, len);
+	g->in_len += len;
+}
+
+static void gz_finish(struct gz_buf *g)
+{
+	gz_drain(g);
+	if (!g->failed)
+		gz_run(g, Z_FINISH);
+}
+
+/* ------------------------------------------------------------ wire format */
+
+/*
+ * The two messages a profile has many of, Sample and Location, are
+ * encoded here rather than by protobuf-c: the same bytes its packing
+ * gives (fields in number order, proto3 zeros left out, repeated numbers
+ * packed), without building a message of pointers for each.
+ */
+static inline uint8_t *wire_varint(uint8_t *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		*b++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*b++ = (uint8_t)v;
+	return b;
+}
+
+static inline size_t wire_varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* key (field number << 3 | wire type) of the fields used here: all below 16 */
+#define WIRE_VARINT(field)	((uint8_t)((field) << 3))
+#define WIRE_LEN(field)		((uint8_t)((field) << 3 | 2))
+
+/* A varint field, left out when zero as proto3 does. */
+static inline uint8_t *wire_field(uint8_t *b, unsigned int field, uint64_t v)
+{
+	if (!v)
+		return b;
+	*b++ = WIRE_VARINT(field);
+	return wire_varint(b, v);
 }
 
 /* ------------------------------------------------------------ writing */
@@ -972,85 +1087,102 @@ out:
 	return ret;
 }
 
-struct sample_writer {
-	pb_profile piece;
-	pb_sample smp, *smpp;
-	pb_label lab[3], *labp[3];
-	int64_t *values;
-	size_t nt;
-	uint64_t loc[PD_SYM_MAX_STACK];
-};
+/* Bytes of a label with these fields (zeros left out). */
+static inline size_t label_len(uint64_t key, uint64_t str, uint64_t num)
+{
+	return (key ? 1 + wire_varint_len(key) : 0) + (str ? 1 + wire_varint_len(str) : 0) +
+	       (num ? 1 + wire_varint_len(num) : 0);
+}
 
-static void write_sample(struct pp_prof *p, struct gz_buf *g, struct sample_writer *w,
+static inline uint8_t *put_label(uint8_t *b, size_t len, uint64_t key, uint64_t str, uint64_t num)
+{
+	*b++ = WIRE_LEN(3);
+	b = wire_varint(b, len);
+	b = wire_field(b, 1, key);
+	b = wire_field(b, 2, str);
+	return wire_field(b, 3, num);
+}
+
+/*
+ * One Sample in a Profile of its own: location ids, then the values
+ * (the count first, the period in its event's column, zeros elsewhere),
+ * then the labels pid, tid and comm (only comm without a thread).
+ */
+static void write_sample(struct pp_prof *p, struct gz_buf *g, size_t nt,
 			 const struct pp_stack *sk)
 {
-	int col = sk->ev < p->nr_ev ? p->ev[sk->ev].type_idx : 0;
-	size_t k;
+	size_t col = sk->ev < p->nr_ev && p->ev[sk->ev].type_idx > 0 ?
+		     (size_t)p->ev[sk->ev].type_idx : 0;
+	uint64_t pid = (uint64_t)(int64_t)sk->pid, tid = (uint64_t)(int64_t)sk->tid;
+	size_t loc_len = 0, val_len, lab_len[3], smp_len = 0, k;
+	unsigned int n = sk->n < PD_SYM_MAX_STACK ? sk->n : PD_SYM_MAX_STACK;
+	uint8_t *b, *start;
 
-	perftools__profiles__sample__init(&w->smp);
-	for (k = 0; k < sk->n && k < PD_SYM_MAX_STACK; k++)
-		w->loc[k] = sk->loc[k];
-	w->smp.n_location_id = k;
-	w->smp.location_id = w->loc;
-	memset(w->values, 0, w->nt * sizeof(*w->values));
-	w->values[0] = (int64_t)sk->count;
-	if (col > 0 && (size_t)col < w->nt)
-		w->values[col] = (int64_t)sk->period;
-	w->smp.n_value = w->nt;
-	w->smp.value = w->values;
-	w->lab[0].num = sk->pid;
-	w->lab[1].num = sk->tid;
-	w->lab[2].str = (int64_t)sk->comm;
-	/* a sample without TID has no thread to name: only its comm */
-	w->smp.n_label = sk->has_tid ? 3 : 1;
-	w->smp.label = sk->has_tid ? w->labp : &w->labp[2];
-	put(g, &w->piece);
+	if (col >= nt)
+		col = 0;
+	for (k = 0; k < n; k++)
+		loc_len += wire_varint_len(sk->loc[k]);
+	val_len = wire_varint_len(sk->count) + nt - 1;
+	if (col)
+		val_len += wire_varint_len(sk->period) - 1;
+	if (loc_len)
+		smp_len += 1 + wire_varint_len(loc_len) + loc_len;
+	smp_len += 1 + wire_varint_len(val_len) + val_len;
+	lab_len[0] = label_len(STR_PID, 0, pid);
+	lab_len[1] = label_len(STR_TID, 0, tid);
+	lab_len[2] = label_len(STR_COMM, sk->comm, 0);
+	for (k = sk->has_tid ? 0 : 2; k < 3; k++)
+		smp_len += 1 + wire_varint_len(lab_len[k]) + lab_len[k];
+
+	start = b = gz_reserve(g, 1 + wire_varint_len(smp_len) + smp_len);
+	if (!b)
+		return;
+	*b++ = WIRE_LEN(2);
+	b = wire_varint(b, smp_len);
+	if (loc_len) {
+		*b++ = WIRE_LEN(1);
+		b = wire_varint(b, loc_len);
+		for (k = 0; k < n; k++)
+			b = wire_varint(b, sk->loc[k]);
+	}
+	*b++ = WIRE_LEN(2);
+	b = wire_varint(b, val_len);
+	b = wire_varint(b, sk->count);
+	for (k = 1; k < nt; k++) {
+		if (k == col)
+			b = wire_varint(b, sk->period);
+		else
+			*b++ = 0;
+	}
+	if (sk->has_tid) {
+		b = put_label(b, lab_len[0], STR_PID, 0, pid);
+		b = put_label(b, lab_len[1], STR_TID, 0, tid);
+	}
+	b = put_label(b, lab_len[2], STR_COMM, sk->comm, 0);
+	gz_commit(g, start, b);
 }
 
 /* Spilled samples first (in the order they were spilled), then those in memory. */
 static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
 {
-	struct sample_writer *w = calloc(1, sizeof(*w));
-	struct pp_stack *sk = NULL;
-	size_t i, k;
-	int ret = -1;
+	struct pp_stack *sk;
+	size_t i;
 
-	if (!w)
-		return -1;
-	w->values = calloc(nt, sizeof(*w->values));
-	w->nt = nt;
-	if (!w->values)
-		goto out;
-	perftools__profiles__profile__init(&w->piece);
-	w->smpp = &w->smp;
-	w->piece.n_sample = 1;
-	w->piece.sample = &w->smpp;
-	for (k = 0; k < 3; k++) {
-		perftools__profiles__label__init(&w->lab[k]);
-		w->labp[k] = &w->lab[k];
-	}
-	w->lab[0].key = STR_PID;
-	w->lab[1].key = STR_TID;
-	w->lab[2].key = STR_COMM;
 	if (p->spill) {
 		sk = malloc(sizeof(*sk) + PD_SYM_MAX_STACK * sizeof(*sk->loc));
 		if (!sk)
-			goto out;
+			return -1;
 		if (fflush(p->spill) || fseek(p->spill, 0, SEEK_SET))
 			p->spill_failed = true;
 		while (!p->spill_failed && !g->failed && !g->out->err && unspill(p, sk))
-			write_sample(p, g, w, sk);
+			write_sample(p, g, nt, sk);
 		if (ferror(p->spill))
 			p->spill_failed = true;
+		free(sk);
 	}
 	for (i = 0; i < p->nr_stacks && !g->failed && !g->out->err; i++)
-		write_sample(p, g, w, p->stack_list[i]);
-	ret = 0;
-out:
-	free(sk);
-	free(w->values);
-	free(w);
-	return ret;
+		write_sample(p, g, nt, p->stack_list[i]);
+	return 0;
 }
 
 static void write_mappings(struct pp_prof *p, struct gz_buf *g)
@@ -1080,32 +1212,42 @@ static void write_mappings(struct pp_prof *p, struct gz_buf *g)
 	}
 }
 
+/* Every location in memory, each in a Profile of its own. */
 static void write_locations(struct pp_prof *p, struct gz_buf *g)
 {
-	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
-	pb_location loc, *locp = &loc;
-	pb_line ln[PD_SYM_MAX_INLINE + 1], *lnp[PD_SYM_MAX_INLINE + 1];
-	size_t i, k;
+	size_t i, k, len, line_len[PD_SYM_MAX_INLINE + 1];
+	uint8_t *b, *start;
 
-	piece.n_location = 1;
-	piece.location = &locp;
-	for (k = 0; k < PD_SYM_MAX_INLINE + 1; k++)
-		lnp[k] = &ln[k];
-	for (i = 0; i < p->nr_locs; i++) {
+	for (i = 0; i < p->nr_locs && !g->failed; i++) {
 		const struct pp_loc *x = p->loc_list[i];
+		uint64_t mapping_id = x->mapping ? x->mapping->id : 0;
+		size_t nl = x->nr_lines < PD_SYM_MAX_INLINE + 1 ? x->nr_lines : PD_SYM_MAX_INLINE + 1;
 
-		perftools__profiles__location__init(&loc);
-		loc.id = x->id;
-		loc.mapping_id = x->mapping ? x->mapping->id : 0;
-		loc.address = x->address;
-		for (k = 0; k < x->nr_lines && k < PD_SYM_MAX_INLINE + 1; k++) {
-			perftools__profiles__line__init(&ln[k]);
-			ln[k].function_id = x->lines[k].function_id;
-			ln[k].line = x->lines[k].line;
+		len = (x->id ? 1 + wire_varint_len(x->id) : 0) +
+		      (mapping_id ? 1 + wire_varint_len(mapping_id) : 0) +
+		      (x->address ? 1 + wire_varint_len(x->address) : 0);
+		for (k = 0; k < nl; k++) {
+			const struct pp_line *l = &x->lines[k];
+
+			line_len[k] = (l->function_id ? 1 + wire_varint_len(l->function_id) : 0) +
+				      (l->line ? 1 + wire_varint_len((uint64_t)l->line) : 0);
+			len += 1 + wire_varint_len(line_len[k]) + line_len[k];
 		}
-		loc.n_line = k;
-		loc.line = lnp;
-		put(g, &piece);
+		start = b = gz_reserve(g, 1 + wire_varint_len(len) + len);
+		if (!b)
+			return;
+		*b++ = WIRE_LEN(4);
+		b = wire_varint(b, len);
+		b = wire_field(b, 1, x->id);
+		b = wire_field(b, 2, mapping_id);
+		b = wire_field(b, 3, x->address);
+		for (k = 0; k < nl; k++) {
+			*b++ = WIRE_LEN(4);
+			b = wire_varint(b, line_len[k]);
+			b = wire_field(b, 1, x->lines[k].function_id);
+			b = wire_field(b, 2, (uint64_t)x->lines[k].line);
+		}
+		gz_commit(g, start, b);
 	}
 }
 
@@ -1166,8 +1308,7 @@ int pp_write(struct pp_prof *p, struct pd_reader *r)
 	write_locations(p, g);
 	write_functions(p, g);
 	write_strings(p, g);
-	if (!g->failed)
-		gz_run(g, Z_FINISH);
+	gz_finish(g);
 	return g->failed ? PD_STATUS_NOMEM : p->spill_failed ? PD_STATUS_IO : 0;
 }
 
@@ -1243,6 +1384,8 @@ void pp_free(struct pp_prof *p)
 	csv_arena_free(&p->arena);
 	if (p->gz)
 		deflateEnd(&p->gz->z);
+	if (p->gz)
+		free(p->gz->big);
 	free(p->gz);
 	free(p->str_by_idx);
 	free(p->funcs);
