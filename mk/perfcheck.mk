@@ -25,9 +25,16 @@ $(OBJ)/validate/%.o: validate/%.c $(wildcard include/perfdata/*.h) $(wildcard va
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/perfcheck: $(PERFCHECK_OBJS) $(COMMON_OBJS) $(LIB)
+# --check-buildids reads ELF notes with the symbolization library's note
+# reader (symbolize/elf_note.c), which needs no libelf: perfcheck links the
+# library's archive of separate objects, so that only that one comes in
+# (literal path: symbolize.mk is read after this fragment).
+PERFCHECK_SYM_LIB := $(OBJ)/libperfdata-sym-internal.a
+
+$(O)/perfcheck: $(PERFCHECK_OBJS) $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(PERFCHECK_OBJS) $(COMMON_OBJS) $(LIB) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(PERFCHECK_OBJS) $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB) \
+		$(ZSTD_LIBS) $(LDFLAGS)
 
 $(O)/perfcheck-mutate: $(OBJ)/validate/mutate.o
 	$(if $(Q),@echo "  LINK    $@")
@@ -40,6 +47,7 @@ fuzz-perfcheck:
 	$(Q)$(FUZZ_CC) -O1 -g -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Ivalidate \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o build-fuzz/fuzz-perfcheck fuzz/fuzz_perfcheck.c $(PERFCHECK_FUZZ_SRCS) $(COMMON_SRCS) \
+		symbolize/elf_note.c \
 		build-fuzz/libperfdata.a $(ZSTD_LIBS)
 
 fuzz-perfcheck-run: fuzz-perfcheck

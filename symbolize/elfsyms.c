@@ -23,9 +23,6 @@
 
 #include "sym_internal.h"
 
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID 3
-#endif
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC 10
 #endif
@@ -68,34 +65,6 @@ bool pd_build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
 	return na == nb && !memcmp(a, b, na);
 }
 
-int pd_elf_notes_build_id(const uint8_t *p, size_t len, uint8_t *id, size_t max)
-{
-	size_t off = 0;
-
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		size_t name_off, desc_off, next;
-
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		name_off = off + 12;
-		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
-		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
-		if (desc_off > len || next > len || desc_off < name_off)
-			return -1;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name_off, "GNU", 4)) {
-			size_t n = descsz < max ? descsz : max;
-
-			memcpy(id, p + desc_off, n);
-			memset(id + n, 0, max - n);
-			return (int)(descsz < max ? descsz : max);
-		}
-		off = next;
-	}
-	return -1;
-}
-
 /* First section called `name` (perf looks sections up by name, first match). */
 static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx)
 {
@@ -134,7 +103,9 @@ static int elf_build_id(Elf *elf, uint8_t *id, size_t max)
 		data = elf_getdata(scn, NULL);
 		if (!data || !data->d_buf || shdr.sh_type == SHT_NOBITS)
 			return -1;
-		return pd_elf_notes_build_id(data->d_buf, data->d_size, id, max);
+		/* libelf gives note sections in host byte order */
+		return pd_elf_notes_build_id(data->d_buf, data->d_size,
+					     __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, id, max);
 	}
 	return -1;
 }

@@ -1160,10 +1160,8 @@ int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k)
 {
 	uint8_t id[20];
-	int fd, n;
-	uint8_t buf[4096];
-	ssize_t len;
 	struct utsname u;
+	int n;
 
 	if (!k->has_build_id) {
 		/* no build id: the release must at least match */
@@ -1171,14 +1169,7 @@ static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k)
 			return true;
 		return uname(&u) == 0 && !strcmp(u.release, m->osrelease);
 	}
-	fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	len = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (len <= 0)
-		return false;
-	n = pd_elf_notes_build_id(buf, (size_t)len, id, sizeof(id));
+	n = pd_kernel_build_id(id, sizeof(id));
 	return n > 0 && pd_build_id_equal(k->build_id, k->build_id_size, id, (size_t)n);
 }
 

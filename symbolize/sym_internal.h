@@ -158,8 +158,14 @@ int pd_elf_fd_build_id(int fd, uint8_t *id, size_t max);
 void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d);
 /* Load ELF symbols from an in-memory image (the vdso). */
 int pd_elf_load_mem(struct pd_dso *d, const void *image, size_t size);
-/* Parse a note section blob for NT_GNU_BUILD_ID. */
-int pd_elf_notes_build_id(const uint8_t *p, size_t len, uint8_t *id, size_t max);
+
+/* elf_note.c */
+/*
+ * The first GNU build-id note of 1 to max bytes in a run of notes of the
+ * given byte order; returns its size or -1.
+ */
+int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t *id,
+			  size_t max);
 
 /* kallsyms.c */
 /* Load a kallsyms-format file into t (raw, before fixups); returns symbols or -1. */

@@ -21,6 +21,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 pass=0
 fail=0
+skip=0
 
 ok() {
 	pass=$((pass + 1))
@@ -328,7 +329,16 @@ if [ -n "$path" ] && [ -n "$elf" ]; then
 	expect_rc 0 "$PC" --check-buildids --symfs "$tmp/symfs" corpus/basic.data
 	grep -q "warning PD622.*file=$path" "$tmp/out" && ok || bad "--check-buildids: no PD622 for $path"
 	expect_rc 1 "$PC" --strict --check-buildids --symfs "$tmp/symfs" corpus/basic.data
+	# the id found in the binary is the one readelf shows
+	want=$(readelf -n "$elf" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -1)
+	if [ -n "$want" ]; then
+		got=$(sed -n "s|.*PD622.*file=$path .*found=\([0-9a-f]*\).*|\1|p" "$tmp/out" | head -1)
+		[ "$got" = "$want" ] && ok || bad "--check-buildids: found=$got, readelf says $want"
+	else
+		echo "perfcheck.sh: SKIP: no readelf, or no build id in $elf"
+		skip=$((skip + 1))
+	fi
 fi
 
-echo "perfcheck.sh: $pass passed, $fail failed ($nvalid valid inputs, $nbad damaged inputs)"
+echo "perfcheck.sh: $pass passed, $fail failed, $skip skipped ($nvalid valid inputs, $nbad damaged inputs)"
 [ $fail -eq 0 ]

@@ -117,7 +117,5 @@ void pc_buildids_free(struct pc_buildids *b);
 void pc_buildids_check(struct pc_buildids *b, struct pc_file *pf, const char *filename,
 		       const uint8_t *id, unsigned int size, uint64_t offset, int64_t rec_idx,
 		       uint32_t rec_type);
-/* Read the GNU build id of an ELF file; returns its length or -1. */
-int pc_elf_build_id(const char *path, uint8_t *out, unsigned int max);
 
 #endif /* PERFCHECK_H */

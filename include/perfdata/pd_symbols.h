@@ -273,6 +273,16 @@ enum pd_dso_kind pd_dso_kind(const struct pd_dso *d);
 /* Build id (NULL, *size 0 when unknown). */
 const uint8_t *pd_dso_build_id(const struct pd_dso *d, size_t *size);
 
+/*
+ * Build ids of the files on this machine, without libelf: the first GNU
+ * build-id note of an ELF file's note sections, else of its note segments
+ * (only a regular file is opened; every read is bounded), and the running
+ * kernel's (/sys/kernel/notes).  Each returns the id's size, at most max,
+ * or -1 when there is none.
+ */
+int pd_elf_file_build_id(const char *path, uint8_t *id, size_t max);
+int pd_kernel_build_id(uint8_t *id, size_t max);
+
 #ifdef __cplusplus
 }
 #endif
