@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "csv_tables.h"
 
 static void usage(FILE *f)
@@ -97,11 +98,6 @@ static void print_note(void *arg, const char *dso, const char *msg)
 		fprintf(stderr, "%s: to-csv: note: %s: %s\n", cli_progname, dso, msg);
 }
 
-static bool stop_now(const struct cli_diag *cd, bool strict)
-{
-	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
-}
-
 static int make_dir(const char *dir)
 {
 	struct stat st;
@@ -169,6 +165,90 @@ static int close_tables(struct csv_ctx *c, bool keep)
 	return ret;
 }
 
+/* ---- the writer ops (driver.h) ---- */
+
+struct csv_writer {
+	struct csv_ctx *c;
+	const char *dir;		/* NULL: one table on standard output */
+	const struct pd_select *sel;
+	uint64_t nr_records;
+};
+
+static int csv_begin(struct drv *d, void *w)
+{
+	struct csv_writer *cw = w;
+	struct csv_ctx *c = cw->c;
+
+	c->r = d->r;
+	c->m = d->m;
+	if (pd_members_new(c->r, cw->sel, &c->members) < 0)
+		return PD_STATUS_NOMEM;
+	if (cw->dir && make_dir(cw->dir))
+		return PD_STATUS_IO;
+	/* the tables opened so far are dropped by csv_close_op() */
+	if (open_tables(c, cw->dir))
+		return PD_STATUS_IO;
+	if (c->want[CSV_SAMPLES] && csv_samples_start(c))
+		return PD_STATUS_NOMEM;
+	return 0;
+}
+
+static int csv_rec(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct csv_writer *cw = w;
+
+	csv_record(cw->c, rec);
+	if (cw->c->nomem)
+		return PD_STATUS_NOMEM;
+	/* a full disk or a closed pipe: reading on is pointless */
+	if (!(++cw->nr_records & 1023) && csv_write_error(cw->c))
+		return DRV_STOP;
+	return 0;
+}
+
+static int csv_end(struct drv *d, void *w)
+{
+	struct csv_writer *cw = w;
+
+	if (d->failed)
+		return 0;
+	csv_finish(cw->c);
+	return cw->c->nomem ? PD_STATUS_NOMEM : 0;
+}
+
+static int csv_close_op(struct drv *d, void *w, int code)
+{
+	struct csv_writer *cw = w;
+	struct csv_ctx *c = cw->c;
+	int werr;
+
+	if (d->werr) {
+		close_tables(c, false);
+		return code;
+	}
+	if (c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
+		const struct pd_event *e = pd_reader_event(c->r, (size_t)c->folded_ev);
+
+		fprintf(stderr, "%s: to-csv: folded holds the samples of %s only (choose with --event)\n",
+			cli_progname, e ? e->name : "?");
+	}
+	csv_samples_stop(c);
+	werr = csv_write_error(c);
+	/* a usage error found at the end (pipe mode's --event) leaves no table either */
+	if (close_tables(c, !d->failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	if (werr && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	return code;
+}
+
+static const struct writer_ops csv_ops = {
+	.begin = csv_begin,
+	.record = csv_rec,
+	.end = csv_end,
+	.close = csv_close_op,
+};
+
 int cmd_to_csv(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -185,16 +265,14 @@ int cmd_to_csv(int argc, char **argv)
 		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct drv_opts o = { .cmd = "to-csv", .ro = PD_READER_OPTS_INIT };
 	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
-	const struct pd_record *rec;
+	struct csv_writer cw = { 0 };
 	struct cli_select cs;
 	struct csv_ctx *c;
-	struct cli_diag cd;
 	const char *dir = NULL, *input;
-	bool any = false, strict = false, verbose = false, failed = false, srcline = false;
-	int ch, i, status = 0, code, werr, taken;
-	uint64_t nr_records = 0;
+	bool any = false, srcline = false;
+	int ch, i, code, taken;
 
 	c = calloc(1, sizeof(*c));
 	if (!c || csv_ctx_init(c)) {
@@ -230,10 +308,10 @@ int cmd_to_csv(int argc, char **argv)
 			c->folded_period = true;
 			break;
 		case 's':
-			strict = true;
+			o.strict = true;
 			break;
 		case 'v':
-			verbose = true;
+			o.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -257,7 +335,7 @@ int cmd_to_csv(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	cli_select_reader_opts(&cs, &ro);
+	cli_select_reader_opts(&cs, &o.ro);
 	if (!any) {
 		if (!dir) {
 			cli_error("to-csv: give -o DIR for all tables, or --table NAME for one on stdout");
@@ -289,92 +367,20 @@ int cmd_to_csv(int argc, char **argv)
 	so.srcline = srcline || c->want[CSV_FUNCTIONS];
 	c->srcline = so.srcline;
 	so.note_fn = print_note;
-	so.note_arg = verbose ? c : NULL;
+	so.note_arg = o.verbose ? c : NULL;
 
-	cli_diag_init(&cd, input, verbose);
-	ro.diag_fn = cli_diag_cb;
-	ro.diag_arg = &cd;
 	/* perf script's order: it decides comm and maps of every sample */
-	ro.time_order = true;
-	status = pd_reader_open(input, &ro, &c->r);
-	if (status < 0) {
-		code = cli_exit_code(status, &cd);
-		goto out;
-	}
-	code = cli_select_check(&cs, c->r, false);
-	if (code)
-		goto out;
-	if (stop_now(&cd, strict)) {
-		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
-		goto out;
-	}
-	/* the paths of the options were checked: only memory can fail here */
-	if (pd_members_new(c->r, cs.sel, &c->members) < 0 || pd_machine_new(&so, &c->m) < 0) {
-		cli_error("to-csv: out of memory");
-		code = CLI_EXIT_IO;
-		goto out;
-	}
-	if (pd_machine_add_features(c->m, pd_reader_features(c->r)) < 0)
-		goto nomem;
-	code = CLI_EXIT_IO;
-	if (dir && make_dir(dir))
-		goto out;
-	if (open_tables(c, dir)) {
-		close_tables(c, false);
-		goto out;
-	}
-	if (c->want[CSV_SAMPLES] && csv_samples_start(c))
-		goto nomem;
-
-	while ((status = pd_reader_next(c->r, &rec)) > 0) {
-		if (pd_machine_process(c->m, rec) < 0)
-			goto nomem;
-		csv_record(c, rec);
-		if (c->nomem)
-			goto nomem;
-		if (stop_now(&cd, strict)) {
-			status = PD_STATUS_MALFORMED;
-			failed = true;
-			break;
-		}
-		/* a full disk or a closed pipe: reading on is pointless */
-		if (!(++nr_records & 1023) && csv_write_error(c))
-			break;
-	}
-	if (status < 0 && strict)
-		failed = true;
-	if (!failed) {
-		csv_finish(c);
-		if (c->nomem)
-			goto nomem;
-	}
-	if (c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
-		const struct pd_event *e = pd_reader_event(c->r, (size_t)c->folded_ev);
-
-		fprintf(stderr, "%s: to-csv: folded holds the samples of %s only (choose with --event)\n",
-			cli_progname, e ? e->name : "?");
-	}
-	code = cli_exit_code(status < 0 ? status : 0, &cd);
-	if (code == CLI_EXIT_OK)
-		code = cli_select_check(&cs, c->r, true);
-	csv_samples_stop(c);
-	werr = csv_write_error(c);
-	/* a usage error found at the end (pipe mode's --event) leaves no table either */
-	if (close_tables(c, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	if (werr && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	goto out;
-
-nomem:
-	cli_error("to-csv: out of memory");
-	close_tables(c, false);
-	code = CLI_EXIT_IO;
+	o.ro.time_order = true;
+	o.input = input;
+	o.cs = &cs;
+	o.so = &so;
+	cw.c = c;
+	cw.dir = dir;
+	cw.sel = cs.sel;
+	code = drv_run(&o, &csv_ops, &cw);
+	c->m = NULL;
+	c->r = NULL;
 out:
-	if (c->m)
-		pd_machine_free(c->m);
-	if (c->r)
-		pd_reader_close(c->r);
 	csv_ctx_free(c);
 	free(c);
 	cli_select_free(&cs);

@@ -146,6 +146,7 @@ int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
 	if (werr > 0) {
 		/* the writer said why */
 		code = werr;
+		d.werr = PD_STATUS_IO;
 		d.failed = true;
 		goto close;
 	}
@@ -156,6 +157,7 @@ int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
 	if (!werr && ops->end)
 		werr = ops->end(&d, w);
 	if (werr) {
+		d.werr = werr;
 		d.failed = true;
 		code = werr == PD_STATUS_NOMEM ? nomem(&d) : CLI_EXIT_IO;
 	} else {

@@ -89,6 +89,8 @@ struct drv {
 	bool failed;
 	/* the reader's last negative status, or 0 */
 	int status;
+	/* the writer's (or the machine's) negative status that ended the run, or 0 */
+	int werr;
 };
 
 /* Run the conversion; returns the command's CLI_EXIT_* code. */
