@@ -13,6 +13,7 @@
 #define PERFDATA_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "perfdata/perfdata.h"
@@ -69,10 +70,17 @@ int tool_finish_output(const char *prog, int code);
 void tool_io_error(const char *prog, const char *what, const char *path, int err);
 
 /*
- * A diagnostic of the reader or the writer, one line on stderr:
+ * The one text shape of a diagnostic, the line every command prints:
  *	NAME:0xOFFSET: SEVERITY PDnnn [rec#N TYPE]: text detail
  * (NAME/STREAM in directory mode; no offset or record part when the
- * finding has none).  A failed system call (cannot open, read, create or
+ * finding has none), into buf, cut to size - 1 bytes.  Returns its length.
+ */
+#define TOOL_DIAG_LINE_MAX	8192
+size_t tool_format_diag(char *buf, size_t size, const char *name, const struct pd_diag *d);
+
+/*
+ * A diagnostic of the reader or the writer, one line on stderr in the
+ * shape of tool_format_diag().  A failed system call (cannot open, read, create or
  * write a file) is printed in the shape of tool_io_error() instead, with
  * the offset of a failed read:
  *	PROG: cannot read 'NAME' at offset 0x2000: Input/output error

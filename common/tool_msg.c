@@ -3,6 +3,7 @@
  * tool_msg.c - the messages every command prints the same way (tool.h).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +93,56 @@ static bool print_io_diag(const char *prog, const char *name, const struct pd_di
 	return true;
 }
 
-void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d)
+/* Append to a line being formatted; a line longer than the buffer is cut. */
+static void line_add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	*len = (size_t)n < size - *len ? *len + (size_t)n : size - 1;
+}
+
+size_t tool_format_diag(char *buf, size_t size, const char *name, const struct pd_diag *d)
 {
 	const char *type;
+	size_t len = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	line_add(buf, size, &len, "%s", name);
+	if (d->stream) {
+		size_t n = strlen(name);
+
+		line_add(buf, size, &len, "%s%s", n && name[n - 1] == '/' ? "" : "/", d->stream);
+	}
+	if (d->offset != PD_NO_OFFSET)
+		line_add(buf, size, &len, ":0x%" PRIx64, d->offset);
+	line_add(buf, size, &len, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
+	if (d->record_index >= 0) {
+		type = pd_record_type_name(d->record_type);
+		if (type)
+			line_add(buf, size, &len, " [rec#%" PRId64 " %s]", d->record_index, type);
+		else
+			line_add(buf, size, &len, " [rec#%" PRId64 " UNKNOWN_%" PRIu32 "]",
+				 d->record_index, d->record_type);
+	}
+	line_add(buf, size, &len, ": %s", pd_code_text(d->code));
+	if (d->detail && d->detail[0])
+		line_add(buf, size, &len, " %s", d->detail);
+	return len;
+}
+
+void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d)
+{
+	char line[TOOL_DIAG_LINE_MAX];
 
 	if (print_io_diag(prog, name, d))
 		return;
@@ -103,26 +151,7 @@ void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d
 	 * stdout is flushed first: when both go to a terminal or the same
 	 * file, a finding then appears next to the output it concerns.
 	 */
+	tool_format_diag(line, sizeof(line), name, d);
 	fflush(stdout);
-	fputs(name, stderr);
-	if (d->stream) {
-		size_t n = strlen(name);
-
-		fprintf(stderr, "%s%s", n && name[n - 1] == '/' ? "" : "/", d->stream);
-	}
-	if (d->offset != PD_NO_OFFSET)
-		fprintf(stderr, ":0x%" PRIx64, d->offset);
-	fprintf(stderr, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
-	if (d->record_index >= 0) {
-		type = pd_record_type_name(d->record_type);
-		if (type)
-			fprintf(stderr, " [rec#%" PRId64 " %s]", d->record_index, type);
-		else
-			fprintf(stderr, " [rec#%" PRId64 " UNKNOWN_%" PRIu32 "]", d->record_index,
-				d->record_type);
-	}
-	fprintf(stderr, ": %s", pd_code_text(d->code));
-	if (d->detail && d->detail[0])
-		fprintf(stderr, " %s", d->detail);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", line);
 }

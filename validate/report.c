@@ -40,20 +40,16 @@ static bool fails(const struct pc_opts *o, enum pd_severity sev)
 	return sev == PD_SEV_ERROR || (o->strict && sev == PD_SEV_WARNING);
 }
 
-/* FILE:0xOFFSET: SEVERITY CODE [rec#N TYPE]: message key=value ... */
+/*
+ * The text line of a finding: every command's diagnostic line
+ * (tool_format_diag()), and the note that reading stopped there.
+ */
 static void format_line(char *buf, size_t size, const char *name, const struct pd_diag *d)
 {
-	char off[32] = "", rec[64] = "", tbuf[24];
+	size_t len = tool_format_diag(buf, size, name, d);
 
-	if (d->offset != PD_NO_OFFSET)
-		snprintf(off, sizeof(off), ":0x%" PRIx64, d->offset);
-	if (d->record_index >= 0)
-		snprintf(rec, sizeof(rec), " [rec#%" PRId64 " %s]", d->record_index,
-			 type_name(d->record_type, tbuf, sizeof(tbuf)));
-	snprintf(buf, size, "%s%s%s%s: %s %s%s: %s%s%s%s", name, d->stream ? "/" : "",
-		 d->stream ? d->stream : "", off, pd_severity_name(d->severity),
-		 pd_code_id(d->code), rec, pd_code_text(d->code),
-		 d->detail[0] ? " " : "", d->detail, d->fatal ? " (reading stopped here)" : "");
+	if (d->fatal && len < size)
+		snprintf(buf + len, size - len, " (reading stopped here)");
 }
 
 /* ---- JSON ---- */
