@@ -140,6 +140,7 @@ struct pd_reader {
 	/* file offset of each feature bit's table entry, 0: none read */
 	uint64_t feat_entry[PD_FEAT_BITS];
 	bool swap;
+	bool bitmap_u32;	/* swapped bitmap written as u32 words (32-bit writer) */
 	bool simpleperf;
 
 	/* events and sample ids */
@@ -669,12 +670,23 @@ static void fix_bitmap(struct pd_reader *r, const uint8_t *raw)
 		bm[i] = (uint64_t)lo | ((uint64_t)hi << 32);
 	}
 	if (bm[0] & (1ULL << PD_FEAT_HOSTNAME)) {
+		r->bitmap_u32 = true;
 		DIAG(r, PD_BITMAP_HEURISTIC, 72, "words=u32");
 		return;
 	}
 	memset(bm, 0, 4 * sizeof(*bm));
 	bm[0] = 1ULL << PD_FEAT_BUILD_ID;
 	DIAG(r, PD_BITMAP_HEURISTIC, 72, "fallback=build_id_only");
+}
+
+/* The byte of the file header that holds feature bit `bit`, in the file's word order. */
+static uint64_t bitmap_byte(const struct pd_reader *r, unsigned int bit)
+{
+	if (!r->swap)
+		return 72 + bit / 8;
+	if (r->bitmap_u32)
+		return 72 + 4 * (bit / 32) + 3 - (bit % 32) / 8;
+	return 72 + 8 * (bit / 64) + 7 - (bit % 64) / 8;
 }
 
 static bool section_in_file(const struct pd_section *s, uint64_t file_size)
@@ -1044,7 +1056,7 @@ static int read_features(struct pd_reader *r, int fd)
 		if ((h->features[bit / 64] >> (bit % 64)) & 1)
 			nr++;
 	if (h->features[0] & 1)
-		DIAG(r, PD_RESERVED_FEATURE_BIT, 72, "bit=0");
+		DIAG(r, PD_RESERVED_FEATURE_BIT, bitmap_byte(r, 0), "bit=0");
 	if (!nr)
 		return 0;
 	table_off = h->data.offset + h->data.size;
@@ -1075,7 +1087,7 @@ static int read_features(struct pd_reader *r, int fd)
 
 		for (rank = 0; bits[rank] != (unsigned int)no_section; rank++)
 			;
-		DIAG(r, PD_FEATURE_BIT_NO_SECTION, 72 + (unsigned int)no_section / 8,
+		DIAG(r, PD_FEATURE_BIT_NO_SECTION, bitmap_byte(r, (unsigned int)no_section),
 		     "bit=%d feature=%s entry=%" PRIu64 " entry_offset=%" PRIu64
 		     " entries_written=%" PRIu64 " bits_set=%" PRIu64, no_section,
 		     pd_feature_name((unsigned int)no_section) ?
@@ -1100,8 +1112,10 @@ static int read_features(struct pd_reader *r, int fd)
 		if (bit == 0)
 			continue;
 		if (!pd_feature_is_known(bit))
-			DIAG(r, PD_UNKNOWN_FEATURE_BIT, 72 + bit / 8, "bit=%u size=%" PRIu64, bit,
-			     s.size);
+			DIAG(r, PD_UNKNOWN_FEATURE_BIT, bitmap_byte(r, bit),
+			     "bit=%u byte_bit=%u entry=%" PRIu64 " entry_offset=%" PRIu64
+			     " section_offset=%" PRIu64 " size=%" PRIu64, bit, bit % 8, k - 1, eoff,
+			     s.offset, s.size);
 		if (!section_in_file(&s, h->file_size)) {
 			DIAG(r, PD_FEAT_SECTION_OUT_OF_FILE, eoff,
 			     "feature=%s offset=%" PRIu64 " size=%" PRIu64 " file_size=%" PRIu64,

@@ -43,9 +43,23 @@ inject_twin() {
 	cat "$tmp/MANIFEST" > "$out/MANIFEST"
 }
 
+# an unknown feature bit in a big-endian file: its byte in the swapped bitmap
+swapped_unknown_bit() {
+	off=$("$tmp/make_inject_twin" -b 100 "$out/unknown-feature-bit.data" "$out/unknown-feature-bit-be.data")
+	grep -v '^unknown-feature-bit-be.data ' "$out/MANIFEST" > "$tmp/MANIFEST" || true
+	echo "unknown-feature-bit-be.data | 13 | $off | unknown-feature-bit.data byte-swapped: bit 100 (bit 36 of the big-endian bitmap word at 80) lies in its 4th byte (warning)" >> "$tmp/MANIFEST"
+	cat "$tmp/MANIFEST" > "$out/MANIFEST"
+}
+
 if [ "${1:-}" = inject-cross-endian.data ] && [ $# -eq 1 ]; then
 	inject_twin
 	echo "make-bad-corpus: wrote 1 files to $out"
+	exit 0
+fi
+if [ "${1:-}" = unknown-feature-bit-be.data ] && [ $# -eq 1 ]; then
+	inject_twin > /dev/null
+	swapped_unknown_bit
+	echo "make-bad-corpus: wrote 2 files to $out"
 	exit 0
 fi
 if [ $# -gt 0 ]; then
@@ -59,5 +73,6 @@ find "$out" -maxdepth 1 -type f -name '*.data' -exec rm -f {} +
 n=$(grep -vc '^#' "$out/MANIFEST")
 echo "make-bad-corpus: wrote $n files to $out"
 inject_twin
+swapped_unknown_bit
 # perfcheck's cross-record and cross-section cases (check-*.data)
 sh "$top/scripts/make-bad-corpus-check.sh" "$corpus"

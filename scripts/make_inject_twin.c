@@ -5,10 +5,16 @@
  * with its feature payloads left unswapped, and print the offset of its
  * HOSTNAME section, where the reader reports it.
  *
- * Usage: make_inject_twin IN OUT
+ * With -b BIT: the plain byte-swapped twin (features swapped too), and the
+ * offset of the header byte that holds feature bit BIT in the twin's
+ * big-endian bitmap (checked to be set there).
+ *
+ * Usage: make_inject_twin [-b BIT] IN OUT
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "swap_twin.h"
 
@@ -30,8 +36,24 @@ int main(int argc, char **argv)
 	char err[512];
 	FILE *f;
 
+	if (argc == 5 && !strcmp(argv[1], "-b")) {
+		unsigned int want = (unsigned int)strtoul(argv[2], NULL, 10);
+		/* bit n is bit n % 64 of the u64 at 72 + 8 * (n / 64), stored most significant byte first */
+		unsigned int byte = 72 + 8 * (want / 64) + 7 - (want % 64) / 8;
+
+		if (want >= 256 || swap_twin(argv[3], argv[4], err, sizeof(err))) {
+			fprintf(stderr, "make_inject_twin: %s\n", want >= 256 ? "bit past 255" : err);
+			return 1;
+		}
+		f = fopen(argv[4], "rb");
+		if (!f || fread(h, 1, sizeof(h), f) != sizeof(h) || !((h[byte] >> (want % 8)) & 1))
+			return 1;
+		fclose(f);
+		printf("%u\n", byte);
+		return 0;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s IN OUT\n", argv[0]);
+		fprintf(stderr, "usage: %s [-b BIT] IN OUT\n", argv[0]);
 		return 2;
 	}
 	swap_twin_keep_features = true;
