@@ -454,9 +454,45 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /*
+ * Whether an ELF file has a .debug_frame section.  libdw asks for a
+ * module's DWARF only for its .debug_frame (when .eh_frame has no row for
+ * an address) but reads, and decompresses, every DWARF section of the
+ * file to get it, once per process; distributions' debug files mostly
+ * have none.  Unsure answers are yes: libdw then decides as before.
+ */
+static bool has_debug_frame(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	if (!e)
+		return true;
+	if (elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0) {
+		elf_end(e);
+		return true;
+	}
+	while (!found && (scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			found = true;
+			break;
+		}
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		found = !name || !strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame");
+	}
+	elf_end(e);
+	return found;
+}
+
+/*
  * .debug_frame of a DSO whose symbols came from a separate debug file:
  * that file, found the way symbols are (build-id cache, /usr/lib/debug),
- * opened under the same rules.
+ * opened under the same rules.  A file without one is not handed over:
+ * libdw's answer is no CFI either way, without reading its DWARF.
  */
 static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			     Dwarf_Addr base, const char *file_name, const char *debuglink_file,
@@ -474,6 +510,10 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 	fd = pd_sym_open(pd_machine_env(um->u->m), d->syms_path, d->syms_under_root);
 	if (fd < 0)
 		return -1;
+	if (!has_debug_frame(fd)) {
+		close(fd);
+		return -1;
+	}
 	*debuginfo_file_name = strdup(d->syms_path);
 	return fd;
 }
