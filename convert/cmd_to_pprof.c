@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "../common/out_sink.h"
 #include "pprof_prof.h"
 
@@ -55,10 +56,96 @@ static void print_note(void *arg, const char *dso, const char *msg)
 		fprintf(stderr, "%s: to-pprof: note: %s: %s\n", cli_progname, dso, msg);
 }
 
-static bool stop_now(const struct cli_diag *cd, bool strict)
+/* ---- the writer ops (driver.h) ---- */
+
+struct pprof_writer {
+	const char *output;		/* NULL: standard output */
+	bool srcline;
+	const struct pd_select *sel;
+	struct out_sink out;
+	bool opened;
+	struct pp_prof *p;
+	struct pd_members *members;
+};
+
+/* a negative status of pprof_prof.c: its temporary file failed, or memory */
+static int pprof_err(int ret)
 {
-	return strict && (cd->count[PD_SEV_WARNING] || cd->count[PD_SEV_ERROR]);
+	if (ret != PD_STATUS_IO)
+		return PD_STATUS_NOMEM;
+	/* the unnamed file tmpfile() made in TMPDIR, or /tmp */
+	tool_io_error(cli_progname, "write", "temporary file of the stacks", errno);
+	return PD_STATUS_IO;
 }
+
+static int pprof_begin(struct drv *d, void *w)
+{
+	struct pprof_writer *pw = w;
+
+	if (out_sink_open(&pw->out, cli_progname, "to-pprof", pw->output, NULL))
+		return PD_STATUS_IO;
+	pw->opened = true;
+	pw->p = pp_new(d->m, pw->srcline, &pw->out);
+	if (!pw->p || pd_members_new(d->r, pw->sel, &pw->members) < 0)
+		return PD_STATUS_NOMEM;
+	return 0;
+}
+
+static int pprof_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct pprof_writer *pw = w;
+	struct pd_member mbr;
+	size_t pos = 0;
+	int ret;
+
+	/* a sample without its attr has no event: nothing to charge it to */
+	if (rec->type != PD_REC_SAMPLE || !rec->decoded || rec->event_index < 0)
+		return 0;
+	/* the samples perf makes of it: one per member for leader sampling */
+	while ((ret = pd_members_next(pw->members, rec, &pos, &mbr)) > 0) {
+		ret = pp_sample(pw->p, rec, mbr.event_index, mbr.period);
+		if (ret)
+			break;
+	}
+	return ret ? pprof_err(ret) : 0;
+}
+
+static int pprof_end(struct drv *d, void *w)
+{
+	struct pprof_writer *pw = w;
+	int ret;
+
+	if (d->failed)
+		return 0;
+	ret = pp_write(pw->p, d->r);
+	return ret ? pprof_err(ret) : 0;
+}
+
+static int pprof_close(struct drv *d, void *w, int code)
+{
+	struct pprof_writer *pw = w;
+
+	if (pw->opened) {
+		/* a usage error found at the end (pipe mode's --event) leaves no file either */
+		if (out_sink_close(&pw->out, !d->failed && code != CLI_EXIT_USAGE) &&
+		    code == CLI_EXIT_OK)
+			code = CLI_EXIT_IO;
+		if (!pw->output && pw->out.err && code == CLI_EXIT_OK) {
+			tool_io_error(cli_progname, "write", NULL, pw->out.err);
+			code = CLI_EXIT_IO;
+		}
+	}
+	pp_free(pw->p);
+	pd_members_free(pw->members);
+	return code;
+}
+
+static const struct writer_ops pprof_ops = {
+	.begin = pprof_begin,
+	.record = pprof_record,
+	.end = pprof_end,
+	.close = pprof_close,
+};
 
 enum { OPT_NO_SRCLINE = 0x1200, OPT_SYMFS, OPT_KALLSYMS, OPT_STRICT };
 
@@ -76,29 +163,22 @@ int cmd_to_pprof(int argc, char **argv)
 		CLI_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct drv_opts o = { .cmd = "to-pprof", .ro = PD_READER_OPTS_INIT };
 	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
-	struct pd_reader *r = NULL;
-	struct pd_machine *m = NULL;
-	struct pp_prof *p = NULL;
-	struct pd_members *members = NULL;
-	const struct pd_record *rec;
+	struct pprof_writer pw = { .srcline = true };
 	struct cli_select cs;
-	struct cli_diag cd;
-	struct out_sink out;
-	const char *output = NULL, *input;
-	bool strict = false, verbose = false, failed = false, srcline = true, opened = false;
-	int ch, status = 0, code = CLI_EXIT_USAGE, taken;
+	const char *input;
+	int ch, code = CLI_EXIT_USAGE, taken;
 
 	cli_select_init(&cs, cli_progname, "to-pprof");
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			output = optarg;
+			pw.output = optarg;
 			break;
 		case OPT_NO_SRCLINE:
-			srcline = false;
+			pw.srcline = false;
 			break;
 		case OPT_SYMFS:
 			so.symfs = optarg;
@@ -107,10 +187,10 @@ int cmd_to_pprof(int argc, char **argv)
 			so.kallsyms = optarg;
 			break;
 		case OPT_STRICT:
-			strict = true;
+			o.strict = true;
 			break;
 		case 'v':
-			verbose = true;
+			o.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -134,120 +214,27 @@ int cmd_to_pprof(int argc, char **argv)
 		usage(stderr);
 		goto done;
 	}
-	if (cli_check_output("to-pprof", input, output ? output : "-") ||
+	if (cli_check_output("to-pprof", input, pw.output ? pw.output : "-") ||
 	    tool_check_sym_paths(cli_progname, so.symfs, so.kallsyms, NULL))
 		goto done;
-	if (!output && isatty(STDOUT_FILENO)) {
+	if (!pw.output && isatty(STDOUT_FILENO)) {
 		cli_error("to-pprof: refusing to write a compressed profile to a terminal");
 		fprintf(stderr, "Use -o OUT, or redirect: %s to-pprof %s > out.pb.gz\n",
 			cli_progname, input);
 		goto done;
 	}
-	cli_select_reader_opts(&cs, &ro);
-	so.srcline = srcline;
+	cli_select_reader_opts(&cs, &o.ro);
+	so.srcline = pw.srcline;
 	so.note_fn = print_note;
-	so.note_arg = verbose ? &so : NULL;
-
-	cli_diag_init(&cd, input, verbose);
-	ro.diag_fn = cli_diag_cb;
-	ro.diag_arg = &cd;
+	so.note_arg = o.verbose ? &so : NULL;
 	/* perf's order: it decides the comm and the maps of every sample */
-	ro.time_order = true;
-	status = pd_reader_open(input, &ro, &r);
-	if (status < 0) {
-		code = cli_exit_code(status, &cd);
-		goto done;
-	}
-	code = cli_select_check(&cs, r, false);
-	if (code)
-		goto done;
-	if (stop_now(&cd, strict)) {
-		code = cli_exit_code(PD_STATUS_MALFORMED, &cd);
-		goto done;
-	}
-	/* the paths of the options were checked: only memory can fail here */
-	if (pd_machine_new(&so, &m) < 0)
-		goto nomem;
-	if (out_sink_open(&out, cli_progname, "to-pprof", output, NULL)) {
-		code = CLI_EXIT_IO;
-		goto done;
-	}
-	opened = true;
-	p = pp_new(m, srcline, &out);
-	if (!p || pd_members_new(r, cs.sel, &members) < 0 ||
-	    pd_machine_add_features(m, pd_reader_features(r)) < 0)
-		goto nomem;
-
-	while ((status = pd_reader_next(r, &rec)) > 0) {
-		if (pd_machine_process(m, rec) < 0)
-			goto nomem;
-		/* a sample without its attr has no event: nothing to charge it to */
-		if (rec->type == PD_REC_SAMPLE && rec->decoded && rec->event_index >= 0) {
-			struct pd_member mbr;
-			size_t pos = 0;
-			int ret;
-
-			/* the samples perf makes of it: one per member for leader sampling */
-			while ((ret = pd_members_next(members, rec, &pos, &mbr)) > 0) {
-				ret = pp_sample(p, rec, mbr.event_index, mbr.period);
-				if (ret)
-					break;
-			}
-			if (ret == PD_STATUS_IO)
-				goto tmp_err;
-			if (ret)
-				goto nomem;
-		}
-		if (stop_now(&cd, strict)) {
-			status = PD_STATUS_MALFORMED;
-			failed = true;
-			break;
-		}
-	}
-	/* a problem found at the end of the input counts as much as one before it */
-	if ((status < 0 && strict) || stop_now(&cd, strict)) {
-		failed = true;
-		if (status >= 0)
-			status = PD_STATUS_MALFORMED;
-	}
-	if (!failed) {
-		int ret = pp_write(p, r);
-
-		if (ret == PD_STATUS_IO)
-			goto tmp_err;
-		if (ret)
-			goto nomem;
-	}
-	code = cli_exit_code(status < 0 ? status : 0, &cd);
-	if (code == CLI_EXIT_OK)
-		code = cli_select_check(&cs, r, true);
-	opened = false;
-	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_sink_close(&out, !failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	if (!output && out.err && code == CLI_EXIT_OK) {
-		tool_io_error(cli_progname, "write", NULL, out.err);
-		code = CLI_EXIT_IO;
-	}
-	goto done;
-
-tmp_err:
-	/* the unnamed file tmpfile() made in TMPDIR, or /tmp */
-	tool_io_error(cli_progname, "write", "temporary file of the stacks", errno);
-	code = CLI_EXIT_IO;
-	goto done;
-nomem:
-	cli_error("to-pprof: out of memory");
-	code = CLI_EXIT_IO;
+	o.ro.time_order = true;
+	o.input = input;
+	o.cs = &cs;
+	o.so = &so;
+	pw.sel = cs.sel;
+	code = drv_run(&o, &pprof_ops, &pw);
 done:
-	if (opened)
-		out_sink_close(&out, false);
-	pp_free(p);
-	pd_members_free(members);
-	if (m)
-		pd_machine_free(m);
-	if (r)
-		pd_reader_close(r);
 	cli_select_free(&cs);
 	return code;
 }
