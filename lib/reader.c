@@ -989,64 +989,89 @@ static bool feature_byte_order(struct pd_reader *r, int fd, const uint8_t *table
 	return false;
 }
 
-/*
- * A bitmap with one bit more than the table has entries: every entry
- * after that bit's place is read for the bit before its own, and the
- * last one from past the table (zeros where perf reserved room, or the
- * first payload bytes) points nowhere.  Seen as: every entry but the
- * last lies in the file past a table of nr - 1 entries, the last does
- * not.  Find the bit that has no section: the one that lets the most
- * entries decode as the features they are then read for (ties: the
- * latest, so that entries that decode as they are keep their bits).
- * Returns its number, or -1 when the table does not look like that.
- */
-static int bit_without_section(struct pd_reader *r, int fd, const uint8_t *table, uint64_t table_off,
-			       uint64_t nr, const unsigned int *bits)
+/* Bits set without a section that the table layout can still tell apart. */
+#define MAX_BITS_WITHOUT_SECTION 4
+
+static bool entry_past_table(struct pd_reader *r, const uint8_t *table, uint64_t j,
+			     uint64_t table_end)
 {
-	uint64_t file_size = r->hdr.file_size, j, rank;
-	unsigned int best_score = 0, score;
-	int best = -1;
-	bool same[PD_FEAT_BITS], next[PD_FEAT_BITS];
-	struct pd_section last;
+	struct pd_section e = { pd_ld64(table + 16 * j, r->swap), pd_ld64(table + 16 * j + 8, r->swap) };
 
-	if (nr < 2)
-		return -1;
-	for (j = 0; j < nr - 1; j++) {
+	return section_in_file(&e, r->hdr.file_size) && e.offset >= table_end;
+}
+
+/*
+ * A bitmap with m bits more than the table has entries: every entry
+ * after the first such bit's place is read for a bit before its own, and
+ * the last m from past the table (zeros where perf reserved room, or the
+ * first payload bytes) point nowhere.  Seen as: every entry but the last
+ * m lies in the file past a table of nr - m entries, the last m do not
+ * (the least m for which that holds).  Find the bits that have no
+ * section: those that let the most entries decode as the features they
+ * are then read for (ties: the latest, so that entries that decode as
+ * they are keep their bits).  Fills missing[] with their ranks in bits[],
+ * in order, and returns m, or 0 when the table does not look like that.
+ */
+static unsigned int bits_without_section(struct pd_reader *r, int fd, const uint8_t *table,
+					 uint64_t table_off, uint64_t nr, const unsigned int *bits,
+					 uint64_t *missing)
+{
+	/* best[j][d]: the most entries j.. that fit when entry j is read for bits[j + d] */
+	static const unsigned int M = MAX_BITS_WITHOUT_SECTION;
+	unsigned int best[PD_FEAT_BITS][MAX_BITS_WITHOUT_SECTION + 1];
+	unsigned int m, d, dd, top, nmiss = 0;
+	uint64_t j, n, rank;
+
+	for (m = 1; m <= M && m < nr; m++) {
+		uint64_t end = table_off + 16 * (nr - m);
+
+		for (j = 0; j < nr - m && entry_past_table(r, table, j, end); j++)
+			;
+		if (j < nr - m)
+			continue;
+		for (j = nr - m; j < nr && !entry_past_table(r, table, j, end); j++)
+			;
+		if (j == nr)
+			break;
+	}
+	if (m > M || m >= nr)
+		return 0;
+	n = nr - m;
+	for (j = n; j-- > 0;) {
 		struct pd_section e = { pd_ld64(table + 16 * j, r->swap),
 					pd_ld64(table + 16 * j + 8, r->swap) };
 
-		if (!section_in_file(&e, file_size) || e.offset < table_off + 16 * (nr - 1))
-			return -1;
-	}
-	last.offset = pd_ld64(table + 16 * (nr - 1), r->swap);
-	last.size = pd_ld64(table + 16 * (nr - 1) + 8, r->swap);
-	if (section_in_file(&last, file_size) && last.offset >= table_off + 16 * (nr - 1))
-		return -1;
-	for (j = 0; j < nr - 1; j++) {
-		struct pd_section e = { pd_ld64(table + 16 * j, r->swap),
-					pd_ld64(table + 16 * j + 8, r->swap) };
-
-		same[j] = section_fits(r, fd, &e, bits[j]);
-		next[j] = section_fits(r, fd, &e, bits[j + 1]);
-	}
-	for (rank = 0; rank < nr; rank++) {
-		score = 0;
-		for (j = 0; j < nr - 1; j++)
-			score += j < rank ? same[j] : next[j];
-		if (best < 0 || score >= best_score) {
-			best_score = score;
-			best = (int)rank;
+		for (d = 0; d <= m; d++) {
+			top = 0;
+			for (dd = d; j + 1 < n && dd <= m; dd++)
+				if (best[j + 1][dd] > top)
+					top = best[j + 1][dd];
+			best[j][d] = top + section_fits(r, fd, &e, bits[j + d]);
 		}
 	}
-	return best < 0 ? -1 : (int)bits[best];
+	/* the least shift at each entry on ties: the missing bits come as late as they can */
+	for (j = 0, d = 0, rank = 0; j < n; j++) {
+		unsigned int pick = d;
+
+		for (dd = d; dd <= m; dd++)
+			if (best[j][dd] > best[j][pick])
+				pick = dd;
+		for (; rank < j + pick; rank++)
+			missing[nmiss++] = rank;
+		rank = j + pick + 1;
+		d = pick;
+	}
+	for (; rank < nr; rank++)
+		missing[nmiss++] = rank;
+	return nmiss == m ? m : 0;
 }
 
 static int read_features(struct pd_reader *r, int fd)
 {
 	const struct pd_header *h = &r->hdr;
 	uint64_t table_off, nr = 0, k = 0;
-	unsigned int bit, bits[PD_FEAT_BITS];
-	int no_section;
+	unsigned int bit, bits[PD_FEAT_BITS], nr_missing, i;
+	uint64_t missing[MAX_BITS_WITHOUT_SECTION], no_section[PD_FEAT_BITS / 64] = { 0 };
 	bool feat_swap;
 	uint8_t *table;
 
@@ -1081,27 +1106,26 @@ static int read_features(struct pd_reader *r, int fd)
 			bits[k++] = bit;
 	k = 0;
 	feat_swap = feature_byte_order(r, fd, table, bits, nr);
-	no_section = bit_without_section(r, fd, table, table_off, nr, bits);
-	if (no_section >= 0) {
-		uint64_t rank;
+	nr_missing = bits_without_section(r, fd, table, table_off, nr, bits, missing);
+	for (i = 0; i < nr_missing; i++) {
+		unsigned int nb = bits[missing[i]];
 
-		for (rank = 0; bits[rank] != (unsigned int)no_section; rank++)
-			;
-		DIAG(r, PD_FEATURE_BIT_NO_SECTION, bitmap_byte(r, (unsigned int)no_section),
-		     "bit=%d feature=%s entry=%" PRIu64 " entry_offset=%" PRIu64
-		     " entries_written=%" PRIu64 " bits_set=%" PRIu64, no_section,
-		     pd_feature_name((unsigned int)no_section) ?
-		     pd_feature_name((unsigned int)no_section) : "unknown",
-		     rank, table_off + 16 * rank, nr - 1, nr);
-		r->hdr.feat_table_entries = (uint32_t)(nr - 1);
+		DIAG(r, PD_FEATURE_BIT_NO_SECTION, bitmap_byte(r, nb),
+		     "bit=%u feature=%s entry=%" PRIu64 " entry_offset=%" PRIu64
+		     " entries_written=%" PRIu64 " bits_set=%" PRIu64, nb,
+		     pd_feature_name(nb) ? pd_feature_name(nb) : "unknown", missing[i],
+		     table_off + 16 * missing[i], nr - nr_missing, nr);
+		no_section[nb / 64] |= 1ULL << (nb % 64);
 	}
+	r->hdr.feat_table_entries = (uint32_t)(nr - nr_missing);
 	for (bit = 0; bit < PD_FEAT_BITS; bit++) {
 		struct pd_section s;
 		uint64_t eoff;
 		uint8_t *payload;
 		int ret;
 
-		if (!((h->features[bit / 64] >> (bit % 64)) & 1) || (int)bit == no_section)
+		if (!((h->features[bit / 64] >> (bit % 64)) & 1) ||
+		    ((no_section[bit / 64] >> (bit % 64)) & 1))
 			continue;
 		eoff = table_off + k * 16;
 		s.offset = pd_ld64(table + k * 16, r->swap);

@@ -57,6 +57,7 @@
 #define FEAT_HOSTNAME	3
 #define FEAT_EVENT_DESC	12
 #define FEAT_GROUP_DESC	17
+#define FEAT_DIR_FORMAT	24
 
 struct buf {
 	uint8_t *p;
@@ -414,6 +415,14 @@ static void header_cases(const struct buf *base)
 	put64(&b, 72, get64(base, 72) | (1ULL << FEAT_GROUP_DESC));
 	emit("feature-bit-no-section.data", &b, 22, 72 + FEAT_GROUP_DESC / 8,
 	     "basic.data with the GROUP_DESC bit set and its table unchanged: every later entry is read for the bit before");
+
+	/* Two such bits: the entries after the second are read two bits early. */
+	if ((get64(base, 72) >> FEAT_DIR_FORMAT) & 1)
+		die("basic.data already has DIR_FORMAT");
+	b = copy(base);
+	put64(&b, 72, get64(base, 72) | (1ULL << FEAT_GROUP_DESC) | (1ULL << FEAT_DIR_FORMAT));
+	emit("feature-bits-no-section.data", &b, 22, 72 + FEAT_GROUP_DESC / 8,
+	     "basic.data with the GROUP_DESC and DIR_FORMAT bits set and its table unchanged: two entries short");
 
 	b = copy(base);
 	put64(&b, 48, 0);

@@ -211,6 +211,7 @@ attr-size-small.data 1 0
 attr-size-wrong.data 1 0
 attr-size-halves.data 1 0
 feature-bit-no-section.data 1 0
+feature-bits-no-section.data 2 0
 check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
 check-read-format.data 1 0
@@ -242,6 +243,10 @@ for nf in check-feature-overlap.data:0x1578:PD203 check-feature-in-table.data:0x
 	grep -q "PD628: .* findings=1 code=${rest#*:} cause=0x12b0\$" "$tmp/out" && ok ||
 		bad "bad/$name: PD628 does not count its ${rest#*:} for the overlap at 0x12b0"
 done
+# two bits without a section: both named, each at its own header byte
+"$PC" corpus/bad/feature-bits-no-section.data > "$tmp/out" 2> "$tmp/err"
+grep -q "^corpus/bad/feature-bits-no-section.data:0x4b: error PD022: .* bit=24 feature=DIR_FORMAT entry=18 .*entries_written=20 bits_set=22\$" "$tmp/out" &&
+	ok || bad "bad/feature-bits-no-section.data: no PD022 for bit 24 at 0x4b"
 # header findings in file-offset order
 "$PC" --max-per-code 0 corpus/bad/check-event-types-out.data > "$tmp/out" 2> "$tmp/err"
 sed -n 's/^[^:]*:\(0x[0-9a-f]*\): .*/\1/p' "$tmp/out" | while read -r o; do printf '%d\n' "$o"; done > "$tmp/offs"
