@@ -28,6 +28,7 @@ struct pd_symtab {
 	struct pd_symn *n;
 	uint32_t nr, cap;
 	uint32_t root;
+	uint32_t last;		/* the rightmost node; NIL: not known */
 	uint32_t live;		/* inserted minus deleted */
 	char *str;
 	size_t str_len, str_cap;

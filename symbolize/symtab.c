@@ -178,17 +178,32 @@ uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uin
 
 	y = NIL;
 	x = t->root;
+	if (t->last == NIL && x != NIL)
+		t->last = pd_symtab_last(t);
+	if (x != NIL && start >= n[t->last].start) {
+		/*
+		 * Not below the largest start: the descent would go right at
+		 * every node down to the rightmost one.  Symbol files come
+		 * mostly in address order, so this skips most descents.
+		 */
+		y = t->last;
+		x = NIL;
+	}
 	while (x != NIL) {
 		y = x;
 		x = start < n[x].start ? n[x].left : n[x].right;
 	}
 	n[z].parent = y;
-	if (y == NIL)
+	if (y == NIL) {
 		t->root = z;
-	else if (start < n[y].start)
+		t->last = z;
+	} else if (start < n[y].start) {
 		n[y].left = z;
-	else
+	} else {
 		n[y].right = z;
+		if (y == t->last)
+			t->last = z;
+	}
 	insert_fixup(t, z);
 	t->live++;
 	return z;
@@ -302,6 +317,8 @@ void pd_symtab_erase(struct pd_symtab *t, uint32_t z)
 		n[n[y].left].parent = y;
 		n[y].red = n[z].red;
 	}
+	if (t->last == z)
+		t->last = NIL;
 	if (!y_red)
 		delete_fixup(t, x);
 	/* the sentinel's parent is scratch space for the fixup */
