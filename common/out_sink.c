@@ -33,16 +33,21 @@ int out_write_all(int fd, const void *p, size_t n)
 
 /*
  * A path naming an existing device or FIFO is written to, never replaced
- * by a renamed temporary file.  Returns its descriptor, -1 after a message
- * when it cannot be opened, -2 when it is no such file.
+ * by a renamed temporary file; a directory is refused before any work.
+ * Returns its descriptor, -1 after a message when it cannot be opened,
+ * -2 when it is no such file.
  */
 static int open_special(const char *prog, const char *path)
 {
 	struct stat st;
 	int fd;
 
-	if (stat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
 		return -2;
+	if (S_ISDIR(st.st_mode)) {
+		tool_io_error(prog, "open", path, EISDIR);
+		return -1;
+	}
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		tool_io_error(prog, "open", path, errno);
@@ -93,6 +98,29 @@ fail:
 	return -1;
 }
 
+/* The rename itself survives a crash once the directory is on disk. */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 void out_sink_write(struct out_sink *s, const void *p, size_t n)
 {
 	if (!s->err)
@@ -114,7 +142,7 @@ int out_sink_close(struct out_sink *s, bool keep)
 			mode_t um = umask(0);
 
 			umask(um);
-			if (fchmod(s->fd, 0666 & ~um))
+			if (fchmod(s->fd, s->mode ? (mode_t)s->mode : 0666 & ~um))
 				s->err = errno;
 		}
 		if (close(s->fd) && !s->err)
@@ -123,6 +151,8 @@ int out_sink_close(struct out_sink *s, bool keep)
 			s->err = errno;
 		if (!keep || s->err)
 			unlink(s->tmp);
+		else if (s->sync_dir)
+			sync_dir(s->final);
 	}
 	/*
 	 * Without `keep` the command failed already and said why; standard

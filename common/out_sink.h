@@ -11,7 +11,8 @@
  * write on and check the result of out_sink_close() once.
  *
  * Writers that format into a buffer of their own (the JSON emitter, the
- * CSV tables) hand it to out_sink_write() or out_write_all() when full.
+ * CSV tables) hand it to out_sink_write() or out_write_all() when full;
+ * the perf.data writer of the core (pd_writer.h) writes to s->fd itself.
  */
 #ifndef PERFDATA_OUT_SINK_H
 #define PERFDATA_OUT_SINK_H
@@ -26,6 +27,9 @@ struct out_sink {
 	char *final;		/* the output's path, NULL for standard output */
 	const char *prog;	/* program name for messages ("perfconv") */
 	bool direct;		/* a device or FIFO, opened as it is */
+	/* set after out_sink_open(), before out_sink_close(): */
+	unsigned int mode;	/* permissions of a kept file (0: 0666 less the umask) */
+	bool sync_dir;		/* flush the directory after renaming the file into it */
 };
 
 /*

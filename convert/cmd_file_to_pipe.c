@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
 /* perf's HEADER_LAST_FEATURE from 5.13 until CPU_DOMAIN_INFO (32) existed */
@@ -100,6 +101,7 @@ int cmd_file_to_pipe(int argc, char **argv)
 	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	struct pd_writer *w = NULL;
+	struct out_sink sink;
 	struct cli_select cs;
 	const struct pd_features *f;
 	const struct pd_record *rec;
@@ -171,8 +173,16 @@ int cmd_file_to_pipe(int argc, char **argv)
 	wo.mode = PD_WRITER_PIPE;
 	wo.diag_fn = cli_diag_cb;
 	wo.diag_arg = &wd;
-	status = pd_writer_open(out, &wo, &w);
+	if (out_sink_open(&sink, cli_progname, "file-to-pipe", strcmp(out, "-") ? out : NULL,
+			  NULL) < 0) {
+		pd_reader_close(r);
+		return CLI_EXIT_IO;
+	}
+	sink.mode = 0600;	/* as perf record makes perf.data files */
+	sink.sync_dir = wo.fsync;
+	status = pd_writer_open_fd(sink.fd, strcmp(out, "-") ? out : "<stdout>", &wo, &w);
 	if (status < 0) {
+		out_sink_close(&sink, false);
 		pd_reader_close(r);
 		return CLI_EXIT_IO;
 	}
@@ -214,11 +224,14 @@ int cmd_file_to_pipe(int argc, char **argv)
 
 	if (status < 0) {
 		pd_writer_abort(w);
+		out_sink_close(&sink, false);
 		code = cli_exit_code(status, &cd);
 		if (wd.count[PD_SEV_ERROR])
 			code = CLI_EXIT_IO;
 	} else {
 		status = pd_writer_commit(w);
+		if (out_sink_close(&sink, status >= 0) < 0)
+			status = PD_STATUS_IO;
 		code = status < 0 ? CLI_EXIT_IO : cli_exit_code(0, &cd);
 	}
 	pd_reader_close(r);

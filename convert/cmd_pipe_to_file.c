@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
 struct p2f {
@@ -388,6 +389,7 @@ int cmd_pipe_to_file(int argc, char **argv)
 	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
 	struct pd_reader *r = NULL;
 	struct pd_writer *w = NULL;
+	struct out_sink sink;
 	const struct pd_record *rec;
 	struct cli_select cs;
 	const char *in, *out = "-";
@@ -474,8 +476,18 @@ int cmd_pipe_to_file(int argc, char **argv)
 	wo.mode = PD_WRITER_FILE;
 	wo.diag_fn = cli_diag_cb;
 	wo.diag_arg = &p.wd;
-	status = pd_writer_open(out, &wo, &w);
+	if (out_sink_open(&sink, cli_progname, "pipe-to-file", strcmp(out, "-") ? out : NULL,
+			  NULL) < 0) {
+		pd_reader_close(r);
+		if (p.own_src)
+			close(p.src_fd);
+		return CLI_EXIT_IO;
+	}
+	sink.mode = 0600;	/* as perf record makes perf.data files */
+	sink.sync_dir = wo.fsync;
+	status = pd_writer_open_fd(sink.fd, strcmp(out, "-") ? out : "<stdout>", &wo, &w);
 	if (status < 0) {
+		out_sink_close(&sink, false);
 		pd_reader_close(r);
 		if (p.own_src)
 			close(p.src_fd);
@@ -496,6 +508,7 @@ int cmd_pipe_to_file(int argc, char **argv)
 
 	if (status < 0 || (p.strict && (p.ended_early || p.cd.count[PD_SEV_ERROR]))) {
 		pd_writer_abort(w);
+		out_sink_close(&sink, false);
 		if (p.strict && status >= 0)
 			cli_error("pipe-to-file: %s: %s: no output written", p.cd.name,
 				  p.ended_early ? "the stream ends early" : "errors in the input");
@@ -510,6 +523,8 @@ int cmd_pipe_to_file(int argc, char **argv)
 		 * of a cut stream is not counted (p2f_diag).
 		 */
 		status = pd_writer_commit(w);
+		if (out_sink_close(&sink, status >= 0) < 0)
+			status = PD_STATUS_IO;
 		code = status < 0 ? CLI_EXIT_IO :
 		       p.cd.count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED : CLI_EXIT_OK;
 	}

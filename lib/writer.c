@@ -53,10 +53,7 @@ struct wfeat {
 struct pd_writer {
 	struct pd_writer_opts opts;
 	struct pd_diag_sink sink;
-	int fd;
-	bool own_fd;
-	char *path;		/* target, when we renamed into it */
-	char *tmp;		/* temporary file, NULL once renamed or when writing a given fd */
+	int fd;			/* the caller's: never closed here */
 	const char *name;
 	int err;		/* sticky negative enum pd_status */
 
@@ -351,8 +348,6 @@ static void writer_free(struct pd_writer *w)
 	free(w->zbuf);
 	free(w->scratch);
 	free(w->buf);
-	free(w->path);
-	free(w->tmp);
 	free(w);
 }
 
@@ -411,85 +406,14 @@ int pd_writer_open_fd(int fd, const char *name, const struct pd_writer_opts *opt
 	return 0;
 }
 
-/* "dir/.name.XXXXXX" next to the target, so that rename() stays in one file system. */
-static char *temp_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t n = strlen(path) + 16;
-	char *t = malloc(n);
-
-	if (!t)
-		return NULL;
-	snprintf(t, n, "%.*s.%s.XXXXXX", (int)dlen, path, slash ? slash + 1 : path);
-	return t;
-}
-
-int pd_writer_open(const char *path, const struct pd_writer_opts *opts, struct pd_writer **out)
-{
-	struct pd_writer *w;
-	struct stat st;
-	int ret;
-
-	*out = NULL;
-	if (!strcmp(path, "-"))
-		return pd_writer_open_fd(STDOUT_FILENO, "<stdout>", opts, out);
-	w = writer_alloc(opts);
-	if (!w)
-		return PD_STATUS_NOMEM;
-	w->name = path;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (w->opts.mode == PD_WRITER_FILE) {
-			pd_diag_emit(&w->sink, PD_OUTPUT_NOT_SEEKABLE, PD_NO_OFFSET, -1, 0, true,
-				     "output=\"%s\"", path);
-			writer_free(w);
-			return PD_STATUS_IO;
-		}
-		/* a FIFO or device takes the stream directly: nothing to rename */
-		w->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (w->fd < 0) {
-			fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "open");
-			writer_free(w);
-			return PD_STATUS_IO;
-		}
-	} else {
-		w->path = strdup(path);
-		w->tmp = temp_name(path);
-		if (!w->path || !w->tmp) {
-			writer_free(w);
-			return PD_STATUS_NOMEM;
-		}
-		w->fd = mkostemp(w->tmp, O_CLOEXEC);
-		if (w->fd < 0) {
-			fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "create");
-			free(w->tmp);
-			w->tmp = NULL;
-			writer_free(w);
-			return PD_STATUS_IO;
-		}
-	}
-	w->own_fd = true;
-	ret = start_output(w);
-	if (ret < 0) {
-		pd_writer_abort(w);
-		return ret;
-	}
-	*out = w;
-	return 0;
-}
-
 void pd_writer_abort(struct pd_writer *w)
 {
 	if (!w)
 		return;
 	copy_thread_stop(w);
-	if (w->own_fd && w->fd >= 0)
-		close(w->fd);
-	else if (w->opts.mode == PD_WRITER_FILE && w->fd >= 0)
-		/* a given regular file: leave it empty rather than half written */
+	if (w->opts.mode == PD_WRITER_FILE && w->fd >= 0)
+		/* leave the file empty rather than half written */
 		(void)!ftruncate(w->fd, 0);
-	if (w->tmp)
-		unlink(w->tmp);
 	writer_free(w);
 }
 
@@ -1176,7 +1100,7 @@ static int finish_file(struct pd_writer *w)
 	attrs_len = (uint64_t)w->nr_ev * (w->attr_size + 16);
 	if (flush(w) < 0)
 		return w->err;
-	if (!w->own_fd && ftruncate(w->fd, (off_t)w->pos) < 0)
+	if (ftruncate(w->fd, (off_t)w->pos) < 0)
 		return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "truncate");
 
 	memset(hdr, 0, sizeof(hdr));
@@ -1193,25 +1117,6 @@ static int finish_file(struct pd_writer *w)
 	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
 		return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "write header");
 	return 0;
-}
-
-static void sync_dir(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
 }
 
 int pd_writer_commit(struct pd_writer *w)
@@ -1232,21 +1137,6 @@ int pd_writer_commit(struct pd_writer *w)
 	copy_thread_stop(w);
 	if (!w->err && w->opts.fsync && fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS)
 		fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "fsync");
-	if (w->own_fd) {
-		if (close(w->fd) < 0)
-			fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "close");
-		w->fd = -1;
-	}
-	if (!w->err && w->tmp) {
-		if (rename(w->tmp, w->path) < 0) {
-			fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "rename");
-		} else {
-			free(w->tmp);
-			w->tmp = NULL;
-			if (w->opts.fsync)
-				sync_dir(w->path);
-		}
-	}
 	ret = w->err;
 	if (ret) {
 		pd_writer_abort(w);

@@ -183,6 +183,17 @@ if [ -f corpus/basic.data ]; then
 		pipe-to-file -o "$nodir/out" corpus/basic.pipe.data
 fi
 
+# an output that is a directory: refused before anything is written
+if [ -f corpus/basic.data ]; then
+	mkdir -p "$tmp/outdir"
+	for cmd in to-json to-proto to-pprof file-to-pipe; do
+		expect 3 "perfconv: cannot open '$tmp/outdir': Is a directory" -- \
+			"$cmd" -o "$tmp/outdir" corpus/basic.data
+		ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o DIR: left a temporary file"
+	done
+	rmdir "$tmp/outdir" || ko "perfconv -o DIR: wrote into the directory"
+fi
+
 # --- -o naming a FIFO or device: written to, never replaced -----------
 # (a rename over /dev/null would replace the device with a regular file)
 for cmd in to-json to-proto to-pprof; do

@@ -8,19 +8,24 @@
  * The data section is streamed through one large buffer; features are
  * kept until pd_writer_commit(), which appends them after the data and
  * rewrites the header last.  Events added after the first data byte move
- * the ids and attrs behind the features (perf inject's layout).  A path
- * is written through a temporary file next to it, renamed on commit and
- * removed on abort, so the target never holds a partial file.
+ * the ids and attrs behind the features (perf inject's layout).
+ *
+ * The writer writes to a descriptor the caller owns and never closes,
+ * renames or removes it: where the bytes go (a temporary file renamed
+ * over the target once complete, standard output, a pipe) is the
+ * caller's choice.  The commands write through common/out_sink.c.
  *
  *	struct pd_writer_opts o = PD_WRITER_OPTS_INIT;
  *	struct pd_writer *w;
+ *	int fd = mkstemp(tmp);
  *
- *	if (pd_writer_open("out.data", &o, &w) < 0)
+ *	if (pd_writer_open_fd(fd, "out.data", &o, &w) < 0)
  *		... a diagnostic said why ...
  *	pd_writer_add_event(w, &attr, 128, ids, nr_ids);
  *	pd_writer_write_record(w, raw, raw_len);	// as often as needed
  *	pd_writer_set_feature(w, PD_FEAT_HOSTNAME, payload, len);
  *	ret = pd_writer_commit(w);			// frees w
+ *	close(fd);	// then, if ret is 0, rename(tmp, "out.data")
  *
  * Pipe mode writes what perf record -o - writes, as it is given:
  * HEADER_ATTR for each event, HEADER_FEATURE for each feature, the
@@ -59,7 +64,7 @@ struct pd_writer_opts {
 	pd_diag_fn diag_fn;	/* NULL: diagnostics are only counted */
 	void *diag_arg;
 	size_t buffer_size;	/* output buffer (0: 8 MiB) */
-	bool fsync;		/* fsync the output (and its directory) on commit */
+	bool fsync;		/* fsync the descriptor on commit */
 	/*
 	 * Bytes of each attr in the attrs section or HEADER_ATTR record.
 	 * 0: pipe mode keeps each event's size; file mode uses the largest
@@ -75,14 +80,12 @@ struct pd_writer_opts {
 struct pd_writer;
 
 /*
- * Create the output: a path, or "-" for standard output.  File mode
- * needs a seekable regular file (PD_OUTPUT_NOT_SEEKABLE otherwise); a
- * path is written through a temporary file in the same directory.
- * Returns 0 and sets *out, or a negative enum pd_status.
+ * Start writing to `fd`, an open descriptor the caller keeps (name is
+ * used in diagnostics).  File mode needs a seekable regular file at
+ * offset 0, not opened with O_APPEND (PD_OUTPUT_NOT_SEEKABLE otherwise);
+ * pipe mode writes anything.  Returns 0 and sets *out, or a negative
+ * enum pd_status.
  */
-int pd_writer_open(const char *path, const struct pd_writer_opts *opts, struct pd_writer **out);
-
-/* Same for an open descriptor (not closed, never renamed); name is used in messages. */
 int pd_writer_open_fd(int fd, const char *name, const struct pd_writer_opts *opts,
 		      struct pd_writer **out);
 
@@ -192,13 +195,13 @@ uint64_t pd_writer_diag_count(const struct pd_writer *w, enum pd_severity sev);
 
 /*
  * Finish: file mode writes the features and the attrs where they go,
- * rewrites the header, optionally fsyncs and renames the temporary file
- * onto the target.  Frees w whatever the result; on failure nothing is
- * left at the target path.  Returns 0 or a negative enum pd_status.
+ * rewrites the header and cuts the file there; optionally fsyncs.  Frees
+ * w whatever the result (after a failure as pd_writer_abort()).  Returns
+ * 0 or a negative enum pd_status.
  */
 int pd_writer_commit(struct pd_writer *w);
 
-/* Drop everything written: remove the temporary file, free w. */
+/* Give up: file mode truncates the file to nothing; frees w. */
 void pd_writer_abort(struct pd_writer *w);
 
 #ifdef __cplusplus
