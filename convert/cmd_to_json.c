@@ -24,8 +24,6 @@
 #include "json_conv.h"
 
 #define OUT_BUF_SIZE (1024 * 1024)
-/* inputs smaller than this finish before a progress line would help */
-#define PROGRESS_MIN_BYTES (64ULL << 20)
 
 struct to_json_opts {
 	const char *output;
@@ -35,55 +33,6 @@ struct to_json_opts {
 	struct cli_select cs;
 	const char *input;
 };
-
-/* ---- progress ---- */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static uint64_t progress_total;
-static double progress_last;
-
-static void progress_tick(struct jconv *c)
-{
-	uint64_t done = pd_reader_bytes_read(c->r);
-	double t = now_s();
-	unsigned int pct, i;
-	char bar[41];
-
-	if (t - progress_last < 0.2)
-		return;
-	progress_last = t;
-	pct = progress_total ? (unsigned int)(done * 100 / progress_total) : 0;
-	if (pct > 100)
-		pct = 100;
-	for (i = 0; i < 40; i++)
-		bar[i] = i < pct * 40 / 100 ? '#' : '.';
-	bar[40] = '\0';
-	fprintf(stderr, "\r%s to-json: [%s] %3u%% %llu MB, %llu samples", cli_progname, bar, pct,
-		(unsigned long long)(done / 1000000), (unsigned long long)c->samples);
-}
-
-static void progress_end(void)
-{
-	/* wipe the line so that later messages start clean */
-	fprintf(stderr, "\r%*s\r", 78, "");
-}
-
-/* ---- diagnostics ---- */
-
-static void strict_hook(const struct pd_diag *d, void *arg)
-{
-	struct jconv *c = arg;
-
-	if (c->strict && d->severity >= PD_SEV_WARNING)
-		c->stop = true;
-}
 
 static void sym_note(void *arg, const char *dso, const char *msg)
 {
@@ -225,17 +174,106 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 	return 0;
 }
 
+/*
+ * to-json's writer ops: the output (a temporary file renamed into place
+ * only when the document is complete) and the second reader of --symbols
+ * in file order around the ops of the chosen document.
+ */
+struct to_json {
+	struct jconv c;
+	const struct writer_ops *doc;	/* json_perf_ops or json_full_ops */
+	const char *output;		/* NULL: standard output */
+	bool second_reader;		/* --full --symbols in file order */
+	bool opened;
+	struct out_sink of;
+	struct je je;
+};
+
+static int tj_begin(struct drv *d, void *w)
+{
+	struct to_json *tj = w;
+	struct jconv *c = &tj->c;
+	int status;
+
+	c->r = d->r;
+	c->m = d->m;
+	if (tj->second_reader) {
+		status = sym_ahead_open(c->input, c->m, &c->ahead);
+		if (status == PD_STATUS_NOMEM)
+			return status;
+		if (status < 0) {
+			cli_error("to-json: %s: cannot be opened a second time for --symbols",
+				  c->input);
+			return cli_exit_code(status, &d->cd);
+		}
+	}
+	tj->opened = true;
+	if (out_sink_open(&tj->of, cli_progname, "to-json", tj->output, NULL) < 0 ||
+	    je_init(&tj->je, tj->of.fd, OUT_BUF_SIZE) < 0)
+		return PD_STATUS_IO;
+	c->je = &tj->je;
+	return tj->doc->begin(d, c);
+}
+
+static int tj_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct to_json *tj = w;
+
+	return tj->doc->record(d, &tj->c, rec);
+}
+
+static int tj_end(struct drv *d, void *w)
+{
+	struct to_json *tj = w;
+
+	return tj->doc->end(d, &tj->c);
+}
+
+static int tj_close(struct drv *d, void *w, int code)
+{
+	struct to_json *tj = w;
+
+	code = tj->doc->close(d, &tj->c, code);
+	if (tj->c.je) {
+		je_flush(&tj->je);
+		if (tj->je.err) {
+			tool_io_error(cli_progname, "write", tj->of.final, tj->je.err);
+			code = CLI_EXIT_IO;
+		}
+	}
+	/*
+	 * The document is complete unless writing failed or --strict stopped
+	 * it; malformed input converted as far as it could be read is kept
+	 * (exit 1 says it was malformed).  A usage error found at the end
+	 * (pipe mode's --event) leaves no file either.
+	 */
+	if (tj->opened &&
+	    out_sink_close(&tj->of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !d->stop) < 0 &&
+	    code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	if (tj->c.je)
+		je_free(&tj->je);
+	jconv_trace_free(&tj->c);
+	sym_ahead_free(tj->c.ahead);
+	tj->c.ahead = NULL;
+	return code;
+}
+
+static const struct writer_ops to_json_ops = {
+	.begin = tj_begin,
+	.record = tj_record,
+	.end = tj_end,
+	.close = tj_close,
+};
+
 int cmd_to_json(int argc, char **argv)
 {
-	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
+	struct drv_opts d = { .cmd = "to-json", .ro = PD_READER_OPTS_INIT };
 	struct to_json_opts o;
-	struct out_sink of;
-	struct cli_diag cd;
-	struct jconv c;
-	struct je je;
+	struct to_json tj;
 	const char *input;
 	struct stat st;
-	int ret, status, code;
+	int ret, code;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret) {
@@ -249,22 +287,23 @@ int cmd_to_json(int argc, char **argv)
 		return code;
 	}
 
-	memset(&c, 0, sizeof(c));
-	c.input = input;
-	c.strict = o.strict;
-	c.jsonl = o.jsonl;
-	c.trace_fields = o.trace_fields;
-	c.sel = o.cs.sel;
-	cli_diag_init(&cd, input, o.verbose);
-	cd.hook = strict_hook;
-	cd.hook_arg = &c;
-	c.cd = &cd;
-	ro.diag_fn = cli_diag_cb;
-	ro.diag_arg = &cd;
+	memset(&tj, 0, sizeof(tj));
+	tj.c.input = input;
+	tj.c.jsonl = o.jsonl;
+	tj.c.trace_fields = o.trace_fields;
+	tj.c.sel = o.cs.sel;
+	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
+	/* "-" is standard output */
+	tj.output = o.output && strcmp(o.output, "-") ? o.output : NULL;
+	d.input = input;
+	d.cs = &o.cs;
+	d.verbose = o.verbose;
+	d.strict = o.strict;
+	d.progress = o.progress;
 	/* perf's converter reads in time order; --full keeps file order unless asked */
-	ro.time_order = o.full ? o.ordered : true;
-	ro.skip_compressed = !o.full;
-	cli_select_reader_opts(&o.cs, &ro);
+	d.ro.time_order = o.full ? o.ordered : true;
+	d.ro.skip_compressed = !o.full;
+	cli_select_reader_opts(&o.cs, &d.ro);
 
 	/*
 	 * Symbols in file order need a second, time-ordered pass over the
@@ -277,104 +316,21 @@ int cmd_to_json(int argc, char **argv)
 		cli_select_free(&o.cs);
 		return CLI_EXIT_USAGE;
 	}
+	if (!o.full || o.symbols) {
+		o.so.note_fn = sym_note;
+		o.so.note_arg = o.verbose ? &tj : NULL;
+		d.so = &o.so;
+		/* in file order the machine is fed by the time-ordered reader */
+		tj.second_reader = d.writer_feeds_machine = o.full && !o.ordered;
+	}
 
 	/* perf's "captured-on" is the input's modification time */
 	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
-		c.have_mtime = true;
-		c.mtime = st.st_mtime;
+		tj.c.have_mtime = true;
+		tj.c.mtime = st.st_mtime;
 	}
 
-	status = pd_reader_open(input, &ro, &c.r);
-	if (status < 0) {
-		cli_select_free(&o.cs);
-		return cli_exit_code(status, &cd);
-	}
-	code = c.stop ? CLI_EXIT_MALFORMED : cli_select_check(&o.cs, c.r, false);
-	if (code) {
-		pd_reader_close(c.r);
-		cli_select_free(&o.cs);
-		return code;
-	}
-
-	if (!o.full || o.symbols) {
-		o.so.note_fn = sym_note;
-		o.so.note_arg = o.verbose ? &c : NULL;
-		/* the paths of the options were checked: only memory can fail here */
-		if (pd_machine_new(&o.so, &c.m) < 0) {
-			cli_error("to-json: out of memory");
-			code = CLI_EXIT_IO;
-			pd_reader_close(c.r);
-			cli_select_free(&o.cs);
-			return code;
-		}
-		pd_machine_add_features(c.m, pd_reader_features(c.r));
-		if (o.full && !o.ordered) {
-			status = sym_ahead_open(input, c.m, &c.ahead);
-			if (status < 0) {
-				if (status == PD_STATUS_NOMEM)
-					cli_error("to-json: out of memory");
-				else
-					cli_error("to-json: %s: cannot be opened a second time "
-						  "for --symbols", input);
-				code = cli_exit_code(status, &cd);
-				pd_machine_free(c.m);
-				pd_reader_close(c.r);
-				cli_select_free(&o.cs);
-				return code;
-			}
-		}
-	}
-
-	/* "-" is standard output */
-	if (out_sink_open(&of, cli_progname, "to-json",
-			  o.output && strcmp(o.output, "-") ? o.output : NULL, NULL) < 0 || je_init(&je, of.fd, OUT_BUF_SIZE) < 0) {
-		sym_ahead_free(c.ahead);
-		pd_machine_free(c.m);
-		pd_reader_close(c.r);
-		out_sink_close(&of, false);
-		cli_select_free(&o.cs);
-		return CLI_EXIT_IO;
-	}
-	c.je = &je;
-
-	progress_total = pd_reader_header(c.r)->file_size;
-	if (o.progress && isatty(STDERR_FILENO) && progress_total >= PROGRESS_MIN_BYTES) {
-		c.tick = progress_tick;
-		progress_last = now_s();
-	}
-
-	status = o.full ? json_full_write(&c) : json_perf_write(&c);
-
-	if (c.tick)
-		progress_end();
-	je_flush(&je);
-	if (je.err) {
-		tool_io_error(cli_progname, "write", of.final, je.err);
-		code = CLI_EXIT_IO;
-	} else if (status == PD_STATUS_NOMEM) {
-		cli_error("to-json: out of memory");
-		code = CLI_EXIT_IO;
-	} else {
-		code = cli_exit_code(status, &cd);
-		if (c.stop && code == CLI_EXIT_OK)
-			code = CLI_EXIT_MALFORMED;
-		if (code == CLI_EXIT_OK)
-			code = cli_select_check(&o.cs, c.r, true);
-	}
-	/*
-	 * The document is complete unless writing failed or --strict stopped
-	 * it; malformed input converted as far as it could be read is kept
-	 * (exit 1 says it was malformed).
-	 */
-	/* a usage error found at the end (pipe mode's --event) leaves no file either */
-	if (out_sink_close(&of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !c.stop) < 0 &&
-	    code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	je_free(&je);
-	jconv_trace_free(&c);
-	sym_ahead_free(c.ahead);
-	pd_machine_free(c.m);
-	pd_reader_close(c.r);
+	code = drv_run(&d, &to_json_ops, &tj);
 	cli_select_free(&o.cs);
 	return code;
 }

@@ -15,6 +15,7 @@
 #include "perfdata/pd_symbols.h"
 
 #include "cli.h"
+#include "driver.h"
 #include "json_emit.h"
 #include "json_tep.h"
 #include "sym_ahead.h"
@@ -26,21 +27,18 @@
 #define PERF_TYPE_TRACEPOINT_ID 2	/* enum perf_type_id */
 
 struct jconv {
-	struct pd_reader *r;
+	struct pd_reader *r;		/* the driver's, from begin on */
 	struct je *je;
-	struct cli_diag *cd;
 	const char *input;		/* as given: path or "-" */
 	const struct pd_select *sel;	/* samples selected, NULL for all */
 	bool have_mtime;
 	time_t mtime;			/* of the input, for "captured-on" */
 
-	struct pd_machine *m;		/* NULL without symbolization */
+	struct pd_machine *m;		/* the driver's; NULL without symbolization */
 	/* --full --symbols in file order: frames resolved in time order */
 	struct sym_ahead *ahead;
 	bool trace_fields;		/* tracepoint fields by name */
 	bool jsonl;			/* --full: one object per line */
-	bool strict;			/* stop at the first problem */
-	bool stop;			/* set by the diagnostic hook in strict mode */
 
 	/* tracing data: parsed on first need */
 	struct jtep *tep;
@@ -48,19 +46,18 @@ struct jconv {
 	uint8_t *pipe_tracing;		/* copy of a pipe-mode HEADER_TRACING_DATA blob */
 	size_t pipe_tracing_len;
 
-	/* counters for the summary and the progress line */
-	uint64_t records, samples;
-
-	/* called every few thousand records (progress bar), may be NULL */
-	void (*tick)(struct jconv *c);
+	/* the state of the writer at work */
+	struct perf_ctx *perf;
+	struct full_ctx *full;
 };
 
 /*
- * json_perf.c, json_full.c: 0, or a negative enum pd_status: the reader's, or
- * PD_STATUS_NOMEM when the writer ran out of memory.
+ * The two documents as writer ops of the read driver, on a struct jconv
+ * whose output is open: perf's (json_perf.c) and the lossless one
+ * (json_full.c).  cmd_to_json.c opens the output and calls them.
  */
-int json_perf_write(struct jconv *c);
-int json_full_write(struct jconv *c);
+extern const struct writer_ops json_perf_ops;
+extern const struct writer_ops json_full_ops;
 
 /* json_trace.c: tracepoint formats of the input (file feature or pipe record), NULL if none. */
 struct jtep *jconv_tep(struct jconv *c);

@@ -508,7 +508,7 @@ static void write_json_value(struct je *j, json_t *v)
 	free(txt);
 }
 
-static json_t *summary(struct full_ctx *fc)
+static json_t *summary(struct full_ctx *fc, const struct drv *d)
 {
 	json_t *s = json_object(), *bt = json_object();
 	unsigned int t;
@@ -519,37 +519,43 @@ static json_t *summary(struct full_ctx *fc)
 			json_object_set_new(bt, t == 256 ? "OTHER" :
 					    cli_type_name(slot_type(t), tbuf, sizeof(tbuf)),
 					    json_integer((json_int_t)fc->by_type[t]));
-	json_object_set_new(s, "records", json_integer((json_int_t)fc->c->records));
-	json_object_set_new(s, "samples", json_integer((json_int_t)fc->c->samples));
+	json_object_set_new(s, "records", json_integer((json_int_t)d->records));
+	json_object_set_new(s, "samples", json_integer((json_int_t)d->samples));
 	json_object_set_new(s, "undecoded", json_integer((json_int_t)fc->undecoded));
 	json_object_set_new(s, "by_type", bt);
 	json_object_set_new(s, "diagnostics", json_pack("{s:I,s:I,s:I}",
-		"notes", (json_int_t)fc->c->cd->count[PD_SEV_NOTE],
-		"warnings", (json_int_t)fc->c->cd->count[PD_SEV_WARNING],
-		"errors", (json_int_t)fc->c->cd->count[PD_SEV_ERROR]));
+		"notes", (json_int_t)d->cd.count[PD_SEV_NOTE],
+		"warnings", (json_int_t)d->cd.count[PD_SEV_WARNING],
+		"errors", (json_int_t)d->cd.count[PD_SEV_ERROR]));
 	return s;
 }
 
-int json_full_write(struct jconv *c)
-{
-	struct full_ctx fc = { .c = c, .j = c->je, .first = true };
-	const struct pd_features *f = pd_reader_features(c->r);
-	const struct pd_record *rec;
-	struct je *j = c->je;
-	json_t *desc, *sum;
-	int ret = 0, status = 0;
+/* ---- the writer ops (driver.h), behind to-json's own (cmd_to_json.c) ---- */
 
-	fc.arch = f->arch;
+static int full_begin(struct drv *d, void *w)
+{
+	struct jconv *c = w;
+	const struct pd_features *f = pd_reader_features(c->r);
+	struct full_ctx *fc;
+	struct je *j = c->je;
+	json_t *desc;
+
+	fc = calloc(1, sizeof(*fc));
+	if (!fc)
+		return PD_STATUS_NOMEM;
+	c->full = fc;
+	fc->c = c;
+	fc->j = j;
+	fc->first = true;
+	fc->arch = f->arch;
 	if (c->m) {
-		fc.frames = calloc(PD_SYM_MAX_STACK, sizeof(*fc.frames));
-		if (!fc.frames)
+		fc->frames = calloc(PD_SYM_MAX_STACK, sizeof(*fc->frames));
+		if (!fc->frames)
 			return PD_STATUS_NOMEM;
 	}
 	desc = json_file_description(c->r, c->input);
-	if (!desc) {
-		free(fc.frames);
+	if (!desc)
 		return PD_STATUS_NOMEM;
-	}
 	if (pd_select_active(c->sel)) {
 		/* say which samples this output holds: the options as given */
 		json_t *sel = json_object();
@@ -578,46 +584,46 @@ int json_full_write(struct jconv *c)
 		je_lit(j, ",\"records\":[");
 	}
 	json_decref(desc);
+	return 0;
+}
 
-	while (!c->stop && (ret = pd_reader_next(c->r, &rec)) > 0) {
-		c->records++;
-		if (c->tick && !(c->records & 4095))
-			c->tick(c);
-		if (rec->type == PD_REC_HEADER_TRACING_DATA)
-			jconv_take_tracing(c, rec);
-		/* in file order the machine is fed by the time-ordered reader */
-		if (c->m && !c->ahead && pd_machine_process(c->m, rec) < 0) {
-			status = PD_STATUS_NOMEM;
-			break;
-		}
-		if (rec->type == PD_REC_SAMPLE)
-			c->samples++;
-		if (!rec->decoded)
-			fc.undecoded++;
-		fc.by_type[type_slot(rec->type)]++;
-		if (!c->jsonl && !fc.first)
-			je_c(j, ',');
-		if (!c->jsonl)
-			je_c(j, '\n');
-		fc.first = false;
-		record(&fc, rec);
-		if (c->jsonl)
-			je_c(j, '\n');
-		if (fc.nomem) {
-			status = PD_STATUS_NOMEM;
-			break;
-		}
-	}
-	if (!status && ret < 0)
-		status = ret;
-	sum = summary(&fc);
+static int full_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct jconv *c = w;
+	struct full_ctx *fc = c->full;
+	struct je *j = c->je;
+
+	if (rec->type == PD_REC_HEADER_TRACING_DATA)
+		jconv_take_tracing(c, rec);
+	if (!rec->decoded)
+		fc->undecoded++;
+	fc->by_type[type_slot(rec->type)]++;
+	if (!c->jsonl && !fc->first)
+		je_c(j, ',');
+	if (!c->jsonl)
+		je_c(j, '\n');
+	fc->first = false;
+	record(fc, rec);
+	if (c->jsonl)
+		je_c(j, '\n');
+	return fc->nomem ? PD_STATUS_NOMEM : 0;
+}
+
+static int full_end(struct drv *d, void *w)
+{
+	struct jconv *c = w;
+	struct full_ctx *fc = c->full;
+	struct je *j = c->je;
+	json_t *sum;
+
+	sum = summary(fc, d);
 	/*
 	 * Complete: every record of the input is in the output.  An error
 	 * diagnostic (a cut or damaged input) means some are not, even when
 	 * the reader could go on to the end.
 	 */
 	json_object_set_new(sum, "complete",
-			    json_boolean(!status && !c->stop && !c->cd->count[PD_SEV_ERROR]));
+			    json_boolean(!d->status && !d->stop && !d->cd.count[PD_SEV_ERROR]));
 	if (c->jsonl) {
 		json_object_set_new(sum, "kind", json_string("summary"));
 		write_json_value(j, sum);
@@ -628,6 +634,24 @@ int json_full_write(struct jconv *c)
 		je_lit(j, "}\n");
 	}
 	json_decref(sum);
-	free(fc.frames);
-	return status;
+	return 0;
 }
+
+static int full_close(struct drv *d, void *w, int code)
+{
+	struct jconv *c = w;
+	struct full_ctx *fc = c->full;
+
+	if (fc)
+		free(fc->frames);
+	free(fc);
+	c->full = NULL;
+	return code;
+}
+
+const struct writer_ops json_full_ops = {
+	.begin = full_begin,
+	.record = full_record,
+	.end = full_end,
+	.close = full_close,
+};

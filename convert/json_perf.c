@@ -513,7 +513,6 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	hdr.flags = (pc->first_sample ? 0 : JROW_COMMA) |
 		    (pc->combined_sample_type & PD_SAMPLE_CPU ? JROW_CPU : 0);
 	pc->first_sample = false;
-	c->samples++;
 
 	size = jrow_size(n, hdr.text_len);
 	/* larger than a batch (huge tracepoint data): written here */
@@ -567,86 +566,111 @@ static void update_combined(struct perf_ctx *pc)
 	pc->nr_events_seen = n;
 }
 
-int json_perf_write(struct jconv *c)
-{
-	struct perf_ctx pc = { .c = c, .first_sample = true };
-	const struct pd_header *h = pd_reader_header(c->r);
-	const struct pd_record *rec;
-	struct je *j = c->je;
-	int ret = 0, status = 0;
+/* ---- the writer ops (driver.h), behind to-json's own (cmd_to_json.c) ---- */
 
-	pc.fcache.ent = calloc(FC_SLOTS, sizeof(*pc.fcache.ent));
-	pc.fcache.arena = malloc(FC_ARENA);
-	if (!pc.fcache.ent || !pc.fcache.arena) {
-		/* work without the cache */
-		free(pc.fcache.ent);
-		free(pc.fcache.arena);
-		pc.fcache.ent = NULL;
-		pc.fcache.arena = NULL;
-	}
-	pc.fcache.gen = 1;
-	pc.refs = malloc(JROW_MAX_FRAMES * sizeof(*pc.refs));
-	if (!pc.refs || je_init_mem(&pc.text) < 0 ||
-	    pd_members_new(c->r, c->sel, &pc.members) < 0) {
-		je_free(&pc.text);
-		free(pc.refs);
-		free(pc.fcache.ent);
-		free(pc.fcache.arena);
+static int perf_begin(struct drv *d, void *w)
+{
+	struct jconv *c = w;
+	const struct pd_header *h = pd_reader_header(c->r);
+	struct perf_ctx *pc;
+
+	pc = calloc(1, sizeof(*pc));
+	if (!pc)
 		return PD_STATUS_NOMEM;
+	c->perf = pc;
+	pc->c = c;
+	pc->first_sample = true;
+	pc->fcache.ent = calloc(FC_SLOTS, sizeof(*pc->fcache.ent));
+	pc->fcache.arena = malloc(FC_ARENA);
+	if (!pc->fcache.ent || !pc->fcache.arena) {
+		/* work without the cache */
+		free(pc->fcache.ent);
+		free(pc->fcache.arena);
+		pc->fcache.ent = NULL;
+		pc->fcache.arena = NULL;
 	}
-	pc.writer.j = j;
-	pc.writer.arena = pc.fcache.arena;
+	pc->fcache.gen = 1;
+	pc->refs = malloc(JROW_MAX_FRAMES * sizeof(*pc->refs));
+	if (!pc->refs || je_init_mem(&pc->text) < 0 ||
+	    pd_members_new(c->r, c->sel, &pc->members) < 0)
+		return PD_STATUS_NOMEM;
+	pc->writer.j = c->je;
+	pc->writer.arena = pc->fcache.arena;
 	/* without a thread the rows are written here, batch by batch */
-	pc.piped = batch_pipe_start(&pc.pipe, write_rows, &pc.writer) == 0;
+	pc->piped = batch_pipe_start(&pc->pipe, write_rows, &pc->writer) == 0;
 
 	/* file mode knows everything now; a pipe tells its features later */
 	if (h->mode != PD_MODE_PIPE)
-		write_headers(&pc);
-	while (!c->stop && (ret = pd_reader_next(c->r, &rec)) > 0) {
-		c->records++;
-		if (c->tick && !(c->records & 4095))
-			c->tick(c);
-		if (rec->type == PD_REC_HEADER_TRACING_DATA)
-			jconv_take_tracing(c, rec);
-		if (c->m && pd_machine_process(c->m, rec) < 0) {
-			status = PD_STATUS_NOMEM;
-			break;
-		}
-		if (rec->type != PD_REC_SAMPLE)
-			continue;
-		if (!rec->decoded || !rec->event)
-			continue;
-		if (!pc.headers_done)
-			write_headers(&pc);
-		update_combined(&pc);
-		if (rec->u.sample.sample_type & PD_SAMPLE_READ) {
-			if (deliver_read(&pc, rec) < 0) {
-				status = PD_STATUS_NOMEM;
-				break;
-			}
-			continue;
-		}
-		write_sample(&pc, rec, rec->event);
-		if (pc.nomem) {
-			status = PD_STATUS_NOMEM;
-			break;
-		}
-	}
-	if (pc.piped)
-		batch_pipe_finish(&pc.pipe);
-	if (!status && ret < 0)
-		status = ret;
-	if (!pc.headers_done)
-		write_headers(&pc);
+		write_headers(pc);
+	return 0;
+}
+
+static int perf_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct jconv *c = w;
+	struct perf_ctx *pc = c->perf;
+
+	if (rec->type == PD_REC_HEADER_TRACING_DATA)
+		jconv_take_tracing(c, rec);
+	if (rec->type != PD_REC_SAMPLE)
+		return 0;
+	if (!rec->decoded || !rec->event)
+		return 0;
+	if (!pc->headers_done)
+		write_headers(pc);
+	update_combined(pc);
+	if (rec->u.sample.sample_type & PD_SAMPLE_READ)
+		return deliver_read(pc, rec) < 0 ? PD_STATUS_NOMEM : 0;
+	write_sample(pc, rec, rec->event);
+	return pc->nomem ? PD_STATUS_NOMEM : 0;
+}
+
+/* the rows still with the writing thread */
+static void perf_rows_done(struct perf_ctx *pc)
+{
+	if (pc->piped)
+		batch_pipe_finish(&pc->pipe);
+	pc->piped = false;
+}
+
+static int perf_end(struct drv *d, void *w)
+{
+	struct jconv *c = w;
+	struct perf_ctx *pc = c->perf;
+	struct je *j = c->je;
+
+	perf_rows_done(pc);
+	if (!pc->headers_done)
+		write_headers(pc);
 	/* closed whatever happened: the document stays valid JSON */
 	delim(j, false, 1);
 	je_c(j, ']');
 	delim(j, false, 0);
 	je_lit(j, "}\n");
-	pd_members_free(pc.members);
-	free(pc.refs);
-	je_free(&pc.text);
-	free(pc.fcache.ent);
-	free(pc.fcache.arena);
-	return status;
+	return 0;
 }
+
+static int perf_close(struct drv *d, void *w, int code)
+{
+	struct jconv *c = w;
+	struct perf_ctx *pc = c->perf;
+
+	if (!pc)
+		return code;
+	perf_rows_done(pc);
+	pd_members_free(pc->members);
+	free(pc->refs);
+	je_free(&pc->text);
+	free(pc->fcache.ent);
+	free(pc->fcache.arena);
+	free(pc);
+	c->perf = NULL;
+	return code;
+}
+
+const struct writer_ops json_perf_ops = {
+	.begin = perf_begin,
+	.record = perf_record,
+	.end = perf_end,
+	.close = perf_close,
+};
