@@ -167,20 +167,38 @@ static void trace_field(void *arg, const char *name, const char *value)
 	je_v_s(j, value);
 }
 
-static void frame(struct je *j, uint64_t ip, bool has_map, const char *dso, uint64_t addr,
-		  const char *sym, uint64_t sym_off)
+static void frame(struct je *j, const struct pd_sym_frame *f, const char *sym, bool inlined)
 {
 	je_obj_begin(j);
-	je_kv_x(j, "ip", ip);
-	if (has_map) {
-		je_kv_s(j, "dso", dso);
-		je_kv_x(j, "addr", addr);
+	je_kv_x(j, "ip", f->ip);
+	if (f->has_map) {
+		je_kv_s(j, "dso", f->dso_name);
+		je_kv_x(j, "addr", f->addr);
 	}
 	if (sym) {
 		je_kv_s(j, "symbol", sym);
-		je_kv_x(j, "symoff", sym_off);
+		je_kv_x(j, "symoff", f->sym_off);
 	}
+	if (inlined)
+		je_kv_bool(j, "inlined", true);
 	je_obj_end(j);
+}
+
+/*
+ * One resolved frame, or in its place the frames perf shows for it: the
+ * functions inlined at an unwound frame's address, innermost first, each
+ * "inlined" (perf script's "NAME+OFF (inlined)": the offset is the
+ * symbol's), then the frame's own symbol.
+ */
+static void frame_expanded(struct full_ctx *fc, const struct pd_sym_frame *f)
+{
+	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
+	size_t n = pd_machine_inline_frames(fc->c->m, f, in, PD_SYM_MAX_INLINE + 1), i;
+
+	for (i = 0; i < n; i++)
+		frame(fc->j, f, in[i].inlined ? in[i].name : f->sym, in[i].inlined);
+	if (!n)
+		frame(fc->j, f, f->sym, false);
 }
 
 static void frames(struct full_ctx *fc, const struct pd_record *rec)
@@ -196,16 +214,20 @@ static void frames(struct full_ctx *fc, const struct pd_record *rec)
 		n = sym_ahead_frames(fc->c->ahead, rec, &af);
 		if (n < 0)
 			fc->nomem = true;
-		for (i = 0; n > 0 && i < (size_t)n; i++)
-			frame(j, af[i].ip, af[i].has_map, af[i].dso, af[i].addr, af[i].sym,
-			      af[i].sym_off);
+		for (i = 0; n > 0 && i < (size_t)n; i++) {
+			/* what frame_expanded() reads of a frame */
+			struct pd_sym_frame f = {
+				.ip = af[i].ip, .addr = af[i].addr, .sym_off = af[i].sym_off,
+				.dso_name = af[i].dso, .sym = af[i].sym, .dso = af[i].d,
+				.has_map = af[i].has_map, .unwound = af[i].unwound,
+			};
+
+			frame_expanded(fc, &f);
+		}
 	} else {
 		n = (long)pd_machine_resolve_sample(fc->c->m, rec, fc->frames, PD_SYM_MAX_STACK);
-		for (i = 0; i < (size_t)n; i++) {
-			const struct pd_sym_frame *f = &fc->frames[i];
-
-			frame(j, f->ip, f->has_map, f->dso_name, f->addr, f->sym, f->sym_off);
-		}
+		for (i = 0; i < (size_t)n; i++)
+			frame_expanded(fc, &fc->frames[i]);
 	}
 	je_arr_end(j);
 }

@@ -276,6 +276,8 @@ static int resolve_into(struct sym_ahead *a, const struct pd_record *rec, uint32
 		f->dso = s->dso_name;
 		f->sym = s->sym;
 		f->sym_off = s->sym_off;
+		f->d = s->dso;
+		f->unwound = s->unwound;
 	}
 	en->nr = n;
 	en->key = rec_key(rec);

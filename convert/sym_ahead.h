@@ -20,7 +20,9 @@ struct ahead_frame {
 	uint64_t sym_off;
 	const char *dso;	/* the name the DSO was mapped with */
 	const char *sym;	/* NULL without a symbol */
+	const struct pd_dso *d;	/* NULL without a map */
 	bool has_map;
+	bool unwound;		/* found by DWARF unwinding: has inline frames */
 };
 
 struct sym_ahead;

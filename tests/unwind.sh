@@ -21,7 +21,8 @@
 #    table's callchains against the stacks of `perf script` with inline
 #    frames named "NAME (inlined)", the functions table's totals against
 #    the Children column of `perf report --children --sort dso,sym`;
-#  - the frames of `perfconv to-json --full --symbols` against perfsym;
+#  - the frames of `perfconv to-json --full --symbols` against perf script
+#    with inline frames (counted with them) and exactly against perfsym's;
 #  - --no-unwind: no unwound user frame is left.
 # Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
 # default 99.9: a sample taken while the kernel is half-way through a
@@ -167,6 +168,11 @@ fold_agree() {
 	     END { print t + 0, t - s }' "$1" "$2"
 }
 
+# "STACK COUNT" lines, as fold_agree compares them
+count_stacks() {
+	sort | uniq -c | awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }'
+}
+
 count_inline() {	# label total different
 	itotal=$((itotal + $2))
 	ibad=$((ibad + $3))
@@ -252,8 +258,7 @@ for r in $RUNS; do
 		chain_script < "$r.iscript" | sort > "$r.ipchain"
 		python3 -c 'import csv, sys
 for row in csv.DictReader(open(sys.argv[1], newline="")):
-    print(row["callchain"])' "$r.csv/samples.csv" | sort | uniq -c |
-			awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }' > "$r.icchain"
+    print(row["callchain"])' "$r.csv/samples.csv" | count_stacks > "$r.icchain"
 		set -- $(fold_agree "$r.ipchain" "$r.icchain")
 		count_inline "$r samples.callchain with inline frames" "$1" "$2"
 		[ "$2" -eq 0 ] || diff "$r.ipchain" "$r.icchain" | head -6 | sed 's/^/    /'
@@ -320,27 +325,56 @@ fi
 grep -c ' recurse (' uwprog.mine > /dev/null || fail "uwprog: no recursion frames"
 grep -q ' on_alarm (' uwprog.mine || echo "unwind.sh: note: no sample in the signal handler"
 
-# to-json --full --symbols: the same frames as perfsym (symbol names)
-"$PERFCONV" to-json --full --symbols --ordered --no-progress -o uwprog.json uwprog.data 2> json.err ||
-	fail "to-json --full --symbols failed: $(cat json.err)"
-if command -v python3 > /dev/null 2>&1; then
-	python3 - uwprog.json > uwprog.jsyms <<'EOF' || fail "reading the to-json output failed"
+# to-json --full --symbols: the frames of perf script with inline frames
+# (counted with them), and exactly perfsym's, in time order (--ordered)
+# and in file order (the frames resolved ahead), with and without
+# --no-inline.  stack_syms: the symbol names of each stack, innermost
+# first, from perf script or perfsym.
+stack_syms() {
+	awk '/^$/ { if (h) print s; h = 0; s = ""; next }
+	     /^[^ \t]/ { h = 1; s = ""; next }
+	     { sub(/^[ \t]+[0-9a-f]+ /, ""); sub(/ \([^(]*\)$/, ""); s = s (s == "" ? "" : "|") $0 }
+	     END { if (h) print s }'
+}
+json_syms() {	# JSON-FILE
+	python3 - "$1" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for rec in doc.get("records", []):
     fr = rec.get("frames")
     if rec.get("type") != "SAMPLE" or fr is None:
         continue
-    print(" ".join(f.get("symbol") or "[unknown]" for f in fr))
+    print("|".join(f.get("symbol") or "[unknown]" for f in fr))
 EOF
-	awk '/^$/ { if (h) print s; h = 0; s = ""; next }
-	     /^[^ \t]/ { h = 1; s = ""; next }
-	     { sub(/^[ \t]+[0-9a-f]+ /, ""); sub(/ \([^(]*\)$/, ""); s = s (s == "" ? "" : " ") $0 }
-	     END { if (h) print s }' uwprog.sym > uwprog.psyms
-	n=$(wc -l < uwprog.psyms)
-	d=$(diff uwprog.psyms uwprog.jsyms | grep -c '^[<>]')
-	echo "unwind.sh: to-json --full --symbols: $n stacks, $d differ from perfsym"
-	[ "$d" -eq 0 ] || { diff uwprog.psyms uwprog.jsyms | head -10; fail "to-json --symbols differs"; }
+}
+if [ "$have_py" = 1 ]; then
+	for r in $RUNS; do
+		for mode in --ordered "" "--ordered --no-inline"; do
+			"$PERFCONV" to-json --full --symbols $mode --no-progress -o "$r.json" "$r.data" \
+				2> json.err || fail "to-json --full --symbols $mode failed: $(cat json.err)"
+			json_syms "$r.json" > "$r.jsyms" || fail "reading the to-json output failed"
+			case $mode in
+			*--no-inline) "$PERFSYM" --no-inline "$r.data" 2> /dev/null | stack_syms > "$r.psyms" ;;
+			*) "$PERFSYM" "$r.data" 2> /dev/null | stack_syms > "$r.psyms" ;;
+			esac
+			if [ "$mode" = "" ]; then
+				sort "$r.psyms" > "$r.psyms.s"
+				sort "$r.jsyms" > "$r.jsyms.s"
+				mv "$r.psyms.s" "$r.psyms"
+				mv "$r.jsyms.s" "$r.jsyms"
+			fi
+			n=$(wc -l < "$r.psyms")
+			d=$(diff "$r.psyms" "$r.jsyms" | grep -c '^[<>]')
+			echo "unwind.sh: $r to-json --full --symbols ${mode:-(file order)}: $n stacks, $d differ from perfsym"
+			[ "$d" -eq 0 ] || { diff "$r.psyms" "$r.jsyms" | head -10; fail "to-json --symbols differs"; }
+			[ "$mode" = --ordered ] || continue
+			"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | stack_syms |
+				count_stacks > "$r.isyms"
+			count_stacks < "$r.jsyms" > "$r.jsyms.n"
+			set -- $(fold_agree "$r.isyms" "$r.jsyms.n")
+			count_inline "$r to-json --full --symbols stacks with inline frames" "$1" "$2"
+		done
+	done
 else
 	echo "unwind.sh: note: python3 missing, to-json frames not compared"
 fi
