@@ -24,6 +24,7 @@ O=${O:-bin}
 PERFCONV=${PERFCONV:-$O/perfconv}
 # a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
 . "$(dirname "$0")/find-perf.sh"
+. "$(dirname "$0")/fold-stacks.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/to-csv-test.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -181,46 +182,6 @@ agree() {
 	     { b[key($0)] += $NF }
 	     END { for (k in a) if (k in b) same += (a[k] < b[k] ? a[k] : b[k]);
 		   printf "%.2f\n", total ? 100 * same / total : 100 }' "$1" "$2"
-}
-
-# stackcollapse-perf's folding of `perf script -F comm,tid,ip,sym,dso`
-fold_script() {
-	awk '
-	function tidy(f,   i, rest) {
-		gsub(/;/, ":", f)
-		if (f !~ /\.\(.*\)\./) {
-			rest = f
-			i = 0
-			while ((j = index(rest, "(")) > 0) {
-				if (substr(rest, j, 21) != "(anonymous namespace)") {
-					f = substr(f, 1, i + j - 1)
-					break
-				}
-				i += j
-				rest = substr(rest, j + 1)
-			}
-		}
-		gsub(/["\047]/, "", f)
-		return f
-	}
-	/^$/ { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
-	       have = 0; n = 0; next }
-	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+-?[0-9]+$/, "", line)
-		    sub(/^[ \t]+/, "", line); gsub(/ /, "_", line); comm = line; have = 1; next }
-	{
-		line = $0
-		sub(/^[ \t]+[0-9a-f]+ /, "", line)
-		p = 0
-		for (i = length(line); i > 0; i--)
-			if (substr(line, i, 2) == " (") { p = i; break }
-		sym = substr(line, 1, p - 1)
-		mod = substr(line, p + 2, length(line) - p - 2)
-		if (sym == "[unknown]") {
-			if (mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
-		}
-		fr[++n] = tidy(sym)
-	}
-	END { for (s in cnt) print s, cnt[s] }'
 }
 
 # perf report samples per (dso, symbol), unresolved addresses as [unknown].

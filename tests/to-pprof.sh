@@ -43,6 +43,7 @@ case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=${PERFCONV:-$O/perfconv}
 # a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
 . "$(dirname "$0")/find-perf.sh"
+. "$(dirname "$0")/fold-stacks.sh"
 GO=${GO:-go}
 SHARED=$ROOT/../shared/corpus
 MIN_AGREE=99
@@ -140,40 +141,7 @@ perf_flat() {
 # pprof -traces of a profile as to-csv's folded table: "comm;outer;...;inner
 # count", frame names tidied as stackcollapse-perf tidies them
 pprof_folded() {
-	pprof -traces -sample_index=samples "$1" 2> /dev/null |
-	awk '
-	function tidy(f,   i, j, rest) {
-		if (f == "<unknown>") return "[unknown]"
-		gsub(/;/, ":", f)
-		if (f !~ /\.\(.*\)\./) {
-			rest = f
-			i = 0
-			while ((j = index(rest, "(")) > 0) {
-				if (substr(rest, j, 21) != "(anonymous namespace)") {
-					f = substr(f, 1, i + j - 1)
-					break
-				}
-				i += j
-				rest = substr(rest, j + 1)
-			}
-		}
-		gsub(/["\047]/, "", f)
-		return f
-	}
-	function flush(   s, k) {
-		if (!n) return
-		s = comm
-		for (k = n; k >= 1; k--) s = s ";" fr[k]
-		cnt[s] += count
-		n = 0
-	}
-	/^-----------\+/ { flush(); comm = ""; on = 1; next }
-	!on { next }
-	/^ *comm:  / { sub(/^ *comm:  /, ""); gsub(/ /, "_"); comm = $0; next }
-	/^ *[a-z]+:  / { next }
-	/^ +[0-9]+   / { count = $1; sub(/^ +[0-9]+   /, ""); fr[++n] = tidy($0); next }
-	/^             / { sub(/^ +/, ""); fr[++n] = tidy($0); next }
-	END { flush(); for (s in cnt) print s " " cnt[s] }' | sort
+	pprof -traces -sample_index=samples "$1" 2> /dev/null | pprof_traces_fold | sort
 }
 
 # agree A B: % of the counts of A that B has under the same name

@@ -52,6 +52,7 @@ fail() {
 }
 
 . "$(dirname "$0")/find-perf.sh"
+. "$(dirname "$0")/fold-stacks.sh"
 [ -n "$PERF" ] || skip "$PERF_MISSING"
 command -v gcc > /dev/null 2>&1 || skip "gcc not found"
 command -v g++ > /dev/null 2>&1 || skip "g++ not found"
@@ -101,48 +102,6 @@ keys() {
 	END { flush() }'
 }
 
-# stackcollapse-perf's folding of `perf script -F comm,tid,ip,sym,dso`
-# (as tests/to-csv.sh folds it)
-fold_script() {
-	awk '
-	function tidy(f,   i, j, rest) {
-		gsub(/;/, ":", f)
-		if (f !~ /\.\(.*\)\./) {
-			rest = f
-			i = 0
-			while ((j = index(rest, "(")) > 0) {
-				if (substr(rest, j, 21) != "(anonymous namespace)") {
-					f = substr(f, 1, i + j - 1)
-					break
-				}
-				i += j
-				rest = substr(rest, j + 1)
-			}
-		}
-		gsub(/["\047]/, "", f)
-		return f
-	}
-	/^$/ { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
-	       have = 0; n = 0; next }
-	/^[^ \t]/ { line = $0; sub(/[ \t]+$/, "", line); sub(/[ \t]+[0-9]+$/, "", line)
-		    sub(/^[ \t]+/, "", line); gsub(/ /, "_", line); comm = line; have = 1; next }
-	{
-		line = $0
-		sub(/^[ \t]+[0-9a-f]+ /, "", line)
-		p = 0
-		for (i = length(line); i > 0; i--)
-			if (substr(line, i, 2) == " (") { p = i; break }
-		sym = substr(line, 1, p - 1)
-		mod = substr(line, p + 2, length(line) - p - 2)
-		if (sym == "[unknown]") {
-			if (mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
-		}
-		fr[++n] = tidy(sym)
-	}
-	END { if (have) { s = comm; for (k = n; k >= 1; k--) s = s ";" fr[k]; cnt[s]++ }
-	      for (s in cnt) print s, cnt[s] }'
-}
-
 total=0
 bad=0
 compare() {	# label perf-file mine-file
@@ -179,34 +138,6 @@ count_inline() {	# label total different
 	echo "unwind.sh: $1: $2, $3 differ"
 }
 
-# the stacks of `perf script -F comm,tid,ip,sym,dso` as to-csv's samples
-# table writes callchains: outermost first, ';' between frames, inline
-# frames "NAME (inlined)", a frame without symbol "[DSO basename]"
-chain_script() {
-	awk '
-	function flush(   s, k) {
-		if (!have) return
-		s = ""
-		for (k = n; k >= 1; k--) s = s (k == n ? "" : ";") fr[k]
-		cnt[s]++
-		have = 0; n = 0
-	}
-	/^$/ { flush(); next }
-	/^[^ \t]/ { flush(); have = 1; next }
-	{
-		line = $0
-		sub(/^[ \t]+[0-9a-f]+ /, "", line)
-		p = 0
-		for (i = length(line); i > 0; i--)
-			if (substr(line, i, 2) == " (") { p = i; break }
-		sym = substr(line, 1, p - 1)
-		mod = substr(line, p + 2, length(line) - p - 2)
-		if (mod == "inlined") sym = sym " (inlined)"
-		else if (sym == "[unknown]" && mod != "[unknown]") { sub(/.*\//, "", mod); sym = "[" mod "]" }
-		fr[++n] = sym
-	}
-	END { flush(); for (s in cnt) print s, cnt[s] }'
-}
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	keys < "$r.script" > "$r.perf"
