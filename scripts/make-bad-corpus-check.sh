@@ -23,7 +23,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-bad-corpus-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for f in basic.data basic.pipe.data cpu-timestamp.data multi-event.data group-read.data \
-	 compressed.data stat.data lost-all.data throttle.data user-regs.data callchain-dwarf.data; do
+	 compressed.data stat.data lost-all.data throttle.data user-regs.data callchain-dwarf.data \
+	 syscalls.data; do
 	if [ ! -f "$corpus/$f" ]; then
 		echo "make-bad-corpus-check: $corpus/$f is missing" >&2
 		exit 1
@@ -529,6 +530,39 @@ static void attr_layout_cases(void)
 	     "callchain-dwarf.data up to its 4th SAMPLE (no features) with sample_stack_user halved: every stack copy is larger");
 }
 
+/*
+ * An event opened on one cpu (ID_INDEX cpu != -1) samples on that cpu
+ * only.  One sample moved to the other cpu is that sample's fault; an
+ * ID_INDEX entry moved is the entry's, seen in every sample of its id.
+ */
+static void id_cpu_cases(void)
+{
+	struct buf b = load("syscalls.data");
+	uint64_t st = attr0_sample_type(&b), s, ii, e = 0, id, cpu, i;
+
+	if (!(st & S_CPU) || !(st & (1 << 6)))
+		die("syscalls.data: samples without ID and CPU");
+	s = find(&b, 0, R_SAMPLE, 0);
+	ii = find(&b, 0, R_ID_INDEX, 0);
+	if (!s || !ii)
+		die("syscalls.data: no SAMPLE or no ID_INDEX");
+	id = get(&b, s + sample_field(st, 1 << 6), 8);
+	cpu = get(&b, s + sample_field(st, S_CPU), 4);
+	for (i = 0; i < get(&b, ii + 8, 8); i++)
+		if (get(&b, ii + 16 + 32 * i, 8) == id)
+			e = ii + 16 + 32 * i;
+	if (!e || get(&b, e + 16, 8) != cpu || cpu > 1)
+		die("syscalls.data: the first sample's id is not on its cpu in ID_INDEX");
+	put(&b, s + sample_field(st, S_CPU), cpu ^ 1, 4);
+	emit("check-sample-cpu-event.data", &b, 629, s + sample_field(st, S_CPU),
+	     "syscalls.data with its first SAMPLE moved to the other cpu than its event's (ID_INDEX)");
+
+	b = load("syscalls.data");
+	put(&b, e + 16, cpu ^ 1, 8);
+	emit("check-id-index-cpu.data", &b, 629, e + 16,
+	     "syscalls.data with the ID_INDEX cpu of its first sample's event set to the other cpu: every sample of that id disagrees");
+}
+
 static void pipe_cases(void)
 {
 	struct buf b = load("basic.pipe.data");
@@ -577,6 +611,7 @@ int main(int argc, char **argv)
 	auxtrace_case();
 	pipe_cases();
 	attr_layout_cases();
+	id_cpu_cases();
 	if (fclose(manifest))
 		die("MANIFEST.check: %s", strerror(errno));
 	return 0;

@@ -63,7 +63,8 @@ grep -q 'Exit status' "$tmp/out" && ok || bad "--help does not describe the exit
 expect_rc 0 "$PC" --version
 expect_rc 0 "$PC" --list-checks
 # the catalogue: every code once, with severity and text; the 6xx checks included
-for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619; do
+for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619 PD627 PD628 \
+	PD629; do
 	grep -q "^$code " "$tmp/out" && ok || bad "--list-checks lacks $code"
 done
 n=$(wc -l < "$tmp/out")
@@ -212,6 +213,8 @@ attr-size-wrong.data 1 0
 attr-size-halves.data 1 0
 feature-bit-no-section.data 1 0
 feature-bits-no-section.data 2 0
+check-sample-cpu-event.data 1 0
+check-id-index-cpu.data 1 0
 check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
 check-read-format.data 1 0

@@ -30,6 +30,8 @@
 #define MAX_AUXTRACE		(1u << 18)
 /* Attrs whose id arrays take part in the section layout check. */
 #define MAX_LAYOUT_ATTRS	4096
+/* ID_INDEX entries kept to check sample cpus against. */
+#define MAX_ID_CPUS		(1u << 16)
 /* Bytes after the data section scanned for stray records. */
 #define GAP_SCAN		4096
 
@@ -37,6 +39,18 @@ enum {
 	THR_ANNOUNCED = 1,	/* COMM or FORK seen */
 	THR_SAMPLED = 2,	/* a sample names it */
 	THR_FORKED = 4,		/* fork_time is valid */
+};
+
+/* An event opened on one cpu (ID_INDEX), and what its samples said. */
+struct id_cpu {
+	uint64_t id;
+	uint32_t cpu;
+	uint64_t entry_off;	/* the entry's cpu field */
+	uint64_t samples, wrong;
+	uint64_t first_off;	/* first sample on another cpu: its cpu field */
+	int64_t first_idx;
+	uint32_t first_cpu;
+	bool one_cpu;		/* every wrong sample on first_cpu */
 };
 
 struct thr {
@@ -145,6 +159,10 @@ struct pc_check {
 	unsigned int nr_pending;
 	struct attr_fit *fit;	/* HOLD_ATTRS entries, allocated at the first sample finding */
 	uint64_t blamed[HOLD_ATTRS / 64];	/* attrs reported by ATTR_NO_SAMPLE_FITS */
+
+	/* ID_INDEX entries of events bound to one cpu, sorted by id */
+	struct id_cpu *idc;
+	size_t idc_nr, idc_cap;
 
 	/* AUXTRACE records, in file order (so sorted by offset) */
 	uint64_t *aux_off;
@@ -1153,6 +1171,107 @@ static void check_id_index(struct pc_check *c, const struct pd_record *rec)
 				"entry=%" PRIu64 " id=%" PRIu64, i, ii->entries[i].id);
 }
 
+static int cmp_id_cpu(const void *a, const void *b)
+{
+	const struct id_cpu *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Events opened on one cpu: the kernel samples them there only. */
+static void note_id_cpus(struct pc_check *c, const struct pd_record *rec)
+{
+	const struct pd_rec_id_index *ii = &rec->u.id_index;
+	size_t esz = ii->has_vcpu ? 48 : 32, before = c->idc_nr;
+	uint64_t i;
+
+	for (i = 0; i < ii->nr && c->idc_nr < MAX_ID_CPUS; i++) {
+		const struct pd_id_index_entry *e = &ii->entries[i];
+
+		if (e->cpu >= UINT32_MAX || rec->from_compressed)
+			continue;	/* any cpu (a per-thread event) */
+		if (c->idc_nr == c->idc_cap) {
+			size_t ncap = c->idc_cap ? c->idc_cap * 2 : 64;
+			struct id_cpu *n = realloc(c->idc, ncap * sizeof(*n));
+
+			if (!n)
+				break;
+			c->idc = n;
+			c->idc_cap = ncap;
+		}
+		c->idc[c->idc_nr++] = (struct id_cpu){
+			.id = e->id, .cpu = (uint32_t)e->cpu,
+			.entry_off = rec->offset + 16 + i * esz + 16, .one_cpu = true,
+		};
+	}
+	if (c->idc_nr != before)
+		qsort(c->idc, c->idc_nr, sizeof(*c->idc), cmp_id_cpu);
+}
+
+/* The offset of a sample's cpu field: it follows IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID. */
+static uint64_t sample_cpu_off(const struct pd_record *rec)
+{
+	const uint64_t before = PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME |
+				PD_SAMPLE_ADDR | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID;
+
+	if (rec->from_compressed)
+		return rec->offset;
+	return rec->offset + 8 + 8 * (uint64_t)__builtin_popcountll(rec->u.sample.sample_type & before);
+}
+
+static void check_id_cpu(struct pc_check *c, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct id_cpu key, *e;
+
+	if (!c->idc_nr || !(s->sample_type & PD_SAMPLE_CPU) ||
+	    !(s->sample_type & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER)))
+		return;
+	key.id = (s->sample_type & PD_SAMPLE_IDENTIFIER) ? s->identifier : s->id;
+	e = bsearch(&key, c->idc, c->idc_nr, sizeof(*c->idc), cmp_id_cpu);
+	if (!e)
+		return;
+	e->samples++;
+	if (s->cpu == e->cpu)
+		return;
+	if (!e->wrong++) {
+		e->first_off = sample_cpu_off(rec);
+		e->first_idx = (int64_t)rec->index;
+		e->first_cpu = s->cpu;
+	} else if (s->cpu != e->first_cpu) {
+		e->one_cpu = false;
+	}
+}
+
+/*
+ * Samples of an event on another cpu than the one it was opened on: when
+ * every sample of the event (two at least) says the same other cpu, the
+ * ID_INDEX entry is what is wrong, and is reported; otherwise the first
+ * such sample, with how many there are.
+ */
+static void check_id_cpus_finish(struct pc_check *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->idc_nr; i++) {
+		const struct id_cpu *e = &c->idc[i];
+
+		if (!e->wrong)
+			continue;
+		if (e->wrong == e->samples && e->samples >= 2 && e->one_cpu)
+			pc_emit(c->pf, PD_SAMPLE_CPU_NOT_EVENT_CPU, e->entry_off, -1, 0, NULL,
+				"id=%" PRIu64 " index_cpu=%u sample_cpu=%u samples=%" PRIu64
+				" first_sample=%#" PRIx64 " reason=index_entry", e->id, e->cpu,
+				e->first_cpu, e->samples, e->first_off);
+		else
+			pc_emit(c->pf, PD_SAMPLE_CPU_NOT_EVENT_CPU, e->first_off, e->first_idx,
+				PD_REC_SAMPLE, c->stream,
+				"id=%" PRIu64 " index_cpu=%u sample_cpu=%u index_entry=%#" PRIx64
+				" wrong_samples=%" PRIu64 " samples=%" PRIu64, e->id, e->cpu,
+				e->first_cpu, e->entry_off, e->wrong, e->samples);
+	}
+}
+
 static void note_auxtrace(struct pc_check *c, const struct pd_record *rec)
 {
 	if (rec->from_compressed || c->aux_full)
@@ -1232,6 +1351,7 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 	switch (rec->type) {
 	case PD_REC_SAMPLE:
 		check_sample(c, rec);
+		check_id_cpu(c, rec);
 		break;
 	case PD_REC_MMAP:
 	case PD_REC_MMAP2:
@@ -1273,6 +1393,7 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 		break;
 	case PD_REC_ID_INDEX:
 		check_id_index(c, rec);
+		note_id_cpus(c, rec);
 		break;
 	case PD_REC_AUXTRACE:
 		note_auxtrace(c, rec);
@@ -1526,6 +1647,7 @@ static void check_finish(struct pc_check *c, bool complete)
 	if (!complete)
 		return;
 	check_threads(c);
+	check_id_cpus_finish(c);
 	check_sample_time(c, f);
 	check_compressed(c, f);
 	check_auxtrace_index(c, f);
@@ -1635,6 +1757,7 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 	free(c.thr);
 	free(c.aux_off);
 	free(c.aux_size);
+	free(c.idc);
 	return ret < 0 ? ret : 0;
 }
 

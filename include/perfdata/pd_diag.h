@@ -163,6 +163,7 @@ enum pd_severity {
 	_PD(626, PIPE_NOT_FINISHED, WARNING, "pipe stream ends with samples after its last FINISHED_ROUND: the recording was not terminated properly") \
 	_PD(627, SAMPLE_STACK_OVER_ATTR, ERROR, "user stack copy is larger than the attr's sample_stack_user") \
 	_PD(628, OVERLAP_SYMPTOMS, NOTE, "findings inside an overlapping feature section, reported once at the overlap") \
+	_PD(629, SAMPLE_CPU_NOT_EVENT_CPU, ERROR, "sample cpu is not the cpu its event was opened on (ID_INDEX)") \
 	/* writer: 700..799 */							\
 	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
 	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \
