@@ -102,6 +102,7 @@ struct pd_stream {
  */
 #define QCHUNK_MIN (16u << 10)
 #define QCHUNK_MAX (256u << 10)
+#define QCHUNK_CLASSES 5	/* QCHUNK_MIN << 0 .. QCHUNK_MAX */
 
 struct qchunk {
 	struct qchunk *next;
@@ -197,6 +198,13 @@ struct pd_reader {
 	struct pd_record round_rec;
 	uint8_t round_raw[8];
 	struct qchunk *q_retired;	/* emptied chunk holding the record being delivered */
+	/*
+	 * Emptied chunks kept for reuse, by size, up to the queue's limit:
+	 * freed, they went back to the kernel and every byte queued cost a
+	 * fresh page fault (most of the time-order cost of 8 KiB samples).
+	 */
+	struct qchunk *q_free[QCHUNK_CLASSES];
+	size_t q_free_bytes;
 	bool ooo_reported;
 	bool qfull_reported;
 	bool ended;
@@ -1851,6 +1859,14 @@ void pd_reader_close(struct pd_reader *r)
 	free(r->rheap);
 	free(r->free_runs);
 	free(r->q_retired);
+	for (i = 0; i < QCHUNK_CLASSES; i++) {
+		while (r->q_free[i]) {
+			struct qchunk *c = r->q_free[i];
+
+			r->q_free[i] = c->next;
+			free(c);
+		}
+	}
 	free(r->tracing);
 	free(r->dir_path);
 	pd_sel_state_free(r->sel);
@@ -2792,6 +2808,46 @@ static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 	return 0;
 }
 
+static int qchunk_class(size_t cap)
+{
+	int i;
+
+	for (i = 0; i < QCHUNK_CLASSES; i++)
+		if (cap == (size_t)QCHUNK_MIN << i)
+			return i;
+	return -1;
+}
+
+static struct qchunk *qchunk_get(struct pd_reader *r, size_t cap)
+{
+	int k = qchunk_class(cap);
+	struct qchunk *c;
+
+	if (k >= 0 && r->q_free[k]) {
+		c = r->q_free[k];
+		r->q_free[k] = c->next;
+		r->q_free_bytes -= sizeof(*c) + cap;
+		return c;
+	}
+	c = malloc(sizeof(*c) + cap);
+	if (c)
+		c->cap = cap;
+	return c;
+}
+
+static void qchunk_put(struct pd_reader *r, struct qchunk *c)
+{
+	int k = qchunk_class(c->cap);
+
+	if (k >= 0 && r->q_free_bytes + sizeof(*c) + c->cap <= r->opts.order_queue_max) {
+		c->next = r->q_free[k];
+		r->q_free[k] = c;
+		r->q_free_bytes += sizeof(*c) + c->cap;
+		return;
+	}
+	free(c);
+}
+
 static int q_push(struct pd_reader *r, uint64_t time)
 {
 	const struct pd_record *rec = &r->rec;
@@ -2814,12 +2870,11 @@ static int q_push(struct pd_reader *r, uint64_t time)
 			cap = QCHUNK_MAX;
 		if (cap < need)
 			cap = need;
-		c = malloc(sizeof(*c) + cap);
+		c = qchunk_get(r, cap);
 		if (!c)
 			return PD_STATUS_NOMEM;
 		c->next = NULL;
 		c->used = c->consumed = 0;
-		c->cap = cap;
 		if (q->last)
 			q->last->next = c;
 		else
@@ -2867,7 +2922,7 @@ static int q_pop(struct pd_reader *r)
 	/* The record delivered last time is no longer in use. */
 	if (r->q_retired) {
 		r->q_bytes -= sizeof(*r->q_retired) + r->q_retired->cap;
-		free(r->q_retired);
+		qchunk_put(r, r->q_retired);
 		r->q_retired = NULL;
 	}
 	c->consumed += PD_ALIGN(sizeof(struct qhdr) + e.len, 8);
