@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
@@ -87,107 +88,28 @@ static int write_event_name(struct pd_writer *w, const struct pd_event *ev)
 	return pd_writer_write_record(w, rec, size);
 }
 
-int cmd_file_to_pipe(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "fsync", no_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
-	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
-	struct pd_reader *r = NULL;
-	struct pd_writer *w = NULL;
+/* ---- the writer ops (driver.h) ---- */
+
+struct f2p_writer {
+	const char *out;		/* "-": standard output */
+	struct pd_writer_opts wo;
+	struct cli_diag wd;		/* the writer's diagnostics */
 	struct out_sink sink;
-	struct cli_select cs;
-	const struct pd_features *f;
-	const struct pd_record *rec;
-	const char *in, *out = "-";
-	struct cli_diag cd, wd;
-	bool verbose = false, swapped;
+	bool sink_open;
+	struct pd_writer *w;
+	int wstatus;			/* the writer's failure, or 0 */
+	bool committed;			/* w is gone */
+};
+
+/* §8.2: attrs, features, end marker, tracing data, build ids */
+static int write_header(struct pd_writer *w, struct pd_reader *r)
+{
+	const struct pd_features *f = pd_reader_features(r);
+	bool swapped = pd_reader_header(r)->swapped;
 	unsigned int id, last = PIPE_LAST_FEATURE;
+	int status = 0;
 	size_t i;
-	int c, status = 0, code;
 
-	cli_select_init(&cs, cli_progname, "file-to-pipe");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'F':
-			wo.fsync = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			/* only -i: every record is written */
-			code = cli_select_option(&cs, c, optarg);
-			if (code <= 0)
-				return code ? CLI_EXIT_USAGE
-					    : tool_bad_option(cli_progname, "file-to-pipe", argc, argv, c);
-		}
-	}
-	in = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!in) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (!*out) {
-		cli_error("file-to-pipe: empty output name");
-		return CLI_EXIT_USAGE;
-	}
-	if (cli_check_output("file-to-pipe", in, out))
-		return CLI_EXIT_USAGE;
-	/* as to-proto: a binary stream on a terminal is garbage and no use */
-	if (!strcmp(out, "-") && isatty(STDOUT_FILENO)) {
-		cli_error("file-to-pipe: refusing to write a binary stream to a terminal");
-		fprintf(stderr, "Use -o OUT, or a pipe: %s file-to-pipe %s | perf script -i -\n",
-			cli_progname, in);
-		return CLI_EXIT_USAGE;
-	}
-
-	cli_diag_init(&cd, in, verbose);
-	cli_diag_init(&wd, out, verbose);
-	ro.diag_fn = cli_diag_cb;
-	ro.diag_arg = &cd;
-	status = pd_reader_open(in, &ro, &r);
-	if (status < 0)
-		return cli_exit_code(status, &cd);
-	if (pd_reader_header(r)->mode == PD_MODE_PIPE) {
-		cli_error("file-to-pipe: %s is already a pipe-mode stream", cd.name);
-		pd_reader_close(r);
-		return CLI_EXIT_USAGE;
-	}
-	swapped = pd_reader_header(r)->swapped;
-	f = pd_reader_features(r);
-
-	wo.mode = PD_WRITER_PIPE;
-	wo.diag_fn = cli_diag_cb;
-	wo.diag_arg = &wd;
-	if (out_sink_open(&sink, cli_progname, "file-to-pipe", strcmp(out, "-") ? out : NULL,
-			  NULL) < 0) {
-		pd_reader_close(r);
-		return CLI_EXIT_IO;
-	}
-	sink.mode = 0600;	/* as perf record makes perf.data files */
-	sink.sync_dir = wo.fsync;
-	status = pd_writer_open_fd(sink.fd, strcmp(out, "-") ? out : "<stdout>", &wo, &w);
-	if (status < 0) {
-		out_sink_close(&sink, false);
-		pd_reader_close(r);
-		return CLI_EXIT_IO;
-	}
-
-	/* §8.2: attrs, features, end marker, tracing data, build ids */
 	for (i = 0; status >= 0 && i < pd_reader_nr_events(r); i++) {
 		const struct pd_event *ev = pd_reader_event(r, i);
 
@@ -215,25 +137,146 @@ int cmd_file_to_pipe(int argc, char **argv)
 						    f->raw[PD_FEAT_BUILD_ID].len, swapped, f);
 	for (i = 0; status >= 0 && i < pd_reader_nr_events(r); i++)
 		status = write_event_name(w, pd_reader_event(r, i));
+	return status;
+}
 
-	while (status >= 0 && (status = pd_reader_next(r, &rec)) > 0) {
-		status = pd_writer_copy_record(w, rec);
-		if (status > 0)
-			status = 0;
-	}
+static int f2p_begin(struct drv *d, void *arg)
+{
+	struct f2p_writer *fw = arg;
+	bool to_stdout = !strcmp(fw->out, "-");
 
-	if (status < 0) {
-		pd_writer_abort(w);
-		out_sink_close(&sink, false);
-		code = cli_exit_code(status, &cd);
-		if (wd.count[PD_SEV_ERROR])
-			code = CLI_EXIT_IO;
-	} else {
-		status = pd_writer_commit(w);
-		if (out_sink_close(&sink, status >= 0) < 0)
-			status = PD_STATUS_IO;
-		code = status < 0 ? CLI_EXIT_IO : cli_exit_code(0, &cd);
+	if (pd_reader_header(d->r)->mode == PD_MODE_PIPE) {
+		cli_error("file-to-pipe: %s is already a pipe-mode stream", d->cd.name);
+		return CLI_EXIT_USAGE;
 	}
-	pd_reader_close(r);
+	fw->wo.mode = PD_WRITER_PIPE;
+	fw->wo.diag_fn = cli_diag_cb;
+	fw->wo.diag_arg = &fw->wd;
+	if (out_sink_open(&fw->sink, cli_progname, "file-to-pipe", to_stdout ? NULL : fw->out,
+			  NULL) < 0)
+		return PD_STATUS_IO;
+	fw->sink_open = true;
+	fw->sink.mode = 0600;	/* as perf record makes perf.data files */
+	fw->sink.sync_dir = fw->wo.fsync;
+	if (pd_writer_open_fd(fw->sink.fd, to_stdout ? "<stdout>" : fw->out, &fw->wo, &fw->w) < 0)
+		return PD_STATUS_IO;
+	fw->wstatus = write_header(fw->w, d->r);
+	return fw->wstatus < 0 ? cli_exit_code(fw->wstatus, &d->cd) : 0;
+}
+
+static int f2p_record(struct drv *d, void *arg, const struct pd_record *rec)
+{
+	struct f2p_writer *fw = arg;
+	int status = pd_writer_copy_record(fw->w, rec);
+
+	if (status >= 0)
+		return 0;
+	/* the exit code is made in f2p_close() */
+	fw->wstatus = status;
+	return DRV_STOP;
+}
+
+static int f2p_end(struct drv *d, void *arg)
+{
+	struct f2p_writer *fw = arg;
+	int status;
+
+	/* a stream cut by a damaged input is no stream: nothing is kept */
+	if (fw->wstatus < 0 || d->status < 0)
+		return 0;
+	status = pd_writer_commit(fw->w);
+	fw->committed = true;
+	fw->sink_open = false;
+	if (out_sink_close(&fw->sink, status >= 0) < 0 || status < 0)
+		return PD_STATUS_IO;
+	return 0;
+}
+
+static int f2p_close(struct drv *d, void *arg, int code)
+{
+	struct f2p_writer *fw = arg;
+
+	if (fw->committed)
+		return code;
+	if (fw->w)
+		pd_writer_abort(fw->w);
+	if (fw->sink_open)
+		out_sink_close(&fw->sink, false);
+	if (fw->wstatus < 0)
+		code = cli_exit_code(fw->wstatus, &d->cd);
+	if ((fw->wstatus < 0 || d->status < 0) && fw->wd.count[PD_SEV_ERROR])
+		code = CLI_EXIT_IO;
+	return code;
+}
+
+static const struct writer_ops f2p_ops = {
+	.begin = f2p_begin,
+	.record = f2p_record,
+	.end = f2p_end,
+	.close = f2p_close,
+};
+
+int cmd_file_to_pipe(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "fsync", no_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct drv_opts o = { .cmd = "file-to-pipe", .ro = PD_READER_OPTS_INIT };
+	struct f2p_writer fw = { .out = "-", .wo = PD_WRITER_OPTS_INIT };
+	struct cli_select cs;
+	const char *in;
+	int c, code;
+
+	cli_select_init(&cs, cli_progname, "file-to-pipe");
+	cli_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			fw.out = optarg;
+			break;
+		case 'F':
+			fw.wo.fsync = true;
+			break;
+		case 'v':
+			o.verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return tool_finish_output(cli_progname, CLI_EXIT_OK);
+		default:
+			/* only -i: every record is written */
+			code = cli_select_option(&cs, c, optarg);
+			if (code <= 0)
+				return code ? CLI_EXIT_USAGE
+					    : tool_bad_option(cli_progname, "file-to-pipe", argc, argv, c);
+		}
+	}
+	in = cli_select_input(&cs, argc, argv, optind, NULL);
+	if (!in) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!*fw.out) {
+		cli_error("file-to-pipe: empty output name");
+		return CLI_EXIT_USAGE;
+	}
+	if (cli_check_output("file-to-pipe", in, fw.out))
+		return CLI_EXIT_USAGE;
+	/* as to-proto: a binary stream on a terminal is garbage and no use */
+	if (!strcmp(fw.out, "-") && isatty(STDOUT_FILENO)) {
+		cli_error("file-to-pipe: refusing to write a binary stream to a terminal");
+		fprintf(stderr, "Use -o OUT, or a pipe: %s file-to-pipe %s | perf script -i -\n",
+			cli_progname, in);
+		return CLI_EXIT_USAGE;
+	}
+	cli_diag_init(&fw.wd, fw.out, o.verbose);
+	o.input = in;
+	code = drv_run(&o, &f2p_ops, &fw);
+	cli_select_free(&cs);
 	return code;
 }
