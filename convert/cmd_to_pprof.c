@@ -125,6 +125,9 @@ static int pprof_close(struct drv *d, void *w, int code)
 {
 	struct pprof_writer *pw = w;
 
+	/* first: its second thread may still be writing to the output */
+	pp_free(pw->p);
+	pw->p = NULL;
 	if (pw->opened) {
 		/* a usage error found at the end (pipe mode's --event) leaves no file either */
 		if (out_sink_close(&pw->out, !d->failed && code != CLI_EXIT_USAGE) &&
@@ -135,7 +138,6 @@ static int pprof_close(struct drv *d, void *w, int code)
 			code = CLI_EXIT_IO;
 		}
 	}
-	pp_free(pw->p);
 	pd_members_free(pw->members);
 	return code;
 }

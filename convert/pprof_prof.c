@@ -17,9 +17,11 @@
  *
  * The message is written in pieces: serialized Profile messages
  * concatenate into one whose repeated fields are the pieces' fields in
- * order (the protobuf merge rule), so each sample, location, ... is packed
- * on its own by libprotobuf-c and goes straight into the gzip stream;
- * nothing holds the whole message.
+ * order (the protobuf merge rule), so each sample, location, ... is
+ * encoded on its own (samples and locations by hand, the rest by
+ * libprotobuf-c) and goes straight into the gzip stream; nothing holds
+ * the whole message.  Locations go out as they are found, the rest at
+ * the end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "batch_pipe.h"
 #include "csv_agg.h"
 #include "pprof_prof.h"
 #include "profile.pb-c.h"
@@ -68,13 +71,12 @@ struct pp_line {
 	int64_t line;
 };
 
-struct pp_loc {
-	uint64_t id;
-	struct pp_mapping *mapping;	/* NULL: the address is in no mapping */
+/* A location written already: its key and id, in an open-addressing table. */
+struct loc_slot {
 	uint64_t address;
 	const char *sym;
-	uint32_t nr_lines;
-	struct pp_line *lines;
+	uint32_t mapping_id;	/* 0: the address is in no mapping */
+	uint32_t id;		/* 0: free slot */
 };
 
 struct pp_func {
@@ -103,7 +105,7 @@ struct pp_stack {
  * profile is written, so a stack seen in two windows becomes two samples,
  * which pprof adds up.
  */
-#define STACK_BUDGET	(8u << 20)
+#define STACK_BUDGET	(4u << 20)
 
 /*
  * PERFCONV_PPROF_BUDGET=BYTES lowers both budgets (never raises them): the
@@ -113,11 +115,12 @@ struct pp_stack {
 #define BUDGET_ENV	"PERFCONV_PPROF_BUDGET"
 
 /*
- * Locations are kept for as long as they fit in this much memory; then
- * they are written to the profile (which takes them in any order) and
- * forgotten, and an address seen again becomes a new location.
+ * Locations are written to the profile (which takes them in any order)
+ * when first seen; their keys are kept in a table of at most this many
+ * bytes, and when it is full it is emptied, so that an address seen again
+ * becomes a new location.
  */
-#define LOC_BUDGET	(8u << 20)
+#define LOC_BUDGET	(2u << 20)
 
 /* A direct-mapped cache of resolved frames, keyed as to-csv keys its own. */
 #define LCACHE_SIZE	(1u << 16)
@@ -125,7 +128,7 @@ struct pp_stack {
 struct lc_slot {
 	uint64_t ip;
 	uint64_t version;	/* 0: empty */
-	struct pp_loc *loc;
+	uint32_t loc_id;
 	uint8_t mode;
 };
 
@@ -138,16 +141,15 @@ struct pp_prof {
 	struct pd_machine *m;
 	bool srcline;
 	struct csv_arena arena;
-	struct csv_map strs, mappings, locs, sym_funcs, inl_funcs, stacks;
+	struct csv_map strs, mappings, sym_funcs, inl_funcs, stacks;
 	/* strings, functions and locations by id - 1, in the order written */
 	struct pp_str **str_by_idx;
 	size_t nr_strs, cap_strs;
 	struct pp_func **funcs;
 	size_t nr_funcs, cap_funcs;
-	struct pp_loc **loc_list;	/* those in memory */
-	size_t nr_locs, cap_locs;
+	struct loc_slot *loc_tab;
+	size_t loc_cap, nr_loc_tab;
 	uint64_t next_loc_id;
-	struct csv_arena loc_arena;
 	struct gz_buf *gz;		/* the output, open from the start */
 	uint64_t stack_budget, loc_budget;
 	struct pp_mapping **map_list;
@@ -400,31 +402,24 @@ static struct pp_func *inline_func(struct pp_prof *p, const char *name, const ch
 
 /* ------------------------------------------------------------ locations */
 
-static void flush_locations(struct pp_prof *p);
+static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
+			   uint64_t address, const struct pp_line *lines, size_t nr_lines);
 
-struct loc_key {
-	const struct pp_mapping *mapping;
-	uint64_t address;
-	const char *sym;
-};
-
-static bool loc_eq(const void *item, const void *key)
+static inline uint64_t loc_hash(uint64_t mapping_id, uint64_t address, const char *sym)
 {
-	const struct pp_loc *a = item;
-	const struct loc_key *k = key;
-
-	return a->mapping == k->mapping && a->address == k->address && a->sym == k->sym;
+	return csv_hash_ptr(sym, csv_hash_u64(address, mapping_id));
 }
 
 /*
  * The lines of a new location: the functions at its address, innermost
  * inlined one first and the symbol's own function last, with source lines
  * where debug info has them; none when no symbol covers the address.
+ * Returns how many (at most PD_SYM_MAX_INLINE + 1), -1 when out of memory.
  */
-static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_frame *f)
+static int loc_lines(struct pp_prof *p, struct pp_mapping *mp, const struct pd_sym_frame *f,
+		     struct pp_line *lines)
 {
 	struct pd_sym_srcline sl;
-	struct pp_mapping *mp = l->mapping;
 	struct pp_func *fn;
 	unsigned int i;
 
@@ -435,15 +430,12 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 		sl.nr = 0;
 	if (sl.nr > PD_SYM_MAX_INLINE + 1)
 		sl.nr = PD_SYM_MAX_INLINE + 1;
-	l->nr_lines = sl.nr ? sl.nr : 1;
-	l->lines = csv_arena_alloc(&p->loc_arena, l->nr_lines * sizeof(*l->lines));
-	if (!l->lines)
-		return -1;
 	if (!sl.nr) {
 		fn = sym_func(p, f, NULL);
 		if (!fn)
 			return -1;
-		l->lines[0].function_id = fn->id;
+		lines[0].function_id = fn->id;
+		lines[0].line = 0;
 	}
 	for (i = 0; i < sl.nr; i++) {
 		const struct pd_sym_srcpos *sp = &sl.pos[i];
@@ -454,8 +446,8 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 			fn = sym_func(p, f, sp->file);
 		if (!fn)
 			return -1;
-		l->lines[i].function_id = fn->id;
-		l->lines[i].line = sp->line;
+		lines[i].function_id = fn->id;
+		lines[i].line = sp->line;
 	}
 	if (mp) {
 		mp->with_func++;
@@ -467,42 +459,101 @@ static int loc_lines(struct pp_prof *p, struct pp_loc *l, const struct pd_sym_fr
 		if (sl.nr)
 			mp->with_inline_info++;
 	}
-	return 0;
+	return sl.nr ? (int)sl.nr : 1;
 }
 
-static struct pp_loc *loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
+/*
+ * Forget every location of the table: they are in the output already, and
+ * the frame cache keeps the ids it has; an address seen again becomes a
+ * new location (pprof takes both).
+ */
+static void loc_table_clear(struct pp_prof *p)
+{
+	memset(p->loc_tab, 0, p->loc_cap * sizeof(*p->loc_tab));
+	p->nr_loc_tab = 0;
+}
+
+/* Make room for one more location in the table.  false when out of memory. */
+static bool loc_table_room(struct pp_prof *p)
+{
+	struct loc_slot *nt;
+	size_t ncap, i, j;
+
+	/* at most three quarters full: probe sequences stay short */
+	if ((p->nr_loc_tab + 1) * 4 <= p->loc_cap * 3)
+		return true;
+	/* from small: a tiny budget (PERFCONV_PPROF_BUDGET) makes it start again soon */
+	ncap = p->loc_cap ? 2 * p->loc_cap : 16;
+	if (ncap * sizeof(*nt) > p->loc_budget && p->loc_cap) {
+		loc_table_clear(p);
+		return true;
+	}
+	nt = calloc(ncap, sizeof(*nt));
+	if (!nt)
+		return false;
+	for (i = 0; i < p->loc_cap; i++) {
+		const struct loc_slot *e = &p->loc_tab[i];
+
+		if (!e->id)
+			continue;
+		for (j = loc_hash(e->mapping_id, e->address, e->sym) & (ncap - 1); nt[j].id;
+		     j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = *e;
+	}
+	free(p->loc_tab);
+	p->loc_tab = nt;
+	p->loc_cap = ncap;
+	return true;
+}
+
+/*
+ * The location id of a resolved frame: one per (mapping, address, symbol)
+ * while the table holds it.  A new location goes to the output at once,
+ * so that only its key stays in memory.  0 when out of memory.
+ */
+static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 {
 	struct pp_mapping *mp = f->has_map && f->dso ? mapping_of(p, f) : NULL;
-	struct loc_key k = { mp, f->ip, f->sym };
-	uint64_t h;
-	struct pp_loc *l;
+	struct pp_line lines[PD_SYM_MAX_INLINE + 1];
+	uint64_t address = f->ip, mapping_id, h, id;
+	struct loc_slot *e;
+	size_t i;
+	int nl;
 
 	if (f->has_map && f->dso && !mp)
-		return NULL;
+		return 0;
 	/* the address where the mapping that stands for this one has it */
 	if (mp)
-		k.address = f->ip - f->map_start + mp->start;
-	h = csv_hash_ptr(k.mapping, csv_hash_ptr(k.sym, k.address));
-	l = csv_map_find(&p->locs, h, loc_eq, &k);
-	if (l)
-		return l;
-	if (p->loc_arena.total >= p->loc_budget)
-		flush_locations(p);
-	if (!grow(&p->loc_list, &p->cap_locs, p->nr_locs + 1, sizeof(*p->loc_list)))
-		return NULL;
-	l = csv_arena_alloc(&p->loc_arena, sizeof(*l));
-	if (!l || csv_map_add(&p->locs, h, l))
-		return NULL;
-	l->id = ++p->next_loc_id;
-	l->mapping = mp;
-	l->address = k.address;
-	l->sym = f->sym;
-	p->loc_list[p->nr_locs++] = l;
+		address = f->ip - f->map_start + mp->start;
+	mapping_id = mp ? mp->id : 0;
+	h = loc_hash(mapping_id, address, f->sym);
+	if (p->loc_cap) {
+		for (i = h & (p->loc_cap - 1); p->loc_tab[i].id; i = (i + 1) & (p->loc_cap - 1)) {
+			e = &p->loc_tab[i];
+			if (e->address == address && e->mapping_id == mapping_id && e->sym == f->sym)
+				return e->id;
+		}
+	}
+	if (p->next_loc_id >= UINT32_MAX || mapping_id > UINT32_MAX || !loc_table_room(p))
+		return 0;
+	nl = loc_lines(p, mp, f, lines);
+	if (nl < 0)
+		return 0;
+	id = ++p->next_loc_id;
 	if (mp)
 		mp->nr_locs++;
-	if (loc_lines(p, l, f))
-		return NULL;
-	return l;
+	if (!write_location(p->gz, id, mapping_id, address, lines, (size_t)nl))
+		return 0;
+	for (i = h & (p->loc_cap - 1); p->loc_tab[i].id; i = (i + 1) & (p->loc_cap - 1))
+		;
+	e = &p->loc_tab[i];
+	e->address = address;
+	e->sym = f->sym;
+	e->mapping_id = (uint32_t)mapping_id;
+	e->id = (uint32_t)id;
+	p->nr_loc_tab++;
+	return id;
 }
 
 static inline uint32_t lc_slot(uint64_t version, uint8_t mode, uint64_t ip)
@@ -516,29 +567,29 @@ static inline uint32_t lc_slot(uint64_t version, uint8_t mode, uint64_t ip)
  * machine's version of what resolving it depends on (see
  * pd_machine_version()).  Sets p->loaded when resolving loaded a DSO:
  * every version moved and the entries still to come need new keys.
+ * 0 when out of memory.
  */
-static struct pp_loc *frame_loc(struct pp_prof *p, int32_t pid, int32_t tid,
-				const struct pd_sym_ip *e, uint64_t version, uint32_t slot)
+static uint32_t frame_loc(struct pp_prof *p, int32_t pid, int32_t tid,
+			  const struct pd_sym_ip *e, uint64_t version, uint32_t slot)
 {
 	struct lc_slot *c = &p->lcache[slot];
 	struct pd_sym_frame f;
-	struct pp_loc *l;
-	uint64_t kver;
+	uint64_t kver, id;
 
 	if (c->version == version && c->ip == e->ip && c->mode == e->cpumode && version)
-		return c->loc;
+		return c->loc_id;
 	kver = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL);
 	pd_machine_resolve(p->m, pid, tid, e->cpumode, e->ip, &f);
 	p->loaded = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
-	l = loc_of(p, &f);
-	if (!l)
-		return NULL;
+	id = loc_of(p, &f);
+	if (!id)
+		return 0;
 	c->ip = e->ip;
 	c->mode = e->cpumode;
-	c->loc = l;
+	c->loc_id = (uint32_t)id;
 	/* after a DSO load this key is stale already */
 	c->version = p->loaded ? 0 : version;
-	return l;
+	return (uint32_t)id;
 }
 
 /* ------------------------------------------------------------ samples */
@@ -641,7 +692,10 @@ static int spill(struct pp_prof *p)
 			return -2;
 		}
 	}
-	csv_map_free(&p->stacks);
+	/* the table keeps its size: the next window fills it as much */
+	if (p->stacks.cap)
+		memset(p->stacks.slots, 0, p->stacks.cap * sizeof(*p->stacks.slots));
+	p->stacks.nr = 0;
 	csv_arena_free(&p->stack_arena);
 	p->nr_stacks = 0;
 	return 0;
@@ -717,11 +771,11 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t ver = st[i].cpumode == PD_CPUMODE_USER ? uver : kver;
-		struct pp_loc *l = frame_loc(p, k.pid, k.tid, &st[i], ver, slots[i]);
+		uint32_t id = frame_loc(p, k.pid, k.tid, &st[i], ver, slots[i]);
 
-		if (!l || l->id > UINT32_MAX)
+		if (!id)
 			return PD_STATUS_NOMEM;
-		p->key[i] = (uint32_t)l->id;
+		p->key[i] = id;
 		if (p->loaded) {
 			/* a DSO load moved every version: key the rest anew */
 			uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
@@ -748,7 +802,8 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
 			  sizeof(*p->stack_list)))
 			return PD_STATUS_NOMEM;
-		if (p->stack_arena.total >= p->stack_budget && spill(p))
+		if (p->stack_arena.total + p->stacks.cap * sizeof(*p->stacks.slots) +
+		    p->cap_stacks * sizeof(*p->stack_list) >= p->stack_budget && spill(p))
 			return PD_STATUS_IO;
 		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + n * sizeof(*sk->loc));
 		if (!sk || csv_map_add(&p->stacks, h, sk))
@@ -786,12 +841,19 @@ uint64_t pp_nr_samples(const struct pp_prof *p)
 #define GZ_CHUNK (64u * 1024)
 
 /*
- * Serialized bytes are gathered in `in` and deflated GZ_IN at a time:
- * protobuf-c appends a message a few bytes at a call, and deflate() and
- * its checksum cost as much per call as per byte at that size.  The
- * encoders of samples and locations put their bytes straight into `in`.
+ * Serialized bytes are gathered in batches of BATCH_PIPE_BATCH bytes and
+ * deflated by a second thread while the first goes on reading and
+ * resolving (the locations, written as they are found) or encoding (the
+ * samples, at the end): deflate takes about as long as everything else
+ * in writing the profile.  protobuf-c appends a message a few bytes at a
+ * call, and deflate() and its checksum cost as much per call as per byte
+ * at that size: batches avoid that too.  The encoders of samples and
+ * locations put their bytes straight into the batch.
+ *
+ * The deflate state, the output sink and `failed` belong to the second
+ * thread between batch_pipe_start() and batch_pipe_finish(), except after
+ * a batch_pipe_sync().
  */
-#define GZ_IN (256u * 1024)
 
 /* A protobuf-c output buffer that deflates into the output file. */
 struct gz_buf {
@@ -799,10 +861,10 @@ struct gz_buf {
 	z_stream z;
 	struct out_sink *out;
 	bool failed;		/* zlib refused (out of memory) */
-	uint8_t *big;		/* a piece larger than `in` */
+	bool big_failed;	/* no memory for a piece larger than a batch */
+	uint8_t *big;		/* a piece larger than a batch */
 	size_t big_cap;
-	size_t in_len;
-	unsigned char in[GZ_IN];
+	struct batch_pipe pipe;
 	unsigned char chunk[GZ_CHUNK];
 };
 
@@ -822,7 +884,7 @@ static void gz_run(struct gz_buf *g, int flush)
 	} while (g->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
 }
 
-/* Deflate len bytes at data (which may be g->in). */
+/* Deflate len bytes at data. */
 static void gz_deflate(struct gz_buf *g, const uint8_t *data, size_t len)
 {
 	while (len && !g->failed) {
@@ -837,29 +899,27 @@ static void gz_deflate(struct gz_buf *g, const uint8_t *data, size_t len)
 	}
 }
 
-static void gz_drain(struct gz_buf *g)
+/* The second thread's work: one full batch. */
+static void gz_batch(void *arg, const unsigned char *data, size_t len)
 {
-	gz_deflate(g, g->in, g->in_len);
-	g->in_len = 0;
+	gz_deflate(arg, data, len);
 }
 
 /*
- * Room for an encoded piece of `len` bytes: in `in` when it fits there,
- * else (a sample with thousands of value columns) in `big`, deflated
- * directly by gz_commit().  NULL when out of memory.
+ * Room for an encoded piece of `len` bytes: in the batch when it fits
+ * there, else (a sample with thousands of value columns) in `big`,
+ * deflated by gz_commit() once the second thread is idle.  NULL when out
+ * of memory.
  */
 static uint8_t *gz_reserve(struct gz_buf *g, size_t len)
 {
-	if (len <= GZ_IN - g->in_len)
-		return g->in + g->in_len;
-	gz_drain(g);
-	if (len <= GZ_IN)
-		return g->in;
+	if (len <= BATCH_PIPE_BATCH)
+		return batch_pipe_reserve(&g->pipe, len);
 	if (len > g->big_cap) {
 		uint8_t *nb = realloc(g->big, len);
 
 		if (!nb) {
-			g->failed = true;
+			g->big_failed = true;
 			return NULL;
 		}
 		g->big = nb;
@@ -871,30 +931,31 @@ static uint8_t *gz_reserve(struct gz_buf *g, size_t len)
 /* The piece at start (from gz_reserve()) ends at end. */
 static void gz_commit(struct gz_buf *g, uint8_t *start, const uint8_t *end)
 {
-	if (start == g->big)
+	if (start == g->big) {
+		batch_pipe_sync(&g->pipe);
 		gz_deflate(g, start, (size_t)(end - start));
-	else
-		g->in_len += (size_t)(end - start);
+	} else {
+		batch_pipe_commit(&g->pipe, (size_t)(end - start));
+	}
 }
 
 static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 {
 	struct gz_buf *g = (struct gz_buf *)b;
 
-	if (len > GZ_IN - g->in_len) {
-		gz_drain(g);
-		if (len >= GZ_IN) {
-			gz_deflate(g, data, len);
-			return;
-		}
+	if (len > BATCH_PIPE_BATCH) {
+		batch_pipe_sync(&g->pipe);
+		gz_deflate(g, data, len);
+		return;
 	}
-	memcpy(g->in + g->in_len, data, len);
-	g->in_len += len;
+	memcpy(batch_pipe_reserve(&g->pipe, len), data, len);
+	batch_pipe_commit(&g->pipe, len);
 }
 
+/* Everything handed over deflated, the second thread stopped, the stream ended. */
 static void gz_finish(struct gz_buf *g)
 {
-	gz_drain(g);
+	batch_pipe_finish(&g->pipe);
 	if (!g->failed)
 		gz_run(g, Z_FINISH);
 }
@@ -1174,13 +1235,13 @@ static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
 			return -1;
 		if (fflush(p->spill) || fseek(p->spill, 0, SEEK_SET))
 			p->spill_failed = true;
-		while (!p->spill_failed && !g->failed && !g->out->err && unspill(p, sk))
+		while (!p->spill_failed && unspill(p, sk))
 			write_sample(p, g, nt, sk);
 		if (ferror(p->spill))
 			p->spill_failed = true;
 		free(sk);
 	}
-	for (i = 0; i < p->nr_stacks && !g->failed && !g->out->err; i++)
+	for (i = 0; i < p->nr_stacks; i++)
 		write_sample(p, g, nt, p->stack_list[i]);
 	return 0;
 }
@@ -1212,53 +1273,41 @@ static void write_mappings(struct pp_prof *p, struct gz_buf *g)
 	}
 }
 
-/* Every location in memory, each in a Profile of its own. */
-static void write_locations(struct pp_prof *p, struct gz_buf *g)
+/* One Location in a Profile of its own.  false when out of memory. */
+static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
+			   uint64_t address, const struct pp_line *lines, size_t nr_lines)
 {
-	size_t i, k, len, line_len[PD_SYM_MAX_INLINE + 1];
+	size_t k, len, line_len[PD_SYM_MAX_INLINE + 1];
 	uint8_t *b, *start;
 
-	for (i = 0; i < p->nr_locs && !g->failed; i++) {
-		const struct pp_loc *x = p->loc_list[i];
-		uint64_t mapping_id = x->mapping ? x->mapping->id : 0;
-		size_t nl = x->nr_lines < PD_SYM_MAX_INLINE + 1 ? x->nr_lines : PD_SYM_MAX_INLINE + 1;
+	if (nr_lines > PD_SYM_MAX_INLINE + 1)
+		nr_lines = PD_SYM_MAX_INLINE + 1;
+	len = (id ? 1 + wire_varint_len(id) : 0) +
+	      (mapping_id ? 1 + wire_varint_len(mapping_id) : 0) +
+	      (address ? 1 + wire_varint_len(address) : 0);
+	for (k = 0; k < nr_lines; k++) {
+		const struct pp_line *l = &lines[k];
 
-		len = (x->id ? 1 + wire_varint_len(x->id) : 0) +
-		      (mapping_id ? 1 + wire_varint_len(mapping_id) : 0) +
-		      (x->address ? 1 + wire_varint_len(x->address) : 0);
-		for (k = 0; k < nl; k++) {
-			const struct pp_line *l = &x->lines[k];
-
-			line_len[k] = (l->function_id ? 1 + wire_varint_len(l->function_id) : 0) +
-				      (l->line ? 1 + wire_varint_len((uint64_t)l->line) : 0);
-			len += 1 + wire_varint_len(line_len[k]) + line_len[k];
-		}
-		start = b = gz_reserve(g, 1 + wire_varint_len(len) + len);
-		if (!b)
-			return;
-		*b++ = WIRE_LEN(4);
-		b = wire_varint(b, len);
-		b = wire_field(b, 1, x->id);
-		b = wire_field(b, 2, mapping_id);
-		b = wire_field(b, 3, x->address);
-		for (k = 0; k < nl; k++) {
-			*b++ = WIRE_LEN(4);
-			b = wire_varint(b, line_len[k]);
-			b = wire_field(b, 1, x->lines[k].function_id);
-			b = wire_field(b, 2, (uint64_t)x->lines[k].line);
-		}
-		gz_commit(g, start, b);
+		line_len[k] = (l->function_id ? 1 + wire_varint_len(l->function_id) : 0) +
+			      (l->line ? 1 + wire_varint_len((uint64_t)l->line) : 0);
+		len += 1 + wire_varint_len(line_len[k]) + line_len[k];
 	}
-}
-
-static void flush_locations(struct pp_prof *p)
-{
-	write_locations(p, p->gz);
-	csv_map_free(&p->locs);
-	csv_arena_free(&p->loc_arena);
-	p->nr_locs = 0;
-	/* the cache points to the locations just forgotten */
-	memset(p->lcache, 0, LCACHE_SIZE * sizeof(*p->lcache));
+	start = b = gz_reserve(g, 1 + wire_varint_len(len) + len);
+	if (!b)
+		return false;
+	*b++ = WIRE_LEN(4);
+	b = wire_varint(b, len);
+	b = wire_field(b, 1, id);
+	b = wire_field(b, 2, mapping_id);
+	b = wire_field(b, 3, address);
+	for (k = 0; k < nr_lines; k++) {
+		*b++ = WIRE_LEN(4);
+		b = wire_varint(b, line_len[k]);
+		b = wire_field(b, 1, lines[k].function_id);
+		b = wire_field(b, 2, (uint64_t)lines[k].line);
+	}
+	gz_commit(g, start, b);
+	return true;
 }
 
 static void write_functions(struct pp_prof *p, struct gz_buf *g)
@@ -1305,11 +1354,10 @@ int pp_write(struct pp_prof *p, struct pd_reader *r)
 	if (write_header(p, r, g, &nt) || write_samples(p, g, (size_t)nt))
 		return PD_STATUS_NOMEM;
 	write_mappings(p, g);
-	write_locations(p, g);
 	write_functions(p, g);
 	write_strings(p, g);
 	gz_finish(g);
-	return g->failed ? PD_STATUS_NOMEM : p->spill_failed ? PD_STATUS_IO : 0;
+	return g->failed || g->big_failed ? PD_STATUS_NOMEM : p->spill_failed ? PD_STATUS_IO : 0;
 }
 
 /* ------------------------------------------------------------ life */
@@ -1358,6 +1406,8 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 		p->gz = NULL;
 		goto fail;
 	}
+	if (batch_pipe_start(&p->gz->pipe, gz_batch, p->gz))
+		goto fail;
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (str_idx(p, fixed[i]) != (int64_t)i)
 			goto fail;
@@ -1373,23 +1423,23 @@ void pp_free(struct pp_prof *p)
 		return;
 	csv_map_free(&p->strs);
 	csv_map_free(&p->mappings);
-	csv_map_free(&p->locs);
 	csv_map_free(&p->sym_funcs);
 	csv_map_free(&p->inl_funcs);
 	csv_map_free(&p->stacks);
 	csv_arena_free(&p->stack_arena);
 	if (p->spill)
 		fclose(p->spill);
-	csv_arena_free(&p->loc_arena);
 	csv_arena_free(&p->arena);
-	if (p->gz)
+	if (p->gz) {
+		/* the second thread is done with the deflate state after this */
+		batch_pipe_finish(&p->gz->pipe);
 		deflateEnd(&p->gz->z);
-	if (p->gz)
 		free(p->gz->big);
+	}
 	free(p->gz);
 	free(p->str_by_idx);
 	free(p->funcs);
-	free(p->loc_list);
+	free(p->loc_tab);
 	free(p->map_list);
 	free(p->stack_list);
 	free(p->lcache);

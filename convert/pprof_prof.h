@@ -7,7 +7,7 @@
  * Memory grows with distinct locations, functions and mappings, never
  * with the number of samples: every sample adds one to an existing stack
  * or creates it; stacks beyond a fixed budget go to an unnamed temporary
- * file, locations beyond another to the output (pprof_prof.c).
+ * file, and locations go to the output when first found (pprof_prof.c).
  *
  *	p = pp_new(machine, srcline, out);
  *	while (reading) {
@@ -33,8 +33,9 @@ struct pp_prof;
 /*
  * `srcline`: look up source lines and inline frames in debug info (the
  * machine must have been made with pd_sym_opts.srcline).  `out` receives
- * the compressed profile; locations beyond a memory budget are written to
- * it while samples are still being added.  NULL when out of memory.
+ * the compressed profile, deflated on a second thread; locations are
+ * written to it while samples are still being added.  NULL when out of
+ * memory.
  */
 struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out);
 void pp_free(struct pp_prof *p);
