@@ -25,8 +25,8 @@
 #     "[[kernel.kallsyms]]" entry on both sides (perfconv run with an empty
 #     --kallsyms).
 #  3. Memory budgets: with PERFCONV_PPROF_BUDGET=1, every stack goes
-#     through the spill file and every location is written early; pprof
-#     must read the same flat counts and stacks.
+#     through the spill file and the table of locations starts again
+#     every dozen; pprof must read the same flat counts and stacks.
 #     Command line: --event and --pid choose samples and sample types,
 #     --no-unwind gives to-csv's stacks without unwinding,
 #     usage errors, bad input (diagnostics with offsets, exit 1; --strict
@@ -250,7 +250,8 @@ for in in $inputs; do
 	*,*) skip "$name: event '$ev' cannot be named in --event: stacks not compared" ;;
 	*)
 		"$PERFCONV" to-pprof --no-srcline --event "$ev" -o "$T/ev.pb.gz" "$in" 2> /dev/null
-		"$PERFCONV" to-csv --table folded --event "$ev" "$in" 2> /dev/null | sort > "$T/folded.txt"
+		"$PERFCONV" to-csv --table folded --no-inline --event "$ev" "$in" 2> /dev/null |
+			sort > "$T/folded.txt"
 		pprof_folded "$T/ev.pb.gz" > "$T/pfolded.txt"
 		# a DSO named "X (deleted)": stackcollapse-perf's split of "SYM (DSO)"
 		# leaves a name cut after a space, differently on both sides
