@@ -55,7 +55,9 @@
 # command runs --runs times (default 3; the slow perf report rows
 # --perf-runs times, default --runs); the best (shortest) wall time is
 # kept, and the largest peak RSS over the runs.  Wall time comes from bash's
-# EPOCHREALTIME around the command; peak RSS from GNU time's %M (the
+# EPOCHREALTIME around the command; "CPU s" is its user + system time
+# (bash's time keyword, best over the runs: on a shared machine wall time
+# also counts waiting for a CPU); peak RSS from GNU time's %M (the
 # kernel's ru_maxrss, in KiB: the maximum over the command's process tree,
 # so for a pipeline it is its largest process).  MB = 10^6 bytes, RSS in
 # MiB.  "vs cat" is the row's MB/s over `cat` of the same input, "vs perf"
@@ -63,7 +65,8 @@
 #
 # --dwarf-only records and measures only the dwarf rows: perfsym and
 # to-csv --table folded unwinding every sample, next to perf script on the
-# same file (targets: >= 10x its MB/s, peak RSS < 128 MiB).
+# same file (targets: >= 10x its MB/s, peak RSS < 128 MiB; the ratio of
+# CPU times is printed beside the wall-time one).
 #
 # Output: progress on stderr; on stdout a markdown report (context, table,
 # target check), ready for notes:  scripts/bench.sh --keep | tee notes.md
@@ -266,32 +269,38 @@ record_dwarf() {
 
 S=$'\x1f'		# separates name and file in row keys
 ROWS=()			# "name${S}file" keys, in order
-declare -A R_SECS R_RSS R_BYTES R_RC
+declare -A R_SECS R_RSS R_BYTES R_RC R_CPU
 
 # bench_cmd NAME FILE CMD...: measure CMD (shell text, $IN = FILE) RUNS times
 bench_cmd() {
-	local name=$1 file=$2 cmd key i t0 t1 secs rss rc best='' maxrss=0 worst_rc=0
+	local name=$1 file=$2 cmd key i t0 t1 secs rss rc best='' maxrss=0 worst_rc=0 cpu bestcpu=''
 	shift 2
 	cmd="$*"
 	key="$name$S$file"
-	local rssf="$DIR/.rss.$$"
+	local rssf="$DIR/.rss.$$" cpuf="$DIR/.cpu.$$" TIMEFORMAT='%3U %3S'
 	log "measuring: $name  $(basename "$file")"
 	for ((i = 0; i < RUNS; i++)); do
 		t0=$EPOCHREALTIME
-		IN=$file "$TIME_BIN" -f '%M' -o "$rssf" bash -o pipefail -c "$cmd" < /dev/null
+		# bash's time: user + system CPU seconds of the command (ms resolution)
+		{ time IN=$file "$TIME_BIN" -f '%M' -o "$rssf" bash -o pipefail -c "$cmd" < /dev/null 2>&3; } 3>&2 2> "$cpuf"
 		rc=$?
 		t1=$EPOCHREALTIME
 		secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+		cpu=$(tail -n 1 "$cpuf" | awk '{ printf "%.3f", $1 + $2 }')
 		rss=$(tail -n 1 "$rssf")
 		[ "$rc" -ne 0 ] && worst_rc=$rc
 		if [ -z "$best" ] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then
 			best=$secs
 		fi
+		if [ -z "$bestcpu" ] || awk -v a="$cpu" -v b="$bestcpu" 'BEGIN { exit !(a < b) }'; then
+			bestcpu=$cpu
+		fi
 		[ "$rss" -gt "$maxrss" ] 2>/dev/null && maxrss=$rss
 	done
-	rm -f "$rssf"
+	rm -f "$rssf" "$cpuf"
 	ROWS+=("$key")
 	R_SECS[$key]=$best
+	R_CPU[$key]=$bestcpu
 	R_RSS[$key]=$maxrss
 	R_BYTES[$key]=$(file_bytes "$file")
 	R_RC[$key]=$worst_rc
@@ -340,8 +349,8 @@ print_report() {
 	echo "- best of $RUNS runs (perf report: ${PERF_RUNS:-$RUNS}), warm page cache; MB = 10^6 bytes; RSS = max ru_maxrss over runs (for a pipeline: its largest process)"
 	echo "- fixed cost per measurement (time + bash + exec of \`true\`, included in every row): $OVERHEAD s"
 	echo
-	echo "| tool | input | size MB | seconds | MB/s | peak RSS MiB | vs cat | vs perf |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	echo "| tool | input | size MB | seconds | CPU s | MB/s | peak RSS MiB | vs cat | vs perf |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 	for k in "${ROWS[@]}"; do
 		name=${k%%$S*}
 		file=${k#*$S}
@@ -352,8 +361,8 @@ print_report() {
 		esac
 		local secs=${R_SECS[$k]}
 		[ "${R_RC[$k]}" -ne 0 ] && { secs="FAIL(rc ${R_RC[$k]})"; status=3; }
-		printf '| %s | %s | %.1f | %s | %s | %.1f | %s | %s |\n' "${name//|/\\|}" "$(basename "$file")" \
-			"$(awk -v b="${R_BYTES[$k]}" 'BEGIN { print b / 1e6 }')" "$secs" "$(mbs_of "$k")" \
+		printf '| %s | %s | %.1f | %s | %s | %s | %.1f | %s | %s |\n' "${name//|/\\|}" "$(basename "$file")" \
+			"$(awk -v b="${R_BYTES[$k]}" 'BEGIN { print b / 1e6 }')" "$secs" "${R_CPU[$k]}" "$(mbs_of "$k")" \
 			"$(awk -v r="${R_RSS[$k]}" 'BEGIN { print r / 1024 }')" \
 			"$(ratio "$k" "$ck")" "$(ratio "$k" "$pk")"
 	done
@@ -414,7 +423,7 @@ print_report() {
 # unwinding: perfsym and to-csv folded next to perf script on the same
 # dwarf recording, and their peak RSS on half the samples
 dwarf_targets() {
-	local k ref='' mk hk x r rh verdict st=0 mine
+	local k ref='' mk hk x cx r rh verdict st=0 mine
 	for k in "${ROWS[@]}"; do
 		[ "${k%%$S*}" = "perf script -F comm,tid,ip,sym,dso FILE" ] && ref=$k
 	done
@@ -431,13 +440,15 @@ dwarf_targets() {
 		[ -n "$mk" ] || continue
 		verdict=PASS
 		x=$(ratio "$mk" "$ref")
+		# the same file: the ratio of CPU times is the ratio of CPU throughputs
+		cx=$(awk -v a="${R_CPU[$mk]}" -v b="${R_CPU[$ref]}" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')
 		r=$(awk -v r="${R_RSS[$mk]}" 'BEGIN { printf "%.1f", r / 1024 }')
 		rh=$(awk -v r="${R_RSS[$hk]:-0}" 'BEGIN { printf "%.1f", r / 1024 }')
 		# twice the samples may cost a few MiB of cache more, not twice the memory
 		awk -v x="$x" -v r="$r" -v h="$rh" -v tx="$TARGET_VS_PERF" -v tr="$TARGET_DWARF_RSS_MIB" \
 			'BEGIN { exit !(x >= tx && r < tr && r <= h * 1.25 + 8) }' || verdict=FAIL
 		[ "$verdict" = FAIL ] && st=1
-		echo "- $verdict: $mine: ${x}x perf script, $r MiB (half the samples: $rh MiB)"
+		echo "- $verdict: $mine: ${x}x perf script (in CPU time ${cx}x), $r MiB (half the samples: $rh MiB)"
 	done
 	return $st
 }
