@@ -24,11 +24,19 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
 struct p2f {
-	struct cli_diag cd;	/* input findings */
+	const char *out;	/* "-": standard output */
+	struct pd_writer_opts wo;
+	struct out_sink sink;
+	bool sink_open;
+	struct pd_writer *w;
+	int wstatus;		/* convert_record()'s failure, or 0 */
+	int code;		/* the exit code, once p2f_end() made it */
+	bool done;
 	struct cli_diag wd;	/* output findings */
 	bool strict;
 	bool opened;		/* the stream header was read: later fatal findings end the stream */
@@ -85,19 +93,19 @@ static void usage(FILE *f)
  * the shape of every diagnostic, and the exit status stays 0; with
  * --strict it stays an error.  I/O and memory failures are errors always.
  */
-static void p2f_diag(const struct pd_diag *d, void *arg)
+static void p2f_diag(const struct pd_diag *d, struct cli_diag *cd, void *arg)
 {
 	struct p2f *p = arg;
 	struct pd_diag w;
 	char detail[512];
 
 	if (!d->fatal || !p->opened || d->code == PD_IO_ERROR || d->code == PD_NO_MEMORY) {
-		cli_diag_cb(d, &p->cd);
+		cli_diag_cb(d, cd);
 		return;
 	}
 	p->ended_early = true;
 	if (p->strict) {
-		cli_diag_cb(d, &p->cd);
+		cli_diag_cb(d, cd);
 		return;
 	}
 	w = *d;
@@ -105,7 +113,7 @@ static void p2f_diag(const struct pd_diag *d, void *arg)
 	snprintf(detail, sizeof(detail), "%s%s(the stream ends early: the records before it are "
 		 "converted)", d->detail, d->detail[0] ? " " : "");
 	w.detail = detail;
-	cli_diag_cb(&w, &p->cd);
+	cli_diag_cb(&w, cd);
 }
 
 static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
@@ -374,6 +382,107 @@ static int finish_features(struct p2f *p, struct pd_writer *w, struct pd_reader 
 	return 0;
 }
 
+/* ---- the writer ops (driver.h) ---- */
+
+static int p2f_begin(struct drv *d, void *arg)
+{
+	struct p2f *p = arg;
+	bool to_stdout = !strcmp(p->out, "-");
+
+	p->opened = true;
+	open_source(p, d->o->input);
+	if (pd_reader_header(d->r)->mode != PD_MODE_PIPE) {
+		cli_error("pipe-to-file: %s is not a pipe-mode stream (use it as it is, or "
+			  "see file-to-pipe)", d->cd.name);
+		return CLI_EXIT_USAGE;
+	}
+	p->wo.mode = PD_WRITER_FILE;
+	p->wo.diag_fn = cli_diag_cb;
+	p->wo.diag_arg = &p->wd;
+	if (out_sink_open(&p->sink, cli_progname, "pipe-to-file", to_stdout ? NULL : p->out,
+			  NULL) < 0)
+		return PD_STATUS_IO;
+	p->sink_open = true;
+	p->sink.mode = 0600;	/* as perf record makes perf.data files */
+	p->sink.sync_dir = p->wo.fsync;
+	if (pd_writer_open_fd(p->sink.fd, to_stdout ? "<stdout>" : p->out, &p->wo, &p->w) < 0)
+		return PD_STATUS_IO;
+	return 0;
+}
+
+static int p2f_record(struct drv *d, void *arg, const struct pd_record *rec)
+{
+	struct p2f *p = arg;
+	int status = convert_record(p, p->w, d->r, rec);
+
+	if (status >= 0)
+		return 0;
+	/* the exit code is made in p2f_end() */
+	p->wstatus = status;
+	return DRV_STOP;
+}
+
+/* Keep the file or not, and the exit code: --strict is this command's own. */
+static int p2f_end(struct drv *d, void *arg)
+{
+	struct p2f *p = arg;
+	const struct cli_diag *cd = &d->cd;
+	int status = p->wstatus ? p->wstatus : d->status;
+
+	if (status == PD_STATUS_MALFORMED && p->ended_early)
+		status = 0;	/* the stream stops there: convert what came before */
+	if (status >= 0)
+		status = span_flush(p, p->w);
+	if (status >= 0)
+		status = finish_features(p, p->w, d->r);
+
+	p->done = true;
+	if (status < 0 || (p->strict && (p->ended_early || cd->count[PD_SEV_ERROR]))) {
+		if (p->strict && status >= 0)
+			cli_error("pipe-to-file: %s: %s: no output written", cd->name,
+				  p->ended_early ? "the stream ends early" : "errors in the input");
+		p->code = status == PD_STATUS_IO || status == PD_STATUS_NOMEM ? CLI_EXIT_IO :
+			  CLI_EXIT_MALFORMED;
+		if (p->wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
+			p->code = CLI_EXIT_IO;
+		return 0;
+	}
+	/*
+	 * The output is kept, but an error elsewhere in the stream (a
+	 * damaged feature) still makes the exit status say so; the end of a
+	 * cut stream is not counted (p2f_diag).
+	 */
+	status = pd_writer_commit(p->w);
+	p->w = NULL;
+	p->sink_open = false;
+	if (out_sink_close(&p->sink, status >= 0) < 0)
+		status = PD_STATUS_IO;
+	p->code = status < 0 ? CLI_EXIT_IO : cd->count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED :
+		  CLI_EXIT_OK;
+	return 0;
+}
+
+static int p2f_close(struct drv *d, void *arg, int code)
+{
+	struct p2f *p = arg;
+
+	if (p->w)
+		pd_writer_abort(p->w);
+	if (p->sink_open)
+		out_sink_close(&p->sink, false);
+	if (p->own_src)
+		close(p->src_fd);
+	free(p->aux_index);
+	return p->done ? p->code : code;
+}
+
+static const struct writer_ops p2f_ops = {
+	.begin = p2f_begin,
+	.record = p2f_record,
+	.end = p2f_end,
+	.close = p2f_close,
+};
+
 int cmd_pipe_to_file(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -385,35 +494,31 @@ int cmd_pipe_to_file(int argc, char **argv)
 		CLI_INPUT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
-	struct pd_writer_opts wo = PD_WRITER_OPTS_INIT;
-	struct pd_reader *r = NULL;
-	struct pd_writer *w = NULL;
-	struct out_sink sink;
-	const struct pd_record *rec;
+	struct drv_opts o = { .cmd = "pipe-to-file", .ro = PD_READER_OPTS_INIT };
 	struct cli_select cs;
-	const char *in, *out = "-";
-	bool verbose = false;
+	const char *in;
 	struct stat st;
 	struct p2f p;
-	int c, status = 0, code;
+	int c, code;
 
 	memset(&p, 0, sizeof(p));
+	p.out = "-";
+	p.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
 	cli_select_init(&cs, cli_progname, "pipe-to-file");
 	cli_getopt_reset();
 	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			out = optarg;
+			p.out = optarg;
 			break;
 		case 'S':
 			p.strict = true;
 			break;
 		case 'F':
-			wo.fsync = true;
+			p.wo.fsync = true;
 			break;
 		case 'v':
-			verbose = true;
+			o.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -432,105 +537,34 @@ int cmd_pipe_to_file(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!*out) {
+	if (!*p.out) {
 		cli_error("pipe-to-file: empty output name");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_check_output("pipe-to-file", in, out))
+	if (cli_check_output("pipe-to-file", in, p.out))
 		return CLI_EXIT_USAGE;
-	if (strcmp(out, "-") && stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (strcmp(p.out, "-") && stat(p.out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
-			  "needs a seekable output (its header is written last)", out);
+			  "needs a seekable output (its header is written last)", p.out);
 		return CLI_EXIT_USAGE;
 	}
-	if (!strcmp(out, "-") && !stdout_seekable()) {
+	if (!strcmp(p.out, "-") && !stdout_seekable()) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
 		return CLI_EXIT_USAGE;
 	}
 
-	cli_diag_init(&p.cd, in, verbose);
-	cli_diag_init(&p.wd, out, verbose);
-	ro.diag_fn = p2f_diag;
-	ro.diag_arg = &p;
+	cli_diag_init(&p.wd, p.out, o.verbose);
+	o.input = in;
+	o.diag_filter = p2f_diag;
+	o.diag_filter_arg = &p;
 	/*
 	 * Samples are copied byte for byte: only their time is needed (for
 	 * SAMPLE_TIME), so skip the full decode unless --strict asks for every
 	 * problem inside them.
 	 */
-	ro.sample_fixed_only = !p.strict;
-	status = pd_reader_open(in, &ro, &r);
-	if (status < 0)
-		return cli_exit_code(status, &p.cd);
-	p.opened = true;
-	open_source(&p, in);
-	if (pd_reader_header(r)->mode != PD_MODE_PIPE) {
-		if (p.own_src)
-			close(p.src_fd);
-		cli_error("pipe-to-file: %s is not a pipe-mode stream (use it as it is, or "
-			  "see file-to-pipe)", p.cd.name);
-		pd_reader_close(r);
-		return CLI_EXIT_USAGE;
-	}
-
-	wo.mode = PD_WRITER_FILE;
-	wo.diag_fn = cli_diag_cb;
-	wo.diag_arg = &p.wd;
-	if (out_sink_open(&sink, cli_progname, "pipe-to-file", strcmp(out, "-") ? out : NULL,
-			  NULL) < 0) {
-		pd_reader_close(r);
-		if (p.own_src)
-			close(p.src_fd);
-		return CLI_EXIT_IO;
-	}
-	sink.mode = 0600;	/* as perf record makes perf.data files */
-	sink.sync_dir = wo.fsync;
-	status = pd_writer_open_fd(sink.fd, strcmp(out, "-") ? out : "<stdout>", &wo, &w);
-	if (status < 0) {
-		out_sink_close(&sink, false);
-		pd_reader_close(r);
-		if (p.own_src)
-			close(p.src_fd);
-		return CLI_EXIT_IO;
-	}
-
-	while ((status = pd_reader_next(r, &rec)) > 0) {
-		status = convert_record(&p, w, r, rec);
-		if (status < 0)
-			break;
-	}
-	if (status == PD_STATUS_MALFORMED && p.ended_early)
-		status = 0;	/* the stream stops there: convert what came before */
-	if (status >= 0)
-		status = span_flush(&p, w);
-	if (status >= 0)
-		status = finish_features(&p, w, r);
-
-	if (status < 0 || (p.strict && (p.ended_early || p.cd.count[PD_SEV_ERROR]))) {
-		pd_writer_abort(w);
-		out_sink_close(&sink, false);
-		if (p.strict && status >= 0)
-			cli_error("pipe-to-file: %s: %s: no output written", p.cd.name,
-				  p.ended_early ? "the stream ends early" : "errors in the input");
-		code = status == PD_STATUS_IO || status == PD_STATUS_NOMEM ? CLI_EXIT_IO :
-		       CLI_EXIT_MALFORMED;
-		if (p.wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
-			code = CLI_EXIT_IO;
-	} else {
-		/*
-		 * The output is kept, but an error elsewhere in the stream (a
-		 * damaged feature) still makes the exit status say so; the end
-		 * of a cut stream is not counted (p2f_diag).
-		 */
-		status = pd_writer_commit(w);
-		if (out_sink_close(&sink, status >= 0) < 0)
-			status = PD_STATUS_IO;
-		code = status < 0 ? CLI_EXIT_IO :
-		       p.cd.count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED : CLI_EXIT_OK;
-	}
-	pd_reader_close(r);
-	if (p.own_src)
-		close(p.src_fd);
-	free(p.aux_index);
+	o.ro.sample_fixed_only = !p.strict;
+	code = drv_run(&o, &p2f_ops, &p);
+	cli_select_free(&cs);
 	return code;
 }

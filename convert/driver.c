@@ -62,6 +62,16 @@ static void diag_hook(const struct pd_diag *dg, void *arg)
 		d->o->diag_hook(dg, d->o->diag_hook_arg);
 }
 
+static void reader_diag(const struct pd_diag *dg, void *arg)
+{
+	struct drv *d = arg;
+
+	if (d->o->diag_filter)
+		d->o->diag_filter(dg, &d->cd, d->o->diag_filter_arg);
+	else
+		cli_diag_cb(dg, &d->cd);
+}
+
 static int nomem(struct drv *d)
 {
 	cli_error("%s: out of memory", d->o->cmd);
@@ -126,8 +136,8 @@ int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
 	cli_diag_init(&d.cd, o->input, o->verbose);
 	d.cd.hook = diag_hook;
 	d.cd.hook_arg = &d;
-	ro.diag_fn = cli_diag_cb;
-	ro.diag_arg = &d.cd;
+	ro.diag_fn = reader_diag;
+	ro.diag_arg = &d;
 
 	status = pd_reader_open(o->input, &ro, &d.r);
 	if (status < 0)

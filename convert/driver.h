@@ -75,6 +75,13 @@ struct drv_opts {
 	/* sees every diagnostic after it was counted, before it is printed */
 	void (*diag_hook)(const struct pd_diag *dg, void *arg);
 	void *diag_hook_arg;
+	/*
+	 * Given, every diagnostic of the reader goes through it instead of
+	 * straight to cli_diag_cb(&d->cd): it may reword one (pipe-to-file
+	 * makes the cut end of a stream a warning) before it hands it on.
+	 */
+	void (*diag_filter)(const struct pd_diag *dg, struct cli_diag *cd, void *arg);
+	void *diag_filter_arg;
 };
 
 struct drv {
