@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 for f in basic.data basic.pipe.data cpu-timestamp.data multi-event.data group-read.data \
 	 compressed.data stat.data lost-all.data throttle.data user-regs.data callchain-dwarf.data \
-	 syscalls.data; do
+	 callchain-dwarf.pipe.data syscalls.data; do
 	if [ ! -f "$corpus/$f" ]; then
 		echo "make-bad-corpus-check: $corpus/$f is missing" >&2
 		exit 1
@@ -528,6 +528,29 @@ static void attr_layout_cases(void)
 	put(&b, a + 88, get(&b, a + 88, 4) / 2, 4);
 	emit("check-stack-user.data", &b, 624, a + 88,
 	     "callchain-dwarf.data up to its 4th SAMPLE (no features) with sample_stack_user halved: every stack copy is larger");
+
+	/* sample_stack_user 4 bytes short of the copies: not u64-aligned, so never a kernel's */
+	b = load("callchain-dwarf.data");
+	s = find(&b, 0, R_SAMPLE, 3);
+	b.len = next(&b, s);
+	put(&b, 48, b.len - data_start(&b), 8);
+	memset(b.p + 72, 0, 32);
+	put(&b, a + 88, get(&b, a + 88, 4) - 4, 4);
+	emit("check-stack-user-unaligned.data", &b, 630, a + 88,
+	     "callchain-dwarf.data up to its 4th SAMPLE (no features) with sample_stack_user 4 bytes short: not u64-aligned");
+
+	/* the same in a pipe: the field of the HEADER_ATTR record */
+	b = load("callchain-dwarf.pipe.data");
+	a = find(&b, 0, 64, 0);
+	if (!a || !(get(&b, a + 8 + 24, 8) & (1 << 13)))
+		die("callchain-dwarf.pipe.data: no HEADER_ATTR with a user stack");
+	s = find(&b, 0, R_SAMPLE, 3);
+	if (!s)
+		die("callchain-dwarf.pipe.data: fewer than 4 samples");
+	b.len = next(&b, s);
+	put(&b, a + 8 + 88, get(&b, a + 8 + 88, 4) - 4, 4);
+	emit("check-stack-user-unaligned.pipe.data", &b, 630, a + 8 + 88,
+	     "callchain-dwarf.pipe.data up to its 4th SAMPLE with the HEADER_ATTR sample_stack_user 4 bytes short: not u64-aligned");
 }
 
 /*

@@ -64,7 +64,7 @@ expect_rc 0 "$PC" --version
 expect_rc 0 "$PC" --list-checks
 # the catalogue: every code once, with severity and text; the 6xx checks included
 for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619 PD627 PD628 \
-	PD629; do
+	PD629 PD630; do
 	grep -q "^$code " "$tmp/out" && ok || bad "--list-checks lacks $code"
 done
 n=$(wc -l < "$tmp/out")
@@ -215,6 +215,8 @@ feature-bit-no-section.data 1 0
 feature-bits-no-section.data 2 0
 check-sample-cpu-event.data 1 0
 check-id-index-cpu.data 1 0
+check-stack-user-unaligned.data 1 0
+check-stack-user-unaligned.pipe.data 1 1
 check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
 check-read-format.data 1 0

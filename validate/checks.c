@@ -702,6 +702,22 @@ static void check_stack_fit(struct pc_check *c, const struct pd_record *rec)
 		 s->stack_size, rec->event->attr.sample_stack_user);
 }
 
+/*
+ * perf_copy_attr() refuses a user stack size that is not u64-aligned or
+ * does not fit the u16 size of a sample: no kernel opened such an event.
+ * at: the attr's sample_stack_user field.
+ */
+static void check_stack_attr(struct pc_check *c, const struct pd_attr *attr, size_t idx, uint64_t at)
+{
+	uint32_t v = attr->sample_stack_user;
+
+	if (!(attr->sample_type & PD_SAMPLE_STACK_USER) || (v % 8 == 0 && v < 0xffff))
+		return;
+	layout_emit(c->pf, PD_ATTR_STACK_USER_INVALID, at,
+		    "attr=%zu sample_stack_user=%u reason=%s", idx, v,
+		    v >= 0xffff ? "not_below_65535" : "not_u64_aligned");
+}
+
 /* A sample without a user stack (a kernel thread's) says nothing about the attr's size. */
 static bool stack_neutral(const struct pd_record *rec)
 {
@@ -1391,6 +1407,13 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 			c->thr_idx = (int64_t)rec->index;
 		}
 		break;
+	case PD_REC_HEADER_ATTR:
+		if (!rec->from_compressed && rec->u.header_attr.attr_size >= 92)
+			/* the record's attr is the newest event */
+			check_stack_attr(c, &rec->u.header_attr.attr,
+					 pd_reader_nr_events(c->r) ? pd_reader_nr_events(c->r) - 1 : 0,
+					 rec->offset + 8 + 88);
+		break;
 	case PD_REC_ID_INDEX:
 		check_id_index(c, rec);
 		note_id_cpus(c, rec);
@@ -1720,6 +1743,16 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 		c.bids = pc_buildids_new(o->symfs);
 	if (layout_fd >= 0)
 		check_layout(&c, layout_fd);
+	if (c.h->mode != PD_MODE_PIPE) {
+		size_t i;
+
+		for (i = 0; i < pd_reader_nr_events(r); i++) {
+			const struct pd_event *ev = pd_reader_event(r, i);
+
+			if (ev)
+				check_stack_attr(&c, &ev->attr, i, ev->file_offset + 88);
+		}
+	}
 	early_end(pf);
 	init_features(&c);
 
