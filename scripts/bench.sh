@@ -619,9 +619,11 @@ main() {
 	bench_cmd "perfconv to-csv --table samples FILE" "$BIG" '"$PERFCONV" to-csv --table samples "$IN" > /dev/null'
 	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -i FILE" "$SMALL" '"$PERF" script -i "$IN" > /dev/null 2>&1'
 	# pprof profile with symbols, source lines and inlined functions, and
-	# without source lines (target: >= 300 MB/s, RSS < 64 MiB)
+	# without source lines (target: >= 300 MB/s, RSS < 64 MiB), next to
+	# to-csv's folded table: the same stacks, aggregated the same way
 	bench_cmd "perfconv to-pprof FILE" "$BIG" '"$PERFCONV" to-pprof "$IN" > /dev/null'
 	bench_cmd "perfconv to-pprof --no-srcline FILE" "$BIG" '"$PERFCONV" to-pprof --no-srcline "$IN" > /dev/null'
+	bench_cmd "perfconv to-csv --table folded FILE" "$BIG" '"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
 	# perf-compatible JSON with symbols next to perf data convert --to-json
 	# (target: >= 10x its MB/s, RSS < 64 MiB; perf manages ~21 MB/s, so it
 	# runs on the small input), and the lossless --jsonl form
