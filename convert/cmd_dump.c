@@ -94,20 +94,27 @@ static inline void out_i64(int64_t v)
 	}
 }
 
+/* "0x" and v's hex digits at the end of out_buf, which has room for 18 bytes */
+static inline void put_hex(uint64_t v)
+{
+	/* the digits are written from the last one back: no reversal */
+	unsigned int n = v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
+	char *p = out_buf + out_len;
+
+	p[0] = '0';
+	p[1] = 'x';
+	out_len += 2 + n;
+	p += 2 + n;
+	do {
+		*--p = hex_digits[v & 0xf];
+		v >>= 4;
+	} while (--n);
+}
+
 static inline void out_hex(uint64_t v)
 {
-	char tmp[16];
-	int n = 0;
-
 	out_room(18);
-	out_buf[out_len++] = '0';
-	out_buf[out_len++] = 'x';
-	do {
-		tmp[n++] = hex_digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	while (n)
-		out_buf[out_len++] = tmp[--n];
+	put_hex(v);
 }
 
 /* Bytes as contiguous hex digits: build ids, tags, raw payloads. */
@@ -474,6 +481,30 @@ static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags
 		out_hex(v);
 }
 
+/* the same as sink_list_begin(), sink_hex() for each value and sink_list_end(), at once */
+static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			  unsigned int flags)
+{
+	bool markers = flags & PD_VF_CALLCHAIN;
+	uint64_t i;
+
+	sink_key(ctx, name, flags);
+	out_c('[');
+	for (i = 0; i < nr; i++) {
+		/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
+		const char *marker = markers && v[i] >= PD_CONTEXT_MAX ? pd_context_name(v[i]) : NULL;
+
+		out_room(19);
+		if (i)
+			out_buf[out_len++] = ',';
+		if (marker)
+			out_s(marker);
+		else
+			put_hex(v[i]);
+	}
+	out_c(']');
+}
+
 static void sink_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
 {
 	if (flags & PD_VF_DETAIL)
@@ -646,6 +677,7 @@ static const struct pd_visit_ops dump_sink_ops = {
 	.branch_stack = sink_branch_stack,
 	.attr = sink_attr,
 	.feature = sink_feature,
+	.hex_list = sink_hex_list,
 };
 
 static void out_fields(const struct dump_ctx *dc, const struct pd_record *rec)

@@ -100,6 +100,10 @@ static void hex_list(const struct walk *w, const char *name, const uint64_t *v, 
 {
 	uint64_t i;
 
+	if (w->ops->hex_list) {
+		w->ops->hex_list(w->ctx, name, v, v ? nr : 0, flags);
+		return;
+	}
 	list_begin(w, name, flags);
 	for (i = 0; v && i < nr; i++)
 		x(w, NULL, v[i]);

@@ -105,6 +105,15 @@ struct pd_visit_ops {
 
 	/* optional: called after a sample's raw data (tracepoint fields) */
 	void (*raw_fields)(void *ctx, const struct pd_record *rec);
+
+	/*
+	 * Optional: a whole list of hex values (callchains, registers) in
+	 * one call, in place of list_begin, hex for each value (named NULL,
+	 * flags 0) and list_end; flags are the list's.  v is NULL when
+	 * nr is 0.  Long callchains make it the hottest path of a walk.
+	 */
+	void (*hex_list)(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			 unsigned int flags);
 };
 
 /*
