@@ -180,6 +180,7 @@ struct pd_unwinder {
 	uint32_t nreads;
 
 	struct uw_cache_ent *cache;	/* 1 << UW_CACHE_BITS entries */
+	uint64_t *cache_keys;		/* their full hashes */
 	struct uw_rule *rules;		/* 1 << UW_RULE_BITS entries */
 	struct uw_fd fds[UW_FD_CACHE];
 	uint64_t fd_clock;
@@ -906,13 +907,23 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 	bool set[UW_NR_TRACKED] = { false }, nset[UW_NR_TRACKED];
 	const struct uw_rule *r;
 	bool initial = true;
+	size_t steps;
 	int i;
 
 	set[UW_RBP] = perf_reg(rg, 6, &val[UW_RBP]);
 	set[UW_RSP] = perf_reg(rg, 7, &val[UW_RSP]);
-	for (;;) {
+	for (steps = 0;; steps++) {
 		uint64_t cfa = 0, look;
 		bool cfa_ok;
+
+		/*
+		 * A return address of 1 adds no frame (perf leaves out frame 0),
+		 * so only a bound ends a walk that keeps finding it.
+		 */
+		if (steps > 4 * (size_t)PD_SYM_MAX_FRAMES) {
+			u->looped = true;
+			return 1;
+		}
 
 		/* cb_frame's part */
 		report_module(u, sp, pc);
@@ -1031,10 +1042,12 @@ static struct pd_unwinder *unwinder_get(struct pd_machine *m)
 		u->arch = arch_of(un.machine);
 	u->frames = calloc(u->max_stack, sizeof(*u->frames));
 	u->cache = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache));
+	u->cache_keys = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache_keys));
 	u->rules = calloc(1u << UW_RULE_BITS, sizeof(*u->rules));
-	if (!u->frames || !u->cache || !u->rules) {
+	if (!u->frames || !u->cache || !u->cache_keys || !u->rules) {
 		free(u->frames);
 		free(u->cache);
+		free(u->cache_keys);
 		free(u->rules);
 		free(u);
 		return NULL;
@@ -1060,6 +1073,7 @@ void pd_unwinder_free(struct pd_unwinder *u)
 	for (i = 0; i < (1u << UW_CACHE_BITS); i++)
 		free(u->cache[i].frames);
 	free(u->cache);
+	free(u->cache_keys);
 	free(u->rules);
 	free(u->frames);
 	free(u);
@@ -1072,8 +1086,10 @@ static uint64_t cache_hash(uint64_t stamp, const struct pd_regs *rg)
 
 	for (i = 0; i < rg->nr; i++)
 		h = (h ^ rg->regs[i]) * 0x100000001b3ULL;
-	return (h ^ (h >> 29)) & ((1u << UW_CACHE_BITS) - 1);
+	return h ^ (h >> 29);
 }
+
+#define UW_CACHE_SLOT(h)	((h) & ((1u << UW_CACHE_BITS) - 1))
 
 static bool cache_match(struct pd_unwinder *u, const struct uw_cache_ent *c, uint64_t stamp,
 			const struct pd_regs *rg)
@@ -1094,15 +1110,15 @@ static bool cache_match(struct pd_unwinder *u, const struct uw_cache_ent *c, uin
 	return true;
 }
 
-static void cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t stamp,
+static bool cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t stamp,
 			const struct pd_regs *rg)
 {
 	if (u->log_overflow || rg->nr > UW_MAX_REGS)
-		return;
+		return false;
 	if (!c->frames) {
 		c->frames = malloc(u->max_stack * sizeof(*c->frames));
 		if (!c->frames)
-			return;
+			return false;
 	}
 	c->stamp = stamp;
 	c->abi = rg->abi;
@@ -1113,6 +1129,7 @@ static void cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t 
 	memcpy(c->reads, u->reads, u->nreads * sizeof(u->reads[0]));
 	c->nframes = (uint32_t)u->nframes;
 	memcpy(c->frames, u->frames, u->nframes * sizeof(*c->frames));
+	return true;
 }
 
 /* The state of a walk before its first frame. */
@@ -1136,7 +1153,7 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	enum uw_arch a = sample_arch(u, rg);
 	struct pd_unwind_space *sp;
 	struct uw_cache_ent *c;
-	uint64_t pc, spv, stamp;
+	uint64_t pc, spv, stamp, h;
 	int attempt, ret;
 
 	u->nframes = 0;
@@ -1187,8 +1204,10 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	if (u->max_stack <= 1)
 		return true;
 	stamp = u->spc.stamp;
-	c = &u->cache[cache_hash(stamp, rg)];
-	if (c->stamp && cache_match(u, c, stamp, rg)) {
+	h = cache_hash(stamp, rg);
+	c = &u->cache[UW_CACHE_SLOT(h)];
+	/* the key array is small enough to stay in cache: most misses end there */
+	if (u->cache_keys[UW_CACHE_SLOT(h)] == h && c->stamp && cache_match(u, c, stamp, rg)) {
 		u->cache_hits++;
 		memcpy(u->frames, c->frames, c->nframes * sizeof(*c->frames));
 		u->nframes = c->nframes;
@@ -1227,8 +1246,9 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		note_err(u, UW_ERR_LOOP);
 	/* a map may have been loaded on the way: key on the version now */
 	pd_machine_uw_space(u->m, (int32_t)s->pid, (int32_t)s->tid, &u->spc);
-	if (!u->conflict)
-		cache_store(u, &u->cache[cache_hash(u->spc.stamp, rg)], u->spc.stamp, rg);
+	h = cache_hash(u->spc.stamp, rg);
+	if (!u->conflict && cache_store(u, &u->cache[UW_CACHE_SLOT(h)], u->spc.stamp, rg))
+		u->cache_keys[UW_CACHE_SLOT(h)] = h;
 	return true;
 }
 
