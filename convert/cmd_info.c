@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_select.h"
+#include "driver.h"
 #include "json_feat.h"
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
@@ -42,7 +43,7 @@ struct record_counts {
 struct info_ctx {
 	const char *path;
 	bool json;
-	struct cli_diag cd;
+	const struct cli_diag *cd;	/* the driver's counts, from close on */
 	json_t *diags;		/* --json: array of diagnostic objects */
 	uint64_t diags_dropped;
 	struct record_counts rc;
@@ -579,9 +580,9 @@ static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
 
 	jset(o, "records", ju64(ic->rc.total));
 	jset(o, "bytes", ju64(r ? pd_reader_bytes_read(r) : 0));
-	jset(o, "errors", ju64(ic->cd.count[PD_SEV_ERROR]));
-	jset(o, "warnings", ju64(ic->cd.count[PD_SEV_WARNING]));
-	jset(o, "notes", ju64(ic->cd.count[PD_SEV_NOTE]));
+	jset(o, "errors", ju64(ic->cd->count[PD_SEV_ERROR]));
+	jset(o, "warnings", ju64(ic->cd->count[PD_SEV_WARNING]));
+	jset(o, "notes", ju64(ic->cd->count[PD_SEV_NOTE]));
 	if (ic->diags_dropped)
 		jset(o, "diagnostics_dropped", ju64(ic->diags_dropped));
 	return o;
@@ -622,7 +623,7 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 	json_t *v;
 	size_t i;
 
-	printf("file: %s\n", ic->cd.name);
+	printf("file: %s\n", ic->cd->name);
 	printf("mode: %s\n", mode_name(h->mode));
 	printf("byte order: %s%s\n", h->big_endian ? "big" : "little",
 	       h->swapped ? " (opposite of this host)" : "");
@@ -679,8 +680,37 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 		printf("  %-24s %12" PRIu64 "\n", "UNKNOWN_OTHER", ic->rc.other_overflow);
 	printf("summary: %" PRIu64 " records, %" PRIu64 " bytes, %" PRIu64 " errors, %" PRIu64
 	       " warnings, %" PRIu64 " notes\n", ic->rc.total, pd_reader_bytes_read(r),
-	       ic->cd.count[PD_SEV_ERROR], ic->cd.count[PD_SEV_WARNING], ic->cd.count[PD_SEV_NOTE]);
+	       ic->cd->count[PD_SEV_ERROR], ic->cd->count[PD_SEV_WARNING], ic->cd->count[PD_SEV_NOTE]);
 }
+
+/* ---- the writer ops (driver.h): count every record, then describe the file ---- */
+
+static int info_record(struct drv *d, void *w, const struct pd_record *rec)
+{
+	struct info_ctx *ic = w;
+
+	return count_record(&ic->rc, rec->type) < 0 ? PD_STATUS_NOMEM : 0;
+}
+
+static int info_close(struct drv *d, void *w, int code)
+{
+	struct info_ctx *ic = w;
+
+	ic->cd = &d->cd;
+	if (ic->json) {
+		/* even a file that cannot be opened gets its object: diagnostics say why */
+		if (output_json(ic, d->r) < 0 && code == CLI_EXIT_OK)
+			code = CLI_EXIT_IO;
+	} else if (d->r) {
+		output_text(ic, d->r);
+	}
+	return code;
+}
+
+static const struct writer_ops info_ops = {
+	.record = info_record,
+	.close = info_close,
+};
 
 int cmd_info(int argc, char **argv)
 {
@@ -691,13 +721,11 @@ int cmd_info(int argc, char **argv)
 		CLI_INPUT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pd_reader_opts o = PD_READER_OPTS_INIT;
-	struct pd_reader *r = NULL;
-	const struct pd_record *rec;
+	struct drv_opts o = { .cmd = "info", .ro = PD_READER_OPTS_INIT };
 	struct cli_select cs;
 	struct info_ctx ic;
 	bool verbose = false;
-	int c, status = 0, code;
+	int c, code;
 
 	memset(&ic, 0, sizeof(ic));
 	cli_select_init(&cs, cli_progname, "info");
@@ -725,43 +753,22 @@ int cmd_info(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	cli_diag_init(&ic.cd, ic.path, verbose);
 	if (ic.json) {
 		ic.diags = json_array();
 		if (!ic.diags) {
 			cli_error("out of memory");
 			return CLI_EXIT_IO;
 		}
-		ic.cd.hook = collect_diag;
-		ic.cd.hook_arg = &ic;
+		o.diag_hook = collect_diag;
+		o.diag_hook_arg = &ic;
 	}
-	o.diag_fn = cli_diag_cb;
-	o.diag_arg = &ic.cd;
-
-	status = pd_reader_open(ic.path, &o, &r);
-	if (status >= 0) {
-		while ((status = pd_reader_next(r, &rec)) > 0) {
-			if (count_record(&ic.rc, rec->type) < 0) {
-				cli_error("out of memory");
-				status = PD_STATUS_NOMEM;
-				break;
-			}
-		}
-	}
-
-	code = cli_exit_code(status, &ic.cd);
-	if (ic.json) {
-		/* even a file that cannot be opened gets its object: diagnostics say why */
-		if (output_json(&ic, r) < 0 && code == CLI_EXIT_OK)
-			code = CLI_EXIT_IO;
-	} else if (r) {
-		output_text(&ic, r);
-	}
+	o.input = ic.path;
+	o.verbose = verbose;
+	o.close_unopened = true;
+	code = drv_run(&o, &info_ops, &ic);
 	code = tool_finish_output(cli_progname, code);
-
-	if (r)
-		pd_reader_close(r);
 	json_decref(ic.diags);
 	free(ic.rc.other);
+	cli_select_free(&cs);
 	return code;
 }

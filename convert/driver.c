@@ -140,8 +140,12 @@ int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
 	ro.diag_arg = &d;
 
 	status = pd_reader_open(o->input, &ro, &d.r);
-	if (status < 0)
-		return cli_exit_code(status, &d.cd);
+	if (status < 0) {
+		code = cli_exit_code(status, &d.cd);
+		if (o->close_unopened && ops->close)
+			code = ops->close(&d, w, code);
+		return code;
+	}
 	if (d.stop)
 		code = cli_exit_code(PD_STATUS_MALFORMED, &d.cd);
 	else

@@ -22,8 +22,9 @@
  *		state saw it
  *	end	once after the last record, unless the run stopped:
  *		write what follows the records
- *	close	always, last, once begin succeeded: keep or drop the output
- *		given the exit code found so far; returns the final one
+ *	close	always, last, once begin was called (even when it failed):
+ *		keep or drop the output given the exit code found so far;
+ *		returns the final one
  *
  * Every op but record may be NULL.  begin, record and end return 0, a
  * negative enum pd_status (PD_STATUS_NOMEM: the driver says "out of
@@ -72,6 +73,8 @@ struct drv_opts {
 	bool writer_feeds_machine;
 	/* draw a progress line on stderr for large inputs on a terminal */
 	bool progress;
+	/* call close even when the input cannot be opened (d->r NULL): info describes it */
+	bool close_unopened;
 	/* sees every diagnostic after it was counted, before it is printed */
 	void (*diag_hook)(const struct pd_diag *dg, void *arg);
 	void *diag_hook_arg;
