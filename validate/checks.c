@@ -305,7 +305,8 @@ static void early_end(struct pc_file *pf)
 		return;
 	pf->early = NULL;
 	early_symptoms(q);
-	qsort(q->e, q->nr, sizeof(*q->e), cmp_early);
+	if (q->nr > 1)	/* an empty queue may have no array at all */
+		qsort(q->e, q->nr, sizeof(*q->e), cmp_early);
 	for (i = 0; i < q->nr; i++)
 		if (!q->e[i].symptom)
 			early_replay(pf, &q->e[i]);
