@@ -364,6 +364,20 @@ static void sink_list_end(void *ctx)
 	je_arr_end(fc->j);
 }
 
+/* sink_list_begin(), sink_hex() for each value and sink_list_end() at once */
+static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			  unsigned int flags)
+{
+	struct full_ctx *fc = ctx;
+	uint64_t i;
+
+	sink_key(fc->j, name, flags);
+	je_arr_begin(fc->j);
+	for (i = 0; i < nr; i++)
+		je_v_x(fc->j, v[i]);
+	je_arr_end(fc->j);
+}
+
 static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
 {
 	struct full_ctx *fc = ctx;
@@ -466,6 +480,7 @@ static const struct pd_visit_ops full_sink_ops = {
 	.attr = sink_attr,
 	.feature = sink_feature,
 	.raw_fields = sink_raw_fields,
+	.hex_list = sink_hex_list,
 };
 
 static bool known_body(uint32_t type)
