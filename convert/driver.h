@@ -20,8 +20,11 @@
  *		write what comes before the records
  *	record	for every record the reader delivers, after the machine
  *		state saw it
- *	end	once after the last record, unless the run stopped:
- *		write what follows the records
+ *	end	once after the last record, unless the writer (or memory)
+ *		failed: write what follows the records; d->failed says
+ *		the input was not read to its end (--strict stopped it, or
+ *		a damaged input under --strict), and most writers then
+ *		write nothing more (to-json still closes its document)
  *	close	always, last, once begin was called (even when it failed):
  *		keep or drop the output given the exit code found so far;
  *		returns the final one
