@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_select.h"
+#include "../common/tool_select.h"
 #include "driver.h"
 
 /* ---- output buffer ---- */

@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "cli_select.h"
+#include "../common/tool_select.h"
 #include "driver.h"
 #include "json_feat.h"
 

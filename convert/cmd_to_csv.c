@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_select.h"
+#include "../common/tool_select.h"
 #include "driver.h"
 #include "csv_tables.h"
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_select.h"
+#include "../common/tool_select.h"
 #include "driver.h"
 #include "../common/out_sink.h"
 #include "proto_compat.h"

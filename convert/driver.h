@@ -47,7 +47,7 @@
 #include "perfdata/pd_symbols.h"
 
 #include "cli.h"
-#include "cli_select.h"
+#include "../common/tool_select.h"
 
 #define DRV_STOP 1
 

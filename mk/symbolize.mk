@@ -11,7 +11,7 @@ SYM_SRCS := $(filter-out symbolize/perfsym.c,$(wildcard symbolize/*.c))
 SYM_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYM_SRCS))
 SYM_LIB := $(O)/libperfdata-sym.a
 
-$(OBJ)/symbolize/%.o: symbolize/%.c $(wildcard include/perfdata/*.h) $(wildcard symbolize/*.h) convert/cli_select.h
+$(OBJ)/symbolize/%.o: symbolize/%.c $(wildcard include/perfdata/*.h) $(wildcard symbolize/*.h) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(SYM_CFLAGS) -c -o $@ $<
@@ -28,10 +28,10 @@ $(SYM_LIB_INTERNAL): $(SYM_OBJS)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# perfsym shares perfconv's input and selection options (convert/cli_select.c)
-$(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(COMMON_OBJS) $(SYM_LIB) $(LIB)
+# perfsym shares perfconv's input and selection options (common/tool_select.c)
+$(O)/perfsym: $(OBJ)/symbolize/perfsym.o $(COMMON_OBJS) $(SYM_LIB) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(OBJ)/convert/cli_select.o $(COMMON_OBJS) $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(OBJ)/symbolize/perfsym.o $(COMMON_OBJS) $(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 EXTRA_PROGS += $(O)/perfsym
 EXTRA_LIBS_INSTALL += $(SYM_LIB)

@@ -34,7 +34,7 @@
 #include "perfdata/pd_symbols.h"
 
 /* the input and selection options every command that writes samples shares */
-#include "../convert/cli_select.h"
+#include "../common/tool_select.h"
 /* the message shape of every command */
 #include "../common/tool.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli_select.h - the input and the sample selection, parsed the same way
- * by every command that writes samples (perfconv dump, to-json, to-csv,
- * to-proto, perfsym):
+ * tool_select.h - the input and the sample selection, parsed the same way
+ * by every command that reads samples (perfconv dump, to-json, to-csv,
+ * to-proto, to-pprof, perfsym; perfcheck may take it too):
  *
  *	-i, --input FILE   the input, as the positional argument
  *	--pid, --tid, --comm, --cpu LIST, --time RANGES, --reltime, --event NAMES
@@ -11,11 +11,12 @@
  * CLI_SELECT_SHORTOPTS to its short options, hands every option it does
  * not know itself to cli_select_option(), takes its input from
  * cli_select_input(), and passes cli_select_reader_opts() to the reader,
- * which does the selecting (lib/select.c).  Self-contained (no cli.c) so
- * that perfsym links it too.
+ * which does the selecting (lib/select.c).  In common/, beside the other
+ * command-line helpers (tool.h), so that perfsym shares it without
+ * depending on perfconv's code.
  */
-#ifndef PERFCONV_CLI_SELECT_H
-#define PERFCONV_CLI_SELECT_H
+#ifndef PERFDATA_TOOL_SELECT_H
+#define PERFDATA_TOOL_SELECT_H
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -146,4 +147,4 @@ int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_e
  */
 const char *cli_select_describe(const struct cli_select *cs, char *buf, size_t size);
 
-#endif /* PERFCONV_CLI_SELECT_H */
+#endif /* PERFDATA_TOOL_SELECT_H */

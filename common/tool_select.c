@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cli_select.c - the input and the sample selection of the commands that
- * write samples (see cli_select.h).
+ * tool_select.c - the input and the sample selection of the commands that
+ * read samples (see tool_select.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,10 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_select.h"
-#include "../common/tool.h"
-
-#define EXIT_USAGE 2
+#include "tool.h"
+#include "tool_select.h"
 
 static void sel_error(const struct cli_select *cs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -231,7 +229,7 @@ int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_e
 		return 0;
 	if (why) {
 		sel_error(cs, "--time '%s': %s", pd_select_text(cs->sel, PD_SELECT_TIME), why);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	n = pd_reader_nr_events(r);
 	/* perf refuses --cpu on a recording whose samples do not say their CPU */
@@ -242,7 +240,7 @@ int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_e
 			if (e && !(e->attr.sample_type & PD_SAMPLE_CPU)) {
 				sel_error(cs, "--cpu: the samples of event %s do not record their CPU",
 					  e->name);
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			}
 		}
 	}
@@ -258,7 +256,7 @@ int cli_select_check(const struct cli_select *cs, struct pd_reader *r, bool at_e
 			sel_error(cs, "--event '%.*s': no event of the recording has this name",
 				  (int)len, events);
 			list_events(cs, r);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		if (!events[len])
 			return 0;
