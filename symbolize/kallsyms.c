@@ -64,9 +64,17 @@ static size_t hex_prefix(const char *p, const char *end, uint64_t *v)
 	const char *s = p;
 	uint64_t x = 0;
 
-	while (p < end && isxdigit((unsigned char)*p)) {
-		int d = isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10);
+	/* the C locale's hex digits, without a locale lookup per character */
+	while (p < end) {
+		unsigned char ch = (unsigned char)*p;
+		int d;
 
+		if (ch >= '0' && ch <= '9')
+			d = ch - '0';
+		else if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
+			d = (ch | 0x20) - 'a' + 10;
+		else
+			break;
 		x = (x << 4) | (uint64_t)d;
 		p++;
 	}
