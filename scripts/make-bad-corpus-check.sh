@@ -383,6 +383,16 @@ static void layout_cases(void)
 	emit("check-ids-overlap.data", &b, 6, field,
 	     "basic.data with the id array of attr 0 moved into the data section");
 
+	/*
+	 * The same in a file whose records carry ids: every record of attr
+	 * 0's event then has an id no attr owns (one PD311, one PD631).
+	 */
+	b = load("multi-event.data");
+	field = get(&b, 24, 8) + get(&b, 16, 8) - 16;
+	put(&b, field, data_start(&b) + 8, 8);
+	emit("check-ids-unknown.data", &b, 6, field,
+	     "multi-event.data with the id array of attr 0 moved into the data section: its records' ids match no attr");
+
 	/* HOSTNAME's section moved inside OSRELEASE's */
 	b = load("basic.data");
 	os = feat_off(&b, 4);

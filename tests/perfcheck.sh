@@ -64,7 +64,7 @@ expect_rc 0 "$PC" --version
 expect_rc 0 "$PC" --list-checks
 # the catalogue: every code once, with severity and text; the 6xx checks included
 for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619 PD627 PD628 \
-	PD629 PD630; do
+	PD629 PD630 PD631; do
 	grep -q "^$code " "$tmp/out" && ok || bad "--list-checks lacks $code"
 done
 n=$(wc -l < "$tmp/out")
@@ -216,6 +216,7 @@ feature-bits-no-section.data 2 0
 check-sample-cpu-event.data 1 0
 check-id-index-cpu.data 1 0
 check-stack-user-unaligned.data 1 0
+check-ids-unknown.data 4 0
 check-stack-user-unaligned.pipe.data 1 1
 check-sample-type-extra.data 1 0
 check-sample-type-missing.data 1 0
@@ -252,6 +253,11 @@ done
 "$PC" corpus/bad/feature-bits-no-section.data > "$tmp/out" 2> "$tmp/err"
 grep -q "^corpus/bad/feature-bits-no-section.data:0x4b: error PD022: .* bit=24 feature=DIR_FORMAT entry=18 .*entries_written=20 bits_set=22\$" "$tmp/out" &&
 	ok || bad "bad/feature-bits-no-section.data: no PD022 for bit 24 at 0x4b"
+# records of an id that no attr owns: the first reported, the others counted at it
+"$PC" --max-per-code 0 corpus/bad/check-ids-unknown.data > "$tmp/out" 2> "$tmp/err"
+[ "$(grep -c 'PD311' "$tmp/out")" -eq 1 ] && ok || bad "bad/check-ids-unknown.data: PD311 more than once"
+grep -q "^corpus/bad/check-ids-unknown.data:0x4a8: note PD631 .* id=2333 more_records=55 event_desc_attr=0 attr_ids_field=0x118\$" "$tmp/out" &&
+	ok || bad "bad/check-ids-unknown.data: no PD631 counting the other 55 records"
 # header findings in file-offset order
 "$PC" --max-per-code 0 corpus/bad/check-event-types-out.data > "$tmp/out" 2> "$tmp/err"
 sed -n 's/^[^:]*:\(0x[0-9a-f]*\): .*/\1/p' "$tmp/out" | while read -r o; do printf '%d\n' "$o"; done > "$tmp/offs"

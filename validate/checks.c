@@ -30,6 +30,8 @@
 #define MAX_AUXTRACE		(1u << 18)
 /* Attrs whose id arrays take part in the section layout check. */
 #define MAX_LAYOUT_ATTRS	4096
+/* Unknown ids whose repeats are counted instead of reported. */
+#define MAX_UNKNOWN_IDS		256
 /* ID_INDEX entries kept to check sample cpus against. */
 #define MAX_ID_CPUS		(1u << 16)
 /* Bytes after the data section scanned for stray records. */
@@ -51,6 +53,15 @@ struct id_cpu {
 	int64_t first_idx;
 	uint32_t first_cpu;
 	bool one_cpu;		/* every wrong sample on first_cpu */
+};
+
+/* An id that matched no attr (PD311): reported once, then counted. */
+struct unknown_id {
+	uint64_t id;
+	uint64_t first_off;
+	int64_t first_idx;
+	uint32_t first_type;
+	uint64_t repeats;
 };
 
 struct thr {
@@ -160,6 +171,10 @@ struct pc_check {
 	struct attr_fit *fit;	/* HOLD_ATTRS entries, allocated at the first sample finding */
 	uint64_t blamed[HOLD_ATTRS / 64];	/* attrs reported by ATTR_NO_SAMPLE_FITS */
 
+	/* ids that matched no attr */
+	struct unknown_id *unk;
+	unsigned int unk_nr;
+
 	/* ID_INDEX entries of events bound to one cpu, sorted by id */
 	struct id_cpu *idc;
 	size_t idc_nr, idc_cap;
@@ -170,6 +185,8 @@ struct pc_check {
 	size_t aux_nr, aux_cap;
 	bool aux_full;
 };
+
+static bool feat_ok(const struct pd_features *f, unsigned int id);
 
 /* ------------------------------------------------------------------ */
 /* findings of the header phase, in file order                         */
@@ -740,6 +757,67 @@ static void held_emit(struct pc_check *c, const struct held *h)
 		"%s", h->detail);
 }
 
+/*
+ * One damaged id (an attr's id array read from the wrong place, say)
+ * makes every record of that event unattributable: the first is
+ * reported, the rest counted in one note at the end (PD631) that names
+ * the attr EVENT_DESC gives the id to, when it does.
+ */
+static bool unknown_id_repeat(struct pc_check *c, const struct pd_diag *d)
+{
+	const char *p = strstr(d->detail, "id=");
+	unsigned long long id;
+	unsigned int i;
+
+	if (!p || sscanf(p + 3, "%llu", &id) != 1)
+		return false;
+	for (i = 0; i < c->unk_nr; i++) {
+		if (c->unk[i].id == id) {
+			c->unk[i].repeats++;
+			return true;
+		}
+	}
+	if (!c->unk)
+		c->unk = calloc(MAX_UNKNOWN_IDS, sizeof(*c->unk));
+	if (c->unk && c->unk_nr < MAX_UNKNOWN_IDS)
+		c->unk[c->unk_nr++] = (struct unknown_id){ id, d->offset, d->record_index,
+							   d->record_type, 0 };
+	return false;
+}
+
+static void unknown_ids_finish(struct pc_check *c)
+{
+	const struct pd_features *f = pd_reader_features(c->r);
+	unsigned int i, k;
+	uint32_t j;
+
+	for (i = 0; i < c->unk_nr; i++) {
+		const struct unknown_id *u = &c->unk[i];
+		char owner[96] = "";
+
+		if (!u->repeats)
+			continue;
+		for (k = 0; f && feat_ok(f, PD_FEAT_EVENT_DESC) && k < f->event_desc.nr && !owner[0];
+		     k++) {
+			const struct pd_feat_event *fe = &f->event_desc.ev[k];
+			const struct pd_event *ev = pd_reader_event(c->r, k);
+
+			for (j = 0; j < fe->nr_ids; j++)
+				if (fe->ids[j] == u->id)
+					break;
+			if (j == fe->nr_ids)
+				continue;
+			if (ev && c->h->mode == PD_MODE_FILE)
+				snprintf(owner, sizeof(owner), " event_desc_attr=%u attr_ids_field=%#" PRIx64,
+					 k, ev->file_offset + c->h->attr_size - 16);
+			else
+				snprintf(owner, sizeof(owner), " event_desc_attr=%u", k);
+		}
+		pc_emit(c->pf, PD_UNKNOWN_ID_REPEATED, u->first_off, u->first_idx, u->first_type, NULL,
+			"id=%" PRIu64 " more_records=%" PRIu64 "%s", u->id, u->repeats, owner);
+	}
+}
+
 /* The reader's diagnostics, with the layout findings of samples held back. */
 static void check_diag(const struct pd_diag *d, void *arg)
 {
@@ -747,6 +825,8 @@ static void check_diag(const struct pd_diag *d, void *arg)
 	struct pc_check *c = pf->check;
 
 	if (!c && early_add(pf, d, false))
+		return;
+	if (c && d->code == PD_REC_UNKNOWN_ID && unknown_id_repeat(c, d))
 		return;
 	if (c && !d->fatal && d->record_index >= 0 && d->record_type == PD_REC_SAMPLE &&
 	    sample_layout_code(d->code) && c->nr_pending < PENDING_MAX) {
@@ -784,8 +864,6 @@ static void release(struct pc_check *c, struct attr_fit *a)
 	a->nr_held = 0;
 	a->dropped = 0;
 }
-
-static bool feat_ok(const struct pd_features *f, unsigned int id);
 
 static void add_fit(struct attr_fit *a, uint64_t v)
 {
@@ -1672,6 +1750,7 @@ static void check_finish(struct pc_check *c, bool complete)
 		return;
 	check_threads(c);
 	check_id_cpus_finish(c);
+	unknown_ids_finish(c);
 	check_sample_time(c, f);
 	check_compressed(c, f);
 	check_auxtrace_index(c, f);
@@ -1792,6 +1871,7 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 	free(c.aux_off);
 	free(c.aux_size);
 	free(c.idc);
+	free(c.unk);
 	return ret < 0 ? ret : 0;
 }
 

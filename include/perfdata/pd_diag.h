@@ -165,6 +165,7 @@ enum pd_severity {
 	_PD(628, OVERLAP_SYMPTOMS, NOTE, "findings inside an overlapping feature section, reported once at the overlap") \
 	_PD(629, SAMPLE_CPU_NOT_EVENT_CPU, ERROR, "sample cpu is not the cpu its event was opened on (ID_INDEX)") \
 	_PD(630, ATTR_STACK_USER_INVALID, ERROR, "attr sample_stack_user is not a size the kernel accepts") \
+	_PD(631, UNKNOWN_ID_REPEATED, NOTE, "more records with an id already reported as matching no attr, counted once") \
 	/* writer: 700..799 */							\
 	_PD(701, WRITE_FAILED, ERROR, "output cannot be written")		\
 	_PD(702, OUTPUT_NOT_SEEKABLE, ERROR, "output is not a seekable regular file") \
