@@ -6,7 +6,9 @@
  * Model (schema/profile.proto):
  *   mapping   one per (DSO, start, end, file offset) that a frame hit
  *   location  one per (mapping, address): its lines are the functions at
- *             that address, inlined ones first, from debug info
+ *             that address, inlined ones first, from debug info; for a
+ *             frame found by DWARF unwinding, the inline frames perf
+ *             shows (pd_machine_inline_frames(), as every output)
  *   function  one per symbol (DSO, name, start), and one per inlined
  *             function (name, source file)
  *   sample    one per (event, stack, pid, tid, comm): its values are the
@@ -75,9 +77,12 @@ struct pp_line {
 struct loc_slot {
 	uint64_t address;
 	const char *sym;
-	uint32_t mapping_id;	/* 0: the address is in no mapping */
+	uint32_t map_key;	/* mapping id (0: in none) | LOC_UNWOUND */
 	uint32_t id;		/* 0: free slot */
 };
+
+/* in a location's key: an unwound frame's, whose lines are perf's inline frames */
+#define LOC_UNWOUND	0x80000000u
 
 struct pp_func {
 	uint64_t id;
@@ -129,8 +134,10 @@ struct lc_slot {
 	uint64_t ip;
 	uint64_t version;	/* 0: empty */
 	uint32_t loc_id;
-	uint8_t mode;
+	uint8_t mode;		/* cpumode, LC_UNWOUND for an unwound frame */
 };
+
+#define LC_UNWOUND	0x80
 
 struct pp_ev {
 	uint64_t samples;
@@ -405,15 +412,58 @@ static struct pp_func *inline_func(struct pp_prof *p, const char *name, const ch
 static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
 			   uint64_t address, const struct pp_line *lines, size_t nr_lines);
 
-static inline uint64_t loc_hash(uint64_t mapping_id, uint64_t address, const char *sym)
+static inline uint64_t loc_hash(uint32_t map_key, uint64_t address, const char *sym)
 {
-	return csv_hash_ptr(sym, csv_hash_u64(address, mapping_id));
+	return csv_hash_ptr(sym, csv_hash_u64(address, map_key));
+}
+
+/*
+ * The lines of an unwound frame: the frames perf shows for it
+ * (pd_machine_inline_frames(), as every other output), innermost first,
+ * with the source lines of the same scopes where debug info has them.
+ * Returns how many, 0 when the frame stands as it is, -1 when out of
+ * memory.
+ */
+static int loc_inline_lines(struct pp_prof *p, struct pp_mapping *mp,
+			    const struct pd_sym_frame *f, struct pp_line *lines)
+{
+	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
+	struct pd_sym_srcline sl;
+	struct pp_func *fn;
+	size_t n = pd_machine_inline_frames(p->m, f, in, PD_SYM_MAX_INLINE + 1), i;
+
+	if (!n)
+		return 0;
+	/* both walk the same DWARF scopes: the positions pair up when the counts do */
+	sl.nr = 0;
+	if (p->srcline && (pd_machine_srcline(p->m, f, &sl) <= 0 || sl.nr != n))
+		sl.nr = 0;
+	for (i = 0; i < n; i++) {
+		const char *file = sl.nr ? sl.pos[i].file : NULL;
+
+		fn = in[i].inlined ? inline_func(p, in[i].name, file) : sym_func(p, f, file);
+		if (!fn)
+			return -1;
+		lines[i].function_id = fn->id;
+		lines[i].line = sl.nr ? sl.pos[i].line : 0;
+	}
+	if (mp) {
+		mp->with_func++;
+		if (sl.nr && sl.pos[n - 1].file)
+			mp->with_file++;
+		if (sl.nr && sl.pos[n - 1].line)
+			mp->with_line++;
+		mp->with_inline_info++;
+	}
+	return (int)n;
 }
 
 /*
  * The lines of a new location: the functions at its address, innermost
  * inlined one first and the symbol's own function last, with source lines
- * where debug info has them; none when no symbol covers the address.
+ * where debug info has them; none when no symbol covers the address.  An
+ * unwound frame has perf's inline frames; others, with source lines, the
+ * inlined functions of the debug info.
  * Returns how many (at most PD_SYM_MAX_INLINE + 1), -1 when out of memory.
  */
 static int loc_lines(struct pp_prof *p, struct pp_mapping *mp, const struct pd_sym_frame *f,
@@ -422,10 +472,14 @@ static int loc_lines(struct pp_prof *p, struct pp_mapping *mp, const struct pd_s
 	struct pd_sym_srcline sl;
 	struct pp_func *fn;
 	unsigned int i;
+	int ret;
 
 	sl.nr = 0;
 	if (!f->sym)
 		return 0;
+	ret = loc_inline_lines(p, mp, f, lines);
+	if (ret)
+		return ret;
 	if (p->srcline && f->has_map && pd_machine_srcline(p->m, f, &sl) <= 0)
 		sl.nr = 0;
 	if (sl.nr > PD_SYM_MAX_INLINE + 1)
@@ -496,7 +550,7 @@ static bool loc_table_room(struct pp_prof *p)
 
 		if (!e->id)
 			continue;
-		for (j = loc_hash(e->mapping_id, e->address, e->sym) & (ncap - 1); nt[j].id;
+		for (j = loc_hash(e->map_key, e->address, e->sym) & (ncap - 1); nt[j].id;
 		     j = (j + 1) & (ncap - 1))
 			;
 		nt[j] = *e;
@@ -517,6 +571,7 @@ static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 	struct pp_mapping *mp = f->has_map && f->dso ? mapping_of(p, f) : NULL;
 	struct pp_line lines[PD_SYM_MAX_INLINE + 1];
 	uint64_t address = f->ip, mapping_id, h, id;
+	uint32_t map_key;
 	struct loc_slot *e;
 	size_t i;
 	int nl;
@@ -527,15 +582,18 @@ static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 	if (mp)
 		address = f->ip - f->map_start + mp->start;
 	mapping_id = mp ? mp->id : 0;
-	h = loc_hash(mapping_id, address, f->sym);
+	if (mapping_id >= LOC_UNWOUND)
+		return 0;
+	map_key = (uint32_t)mapping_id | (f->unwound ? LOC_UNWOUND : 0);
+	h = loc_hash(map_key, address, f->sym);
 	if (p->loc_cap) {
 		for (i = h & (p->loc_cap - 1); p->loc_tab[i].id; i = (i + 1) & (p->loc_cap - 1)) {
 			e = &p->loc_tab[i];
-			if (e->address == address && e->mapping_id == mapping_id && e->sym == f->sym)
+			if (e->address == address && e->map_key == map_key && e->sym == f->sym)
 				return e->id;
 		}
 	}
-	if (p->next_loc_id >= UINT32_MAX || mapping_id > UINT32_MAX || !loc_table_room(p))
+	if (p->next_loc_id >= UINT32_MAX || !loc_table_room(p))
 		return 0;
 	nl = loc_lines(p, mp, f, lines);
 	if (nl < 0)
@@ -550,7 +608,7 @@ static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 	e = &p->loc_tab[i];
 	e->address = address;
 	e->sym = f->sym;
-	e->mapping_id = (uint32_t)mapping_id;
+	e->map_key = map_key;
 	e->id = (uint32_t)id;
 	p->nr_loc_tab++;
 	return id;
@@ -573,19 +631,22 @@ static uint32_t frame_loc(struct pp_prof *p, int32_t pid, int32_t tid,
 			  const struct pd_sym_ip *e, uint64_t version, uint32_t slot)
 {
 	struct lc_slot *c = &p->lcache[slot];
+	/* an unwound frame has inline frames, a recorded one none: keyed apart */
+	uint8_t mode = e->cpumode | (e->unwound ? LC_UNWOUND : 0);
 	struct pd_sym_frame f;
 	uint64_t kver, id;
 
-	if (c->version == version && c->ip == e->ip && c->mode == e->cpumode && version)
+	if (c->version == version && c->ip == e->ip && c->mode == mode && version)
 		return c->loc_id;
 	kver = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL);
 	pd_machine_resolve(p->m, pid, tid, e->cpumode, e->ip, &f);
+	f.unwound = e->unwound;
 	p->loaded = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
 	id = loc_of(p, &f);
 	if (!id)
 		return 0;
 	c->ip = e->ip;
-	c->mode = e->cpumode;
+	c->mode = mode;
 	c->loc_id = (uint32_t)id;
 	/* after a DSO load this key is stale already */
 	c->version = p->loaded ? 0 : version;

@@ -86,10 +86,11 @@ chain_script() {
 }
 
 # `go tool pprof -traces` of a profile folded as fold_script folds perf
-# script: the comm label first, "<unknown>" frames as "[unknown]"
+# script: the comm label first, "<unknown>" frames as "[unknown]", a line
+# of a location that is not its last ("NAME (inline)") as NAME
 pprof_traces_fold() {
 	awk "$FOLD_AWK"'
-	function add(f) { FR[++N] = tidy(f == "<unknown>" ? "[unknown]" : f) }
+	function add(f) { sub(/ \(inline\)$/, "", f); FR[++N] = tidy(f == "<unknown>" ? "[unknown]" : f) }
 	/^-----------\+/ { if (N) fold_add(comm, ";", count); comm = ""; on = 1; next }
 	!on { next }
 	/^ *comm:  / { sub(/^ *comm:  /, ""); gsub(/ /, "_"); comm = $0; next }

@@ -6,10 +6,12 @@
 #     - `go tool pprof -raw` parses the profile and its samples/count add
 #       up to the samples of the input (to-csv's stats table);
 #     - the flat sample count of every function in `go tool pprof -top`
-#       equals the self samples of to-csv's functions table (names as
-#       pprof shows them: unsymbolized addresses as "[DSO basename]");
-#     - the stacks of `go tool pprof -traces` are to-csv's folded table,
-#       exactly (same event, no inlined frames);
+#       of a --no-inline profile equals the self samples of to-csv's
+#       functions table (names as pprof shows them: unsymbolized addresses
+#       as "[DSO basename]");
+#     - the stacks of `go tool pprof -traces` (--no-srcline: inline frames
+#       only where the stack was unwound, as perf shows them) are to-csv's
+#       folded table, exactly (same event);
 #     - `protoc --decode` with schema/profile.proto shows every part
 #       (sample types, samples with pid/tid/comm labels, mappings with
 #       build ids, locations, functions, comments), and decoding with
@@ -243,14 +245,15 @@ for in in $inputs; do
 	got=$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
 		   on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }' "$T/raw.txt")
 	[ "$got" = "$want" ] && ok || ko "$name: pprof counts $got samples, the input has $want"
-	# stacks: the folded table of the first event, frames without inlines
+	# stacks: the folded table of the first event; inline frames only
+	# where a stack was unwound, as perf shows them, with --no-srcline
 	ev=$(sqlite3 -batch "$T/db" "SELECT event FROM stats WHERE event != ''
 		AND CAST(samples AS INTEGER) > 0 LIMIT 1")
 	case $ev in
 	*,*) skip "$name: event '$ev' cannot be named in --event: stacks not compared" ;;
 	*)
 		"$PERFCONV" to-pprof --no-srcline --event "$ev" -o "$T/ev.pb.gz" "$in" 2> /dev/null
-		"$PERFCONV" to-csv --table folded --no-inline --event "$ev" "$in" 2> /dev/null |
+		"$PERFCONV" to-csv --table folded --event "$ev" "$in" 2> /dev/null |
 			sort > "$T/folded.txt"
 		pprof_folded "$T/ev.pb.gz" > "$T/pfolded.txt"
 		# a DSO named "X (deleted)": stackcollapse-perf's split of "SYM (DSO)"
@@ -267,7 +270,13 @@ for in in $inputs; do
 		fi
 		;;
 	esac
-	pprof_flat "$out" > "$T/pflat.txt"
+	# flat counts of the frames' own functions: where perf names the
+	# function around an unwound frame's inline frames by its DWARF name
+	# (init_cpu_features for init_cpu_features.constprop.0), the location
+	# ends with that name as perf script shows it, while perf report and
+	# the functions table charge the symbol; --no-inline has the symbol
+	"$PERFCONV" to-pprof --no-inline -o "$T/flat.pb.gz" "$in" 2> /dev/null
+	pprof_flat "$T/flat.pb.gz" > "$T/pflat.txt"
 	csv_flat "$T/db" > "$T/cflat.txt"
 	if cmp -s "$T/pflat.txt" "$T/cflat.txt"; then
 		ok
@@ -298,7 +307,7 @@ for in in $inputs; do
 	esac
 	if [ $kaddr = 1 ]; then
 		# ours by address too: no kernel symbols at all
-		"$PERFCONV" to-pprof --kallsyms "$T/empty" -o "$T/k.pb.gz" "$in" 2> /dev/null
+		"$PERFCONV" to-pprof --no-inline --kallsyms "$T/empty" -o "$T/k.pb.gz" "$in" 2> /dev/null
 		pprof_flat "$T/k.pb.gz" > "$T/pflat.txt"
 	fi
 	if [ ! -s "$T/perf.txt" ]; then

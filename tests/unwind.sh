@@ -23,6 +23,11 @@
 #    the Children column of `perf report --children --sort dso,sym`;
 #  - the frames of `perfconv to-json --full --symbols` against perf script
 #    with inline frames (counted with them) and exactly against perfsym's;
+#  - `go tool pprof -traces` of `perfconv to-pprof`, where an unwound
+#    frame is one location whose lines are its inline frames, innermost
+#    first: against the folding of perf script with inline frames
+#    (counted with them), and exactly to-csv's folded table; -raw shows
+#    locations of several lines;
 #  - --no-unwind: no unwound user frame is left.
 # Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
 # default 99.9: a sample taken while the kernel is half-way through a
@@ -308,6 +313,34 @@ if [ "$have_py" = 1 ]; then
 	done
 else
 	echo "unwind.sh: note: python3 missing, to-json frames not compared"
+fi
+
+# to-pprof: pprof -traces as folded stacks, each location's lines
+# innermost first
+GO=${GO:-go}
+if command -v "$GO" > /dev/null 2>&1 &&
+	HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -h > /dev/null 2>&1; then
+	pprof_traces_folded() {	# PROFILE
+		HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -symbolize=none -traces \
+			-sample_index=samples "$1" 2> /dev/null | pprof_traces_fold | sort
+	}
+	for r in $RUNS; do
+		"$PERFCONV" to-pprof -o "$r.pb.gz" "$r.data" 2> pprof.err ||
+			fail "to-pprof failed on $r.data: $(cat pprof.err)"
+		pprof_traces_folded "$r.pb.gz" > "$r.ppfold"
+		set -- $(fold_agree "$r.ipfold" "$r.ppfold")
+		count_inline "$r to-pprof stacks (pprof -traces) with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || diff "$r.ipfold" "$r.ppfold" | head -6 | sed 's/^/    /'
+		cmp -s "$r.icfold" "$r.ppfold" ||
+			{ diff "$r.icfold" "$r.ppfold" | head -6; fail "$r: pprof -traces differ from to-csv's folded table"; }
+		HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -symbolize=none -raw "$r.pb.gz" \
+			2> /dev/null > "$r.raw" || fail "$r: go tool pprof -raw cannot read the profile"
+		awk '/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		     on && /^ +[0-9]+: / { l = 1; next } on && /^             / && l { print; exit }' \
+			"$r.raw" | grep -q . || fail "$r: no location of several lines (inline frames) in pprof -raw"
+	done
+else
+	echo "unwind.sh: note: go tool pprof missing, to-pprof stacks not compared"
 fi
 
 [ "$total" -gt 0 ] || fail "no frames recorded"
