@@ -128,16 +128,8 @@ static int pprof_close(struct drv *d, void *w, int code)
 	/* first: its second thread may still be writing to the output */
 	pp_free(pw->p);
 	pw->p = NULL;
-	if (pw->opened) {
-		/* a usage error found at the end (pipe mode's --event) leaves no file either */
-		if (out_sink_close(&pw->out, !d->failed && code != CLI_EXIT_USAGE) &&
-		    code == CLI_EXIT_OK)
-			code = CLI_EXIT_IO;
-		if (!pw->output && pw->out.err && code == CLI_EXIT_OK) {
-			tool_io_error(cli_progname, "write", NULL, pw->out.err);
-			code = CLI_EXIT_IO;
-		}
-	}
+	if (pw->opened)
+		code = drv_close_sink(d, &pw->out, !pw->output, code);
 	pd_members_free(pw->members);
 	return code;
 }

@@ -133,16 +133,8 @@ static int proto_close(struct drv *d, void *w, int code)
 {
 	struct proto_writer *pw = w;
 
-	if (pw->opened) {
-		/* a usage error found at the end (pipe mode's --event) leaves no file either */
-		if (out_sink_close(&pw->out, !d->failed && code != CLI_EXIT_USAGE) &&
-		    code == CLI_EXIT_OK)
-			code = CLI_EXIT_IO;
-		if (!pw->output && pw->out.err && code == CLI_EXIT_OK) {
-			tool_io_error(cli_progname, "write", NULL, pw->out.err);
-			code = CLI_EXIT_IO;
-		}
-	}
+	if (pw->opened)
+		code = drv_close_sink(d, &pw->out, !pw->output, code);
 	pq_free(pw->q);
 	pm_free(&pw->meta);
 	pw_buf_free(&pw->buf);

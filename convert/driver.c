@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "../common/out_sink.h"
 
 /* inputs smaller than this finish before a progress line would help */
 #define PROGRESS_MIN_BYTES (64ULL << 20)
@@ -188,5 +189,16 @@ out:
 	if (d.m)
 		pd_machine_free(d.m);
 	pd_reader_close(d.r);
+	return code;
+}
+
+int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, int code)
+{
+	if (out_sink_close(out, !d->failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
+		code = CLI_EXIT_IO;
+	if (to_stdout && out->err && code == CLI_EXIT_OK) {
+		tool_io_error(cli_progname, "write", NULL, out->err);
+		code = CLI_EXIT_IO;
+	}
 	return code;
 }

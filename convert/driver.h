@@ -109,4 +109,13 @@ struct drv {
 /* Run the conversion; returns the command's CLI_EXIT_* code. */
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
 
+struct out_sink;
+
+/*
+ * The usual close of a writer's one output: kept when the run completed
+ * and no usage error turned up at its end (pipe mode's --event); a failed
+ * close, or a write error on standard output, makes the code CLI_EXIT_IO.
+ */
+int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, int code);
+
 #endif /* PERFCONV_DRIVER_H */
