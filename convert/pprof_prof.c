@@ -161,6 +161,8 @@ struct pp_prof {
 	uint64_t stack_budget, loc_budget;
 	struct pp_mapping **map_list;
 	size_t nr_maps, cap_maps;
+	struct batch_pipe agg;		/* stacks to the aggregating thread */
+	int agg_err, agg_errno;		/* its failure */
 	struct pp_stack **stack_list;	/* in the order first seen */
 	size_t nr_stacks, cap_stacks;
 	struct csv_arena stack_arena;
@@ -787,14 +789,101 @@ static bool unspill(struct pp_prof *p, struct pp_stack *sk)
 	return get_varint(p->spill, &sk->count) && get_varint(p->spill, &sk->period);
 }
 
+/*
+ * Aggregation runs on a second thread while the first reads and resolves:
+ * the first hands each sample's stack over as an agg_rec, and only the
+ * second touches the stacks, their table and the spill file until
+ * batch_pipe_finish().  Its failure (out of memory, the spill file) is
+ * kept in agg_err / agg_errno and reported by pp_write().
+ */
+struct agg_rec {
+	uint64_t period;
+	uint32_t ev;
+	int32_t pid, tid;
+	uint32_t comm;
+	bool has_tid;
+	uint8_t n;
+	uint16_t len;		/* of the whole record, a multiple of 8 */
+	uint32_t loc[];
+};
+
+static int agg_add(struct pp_prof *p, const struct agg_rec *ar)
+{
+	struct stack_key k;
+	struct pp_stack *sk;
+	uint64_t h;
+
+	k.ev = (int)ar->ev;
+	k.pid = ar->pid;
+	k.tid = ar->tid;
+	k.has_tid = ar->has_tid;
+	k.comm = ar->comm;
+	k.n = ar->n;
+	k.loc = ar->loc;
+	h = csv_hash_bytes(ar->loc, ar->n * sizeof(*ar->loc),
+			   csv_hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
+					k.comm ^ ((uint64_t)ar->ev << 40)));
+	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
+	if (!sk) {
+		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
+			  sizeof(*p->stack_list)))
+			return PD_STATUS_NOMEM;
+		if (p->stack_arena.total + p->stacks.cap * sizeof(*p->stacks.slots) +
+		    p->cap_stacks * sizeof(*p->stack_list) >= p->stack_budget && spill(p))
+			return PD_STATUS_IO;
+		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + ar->n * sizeof(*sk->loc));
+		if (!sk || csv_map_add(&p->stacks, h, sk))
+			return PD_STATUS_NOMEM;
+		p->stack_list[p->nr_stacks++] = sk;
+		sk->ev = ar->ev;
+		sk->pid = ar->pid;
+		sk->tid = ar->tid;
+		sk->has_tid = ar->has_tid;
+		sk->comm = ar->comm;
+		sk->n = ar->n;
+		memcpy(sk->loc, ar->loc, ar->n * sizeof(*sk->loc));
+	}
+	sk->count++;
+	sk->period += ar->period;
+	return 0;
+}
+
+/* The second thread's work: a batch of agg_rec. */
+static void agg_batch(void *arg, const unsigned char *data, size_t len)
+{
+	struct pp_prof *p = arg;
+	size_t off = 0;
+	int ret;
+
+	while (!p->agg_err && len - off >= sizeof(struct agg_rec)) {
+		const struct agg_rec *ar = (const void *)(data + off);
+
+		ret = agg_add(p, ar);
+		if (ret) {
+			p->agg_errno = errno;
+			p->agg_err = ret;
+		}
+		off += ar->len;
+	}
+}
+
+/* The aggregation's status once the second thread is idle: 0, or its failure. */
+static int agg_status(struct pp_prof *p)
+{
+	if (p->agg_err == PD_STATUS_IO)
+		errno = p->agg_errno;
+	return p->agg_err;
+}
+
 int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t period)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	struct pd_sym_ip st[PD_SYM_MAX_STACK];
 	uint32_t slots[PD_SYM_MAX_STACK];
 	struct stack_key k = { 0 };
-	struct pp_stack *sk;
-	uint64_t uver, kver, h;
+	struct agg_rec *ar;
+	size_t ar_len;
+	uint64_t uver, kver;
 	int64_t comm;
 	size_t n, i, j;
 
@@ -851,35 +940,18 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
 	if (comm < 0 || comm > UINT32_MAX)
 		return PD_STATUS_NOMEM;
-	k.ev = ev;
-	k.comm = (uint32_t)comm;
-	k.n = (uint32_t)n;
-	k.loc = p->key;
-	h = csv_hash_bytes(p->key, n * sizeof(*p->key),
-			   csv_hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
-					k.comm ^ ((uint64_t)(unsigned int)ev << 40)));
-	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
-	if (!sk) {
-		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
-			  sizeof(*p->stack_list)))
-			return PD_STATUS_NOMEM;
-		if (p->stack_arena.total + p->stacks.cap * sizeof(*p->stacks.slots) +
-		    p->cap_stacks * sizeof(*p->stack_list) >= p->stack_budget && spill(p))
-			return PD_STATUS_IO;
-		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + n * sizeof(*sk->loc));
-		if (!sk || csv_map_add(&p->stacks, h, sk))
-			return PD_STATUS_NOMEM;
-		p->stack_list[p->nr_stacks++] = sk;
-		sk->ev = (uint32_t)ev;
-		sk->pid = k.pid;
-		sk->tid = k.tid;
-		sk->has_tid = k.has_tid;
-		sk->comm = k.comm;
-		sk->n = (uint8_t)n;
-		memcpy(sk->loc, p->key, n * sizeof(*sk->loc));
-	}
-	sk->count++;
-	sk->period += period;
+	ar_len = (sizeof(*ar) + n * sizeof(*ar->loc) + 7) & ~(size_t)7;
+	ar = batch_pipe_reserve(&p->agg, ar_len);
+	ar->period = period;
+	ar->ev = (uint32_t)ev;
+	ar->pid = k.pid;
+	ar->tid = k.tid;
+	ar->comm = (uint32_t)comm;
+	ar->has_tid = k.has_tid;
+	ar->n = (uint8_t)n;
+	ar->len = (uint16_t)ar_len;
+	memcpy(ar->loc, p->key, n * sizeof(*ar->loc));
+	batch_pipe_commit(&p->agg, ar_len);
 	p->ev[ev].samples++;
 	p->samples++;
 	if (s->sample_type & PD_SAMPLE_TIME) {
@@ -1411,6 +1483,10 @@ int pp_write(struct pp_prof *p, struct pd_reader *r)
 	struct gz_buf *g = p->gz;
 	int64_t nt = 0;
 
+	/* every stack aggregated: they are this thread's again */
+	batch_pipe_finish(&p->agg);
+	if (p->agg_err)
+		return agg_status(p);
 	/* every string the header needs exists before the string table is written */
 	if (write_header(p, r, g, &nt) || write_samples(p, g, (size_t)nt))
 		return PD_STATUS_NOMEM;
@@ -1467,7 +1543,8 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 		p->gz = NULL;
 		goto fail;
 	}
-	if (batch_pipe_start(&p->gz->pipe, gz_batch, p->gz))
+	if (batch_pipe_start(&p->gz->pipe, gz_batch, p->gz) ||
+	    batch_pipe_start(&p->agg, agg_batch, p))
 		goto fail;
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (str_idx(p, fixed[i]) != (int64_t)i)
@@ -1482,6 +1559,8 @@ void pp_free(struct pp_prof *p)
 {
 	if (!p)
 		return;
+	/* the aggregating thread is done with the stacks after this */
+	batch_pipe_finish(&p->agg);
 	csv_map_free(&p->strs);
 	csv_map_free(&p->mappings);
 	csv_map_free(&p->sym_funcs);

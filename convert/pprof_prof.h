@@ -43,9 +43,9 @@ void pp_free(struct pp_prof *p);
 /*
  * Add one sample of event `ev` (index) with `period` made of the decoded
  * record `rec` (pd_members.h: a leader-sampling record makes one per
- * group member), after pd_machine_process() saw it.  Returns 0,
- * PD_STATUS_NOMEM, or PD_STATUS_IO (errno set) when the temporary file
- * that takes the stacks beyond the memory budget cannot be written.
+ * group member), after pd_machine_process() saw it: its stack is
+ * resolved here and added up on a second thread.  Returns 0 or
+ * PD_STATUS_NOMEM.
  */
 int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t period);
 
@@ -55,7 +55,8 @@ uint64_t pp_nr_samples(const struct pp_prof *p);
 /*
  * Finish the profile: events and comments come from the reader (its
  * events and header features).  Returns 0, PD_STATUS_NOMEM, or
- * PD_STATUS_IO when the temporary file could not be read back (write
+ * PD_STATUS_IO (errno set) when the temporary file that takes the stacks
+ * beyond the memory budget could not be written or read back (write
  * errors of the output stay in out->err).
  */
 int pp_write(struct pp_prof *p, struct pd_reader *r);
