@@ -543,7 +543,11 @@ static void test_sample_stack(void)
 	r.u.sample.callchain = chain;
 	r.u.sample.callchain_nr = 6;
 	/* markers switch the mode and are not frames */
+	memset(st, 0xff, sizeof(st));
 	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 4);
+	/* recorded entries: no inline frames for them (pd_machine_inline_frames()) */
+	CU_ASSERT_FALSE(st[0].unwound);
+	CU_ASSERT_FALSE(st[3].unwound);
 	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000310ULL);
 	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_KERNEL);
 	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
@@ -562,8 +566,10 @@ static void test_sample_stack(void)
 	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
 	/* an unknown marker drops the chain: the sample ip in its own mode */
 	r.u.sample.callchain = bad_chain;
+	memset(st, 0xff, sizeof(st));
 	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
 	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
+	CU_ASSERT_FALSE(st[0].unwound);
 	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_KERNEL);
 	/* so does a chain of markers only, or no callchain at all */
 	r.u.sample.callchain = markers_only;
