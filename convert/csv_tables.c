@@ -503,7 +503,7 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
-	n = pd_machine_sample_stack(c->m, rec, st, PD_SYM_MAX_STACK);
+	n = pd_machine_sample_stack(c->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
 	uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
 	c->rc_loaded = false;

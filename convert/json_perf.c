@@ -153,6 +153,7 @@ struct perf_ctx {
 	bool nomem;
 	struct je text;		/* the text of the row being built */
 	struct jref *refs;	/* its frames */
+	struct pd_sym_ip *stack;	/* its stack, JROW_MAX_FRAMES entries */
 	struct row_writer {
 		struct je *j;
 		const char *arena;
@@ -340,40 +341,23 @@ static bool frame_ref(struct perf_ctx *pc, uint64_t version, int32_t pid, int32_
 static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
 			      int32_t tid)
 {
-	const struct pd_sample *s = &rec->u.sample;
-	uint8_t cpumode = PD_CPUMODE_USER;
 	uint64_t uver, kver;
-	uint32_t n = 0;
-	uint64_t i;
+	size_t n, i;
 
-	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN)) {
-		cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
-		frame_ref(pc, frame_version(pc, pid, tid, cpumode), pid, tid, cpumode, s->ip,
-			  &pc->refs[n++]);
-		return n;
-	}
+	/* perf data convert's stack: every entry, unknown markers skipped, no unwinding */
+	n = pd_machine_sample_stack(pc->c->m, rec, PD_STACK_CONVERT, pc->stack, JROW_MAX_FRAMES);
 	uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
 	kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
-	for (i = 0; s->callchain && i < s->callchain_nr && n < JROW_MAX_FRAMES; i++) {
-		uint64_t ip = s->callchain[i];
+	for (i = 0; i < n; i++) {
+		uint8_t cpumode = pc->stack[i].cpumode;
 
-		if (ip >= PD_CONTEXT_MAX) {
-			/* other markers leave the mode as it was, as in perf */
-			if (ip == PD_CONTEXT_HV)
-				cpumode = PD_CPUMODE_HYPERVISOR;
-			else if (ip == PD_CONTEXT_KERNEL)
-				cpumode = PD_CPUMODE_KERNEL;
-			else if (ip == PD_CONTEXT_USER)
-				cpumode = PD_CPUMODE_USER;
-			continue;
-		}
-		if (frame_ref(pc, cpumode == PD_CPUMODE_USER ? uver : kver, pid, tid, cpumode, ip,
-			      &pc->refs[n++])) {
+		if (frame_ref(pc, cpumode == PD_CPUMODE_USER ? uver : kver, pid, tid, cpumode,
+			      pc->stack[i].ip, &pc->refs[i])) {
 			uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
 			kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
 		}
 	}
-	return n;
+	return (uint32_t)n;
 }
 
 /* One sample, perf's layout; runs on the writing thread. */
@@ -591,7 +575,8 @@ static int perf_begin(struct drv *d, void *w)
 	}
 	pc->fcache.gen = 1;
 	pc->refs = malloc(JROW_MAX_FRAMES * sizeof(*pc->refs));
-	if (!pc->refs || je_init_mem(&pc->text) < 0 ||
+	pc->stack = malloc(JROW_MAX_FRAMES * sizeof(*pc->stack));
+	if (!pc->refs || !pc->stack || je_init_mem(&pc->text) < 0 ||
 	    pd_members_new(c->r, c->sel, &pc->members) < 0)
 		return PD_STATUS_NOMEM;
 	pc->writer.j = c->je;
@@ -660,6 +645,7 @@ static int perf_close(struct drv *d, void *w, int code)
 	perf_rows_done(pc);
 	pd_members_free(pc->members);
 	free(pc->refs);
+	free(pc->stack);
 	je_free(&pc->text);
 	free(pc->fcache.ent);
 	free(pc->fcache.arena);

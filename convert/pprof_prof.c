@@ -905,7 +905,7 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 		k.tid = (int32_t)s->tid;
 		k.has_tid = true;
 	}
-	n = pd_machine_sample_stack(p->m, rec, st, PD_SYM_MAX_STACK);
+	n = pd_machine_sample_stack(p->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
 	uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
 	kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
 	if (!uver || !kver)

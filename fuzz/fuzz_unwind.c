@@ -155,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.u.sample.stack_data = stack;
 	r.u.sample.stack_dyn_size = (flags & 16) ? left + 8 : left;
 
-	n = pd_machine_sample_stack(m, &r, st, PD_SYM_MAX_STACK);
+	n = pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
 	if (n > PD_SYM_MAX_STACK)
 		abort();
 	for (i = 0; i < n; i++)

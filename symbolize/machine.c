@@ -1509,57 +1509,16 @@ int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t c
 	return resolve_in(m, t, cpumode, ip, f);
 }
 
-size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
-				 struct pd_sym_frame *frames, size_t max)
+void pd_machine_resolve_ips(struct pd_machine *m, int32_t pid, int32_t tid,
+			    const struct pd_sym_ip *st, size_t n, struct pd_sym_frame *frames)
 {
-	const struct pd_sample *s = &rec->u.sample;
-	struct thread *t;
-	uint8_t mode = PD_CPUMODE_USER;
-	size_t n = 0, ncall = 0, chain_max, nu, j;
-	const uint64_t *user;
-	uint64_t i;
+	struct thread *t = thread_findnew(m, pid, tid);
+	size_t i;
 
-	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
-		return 0;
-	if (s->sample_type & PD_SAMPLE_TID)
-		t = thread_findnew(m, (int32_t)s->pid, (int32_t)s->tid);
-	else
-		t = thread_findnew(m, -1, -1);
-	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN)) {
-		resolve_in(m, t, rec->misc & 7, s->ip, &frames[0]);
-		return 1;
+	for (i = 0; i < n; i++) {
+		resolve_in(m, t, st[i].cpumode, st[i].ip, &frames[i]);
+		frames[i].unwound = st[i].unwound;
 	}
-	chain_max = m->env.opts.max_stack ? m->env.opts.max_stack : PD_SYM_MAX_FRAMES;
-	for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
-		uint64_t ip = s->callchain[i];
-
-		if (ip >= PD_CONTEXT_MAX) {
-			if (ip == PD_CONTEXT_HV) {
-				mode = PD_CPUMODE_HYPERVISOR;
-			} else if (ip == PD_CONTEXT_KERNEL) {
-				mode = PD_CPUMODE_KERNEL;
-			} else if (ip == PD_CONTEXT_USER) {
-				mode = PD_CPUMODE_USER;
-			} else {
-				n = 0;	/* corrupted or guest chain: perf drops it */
-				break;
-			}
-			continue;
-		}
-		resolve_in(m, t, mode, ip, &frames[n++]);
-		ncall++;
-	}
-	/* the user frames of a dwarf sample follow, as perf joins them */
-	user = pd_unwind_sample_ips(m, rec, &nu);
-	if (nu) {
-		/* the unwinder may have created or loaded things: find the thread again */
-		t = thread_findnew(m, (int32_t)s->pid, (int32_t)s->tid);
-		for (j = 0; j < nu && n < max; j++) {
-			resolve_in(m, t, PD_CPUMODE_USER, user[j], &frames[n]);
-			frames[n++].unwound = true;
-		}
-	}
-	return n;
 }
 
 const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid)

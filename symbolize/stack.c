@@ -2,16 +2,21 @@
 /*
  * stack.c - the stack of a sample as every symbolized output shows it.
  *
- * One walk for all writers (to-csv's samples, functions and folded
- * tables, to-pprof), so that their stacks cannot disagree.  Resolution is
- * left to the caller: each writer keeps its own cache of resolved frames.
+ * One walk for all writers (perfsym, to-csv's samples, functions and
+ * folded tables, to-pprof, both forms of to-json), so that their stacks
+ * cannot disagree.  Where the perf tools an output is compared with
+ * differ (an unknown context marker, a sample without a chain), the
+ * caller names the rule (enum pd_stack_rule).  Writers that resolve
+ * the same frames over and over keep their own cache of resolved frames;
+ * perfsym and to-json --full --symbols resolve each stack as it comes
+ * (pd_machine_resolve_sample()).
  */
 #include "perfdata/pd_symbols.h"
 #include "perfdata/pd_consts.h"
 #include "sym_internal.h"
 
 size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
-			       struct pd_sym_ip *out, size_t max)
+			       enum pd_stack_rule rule, struct pd_sym_ip *out, size_t max)
 {
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t mode = PD_CPUMODE_USER;
@@ -20,8 +25,21 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
 		return 0;
-	chain_max = pd_machine_opts(m)->max_stack ? pd_machine_opts(m)->max_stack : PD_SYM_MAX_FRAMES;
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
+	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) && rule != PD_STACK_REPORT) {
+		/* perf script and perf's JSON print the sample ip alone */
+		out[0].ip = s->ip;
+		out[0].cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
+		out[0].unwound = false;
+		return 1;
+	}
+	/* perf data convert has no --max-stack */
+	chain_max = max;
+	if (rule != PD_STACK_CONVERT) {
+		chain_max = PD_SYM_MAX_FRAMES;
+		if (m && pd_machine_opts(m)->max_stack)
+			chain_max = pd_machine_opts(m)->max_stack;
+	}
+	if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->callchain) {
 		for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
 			uint64_t ip = s->callchain[i];
 
@@ -32,11 +50,12 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 					mode = PD_CPUMODE_KERNEL;
 				} else if (ip == PD_CONTEXT_USER) {
 					mode = PD_CPUMODE_USER;
-				} else {
+				} else if (rule != PD_STACK_CONVERT) {
 					/* corrupted or guest chain: perf drops it */
 					n = 0;
 					break;
 				}
+				/* perf's JSON skips other markers, the mode as it was */
 				continue;
 			}
 			out[n].ip = ip;
@@ -46,24 +65,53 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 			ncall++;
 		}
 	}
+	if (rule == PD_STACK_CONVERT || !m)
+		return n;
 	/*
 	 * perf joins the user frames unwound from a dwarf sample after the
 	 * recorded chain (which then holds the kernel part only: perf record
 	 * sets exclude_callchain_user), also after a chain it dropped.
 	 */
 	if (n < max) {
-		size_t nu = pd_unwind_sample(m, rec, out + n, max - n), j;
+		size_t nu = pd_unwind_sample(m, rec, out + n, max - n);
 
-		for (j = n; j < n + nu; j++)
-			out[j].unwound = true;
+		for (i = 0; i < nu; i++)
+			out[n + i].unwound = true;
 		n += nu;
 	}
-	if (!n) {
+	if (!n && rule == PD_STACK_REPORT) {
 		/* no usable chain: the sample's own ip, as perf report charges it */
 		out[0].ip = s->ip;
 		out[0].cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
 		out[0].unwound = false;
 		n = 1;
 	}
+	return n;
+}
+
+size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
+				 struct pd_sym_frame *frames, size_t max)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct pd_sym_ip st[PD_SYM_MAX_STACK];
+	int32_t pid = -1, tid = -1;
+	size_t n, nrec;
+
+	n = pd_machine_sample_stack(m, rec, PD_STACK_SCRIPT, st,
+				    max < PD_SYM_MAX_STACK ? max : PD_SYM_MAX_STACK);
+	if (!n)
+		return 0;
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	/* the unwound frames follow the recorded ones */
+	for (nrec = 0; nrec < n && !st[nrec].unwound; nrec++)
+		;
+	pd_machine_resolve_ips(m, pid, tid, st, nrec, frames);
+	/* those are the unwinder's thread's: the sample's, whatever sample_type says */
+	if (nrec < n)
+		pd_machine_resolve_ips(m, (int32_t)s->pid, (int32_t)s->tid, st + nrec, n - nrec,
+				       frames + nrec);
 	return n;
 }

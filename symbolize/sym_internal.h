@@ -237,6 +237,10 @@ void pd_unwind_space_free(struct pd_unwind_space *sp);
 void pd_unwinder_free(struct pd_unwinder *u);
 void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out);
 
+/* Resolve n stack entries of one thread, looked up once (stack.c). */
+void pd_machine_resolve_ips(struct pd_machine *m, int32_t pid, int32_t tid,
+			    const struct pd_sym_ip *st, size_t n, struct pd_sym_frame *frames);
+
 /* small helpers */
 void pd_hex(const uint8_t *id, size_t n, char *out);
 bool pd_build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);

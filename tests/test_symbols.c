@@ -544,7 +544,7 @@ static void test_sample_stack(void)
 	r.u.sample.callchain_nr = 6;
 	/* markers switch the mode and are not frames */
 	memset(st, 0xff, sizeof(st));
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 4);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 4);
 	/* recorded entries: no inline frames for them (pd_machine_inline_frames()) */
 	CU_ASSERT_FALSE(st[0].unwound);
 	CU_ASSERT_FALSE(st[3].unwound);
@@ -555,37 +555,54 @@ static void test_sample_stack(void)
 	CU_ASSERT_EQUAL(st[2].cpumode, PD_CPUMODE_USER);
 	CU_ASSERT_EQUAL(st[3].ip, 0x5678);
 	/* at most max entries, the innermost ones */
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 3), 3);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 3), 3);
 	CU_ASSERT_EQUAL(st[2].ip, 0x1234);
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 0), 0);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 0), 0);
 	/* frames before any marker are user mode; HV has its own mode */
 	r.u.sample.callchain = hv_chain;
 	r.u.sample.callchain_nr = 4;
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 2);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 2);
 	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_HYPERVISOR);
 	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
 	/* an unknown marker drops the chain: the sample ip in its own mode */
 	r.u.sample.callchain = bad_chain;
 	memset(st, 0xff, sizeof(st));
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 1);
 	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
 	CU_ASSERT_FALSE(st[0].unwound);
 	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_KERNEL);
+	/* perf script prints nothing for it */
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_SCRIPT, st, 8), 0);
+	/* perf's JSON skips the marker and keeps the mode, with or without a machine */
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(NULL, &r, PD_STACK_CONVERT, st, 8), 2);
+	CU_ASSERT_EQUAL(st[0].ip, 0x30);
+	CU_ASSERT_EQUAL(st[1].ip, 0x40);
+	CU_ASSERT_EQUAL(st[1].cpumode, PD_CPUMODE_KERNEL);
+	CU_ASSERT(!st[1].unwound);
 	/* so does a chain of markers only, or no callchain at all */
 	r.u.sample.callchain = markers_only;
 	r.u.sample.callchain_nr = 2;
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 1);
 	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
 	r.u.sample.sample_type = PD_SAMPLE_IP;
 	r.misc = PD_CPUMODE_USER;
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 1);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 1);
+	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_USER);
+	/* but perf script prints nothing for markers only, its ip without a chain */
+	r.u.sample.sample_type |= PD_SAMPLE_CALLCHAIN;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_SCRIPT, st, 8), 0);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_CONVERT, st, 8), 0);
+	r.u.sample.sample_type = PD_SAMPLE_IP;
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_SCRIPT, st, 8), 1);
+	CU_ASSERT_EQUAL(st[0].ip, 0xffffffff81000999ULL);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(NULL, &r, PD_STACK_CONVERT, st, 8), 1);
 	CU_ASSERT_EQUAL(st[0].cpumode, PD_CPUMODE_USER);
 	/* anything but a decoded sample has no stack */
 	r.decoded = false;
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 0);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 0);
 	r.decoded = true;
 	r.type = PD_REC_COMM;
-	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, st, 8), 0);
+	CU_ASSERT_EQUAL(pd_machine_sample_stack(m, &r, PD_STACK_REPORT, st, 8), 0);
 	pd_machine_free(m);
 }
 

@@ -196,15 +196,6 @@ int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t c
  */
 uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode);
 
-/*
- * Resolve a sample: every callchain entry that is not a context marker
- * (markers switch the cpumode, starting from USER), or the sample ip when
- * there is no callchain.  Fills at most `max` frames and returns how many.
- * An unknown context marker ends the chain (perf script drops it).
- */
-size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
-				 struct pd_sym_frame *frames, size_t max);
-
 /* One entry of a sample's stack, before resolution. */
 struct pd_sym_ip {
 	uint64_t ip;
@@ -217,17 +208,51 @@ struct pd_sym_ip {
 };
 
 /*
- * The stack of a sample as every symbolized output shows it, innermost
- * first: the callchain walked the way perf walks it (user mode until a
- * context marker says otherwise, markers themselves skipped), at most
- * `max` entries.  A chain with an unknown context marker is dropped (perf
- * discards it as corrupted), and a sample without a usable callchain is
- * its own ip in the sample's cpumode, which is where perf report charges
- * it.  Returns the number of entries; 0 only when `rec` is no decoded
- * sample or `max` is 0.  Resolve each entry with pd_machine_resolve().
+ * How a sample's callchain becomes its stack: each output follows the
+ * perf tool it is compared with, and those differ on a chain they cannot
+ * trust and on a sample without one.  Common to all: the mode starts as
+ * user, the markers PERF_CONTEXT_HV/KERNEL/USER switch it and are skipped.
+ */
+enum pd_stack_rule {
+	/*
+	 * perf report (to-csv, to-pprof): a chain with an unknown context
+	 * marker is dropped as corrupted, at most --max-stack entries are
+	 * taken, the user frames unwound from a --call-graph dwarf sample
+	 * follow; a sample left without any entry is its own ip in the
+	 * sample's cpumode, where perf report charges it.
+	 */
+	PD_STACK_REPORT = 0,
+	/*
+	 * perf script (perfsym, to-json --full --symbols): as perf report,
+	 * but a sample without a recorded callchain is its own ip (never
+	 * unwound), and a dropped chain leaves the stack empty.
+	 */
+	PD_STACK_SCRIPT,
+	/*
+	 * perf data convert --to-json (to-json): an unknown marker is
+	 * skipped and leaves the mode as it was; every entry up to `max`,
+	 * no unwinding; a sample without a callchain is its own ip.  The
+	 * machine may be NULL.
+	 */
+	PD_STACK_CONVERT,
+};
+
+/*
+ * The stack of a sample, innermost first, as the output following `rule`
+ * shows it: the one callchain walk every output uses.  Fills at most
+ * `max` entries and returns how many; 0 when `rec` is no decoded sample
+ * or `max` is 0.  Resolve each entry with pd_machine_resolve().
  */
 size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
-			       struct pd_sym_ip *out, size_t max);
+			       enum pd_stack_rule rule, struct pd_sym_ip *out, size_t max);
+
+/*
+ * The stack of a sample as perf script shows it (PD_STACK_SCRIPT), each
+ * entry resolved: fills at most `max` frames (unwound ones marked) and
+ * returns how many.
+ */
+size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
+				 struct pd_sym_frame *frames, size_t max);
 
 /* perf's printed comm for a thread now (the newest COMM delivered). */
 const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid);
