@@ -98,15 +98,11 @@ for f in $srcs; do
 	grep -ow '[A-Za-z_][A-Za-z0-9_]*' "$f" | sort -u |
 	awk -v f="$f" 'NR == FNR { use[$1] = 1; next } ($1 in use) && $2 != f { print f, $2 }' - "$tmp/defs"
 done | sort -u > "$tmp/edges"
-# Known, to be removed: the DWARF unwinder asks the process model for maps
-# and the model owns the unwinder's state (symbolize/unwind.c, issue 13).
-known='symbolize/machine.c symbolize/unwind.c'
-cycles=$(awk -v known="$known" '
+cycles=$(awk '
 	{ if (!($1 in id)) { id[$1] = n; name[n++] = $1 }
 	  if (!($2 in id)) { id[$2] = n; name[n++] = $2 }
 	  r[id[$1], id[$2]] = 1 }
 	END {
-		split(known, k, " ")
 		for (m = 0; m < n; m++)
 			for (i = 0; i < n; i++)
 				if ((i, m) in r)
@@ -115,12 +111,8 @@ cycles=$(awk -v known="$known" '
 							r[i, j] = 1
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n; j++)
-				if ((i, j) in r && (j, i) in r) {
-					a = name[i]; b = name[j]
-					if ((a == k[1] && b == k[2]) || (a == k[2] && b == k[1]))
-						continue
-					print a " <-> " b
-				}
+				if ((i, j) in r && (j, i) in r)
+					print name[i] " <-> " name[j]
 	}' "$tmp/edges")
 if [ -n "$cycles" ]; then
 	echo "$cycles" | while read -r c; do

@@ -46,7 +46,7 @@ struct aspace {
 	struct map *maps;	/* sorted by start, never overlapping */
 	size_t nr, cap;
 	size_t last;		/* index of the last map hit */
-	struct pd_unwind_space *uw;	/* the unwinder's state for it (unwind.c) */
+	struct pd_uw_slot uw;	/* the unwinder's state for it (unwind.c) */
 };
 
 struct comm_ent {
@@ -94,7 +94,7 @@ struct pd_machine {
 	uint64_t ref_text;	/* recorded address of the reference symbol (_text) */
 	char *osrelease;
 	char *arch;		/* the recording machine's (HEADER_ARCH) */
-	struct pd_unwinder *uw;	/* unwind.c, lazily */
+	struct pd_uw_slot uw;	/* the unwinder (unwind.c), lazily */
 
 	struct cache_ent cache[1u << CACHE_BITS];
 	struct pd_sym_stats st;
@@ -358,7 +358,8 @@ const uint8_t *pd_dso_build_id(const struct pd_dso *d, size_t *size)
 static void as_put(struct aspace *as)
 {
 	if (as && --as->refs == 0) {
-		pd_unwind_space_free(as->uw);
+		if (as->uw.free)
+			as->uw.free(as->uw.state);
 		free(as->maps);
 		free(as);
 	}
@@ -735,7 +736,8 @@ void pd_machine_free(struct pd_machine *m)
 	free(m->env.buildid_dir);
 	free(m->osrelease);
 	free(m->arch);
-	pd_unwinder_free(m->uw);
+	if (m->uw.free)
+		m->uw.free(m->uw.state);
 	if (m->env.rootfd >= 0)
 		close(m->env.rootfd);
 	free(m);
@@ -1583,12 +1585,13 @@ void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out)
 	out->notes = m->env.notes;
 	out->threads = m->nr_threads;
 	out->dsos = m->nr_dsos;
-	pd_unwind_stats(m, out);
+	if (m->uw.stats)
+		m->uw.stats(m->uw.state, out);
 }
 
 /* ------------------------------------------------------------ unwinder support */
 
-struct pd_unwinder **pd_machine_unwinder(struct pd_machine *m)
+struct pd_uw_slot *pd_machine_unwinder(struct pd_machine *m)
 {
 	return &m->uw;
 }

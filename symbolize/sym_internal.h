@@ -203,9 +203,21 @@ bool pd_dwarf_prefix_spans(const uint8_t *base, size_t size, uint64_t off,
 struct pd_unwinder;
 struct pd_unwind_space;
 
+/*
+ * State the unwinder keeps with the machine and with each address space,
+ * with the functions the model calls on it (set by unwind.c with the
+ * state): through them the model frees it and reports its counters
+ * without depending on unwind.c.
+ */
+struct pd_uw_slot {
+	void *state;			/* NULL until the unwinder needs it */
+	void (*free)(void *state);
+	void (*stats)(const void *state, struct pd_sym_stats *out);	/* the machine's only */
+};
+
 struct pd_uw_space {
 	void *as;			/* the address space (opaque) */
-	struct pd_unwind_space **slot;	/* the unwinder's state kept with it */
+	struct pd_uw_slot *slot;	/* the unwinder's state kept with it */
 	int32_t pid;
 	uint64_t stamp;			/* pd_machine_version() of its user maps */
 };
@@ -215,7 +227,7 @@ struct pd_uw_map {
 	struct pd_dso *dso;		/* loaded */
 };
 
-struct pd_unwinder **pd_machine_unwinder(struct pd_machine *m);
+struct pd_uw_slot *pd_machine_unwinder(struct pd_machine *m);
 const char *pd_machine_arch(const struct pd_machine *m);
 int pd_machine_uw_space(struct pd_machine *m, int32_t pid, int32_t tid, struct pd_uw_space *out);
 /* the file-backed map covering addr; loads its DSO */
@@ -233,9 +245,6 @@ size_t pd_unwind_sample(struct pd_machine *m, const struct pd_record *rec, struc
 /* the same frames, as addresses valid until the next call (*nr 0: none) */
 const uint64_t *pd_unwind_sample_ips(struct pd_machine *m, const struct pd_record *rec,
 				     size_t *nr);
-void pd_unwind_space_free(struct pd_unwind_space *sp);
-void pd_unwinder_free(struct pd_unwinder *u);
-void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out);
 
 /* Resolve n stack entries of one thread, looked up once (stack.c). */
 void pd_machine_resolve_ips(struct pd_machine *m, int32_t pid, int32_t tid,

@@ -547,8 +547,11 @@ static void space_reset(struct pd_unwind_space *sp)
 	sp->mods = NULL;
 }
 
-void pd_unwind_space_free(struct pd_unwind_space *sp)
+/* the model frees a space's state through its slot (struct pd_uw_slot) */
+static void space_free(void *state)
 {
+	struct pd_unwind_space *sp = state;
+
 	if (!sp)
 		return;
 	space_reset(sp);
@@ -615,14 +618,15 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 
 static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)
 {
-	struct pd_unwind_space *sp = *u->spc.slot;
+	struct pd_unwind_space *sp = u->spc.slot->state;
 
 	if (!sp) {
 		sp = calloc(1, sizeof(*sp));
 		if (!sp)
 			return NULL;
 		sp->u = u;
-		*u->spc.slot = sp;
+		u->spc.slot->state = sp;
+		u->spc.slot->free = space_free;
 	}
 	if (!sp->dwfl) {
 		sp->dwfl = dwfl_begin(&dwfl_callbacks);
@@ -1022,11 +1026,14 @@ static void note_err(struct pd_unwinder *u, enum uw_err e)
 	pd_sym_note(pd_machine_env(u->m), NULL, 0, "%s", uw_err_text[e]);
 }
 
+static void unwinder_free(void *state);
+static void unwinder_stats(const void *state, struct pd_sym_stats *out);
+
 static struct pd_unwinder *unwinder_get(struct pd_machine *m)
 {
-	struct pd_unwinder **pu = pd_machine_unwinder(m);
+	struct pd_uw_slot *pu = pd_machine_unwinder(m);
 	const struct pd_sym_opts *o = pd_machine_opts(m);
-	struct pd_unwinder *u = *pu;
+	struct pd_unwinder *u = pu->state;
 	struct utsname un;
 	size_t i;
 
@@ -1054,12 +1061,15 @@ static struct pd_unwinder *unwinder_get(struct pd_machine *m)
 	}
 	for (i = 0; i < UW_FD_CACHE; i++)
 		u->fds[i].fd = -1;
-	*pu = u;
+	pu->state = u;
+	pu->free = unwinder_free;
+	pu->stats = unwinder_stats;
 	return u;
 }
 
-void pd_unwinder_free(struct pd_unwinder *u)
+static void unwinder_free(void *state)
 {
+	struct pd_unwinder *u = state;
 	size_t i;
 
 	if (!u)
@@ -1290,9 +1300,9 @@ size_t pd_unwind_sample(struct pd_machine *m, const struct pd_record *rec, struc
 	return n;
 }
 
-void pd_unwind_stats(const struct pd_machine *m, struct pd_sym_stats *out)
+static void unwinder_stats(const void *state, struct pd_sym_stats *out)
 {
-	struct pd_unwinder *u = *pd_machine_unwinder((struct pd_machine *)(uintptr_t)m);
+	const struct pd_unwinder *u = state;
 
 	if (!u)
 		return;
