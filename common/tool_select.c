@@ -288,3 +288,19 @@ const char *cli_select_describe(const struct cli_select *cs, char *buf, size_t s
 		snprintf(buf + len, size - len, "%s--reltime", len ? " " : "");
 	return buf;
 }
+
+int cli_common_option(struct cli_select *cs, struct pd_sym_opts *so, int c, const char *arg,
+		      int argc, char **argv)
+{
+	int taken;
+
+	if (so) {
+		taken = cli_unwind_option(cs->cmd ? cs->cmd : cs->prog, c, arg, so);
+		if (taken)
+			return taken < 0 ? TOOL_EXIT_USAGE : 0;
+	}
+	taken = cli_select_option(cs, c, arg);
+	if (taken > 0)
+		return 0;
+	return taken < 0 ? TOOL_EXIT_USAGE : tool_bad_option(cs->prog, cs->cmd, argc, argv, c);
+}

@@ -119,6 +119,16 @@ void cli_select_free(struct cli_select *cs);
 int cli_select_option(struct cli_select *cs, int c, const char *arg);
 
 /*
+ * The end of every command's option loop, for an option the command does
+ * not know itself: a stack option when `so` is not NULL
+ * (cli_unwind_option()), a selection or input option, or a usage error
+ * naming the command.  Returns 0 when it was taken, else the exit code
+ * (2) after a message.
+ */
+int cli_common_option(struct cli_select *cs, struct pd_sym_opts *so, int c, const char *arg,
+		      int argc, char **argv);
+
+/*
  * The input of the command: -i FILE, or the one argument left at
  * argv[first..argc); when neither is given, `fallback` if not NULL, else
  * perf's rule: standard input when it is a pipe, else ./perf.data.  NULL

@@ -250,10 +250,9 @@ int cmd_file_to_pipe(int argc, char **argv)
 			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			/* only -i: every record is written */
-			code = cli_select_option(&cs, c, optarg);
-			if (code <= 0)
-				return code ? CLI_EXIT_USAGE
-					    : tool_bad_option(cli_progname, "file-to-pipe", argc, argv, c);
+			code = cli_common_option(&cs, NULL, c, optarg, argc, argv);
+			if (code)
+				return code;
 		}
 	}
 	in = cli_select_input(&cs, argc, argv, optind, NULL);

@@ -525,10 +525,9 @@ int cmd_pipe_to_file(int argc, char **argv)
 			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
 			/* only -i: the stream is copied whole */
-			code = cli_select_option(&cs, c, optarg);
-			if (code <= 0)
-				return code ? CLI_EXIT_USAGE
-					    : tool_bad_option(cli_progname, "pipe-to-file", argc, argv, c);
+			code = cli_common_option(&cs, NULL, c, optarg, argc, argv);
+			if (code)
+				return code;
 		}
 	}
 	/* a stream comes on standard input unless named */

@@ -318,16 +318,11 @@ int cmd_to_csv(int argc, char **argv)
 			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto out;
 		default:
-			taken = cli_unwind_option("to-csv", ch, optarg, &so);
-			if (taken < 0)
+			taken = cli_common_option(&cs, &so, ch, optarg, argc, argv);
+			if (taken) {
+				code = taken;
 				goto out;
-			if (taken)
-				break;
-			taken = cli_select_option(&cs, ch, optarg);
-			if (!taken)
-				code = tool_bad_option(cli_progname, "to-csv", argc, argv, ch);
-			if (taken <= 0)
-				goto out;
+			}
 		}
 	}
 	input = cli_select_input(&cs, argc, argv, optind, NULL);

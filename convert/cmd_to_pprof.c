@@ -191,16 +191,11 @@ int cmd_to_pprof(int argc, char **argv)
 			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
 			goto done;
 		default:
-			taken = cli_unwind_option("to-pprof", ch, optarg, &so);
-			if (taken < 0)
+			taken = cli_common_option(&cs, &so, ch, optarg, argc, argv);
+			if (taken) {
+				code = taken;
 				goto done;
-			if (taken)
-				break;
-			taken = cli_select_option(&cs, ch, optarg);
-			if (!taken)
-				code = tool_bad_option(cli_progname, "to-pprof", argc, argv, ch);
-			if (taken <= 0)
-				goto done;
+			}
 		}
 	}
 	input = cli_select_input(&cs, argc, argv, optind, NULL);

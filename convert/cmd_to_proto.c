@@ -185,10 +185,10 @@ int cmd_to_proto(int argc, char **argv)
 			usage(stdout);
 			return tool_finish_output(cli_progname, CLI_EXIT_OK);
 		default:
-			taken = cli_select_option(&cs, c, optarg);
-			if (taken <= 0) {
+			taken = cli_common_option(&cs, NULL, c, optarg, argc, argv);
+			if (taken) {
 				cli_select_free(&cs);
-				return taken ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "to-proto", argc, argv, c);
+				return taken;
 			}
 		}
 	}
