@@ -147,16 +147,9 @@ static int parse_opts(int argc, char **argv, struct to_json_opts *o)
 			usage(stdout);
 			return -1;
 		default:
-			taken = cli_unwind_option("to-json", c, optarg, &o->so);
-			if (taken < 0)
-				return CLI_EXIT_USAGE;
+			taken = cli_common_option(&o->cs, &o->so, c, optarg, argc, argv);
 			if (taken)
-				break;
-			taken = cli_select_option(&o->cs, c, optarg);
-			if (taken < 0)
-				return CLI_EXIT_USAGE;
-			if (!taken)
-				return tool_bad_option(cli_progname, "to-json", argc, argv, c);
+				return taken;
 		}
 	}
 	o->input = cli_select_input(&o->cs, argc, argv, optind, NULL);
