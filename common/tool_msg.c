@@ -95,6 +95,9 @@ static bool print_io_diag(const char *prog, const char *name, const struct pd_di
 
 /* Append to a line being formatted; a line longer than the buffer is cut. */
 static void line_add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void line_add(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
