@@ -905,7 +905,8 @@ int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_s
 
 		if (e->used) {
 			out->nr = e->nr;
-			memcpy(out->pos, &dl->pos[e->pos], e->nr * sizeof(out->pos[0]));
+			if (e->nr)	/* no position stored yet: no array either */
+				memcpy(out->pos, &dl->pos[e->pos], e->nr * sizeof(out->pos[0]));
 			return out->nr > 0;
 		}
 	}
