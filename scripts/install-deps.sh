@@ -6,7 +6,8 @@
 # linux-perf is for the tests that compare with perf: tests/find-perf.sh
 # finds a perf of it that runs on this kernel (Debian's wrapper refuses
 # kernels it has no perf_X.Y for), and a comparison no perf can make is
-# reported as skipped.
+# reported as skipped.  g++ builds the C++ programs that the unwinding and
+# source-line tests record; libc6-dbg gives them separate debug info to find.
 #
 # Usage: sh scripts/install-deps.sh [--with-fuzz]
 #   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)
@@ -14,7 +15,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf"
+zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf g++"
 
 for arg in "$@"; do
 	case "$arg" in
