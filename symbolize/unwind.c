@@ -388,21 +388,9 @@ static bool logged_read(struct pd_unwinder *u, uint64_t addr, uint64_t *result)
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct pd_unwind_space *sp = arg;
-	struct pd_unwinder *u = sp->u;
-	uint64_t val = 0;
-	bool ok = read_word(u, addr, &val);
 
-	if (u->nreads < UW_MAX_READS) {
-		u->reads[u->nreads].addr = addr;
-		u->reads[u->nreads].value = val;
-		u->reads[u->nreads].ok = ok;
-		u->nreads++;
-	} else {
-		u->log_overflow = true;
-	}
-	if (ok)
-		*result = val;
-	return ok;
+	(void)dwfl;
+	return logged_read(sp->u, addr, result);
 }
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
