@@ -278,6 +278,9 @@ static bool field_fits(struct jtep *t, const struct tep_format_field *f, const v
  * empty mask the kernel's struct sigaction is all zeros on every
  * architecture, whatever its field order.
  */
+/* Set by a sanitizer runtime (a fuzzer uses it to save the crashing input). */
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
 static void default_crash_signals(void)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM };
@@ -286,6 +289,9 @@ static void default_crash_signals(void)
 
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		syscall(SYS_rt_sigaction, sigs[i], ksa, NULL, sizeof(ksa[0]));
+	/* a sanitizer's report of libtraceevent's bug ends the child only */
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
 }
 
 /*
