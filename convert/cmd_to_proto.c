@@ -82,7 +82,7 @@ static int proto_begin(struct drv *d, void *w)
 	if (out_sink_open(&pw->out, cli_progname, "to-proto", pw->output, NULL))
 		return PD_STATUS_IO;
 	pw->opened = true;
-	if (pm_init(&pw->meta, d->r, d->o->input, !pw->compat))
+	if (pm_init(&pw->meta, d->r, !pw->compat))
 		return PD_STATUS_NOMEM;
 	if (pw->compat) {
 		pw->q = pq_new();

@@ -129,39 +129,14 @@ static void add_feature_bid(struct pm_state *st, const struct pd_feat_build_id *
 	b->filename = xstrdup(st, f->filename);
 }
 
-/* The obsolete event_types section: u64 id + char name[64] per entry. */
-static void read_event_types_section(struct pm_state *st, const struct pd_header *h,
-				     const char *path)
+/* The obsolete event_types section, as the reader decoded it. */
+static void take_event_types(struct pm_state *st, const struct pd_reader *r)
 {
-	uint8_t e[72];
-	uint64_t i, n;
-	struct stat sb;
-	int fd;
+	const struct pd_event_type *et;
+	size_t i, n = pd_reader_event_types(r, &et);
 
-	if (!h->event_types.size || !path || !strcmp(path, "-"))
-		return;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
-		goto out;
-	n = h->event_types.size / sizeof(e);
-	for (i = 0; i < n && i < st->nr_attrs; i++) {
-		uint64_t id = 0;
-		char name[65];
-		int k;
-
-		if (pread(fd, e, sizeof(e), (off_t)(h->event_types.offset + i * sizeof(e))) !=
-		    (ssize_t)sizeof(e))
-			break;
-		for (k = 0; k < 8; k++)
-			id |= (uint64_t)e[h->swapped ? k : 7 - k] << (8 * (7 - k));
-		memcpy(name, e + 8, 64);
-		name[64] = '\0';
-		add_etype(st, id, name);
-	}
-out:
-	close(fd);
+	for (i = 0; i < n && i < st->nr_attrs; i++)
+		add_etype(st, et[i].id, et[i].name);
 }
 
 static void take_event_desc(struct pm_state *st, const struct pd_features *f)
@@ -177,7 +152,7 @@ static void take_event_desc(struct pm_state *st, const struct pd_features *f)
 	}
 }
 
-int pm_init(struct pm_state *st, struct pd_reader *r, const char *path, bool ext)
+int pm_init(struct pm_state *st, struct pd_reader *r, bool ext)
 {
 	const struct pd_header *h = pd_reader_header(r);
 	const struct pd_features *f = pd_reader_features(r);
@@ -200,7 +175,7 @@ int pm_init(struct pm_state *st, struct pd_reader *r, const char *path, bool ext
 			add_attr(st, &ev->attr, ev->attr_size_on_disk, ev->ids, ev->nr_ids,
 				 ev->name);
 		}
-		read_event_types_section(st, h, path);
+		take_event_types(st, r);
 	}
 	if (pd_features_has(f, PD_FEAT_BUILD_ID))
 		for (i = 0; i < f->build_ids.nr; i++)

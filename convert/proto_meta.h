@@ -59,7 +59,7 @@ struct pm_state {
 };
 
 /* After pd_reader_open(): attrs, event types and build ids of a file-mode input. */
-int pm_init(struct pm_state *st, struct pd_reader *r, const char *path, bool ext);
+int pm_init(struct pm_state *st, struct pd_reader *r, bool ext);
 
 /* Every record, in file order, before a writer decides to drop it. */
 void pm_record(struct pm_state *st, struct pd_reader *r, const struct pd_record *rec);

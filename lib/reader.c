@@ -157,6 +157,10 @@ struct pd_reader {
 	uint32_t *ht_vals;
 	size_t ht_cap;
 
+	/* the obsolete event_types section, decoded (file mode) */
+	struct pd_event_type *event_types;
+	size_t nr_event_types;
+
 	struct pd_stream *streams;
 	uint32_t nr_streams;
 	uint32_t cur_stream;
@@ -1312,6 +1316,48 @@ static void detect_simpleperf(struct pd_reader *r)
 			r->simpleperf = true;
 }
 
+/*
+ * The obsolete event_types section (perf before 2.6.38 wrote it; later
+ * files leave it empty): u64 id and a 64-byte name per entry.  A section
+ * outside the file is left undecoded (perfcheck's layout check reports
+ * it); at most MAX_ATTRS entries are kept.
+ */
+#define EVENT_TYPE_ENTRY	72
+
+static int read_event_types(struct pd_reader *r, int fd)
+{
+	const struct pd_section *sec = &r->hdr.event_types;
+	uint64_t n = sec->size / EVENT_TYPE_ENTRY, i;
+	uint8_t *raw;
+
+	if (!n || !section_in_file(sec, r->hdr.file_size))
+		return 0;
+	if (n > MAX_ATTRS)
+		n = MAX_ATTRS;
+	raw = malloc((size_t)n * EVENT_TYPE_ENTRY);
+	r->event_types = calloc((size_t)n, sizeof(*r->event_types));
+	if (!raw || !r->event_types) {
+		free(raw);
+		return PD_STATUS_NOMEM;
+	}
+	if (pread_full(fd, raw, (size_t)n * EVENT_TYPE_ENTRY, sec->offset) < 0) {
+		DIAG(r, PD_IO_ERROR, sec->offset, "section=event_types errno=%d", errno);
+		free(raw);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct pd_event_type *et = &r->event_types[i];
+		const uint8_t *e = raw + i * EVENT_TYPE_ENTRY;
+
+		et->id = pd_ld64(e, r->swap);
+		memcpy(et->name, e + 8, sizeof(et->name) - 1);
+		et->name[sizeof(et->name) - 1] = '\0';
+	}
+	r->nr_event_types = (size_t)n;
+	free(raw);
+	return 0;
+}
+
 static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
 {
 	struct pd_header *h = &r->hdr;
@@ -1362,6 +1408,9 @@ static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
 		return ret;
 	find_data_end(r, fd);
 	ret = read_features(r, fd);
+	if (ret < 0)
+		return ret;
+	ret = read_event_types(r, fd);
 	if (ret < 0)
 		return ret;
 	check_attr_consistency(r);
@@ -1843,6 +1892,7 @@ void pd_reader_close(struct pd_reader *r)
 		free(r->event_names[i]);
 	}
 	free(r->events);
+	free(r->event_types);
 	free(r->event_ids);
 	free(r->event_names);
 	free(r->ht_keys);
@@ -1897,6 +1947,22 @@ static void put_section(struct pd_section_info *out, size_t max, size_t *n,
 	if (*n < max)
 		out[*n] = (struct pd_section_info){ kind, index, s->offset, s->size, field_offset };
 	(*n)++;
+}
+
+size_t pd_reader_event_types(const struct pd_reader *r, const struct pd_event_type **out)
+{
+	*out = r->event_types;
+	return r->nr_event_types;
+}
+
+int pd_reader_read_at(const struct pd_reader *r, uint64_t offset, void *buf, size_t len)
+{
+	const struct pd_header *h = &r->hdr;
+
+	if (h->mode != PD_MODE_FILE || !r->nr_streams || offset > h->file_size ||
+	    len > h->file_size - offset)
+		return PD_STATUS_MALFORMED;
+	return pread_full(r->streams[0].fd, buf, len, offset) < 0 ? PD_STATUS_IO : 0;
 }
 
 size_t pd_reader_sections(const struct pd_reader *r, struct pd_section_info *out, size_t max)

@@ -482,22 +482,6 @@ static int cmp_sect(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
-static bool pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = pread(fd, (uint8_t *)buf + got, len - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		got += (size_t)n;
-	}
-	return true;
-}
-
 static uint32_t ld32(const uint8_t *p, bool swap)
 {
 	uint32_t v;
@@ -578,7 +562,7 @@ static bool looks_like_record(const uint8_t *p, bool swap, uint64_t room, uint32
  * feature table follows such records, the reader found the real end and
  * said so: PD020.)
  */
-static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n)
+static void check_gap(struct pc_check *c, const struct sect *s, size_t n)
 {
 	const struct pd_header *h = c->h;
 	uint64_t data_end = h->data.offset + h->data.size, gap_end = h->file_size, len;
@@ -593,7 +577,7 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
 	if (gap_end <= data_end || gap_end - data_end < 8)
 		return;
 	len = gap_end - data_end < GAP_SCAN ? gap_end - data_end : GAP_SCAN;
-	if (!pread_full(fd, buf, (size_t)len, data_end))
+	if (pd_reader_read_at(c->r, data_end, buf, (size_t)len) < 0)
 		return;
 	while (len - pos >= 8 && looks_like_record(buf + pos, h->swapped, len - pos, &sz)) {
 		nrec++;
@@ -610,9 +594,9 @@ static void check_gap(struct pc_check *c, int fd, const struct sect *s, size_t n
  * Check that no two sections of the file share bytes: the header's
  * sections, each attr's id array and the feature table and sections, as
  * the reader's section map gives them (after its repairs: PD020, PD021,
- * PD022).  Only the gap scan reads the file.
+ * PD022).  Only the gap scan reads the file's bytes, through the reader.
  */
-static void check_layout(struct pc_check *c, int fd)
+static void check_layout(struct pc_check *c)
 {
 	static const char *const kind_name[] = {
 		[PD_SECT_ATTRS] = "attrs",
@@ -671,7 +655,7 @@ static void check_layout(struct pc_check *c, int fd)
 		}
 	}
 	if (h->data.size && in_file(h->data.offset, h->data.size, h->file_size))
-		check_gap(c, fd, s, k);
+		check_gap(c, s, k);
 	free(s);
 }
 
@@ -1807,7 +1791,7 @@ static void refresh_features(struct pc_check *c, const struct pd_record *rec)
 	}
 }
 
-static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, int layout_fd)
+static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r)
 {
 	const struct pc_opts *o = rep->opts;
 	const struct pd_record *rec;
@@ -1821,8 +1805,7 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r, i
 	c.lost_idx = c.ls_idx = c.thr_idx = -1;
 	if (o->check_buildids)
 		c.bids = pc_buildids_new(o->symfs);
-	if (layout_fd >= 0)
-		check_layout(&c, layout_fd);
+	check_layout(&c);
 	if (c.h->mode != PD_MODE_PIPE) {
 		size_t i;
 
@@ -1886,13 +1869,6 @@ static void reader_opts(const struct pc_opts *o, struct pc_file *pf, struct pd_r
 	ro->max_decompressed = o->max_decompressed;
 }
 
-static bool is_regular(int fd)
-{
-	struct stat st;
-
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* Whatever is still held goes out before the file's summary. */
 static int file_end(struct pc_file *pf, int status)
 {
@@ -1912,8 +1888,7 @@ int pc_check_fd(struct pc_report *rep, int fd, const char *name)
 	reader_opts(rep->opts, &pf, &ro);
 	ret = pd_reader_open_fd(fd, name, &ro, &r);
 	if (ret == 0) {
-		/* A spooled pipe is a copy we cannot see: no layout re-read then. */
-		ret = run(rep, &pf, r, is_regular(fd) && !pd_reader_header(r)->spooled ? fd : -1);
+		ret = run(rep, &pf, r);
 		pd_reader_close(r);
 	}
 	return file_end(&pf, ret);
@@ -1942,16 +1917,10 @@ int pc_check_path(struct pc_report *rep, const char *path)
 		return file_end(&pf, PD_STATUS_IO);
 	}
 	if (S_ISDIR(st.st_mode)) {
-		char data[4096];
-
+		/* The header, attrs and features live in DIR/data. */
 		ret = pd_reader_open(path, &ro, &r);
 		if (ret == 0) {
-			/* The header, attrs and features live in DIR/data. */
-			snprintf(data, sizeof(data), "%s/data", path);
-			fd = open(data, O_RDONLY | O_CLOEXEC);
-			ret = run(rep, &pf, r, is_regular(fd) ? fd : -1);
-			if (fd >= 0)
-				close(fd);
+			ret = run(rep, &pf, r);
 			pd_reader_close(r);
 		}
 		return file_end(&pf, ret);
@@ -1968,7 +1937,7 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	}
 	ret = pd_reader_open_fd(fd, path, &ro, &r);
 	if (ret == 0) {
-		ret = run(rep, &pf, r, is_regular(fd) && !pd_reader_header(r)->spooled ? fd : -1);
+		ret = run(rep, &pf, r);
 		pd_reader_close(r);
 	}
 	close(fd);

@@ -169,6 +169,27 @@ struct pd_section_info {
  * call with max 0 to size the array.
  */
 size_t pd_reader_sections(const struct pd_reader *r, struct pd_section_info *out, size_t max);
+/*
+ * The obsolete event_types section of file-mode inputs (id and name per
+ * entry, as perf before 2.6.38 wrote it): the number of entries, with
+ * *out pointing at them (owned by the reader).  0 when the section is
+ * empty, outside the file or the input is a stream.
+ */
+struct pd_event_type {
+	uint64_t id;
+	char name[65];		/* NUL-terminated */
+};
+
+size_t pd_reader_event_types(const struct pd_reader *r, const struct pd_event_type **out);
+
+/*
+ * Read len bytes of a file-mode input at a file offset, as stored (for
+ * checks of the file's layout, such as bytes between its sections).
+ * Returns 0, PD_STATUS_MALFORMED for a range outside the file or an input
+ * that is not a file, or PD_STATUS_IO.
+ */
+int pd_reader_read_at(const struct pd_reader *r, uint64_t offset, void *buf, size_t len);
+
 /* Diagnostics reported so far with the given severity / code. */
 uint64_t pd_reader_diag_count(const struct pd_reader *r, enum pd_severity sev);
 uint64_t pd_reader_code_count(const struct pd_reader *r, enum pd_code code);
