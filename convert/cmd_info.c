@@ -132,82 +132,6 @@ static void for_each_count(const struct record_counts *rc,
 		fn(rc->other[j].type, rc->other[j].n, arg);
 }
 
-/* ---- JSON helpers ---- */
-
-static json_t *ju64(uint64_t v)
-{
-	char buf[24];
-
-	/* JSON integers are signed 64-bit in jansson: keep huge values exact as text */
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return json_string(buf);
-}
-
-static json_t *jhex(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_string(buf);
-}
-
-static json_t *jstr(const char *s)
-{
-	return json_text(s);
-}
-
-static void jset(json_t *o, const char *key, json_t *v)
-{
-	json_object_set_new(o, key, v ? v : json_null());
-}
-
-static void jpush(json_t *a, json_t *v)
-{
-	json_array_append_new(a, v ? v : json_null());
-}
-
-static json_t *jbits(uint64_t v, const char *(*name)(unsigned int bit))
-{
-	json_t *a = json_array();
-	unsigned int bit;
-	char buf[16];
-
-	for (bit = 0; bit < 64; bit++) {
-		const char *s;
-
-		if (!(v & (1ULL << bit)))
-			continue;
-		s = name(bit);
-		if (!s) {
-			snprintf(buf, sizeof(buf), "bit%u", bit);
-			s = buf;
-		}
-		jpush(a, json_string(s));
-	}
-	return a;
-}
-
-static json_t *ju64_array(const uint64_t *v, uint64_t nr)
-{
-	json_t *a = json_array();
-	uint64_t i;
-
-	for (i = 0; v && i < nr; i++)
-		jpush(a, ju64(v[i]));
-	return a;
-}
-
-static json_t *jsection(const struct pd_section *s)
-{
-	json_t *o = json_object();
-
-	jset(o, "offset", ju64(s->offset));
-	jset(o, "size", ju64(s->size));
-	return o;
-}
-
 /* ---- header and attrs ---- */
 
 static const char *mode_name(enum pd_mode m)
@@ -221,82 +145,6 @@ static const char *mode_name(enum pd_mode m)
 		return "dir";
 	}
 	return "unknown";
-}
-
-static json_t *header_json(const struct pd_header *h)
-{
-	json_t *o = json_object();
-
-	jset(o, "magic", jhex(h->magic));
-	jset(o, "header_size", ju64(h->header_size));
-	jset(o, "attr_size", ju64(h->attr_size));
-	jset(o, "attrs", jsection(&h->attrs));
-	jset(o, "data", jsection(&h->data));
-	jset(o, "event_types", jsection(&h->event_types));
-	if (h->has_feature_bitmap) {
-		json_t *a = json_array();
-		unsigned int id;
-		char buf[24];
-
-		for (id = 0; id < PD_FEAT_BITS; id++)
-			if ((h->features[id / 64] >> (id % 64)) & 1)
-				jpush(a, json_string(cli_feature_name(id, buf, sizeof(buf))));
-		jset(o, "feature_bitmap", a);
-	} else {
-		jset(o, "feature_bitmap", json_null());
-	}
-	jset(o, "file_size", ju64(h->file_size));
-	jset(o, "swapped", json_boolean(h->swapped));
-	jset(o, "spooled", json_boolean(h->spooled));
-	if (h->mode == PD_MODE_DIR)
-		jset(o, "nr_streams", json_integer(h->nr_streams));
-	return o;
-}
-
-static json_t *attr_flags_json(const struct pd_attr *a)
-{
-	return jbits(a->flags & ~PD_ATTR_PRECISE_IP_MASK, pd_attr_flag_name);
-}
-
-static json_t *attr_json(const struct pd_event *ev, size_t idx)
-{
-	const struct pd_attr *a = &ev->attr;
-	json_t *o = json_object();
-
-	jset(o, "index", json_integer((json_int_t)idx));
-	jset(o, "name", jstr(ev->name));
-	jset(o, "type", json_integer(a->type));
-	jset(o, "type_name", jstr(pd_attr_type_name(a->type)));
-	jset(o, "config", jhex(a->config));
-	jset(o, "config1", jhex(a->config1));
-	jset(o, "config2", jhex(a->config2));
-	jset(o, "config3", jhex(a->config3));
-	jset(o, "config4", jhex(a->config4));
-	jset(o, "size", json_integer(a->size));
-	jset(o, "size_on_disk", json_integer(ev->attr_size_on_disk));
-	jset(o, "file_offset", ju64(ev->file_offset));
-	if (a->flags & PD_ATTR_FREQ)
-		jset(o, "sample_freq", ju64(a->sample_period));
-	else
-		jset(o, "sample_period", ju64(a->sample_period));
-	jset(o, "sample_type", jbits(a->sample_type, pd_sample_bit_name));
-	jset(o, "read_format", jbits(a->read_format, pd_read_format_bit_name));
-	jset(o, "flags", attr_flags_json(a));
-	jset(o, "precise_ip", json_integer(pd_attr_precise_ip(a)));
-	jset(o, "wakeup_events", json_integer(a->wakeup_events));
-	jset(o, "bp_type", json_integer(a->bp_type));
-	jset(o, "branch_sample_type", jbits(a->branch_sample_type, pd_branch_sample_bit_name));
-	jset(o, "sample_regs_user", jhex(a->sample_regs_user));
-	jset(o, "sample_stack_user", json_integer(a->sample_stack_user));
-	jset(o, "clockid", json_integer(a->clockid));
-	jset(o, "sample_regs_intr", jhex(a->sample_regs_intr));
-	jset(o, "aux_watermark", json_integer(a->aux_watermark));
-	jset(o, "sample_max_stack", json_integer(a->sample_max_stack));
-	jset(o, "aux_sample_size", json_integer(a->aux_sample_size));
-	jset(o, "aux_action", json_integer(a->aux_action));
-	jset(o, "sig_data", jhex(a->sig_data));
-	jset(o, "ids", ju64_array(ev->ids, ev->nr_ids));
-	return o;
 }
 
 static void print_attr_text(const struct pd_event *ev, size_t idx)
@@ -352,13 +200,13 @@ static json_t *feature_json(const struct pd_features *f, unsigned int id, bool f
 			return o;
 	}
 	o = json_object();
-	jset(o, "size", ju64(raw->len));
+	json_put(o, "size", json_u64(raw->len));
 	if (!raw->decoded && pd_feature_is_known(id)) {
-		jset(o, "decoded", json_false());
+		json_put(o, "decoded", json_false());
 		if (id == PD_FEAT_BPF_PROG_INFO && f->bpf_prog_info.skipped_swapped)
-			jset(o, "skipped_swapped", json_true());
+			json_put(o, "skipped_swapped", json_true());
 		if (id == PD_FEAT_BPF_BTF && f->bpf_btf.skipped_swapped)
-			jset(o, "skipped_swapped", json_true());
+			json_put(o, "skipped_swapped", json_true());
 	}
 	return o;
 }
@@ -373,7 +221,7 @@ static json_t *features_json(const struct pd_features *f, bool full)
 		return o;
 	for (id = 0; id < PD_FEAT_BITS; id++)
 		if (pd_features_has(f, id))
-			jset(o, cli_feature_name(id, buf, sizeof(buf)), feature_json(f, id, full));
+			json_put(o, cli_feature_name(id, buf, sizeof(buf)), feature_json(f, id, full));
 	return o;
 }
 
@@ -544,18 +392,18 @@ static void collect_diag(const struct pd_diag *d, void *arg)
 		return;
 	}
 	o = json_object();
-	jset(o, "code", json_string(pd_code_id(d->code)));
-	jset(o, "name", jstr(pd_code_name(d->code)));
-	jset(o, "severity", json_string(pd_severity_name(d->severity)));
-	jset(o, "offset", d->offset == PD_NO_OFFSET ? json_null() : ju64(d->offset));
-	jset(o, "record_index", d->record_index < 0 ? json_null() : json_integer(d->record_index));
-	jset(o, "record_type", d->record_index < 0 ? json_null() :
+	json_put(o, "code", json_string(pd_code_id(d->code)));
+	json_put(o, "name", json_text(pd_code_name(d->code)));
+	json_put(o, "severity", json_string(pd_severity_name(d->severity)));
+	json_put(o, "offset", d->offset == PD_NO_OFFSET ? json_null() : json_u64(d->offset));
+	json_put(o, "record_index", d->record_index < 0 ? json_null() : json_integer(d->record_index));
+	json_put(o, "record_type", d->record_index < 0 ? json_null() :
 	     json_string(cli_type_name(d->record_type, buf, sizeof(buf))));
 	if (d->stream)
-		jset(o, "stream", jstr(d->stream));
-	jset(o, "message", jstr(pd_code_text(d->code)));
-	jset(o, "detail", jstr(d->detail ? d->detail : ""));
-	jpush(ic->diags, o);
+		json_put(o, "stream", json_text(d->stream));
+	json_put(o, "message", json_text(pd_code_text(d->code)));
+	json_put(o, "detail", json_text(d->detail ? d->detail : ""));
+	json_array_append_new(ic->diags, o);
 }
 
 /* ---- output ---- */
@@ -564,7 +412,7 @@ static void count_json_cb(uint32_t type, uint64_t n, void *arg)
 {
 	char buf[24];
 
-	jset(arg, cli_type_name(type, buf, sizeof(buf)), ju64(n));
+	json_put(arg, cli_type_name(type, buf, sizeof(buf)), json_u64(n));
 }
 
 static void count_text_cb(uint32_t type, uint64_t n, void *arg)
@@ -578,13 +426,13 @@ static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
 {
 	json_t *o = json_object();
 
-	jset(o, "records", ju64(ic->rc.total));
-	jset(o, "bytes", ju64(r ? pd_reader_bytes_read(r) : 0));
-	jset(o, "errors", ju64(ic->cd->count[PD_SEV_ERROR]));
-	jset(o, "warnings", ju64(ic->cd->count[PD_SEV_WARNING]));
-	jset(o, "notes", ju64(ic->cd->count[PD_SEV_NOTE]));
+	json_put(o, "records", json_u64(ic->rc.total));
+	json_put(o, "bytes", json_u64(r ? pd_reader_bytes_read(r) : 0));
+	json_put(o, "errors", json_u64(ic->cd->count[PD_SEV_ERROR]));
+	json_put(o, "warnings", json_u64(ic->cd->count[PD_SEV_WARNING]));
+	json_put(o, "notes", json_u64(ic->cd->count[PD_SEV_NOTE]));
 	if (ic->diags_dropped)
-		jset(o, "diagnostics_dropped", ju64(ic->diags_dropped));
+		json_put(o, "diagnostics_dropped", json_u64(ic->diags_dropped));
 	return o;
 }
 
@@ -595,19 +443,19 @@ static int output_json(struct info_ctx *ic, struct pd_reader *r)
 	size_t i;
 	int ret;
 
-	jset(root, "mode", h ? json_string(mode_name(h->mode)) : json_null());
-	jset(root, "byte_order", h ? json_string(h->big_endian ? "big" : "little") : json_null());
-	jset(root, "header", h ? header_json(h) : json_null());
+	/* the same forms as to-json --full (json_feat.c) */
+	json_put(root, "source", h ? json_source(h, ic->cd->name) : json_null());
+	json_put(root, "header", h ? json_header(h) : json_null());
 	for (i = 0; r && i < pd_reader_nr_events(r); i++)
-		jpush(attrs, attr_json(pd_reader_event(r, i), i));
-	jset(root, "attrs", attrs);
-	jset(root, "features", features_json(r ? pd_reader_features(r) : NULL, true));
+		json_array_append_new(attrs, json_event(pd_reader_event(r, i), i));
+	json_put(root, "attrs", attrs);
+	json_put(root, "features", features_json(r ? pd_reader_features(r) : NULL, true));
 	for_each_count(&ic->rc, count_json_cb, recs);
 	if (ic->rc.other_overflow)
-		jset(recs, "UNKNOWN_OTHER", ju64(ic->rc.other_overflow));
-	jset(root, "records", recs);
-	jset(root, "diagnostics", json_incref(ic->diags));
-	jset(root, "summary", summary_json(ic, r));
+		json_put(recs, "UNKNOWN_OTHER", json_u64(ic->rc.other_overflow));
+	json_put(root, "records", recs);
+	json_put(root, "diagnostics", json_incref(ic->diags));
+	json_put(root, "summary", summary_json(ic, r));
 
 	ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	putchar('\n');

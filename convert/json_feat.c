@@ -15,7 +15,7 @@
 #include "json_feat.h"
 #include "../common/utf8.h"
 
-static json_t *ju(uint64_t v)
+json_t *json_u64(uint64_t v)
 {
 	char buf[24];
 
@@ -55,7 +55,7 @@ static json_t *js(const char *s)
 	return json_text(s);
 }
 
-static void set(json_t *o, const char *k, json_t *v)
+void json_put(json_t *o, const char *k, json_t *v)
 {
 	json_object_set_new(o, k, v ? v : json_null());
 }
@@ -170,16 +170,16 @@ json_t *json_attr(const struct pd_attr *a)
 	json_t *fl = json_array();
 	unsigned int b;
 
-	set(o, "type", json_integer(a->type));
-	set(o, "type_name", tn ? json_string(tn) : json_null());
-	set(o, "size", json_integer(a->size));
-	set(o, "config", jx(a->config));
-	set(o, (a->flags & PD_ATTR_FREQ) ? "sample_freq" : "sample_period", ju(a->sample_period));
-	set(o, "sample_type", jx(a->sample_type));
-	set(o, "sample_type_names", bits(a->sample_type, pd_sample_bit_name));
-	set(o, "read_format", jx(a->read_format));
-	set(o, "read_format_names", bits(a->read_format, pd_read_format_bit_name));
-	set(o, "flags", jx(a->flags));
+	json_put(o, "type", json_integer(a->type));
+	json_put(o, "type_name", tn ? json_string(tn) : json_null());
+	json_put(o, "size", json_integer(a->size));
+	json_put(o, "config", jx(a->config));
+	json_put(o, (a->flags & PD_ATTR_FREQ) ? "sample_freq" : "sample_period", json_u64(a->sample_period));
+	json_put(o, "sample_type", jx(a->sample_type));
+	json_put(o, "sample_type_names", bits(a->sample_type, pd_sample_bit_name));
+	json_put(o, "read_format", jx(a->read_format));
+	json_put(o, "read_format_names", bits(a->read_format, pd_read_format_bit_name));
+	json_put(o, "flags", jx(a->flags));
 	for (b = 0; b < 64; b++) {
 		const char *n;
 		char buf[16];
@@ -195,26 +195,26 @@ json_t *json_attr(const struct pd_attr *a)
 		}
 		json_array_append_new(fl, json_string(n));
 	}
-	set(o, "flag_names", fl);
-	set(o, "precise_ip", json_integer(pd_attr_precise_ip(a)));
-	set(o, "wakeup", json_integer(a->wakeup_events));
-	set(o, "bp_type", json_integer(a->bp_type));
-	set(o, "config1", jx(a->config1));
-	set(o, "config2", jx(a->config2));
-	set(o, "branch_sample_type", jx(a->branch_sample_type));
-	set(o, "branch_sample_type_names", bits(a->branch_sample_type, pd_branch_sample_bit_name));
-	set(o, "sample_regs_user", jx(a->sample_regs_user));
-	set(o, "sample_stack_user", json_integer(a->sample_stack_user));
-	set(o, "clockid", json_integer(a->clockid));
-	set(o, "sample_regs_intr", jx(a->sample_regs_intr));
-	set(o, "aux_watermark", json_integer(a->aux_watermark));
-	set(o, "sample_max_stack", json_integer(a->sample_max_stack));
-	set(o, "reserved_2", json_integer(a->reserved_2));
-	set(o, "aux_sample_size", json_integer(a->aux_sample_size));
-	set(o, "aux_action", jx(a->aux_action));
-	set(o, "sig_data", jx(a->sig_data));
-	set(o, "config3", jx(a->config3));
-	set(o, "config4", jx(a->config4));
+	json_put(o, "flag_names", fl);
+	json_put(o, "precise_ip", json_integer(pd_attr_precise_ip(a)));
+	json_put(o, "wakeup", json_integer(a->wakeup_events));
+	json_put(o, "bp_type", json_integer(a->bp_type));
+	json_put(o, "config1", jx(a->config1));
+	json_put(o, "config2", jx(a->config2));
+	json_put(o, "branch_sample_type", jx(a->branch_sample_type));
+	json_put(o, "branch_sample_type_names", bits(a->branch_sample_type, pd_branch_sample_bit_name));
+	json_put(o, "sample_regs_user", jx(a->sample_regs_user));
+	json_put(o, "sample_stack_user", json_integer(a->sample_stack_user));
+	json_put(o, "clockid", json_integer(a->clockid));
+	json_put(o, "sample_regs_intr", jx(a->sample_regs_intr));
+	json_put(o, "aux_watermark", json_integer(a->aux_watermark));
+	json_put(o, "sample_max_stack", json_integer(a->sample_max_stack));
+	json_put(o, "reserved_2", json_integer(a->reserved_2));
+	json_put(o, "aux_sample_size", json_integer(a->aux_sample_size));
+	json_put(o, "aux_action", jx(a->aux_action));
+	json_put(o, "sig_data", jx(a->sig_data));
+	json_put(o, "config3", jx(a->config3));
+	json_put(o, "config4", jx(a->config4));
 	return o;
 }
 
@@ -223,8 +223,8 @@ static json_t *build_ids(const struct pd_feat_build_ids *b)
 	json_t *o = json_object(), *a = json_array();
 	uint32_t i;
 
-	set(o, "legacy", json_boolean(b->legacy));
-	set(o, "perf612_padding", json_boolean(b->perf612_padding));
+	json_put(o, "legacy", json_boolean(b->legacy));
+	json_put(o, "perf612_padding", json_boolean(b->perf612_padding));
 	for (i = 0; b->ids && i < b->nr; i++) {
 		const struct pd_feat_build_id *e = &b->ids[i];
 		const char *cm = pd_cpumode_name(e->misc & 7);
@@ -233,9 +233,9 @@ static json_t *build_ids(const struct pd_feat_build_ids *b)
 			"misc", jx(e->misc), "cpumode", cm ? json_string(cm) : json_integer(e->misc & 7),
 			"pid", json_integer(e->pid), "size", e->size,
 			"build_id", jhexbytes(e->id, e->size <= 20 ? e->size : 20),
-			"filename", js(e->filename), "offset", ju(e->offset)));
+			"filename", js(e->filename), "offset", json_u64(e->offset)));
 	}
-	set(o, "entries", a);
+	json_put(o, "entries", a);
 	return o;
 }
 
@@ -244,19 +244,19 @@ static json_t *event_desc(const struct pd_feat_event_desc *d, bool brief)
 	json_t *o = json_object(), *a = json_array();
 	uint32_t i, k;
 
-	set(o, "attr_size", json_integer(d->attr_size));
+	json_put(o, "attr_size", json_integer(d->attr_size));
 	for (i = 0; d->ev && i < d->nr; i++) {
 		json_t *ids = json_array();
 
 		for (k = 0; d->ev[i].ids && k < d->ev[i].nr_ids; k++)
-			json_array_append_new(ids, ju(d->ev[i].ids[k]));
+			json_array_append_new(ids, json_u64(d->ev[i].ids[k]));
 		/* a brief form leaves the attr to the file's attr list */
 		json_array_append_new(a, brief ?
 			json_pack("{s:o,s:o}", "name", js(d->ev[i].name), "ids", ids) :
 			json_pack("{s:o,s:o,s:o}", "name", js(d->ev[i].name),
 				  "attr", json_attr(&d->ev[i].attr), "ids", ids));
 	}
-	set(o, "events", a);
+	json_put(o, "events", a);
 	return o;
 }
 
@@ -264,19 +264,19 @@ static json_t *cpu_topology(const struct pd_feat_cpu_topology *t)
 {
 	json_t *o = json_object();
 
-	set(o, "core_siblings", str_list(&t->core_siblings));
-	set(o, "thread_siblings", str_list(&t->thread_siblings));
-	set(o, "has_cpu_ids", json_boolean(t->has_cpu_ids));
+	json_put(o, "core_siblings", str_list(&t->core_siblings));
+	json_put(o, "thread_siblings", str_list(&t->thread_siblings));
+	json_put(o, "has_cpu_ids", json_boolean(t->has_cpu_ids));
 	if (t->has_cpu_ids) {
-		set(o, "core_id", u32_list(t->core_id, t->nr_cpus));
-		set(o, "socket_id", u32_list(t->socket_id, t->nr_cpus));
+		json_put(o, "core_id", u32_list(t->core_id, t->nr_cpus));
+		json_put(o, "socket_id", u32_list(t->socket_id, t->nr_cpus));
 	}
-	set(o, "has_dies", json_boolean(t->has_dies));
+	json_put(o, "has_dies", json_boolean(t->has_dies));
 	if (t->has_dies) {
-		set(o, "die_siblings", str_list(&t->die_siblings));
-		set(o, "die_id", u32_list(t->die_id, t->nr_cpus));
+		json_put(o, "die_siblings", str_list(&t->die_siblings));
+		json_put(o, "die_id", u32_list(t->die_id, t->nr_cpus));
 	}
-	set(o, "nr_cpus_guessed", json_boolean(t->nr_cpus_guessed));
+	json_put(o, "nr_cpus_guessed", json_boolean(t->nr_cpus_guessed));
 	return o;
 }
 
@@ -288,9 +288,9 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	switch (id) {
 	case PD_FEAT_TRACING_DATA:
 		o = json_object();
-		set(o, "size", ju(f->tracing_data.size));
-		set(o, "magic_ok", json_boolean(f->tracing_data.magic_ok));
-		set(o, "version", js(f->tracing_data.version));
+		json_put(o, "size", json_u64(f->tracing_data.size));
+		json_put(o, "magic_ok", json_boolean(f->tracing_data.magic_ok));
+		json_put(o, "version", js(f->tracing_data.version));
 		return o;
 	case PD_FEAT_BUILD_ID:
 		return build_ids(&f->build_ids);
@@ -309,7 +309,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	case PD_FEAT_CPUID:
 		return js(f->cpuid);
 	case PD_FEAT_TOTAL_MEM:
-		return ju(f->total_mem);
+		return json_u64(f->total_mem);
 	case PD_FEAT_CMDLINE:
 		return str_list(&f->cmdline);
 	case PD_FEAT_EVENT_DESC:
@@ -322,7 +322,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[i];
 
 			json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:o}", "node", n->node,
-				"mem_total", ju(n->mem_total), "mem_free", ju(n->mem_free),
+				"mem_total", json_u64(n->mem_total), "mem_free", json_u64(n->mem_free),
 				"cpus", js(n->cpus)));
 		}
 		return a;
@@ -346,19 +346,19 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	case PD_FEAT_AUXTRACE:
 		o = json_object();
 		a = json_array();
-		set(o, "simpleperf", json_boolean(f->auxtrace.simpleperf));
+		json_put(o, "simpleperf", json_boolean(f->auxtrace.simpleperf));
 		for (i = 0; f->auxtrace.entries && i < f->auxtrace.nr; i++)
 			json_array_append_new(a, json_pack("{s:o,s:o}", "file_offset",
-				ju(f->auxtrace.entries[i].file_offset), "size",
-				ju(f->auxtrace.entries[i].size)));
-		set(o, "entries", a);
+				json_u64(f->auxtrace.entries[i].file_offset), "size",
+				json_u64(f->auxtrace.entries[i].size)));
+		json_put(o, "entries", a);
 		return o;
 	case PD_FEAT_STAT:
 		return json_boolean(f->stat);
 	case PD_FEAT_CACHE:
 		o = json_object();
 		a = json_array();
-		set(o, "version", json_integer(f->cache.version));
+		json_put(o, "version", json_integer(f->cache.version));
 		for (i = 0; f->cache.levels && i < f->cache.nr; i++) {
 			const struct pd_feat_cache_level *l = &f->cache.levels[i];
 
@@ -367,16 +367,16 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 				"ways", l->ways, "type", js(l->type), "size", js(l->size),
 				"map", js(l->map)));
 		}
-		set(o, "levels", a);
+		json_put(o, "levels", a);
 		return o;
 	case PD_FEAT_SAMPLE_TIME:
-		return json_pack("{s:o,s:o}", "first", ju(f->sample_time.first), "last",
-				 ju(f->sample_time.last));
+		return json_pack("{s:o,s:o}", "first", json_u64(f->sample_time.first), "last",
+				 json_u64(f->sample_time.last));
 	case PD_FEAT_MEM_TOPOLOGY:
 		o = json_object();
 		a = json_array();
-		set(o, "version", ju(f->mem_topology.version));
-		set(o, "block_size", ju(f->mem_topology.block_size));
+		json_put(o, "version", json_u64(f->mem_topology.version));
+		json_put(o, "block_size", json_u64(f->mem_topology.block_size));
 		for (i = 0; f->mem_topology.nodes && i < f->mem_topology.nr; i++) {
 			const struct pd_feat_mem_node *n = &f->mem_topology.nodes[i];
 			json_t *bm = json_array();
@@ -385,36 +385,36 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 			for (w = 0; n->bitmap && w < (n->nbits + 63) / 64; w++)
 				json_array_append_new(bm, jx(n->bitmap[w]));
 			json_array_append_new(a, json_pack("{s:o,s:o,s:o}", "node_id",
-				ju(n->node_id), "nbits", ju(n->nbits), "bitmap", bm));
+				json_u64(n->node_id), "nbits", json_u64(n->nbits), "bitmap", bm));
 		}
-		set(o, "nodes", a);
+		json_put(o, "nodes", a);
 		return o;
 	case PD_FEAT_CLOCKID:
-		return ju(f->clockid_res_ns);
+		return json_u64(f->clockid_res_ns);
 	case PD_FEAT_DIR_FORMAT:
-		return ju(f->dir_format);
+		return json_u64(f->dir_format);
 	case PD_FEAT_BPF_PROG_INFO:
 		o = json_object();
 		a = json_array();
-		set(o, "skipped_swapped", json_boolean(f->bpf_prog_info.skipped_swapped));
+		json_put(o, "skipped_swapped", json_boolean(f->bpf_prog_info.skipped_swapped));
 		for (i = 0; f->bpf_prog_info.progs && i < f->bpf_prog_info.nr; i++) {
 			const struct pd_feat_bpf_prog *p = &f->bpf_prog_info.progs[i];
 
 			json_array_append_new(a, json_pack("{s:i,s:i,s:o,s:o}", "info_len",
 				p->info_len, "data_len", p->data_len, "arrays", jx(p->arrays),
-				"offset", ju(p->offset)));
+				"offset", json_u64(p->offset)));
 		}
-		set(o, "progs", a);
+		json_put(o, "progs", a);
 		return o;
 	case PD_FEAT_BPF_BTF:
 		o = json_object();
 		a = json_array();
-		set(o, "skipped_swapped", json_boolean(f->bpf_btf.skipped_swapped));
+		json_put(o, "skipped_swapped", json_boolean(f->bpf_btf.skipped_swapped));
 		for (i = 0; f->bpf_btf.btfs && i < f->bpf_btf.nr; i++)
 			json_array_append_new(a, json_pack("{s:i,s:i,s:o}", "id",
 				f->bpf_btf.btfs[i].id, "data_size", f->bpf_btf.btfs[i].data_size,
-				"offset", ju(f->bpf_btf.btfs[i].offset)));
-		set(o, "btfs", a);
+				"offset", json_u64(f->bpf_btf.btfs[i].offset)));
+		json_put(o, "btfs", a);
 		return o;
 	case PD_FEAT_COMPRESSED:
 		return json_pack("{s:i,s:i,s:i,s:i,s:i}", "version", f->compressed.version,
@@ -424,8 +424,8 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		return kv_list(&f->cpu_pmu_caps);
 	case PD_FEAT_CLOCK_DATA:
 		return json_pack("{s:i,s:i,s:o,s:o}", "version", f->clock_data.version,
-				 "clockid", f->clock_data.clockid, "tod_ns", ju(f->clock_data.tod_ns),
-				 "clockid_ns", ju(f->clock_data.clockid_ns));
+				 "clockid", f->clock_data.clockid, "tod_ns", json_u64(f->clock_data.tod_ns),
+				 "clockid_ns", json_u64(f->clock_data.clockid_ns));
 	case PD_FEAT_HYBRID_TOPOLOGY:
 		a = json_array();
 		for (i = 0; f->hybrid_topology.nodes && i < f->hybrid_topology.nr; i++)
@@ -443,8 +443,8 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	case PD_FEAT_CPU_DOMAIN_INFO:
 		o = json_object();
 		a = json_array();
-		set(o, "schedstat_version", json_integer(f->cpu_domain_info.schedstat_version));
-		set(o, "max_sched_domains", json_integer(f->cpu_domain_info.max_sched_domains));
+		json_put(o, "schedstat_version", json_integer(f->cpu_domain_info.schedstat_version));
+		json_put(o, "max_sched_domains", json_integer(f->cpu_domain_info.max_sched_domains));
 		for (i = 0; f->cpu_domain_info.cpus && i < f->cpu_domain_info.nr; i++) {
 			const struct pd_feat_domain_cpu *c = &f->cpu_domain_info.cpus[i];
 			json_t *d = json_array();
@@ -457,13 +457,13 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 			json_array_append_new(a, json_pack("{s:i,s:o}", "cpu", c->cpu,
 							   "domains", d));
 		}
-		set(o, "cpus", a);
+		json_put(o, "cpus", a);
 		return o;
 	case PD_FEAT_E_MACHINE:
 		return json_pack("{s:i,s:o}", "e_machine", f->e_machine.e_machine, "e_flags",
 				 jx(f->e_machine.e_flags));
 	case PD_FEAT_CLN_SIZE:
-		return f->cln_size.has_value ? ju(f->cln_size.value) : json_null();
+		return f->cln_size.has_value ? json_u64(f->cln_size.value) : json_null();
 	case PD_FEAT_SP_FILE:
 	case PD_FEAT_SP_FILE2: {
 		const struct pd_feat_sp_files *sf = id == PD_FEAT_SP_FILE ? &f->sp_file :
@@ -489,7 +489,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 				      "min_vaddr", jx(e->min_vaddr), brief ? "nr_symbols" : "symbols",
 				      syms, "dex_offsets", dex);
 			if (e->has_min_vaddr_offset)
-				set(o, "min_vaddr_offset", jx(e->min_vaddr_offset));
+				json_put(o, "min_vaddr_offset", jx(e->min_vaddr_offset));
 			json_array_append_new(a, o);
 		}
 		return a;
@@ -501,7 +501,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		for (i = 0; f->sp_debug_unwind.paths && i < f->sp_debug_unwind.nr; i++)
 			json_array_append_new(a, json_pack("{s:o,s:o}", "path",
 				js(f->sp_debug_unwind.paths[i]), "size",
-				ju(f->sp_debug_unwind.sizes ? f->sp_debug_unwind.sizes[i] : 0)));
+				json_u64(f->sp_debug_unwind.sizes ? f->sp_debug_unwind.sizes[i] : 0)));
 		return a;
 	default:
 		return NULL;	/* kept as bytes only */
@@ -520,81 +520,96 @@ json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t
 		payload = raw->data;
 		len = raw->len;
 	}
-	set(o, "id", json_integer(id));
-	set(o, "name", json_string(cli_feature_name(id, buf, sizeof(buf))));
+	json_put(o, "id", json_integer(id));
+	json_put(o, "name", json_string(cli_feature_name(id, buf, sizeof(buf))));
 	if (raw && raw->present)
-		set(o, "offset", ju(raw->offset));
-	set(o, "size", ju(len));
-	set(o, "decoded", json_boolean(decoded));
+		json_put(o, "offset", json_u64(raw->offset));
+	json_put(o, "size", json_u64(len));
+	json_put(o, "decoded", json_boolean(decoded));
 	if (decoded)
 		v = json_feature_value(f, id, false);
 	if (v)
-		set(o, "value", v);
+		json_put(o, "value", v);
 	/* what has no typed form stays available byte for byte */
 	if (!v || !decoded)
-		set(o, "raw", jb64(payload, payload ? len : 0));
+		json_put(o, "raw", jb64(payload, payload ? len : 0));
 	return o;
 }
 
 static json_t *section(const struct pd_section *s)
 {
-	return json_pack("{s:o,s:o}", "offset", ju(s->offset), "size", ju(s->size));
+	return json_pack("{s:o,s:o}", "offset", json_u64(s->offset), "size", json_u64(s->size));
+}
+
+json_t *json_source(const struct pd_header *h, const char *input)
+{
+	static const char *const modes[] = { "file", "pipe", "dir" };
+	json_t *src = json_object();
+
+	json_put(src, "path", js(input));
+	json_put(src, "mode", json_string((unsigned int)h->mode < 3 ? modes[h->mode] : "?"));
+	json_put(src, "byte_order", json_string(h->big_endian ? "big" : "little"));
+	json_put(src, "swapped", json_boolean(h->swapped));
+	json_put(src, "size", json_u64(h->file_size));
+	json_put(src, "spooled", json_boolean(h->spooled));
+	if (h->mode == PD_MODE_DIR)
+		json_put(src, "streams", json_integer(h->nr_streams));
+	return src;
+}
+
+json_t *json_header(const struct pd_header *h)
+{
+	json_t *hdr = json_object();
+	size_t i;
+
+	json_put(hdr, "magic", jx(h->magic));
+	json_put(hdr, "header_size", json_u64(h->header_size));
+	if (h->mode != PD_MODE_PIPE) {
+		json_t *bm = json_array();
+
+		json_put(hdr, "attr_size", json_u64(h->attr_size));
+		json_put(hdr, "attrs", section(&h->attrs));
+		json_put(hdr, "data", section(&h->data));
+		json_put(hdr, "event_types", section(&h->event_types));
+		for (i = 0; i < 4; i++)
+			json_array_append_new(bm, jx(h->features[i]));
+		json_put(hdr, "feature_bitmap", h->has_feature_bitmap ? bm : (json_decref(bm), json_null()));
+	}
+	return hdr;
+}
+
+json_t *json_event(const struct pd_event *ev, size_t idx)
+{
+	json_t *ids = json_array();
+	size_t k;
+
+	for (k = 0; ev->ids && k < ev->nr_ids; k++)
+		json_array_append_new(ids, json_u64(ev->ids[k]));
+	return json_pack("{s:i,s:o,s:o,s:i,s:o,s:o}", "index", (int)idx, "name", js(ev->name),
+			 "file_offset", json_u64(ev->file_offset), "size_on_disk",
+			 (int)ev->attr_size_on_disk, "attr", json_attr(&ev->attr), "ids", ids);
 }
 
 json_t *json_file_description(struct pd_reader *r, const char *input)
 {
-	static const char *const modes[] = { "file", "pipe", "dir" };
 	const struct pd_header *h = pd_reader_header(r);
 	const struct pd_features *f = pd_reader_features(r);
-	json_t *d = json_object(), *src = json_object(), *hdr = json_object();
-	json_t *attrs = json_array(), *feats = json_array();
+	json_t *d = json_object(), *attrs = json_array(), *feats = json_array();
 	unsigned int id;
-	size_t i, k;
+	size_t i;
 
-	set(d, "schema_version", json_integer(JSON_FULL_SCHEMA_VERSION));
-	set(d, "generator", json_pack("{s:s,s:s}", "name", "perfconv", "version", pd_version()));
-	set(src, "path", js(input));
-	set(src, "mode", json_string((unsigned int)h->mode < 3 ? modes[h->mode] : "?"));
-	set(src, "byte_order", json_string(h->big_endian ? "big" : "little"));
-	set(src, "swapped", json_boolean(h->swapped));
-	set(src, "size", ju(h->file_size));
-	set(src, "spooled", json_boolean(h->spooled));
-	if (h->mode == PD_MODE_DIR)
-		set(src, "streams", json_integer(h->nr_streams));
-	set(d, "source", src);
-
-	set(hdr, "magic", jx(h->magic));
-	set(hdr, "header_size", ju(h->header_size));
-	if (h->mode != PD_MODE_PIPE) {
-		json_t *bm = json_array();
-
-		set(hdr, "attr_size", ju(h->attr_size));
-		set(hdr, "attrs", section(&h->attrs));
-		set(hdr, "data", section(&h->data));
-		set(hdr, "event_types", section(&h->event_types));
-		for (i = 0; i < 4; i++)
-			json_array_append_new(bm, jx(h->features[i]));
-		set(hdr, "feature_bitmap", h->has_feature_bitmap ? bm : (json_decref(bm), json_null()));
-	}
-	set(d, "header", hdr);
-
+	json_put(d, "schema_version", json_integer(JSON_FULL_SCHEMA_VERSION));
+	json_put(d, "generator", json_pack("{s:s,s:s}", "name", "perfconv", "version", pd_version()));
+	json_put(d, "source", json_source(h, input));
+	json_put(d, "header", json_header(h));
 	/* pipe mode: the attrs and features arrive later as records */
-	for (i = 0; i < pd_reader_nr_events(r); i++) {
-		const struct pd_event *ev = pd_reader_event(r, i);
-		json_t *ids = json_array();
-
-		for (k = 0; ev->ids && k < ev->nr_ids; k++)
-			json_array_append_new(ids, ju(ev->ids[k]));
-		json_array_append_new(attrs, json_pack("{s:i,s:o,s:o,s:i,s:o,s:o}",
-			"index", (int)i, "name", js(ev->name), "file_offset", ju(ev->file_offset),
-			"size_on_disk", (int)ev->attr_size_on_disk, "attr", json_attr(&ev->attr),
-			"ids", ids));
-	}
-	set(d, "attrs", attrs);
+	for (i = 0; i < pd_reader_nr_events(r); i++)
+		json_array_append_new(attrs, json_event(pd_reader_event(r, i), i));
+	json_put(d, "attrs", attrs);
 	for (id = 0; id < PD_FEAT_BITS; id++)
 		if (pd_features_has(f, id))
 			json_array_append_new(feats, json_feature(f, id, NULL, 0, true));
-	set(d, "features", feats);
+	json_put(d, "features", feats);
 	return d;
 }
 

@@ -20,6 +20,12 @@
  */
 json_t *json_text(const char *s);
 
+/* An unsigned number: an integer up to 2^53 (exact in every JSON reader), else a string. */
+json_t *json_u64(uint64_t v);
+
+/* Set o[k] to v (stolen), null when v is NULL (a failed allocation). */
+void json_put(json_t *o, const char *k, json_t *v);
+
 /* Every field of an attr, flags by name as well as the raw words. */
 json_t *json_attr(const struct pd_attr *a);
 
@@ -39,6 +45,15 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
  */
 json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t *payload,
 		     size_t len, bool known_id);
+
+/* Where the input came from: path, mode, byte order, size. */
+json_t *json_source(const struct pd_header *h, const char *input);
+
+/* The file header: magic, sizes, sections, feature bitmap words. */
+json_t *json_header(const struct pd_header *h);
+
+/* One event: index, name, where its attr was read, the attr and its ids. */
+json_t *json_event(const struct pd_event *ev, size_t idx);
 
 /* {"source":..,"header":..,"attrs":[..],"features":[..]} */
 json_t *json_file_description(struct pd_reader *r, const char *input);
