@@ -360,6 +360,7 @@ int cmd_to_csv(int argc, char **argv)
 	 * lookup per distinct function, loaded only for DSOs that have it.
 	 */
 	so.srcline = srcline || c->want[CSV_FUNCTIONS];
+	so.processes = c->want[CSV_PROCESSES];
 	c->srcline = so.srcline;
 	so.note_fn = print_note;
 	so.note_arg = o.verbose ? c : NULL;

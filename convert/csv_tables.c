@@ -598,162 +598,6 @@ static int type_cmp(const void *a, const void *b)
 	return x->type < y->type ? -1 : x->type > y->type;
 }
 
-/* ------------------------------------------------------------ processes */
-
-/* names listed per process at most (a process renaming itself in a loop) */
-#define PROC_MAX_COMMS 256
-
-struct proc {
-	int32_t pid, ppid;
-	bool has_ppid, has_fork, has_exit;
-	uint64_t fork_time, exit_time;
-	uint64_t mmaps;
-	uint32_t threads;
-	const char **comms;	/* its names in time order, a repeat of the last one left out */
-	uint32_t nr_comms, cap_comms;
-	bool comms_elided;	/* more than PROC_MAX_COMMS: the ones before the last dropped */
-	struct csv_evvec ev;
-};
-
-struct thr {
-	int32_t tid, pid;
-};
-
-static bool proc_eq(const void *item, const void *key)
-{
-	return ((const struct proc *)item)->pid == *(const int32_t *)key;
-}
-
-static bool thr_eq(const void *item, const void *key)
-{
-	return ((const struct thr *)item)->tid == *(const int32_t *)key;
-}
-
-static struct proc *proc_get(struct csv_ctx *c, int32_t pid)
-{
-	uint64_t h = csv_hash_u64((uint32_t)pid, 11);
-	struct proc *p = csv_map_find(&c->procs, h, proc_eq, &pid);
-
-	if (p)
-		return p;
-	p = csv_arena_alloc(&c->arena, sizeof(*p));
-	if (!p || csv_map_add(&c->procs, h, p))
-		return nomem(c);
-	p->pid = pid;
-	return p;
-}
-
-/* Count a thread for its process the first time the tid shows up. */
-static void thread_seen(struct csv_ctx *c, int32_t pid, int32_t tid)
-{
-	uint64_t h = csv_hash_u64((uint32_t)tid, 13);
-	struct thr *t = csv_map_find(&c->threads, h, thr_eq, &tid);
-	struct proc *p;
-
-	if (t || pid == -1)
-		return;
-	t = csv_arena_alloc(&c->arena, sizeof(*t));
-	if (!t || csv_map_add(&c->threads, h, t)) {
-		c->nomem = true;
-		return;
-	}
-	t->tid = tid;
-	t->pid = pid;
-	p = proc_get(c, pid);
-	if (p)
-		p->threads++;
-}
-
-/*
- * A process's names, as perf's thread keeps them: every COMM of its main
- * thread in time order (an exec, or a rename), so the last one is the
- * name perf reports it under.  A name may come back (a wrapper script
- * named like the program it execs): it is listed again.
- */
-static void proc_add_comm(struct csv_ctx *c, struct proc *p, const char *comm)
-{
-	const char *s = csv_intern(&c->str, comm, strlen(comm));
-
-	if (!s) {
-		c->nomem = true;
-		return;
-	}
-	if (p->nr_comms && p->comms[p->nr_comms - 1] == s)
-		return;
-	if (p->nr_comms == PROC_MAX_COMMS) {
-		/* bounded: the first ones and the newest stay */
-		p->comms[p->nr_comms - 1] = s;
-		p->comms_elided = true;
-		return;
-	}
-	if (p->nr_comms == p->cap_comms) {
-		uint32_t n = p->cap_comms ? p->cap_comms * 2 : 2;
-		const char **v = realloc(p->comms, n * sizeof(*v));
-
-		if (!v) {
-			c->nomem = true;
-			return;
-		}
-		p->comms = v;
-		p->cap_comms = n;
-	}
-	p->comms[p->nr_comms++] = s;
-}
-
-static void procs_record(struct csv_ctx *c, const struct pd_record *rec)
-{
-	struct pd_sym_thread th;
-	struct proc *p;
-
-	switch (rec->type) {
-	case PD_REC_COMM:
-		thread_seen(c, (int32_t)rec->u.comm.pid, (int32_t)rec->u.comm.tid);
-		/* a thread naming itself does not rename its process */
-		if (rec->u.comm.pid != rec->u.comm.tid)
-			break;
-		p = proc_get(c, (int32_t)rec->u.comm.pid);
-		if (p)
-			proc_add_comm(c, p, rec->u.comm.comm);
-		break;
-	case PD_REC_FORK:
-		thread_seen(c, (int32_t)rec->u.fork.pid, (int32_t)rec->u.fork.tid);
-		if (rec->u.fork.pid != rec->u.fork.tid)
-			break;
-		p = proc_get(c, (int32_t)rec->u.fork.pid);
-		if (!p)
-			break;
-		p->has_fork = true;
-		p->fork_time = rec->u.fork.time;
-		p->has_ppid = true;
-		p->ppid = (int32_t)rec->u.fork.ppid;
-		/* the child runs under its parent's name until it execs */
-		if (!pd_machine_thread(c->m, (int32_t)rec->u.fork.tid, &th) && th.comm_set)
-			proc_add_comm(c, p, th.comm);
-		break;
-	case PD_REC_EXIT:
-		if (rec->u.fork.pid != rec->u.fork.tid)
-			break;
-		p = proc_get(c, (int32_t)rec->u.fork.pid);
-		if (!p)
-			break;
-		p->has_exit = true;
-		p->exit_time = rec->u.fork.time;
-		break;
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2:
-		if ((int32_t)rec->u.mmap.pid == -1 ||
-		    (rec->misc & PD_MISC_CPUMODE_MASK) != PD_CPUMODE_USER)
-			break;
-		thread_seen(c, (int32_t)rec->u.mmap.pid, (int32_t)rec->u.mmap.tid);
-		p = proc_get(c, (int32_t)rec->u.mmap.pid);
-		if (p)
-			p->mmaps++;
-		break;
-	default:
-		break;
-	}
-}
-
 /* ------------------------------------------------------------ functions */
 
 struct func {
@@ -1494,20 +1338,10 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 	const char *comm = NULL;
 	struct pd_member mbr;
 	struct csv_evsum *es;
-	struct proc *p = NULL;
 	bool resolved = false;
 	size_t n = 0, nx = 0, pos = 0;
 	int ret;
 
-	if (c->want[CSV_PROCESSES]) {
-		int32_t pid = s->sample_type & PD_SAMPLE_TID ? (int32_t)s->pid : -1;
-
-		if (s->sample_type & PD_SAMPLE_TID)
-			thread_seen(c, pid, (int32_t)s->tid);
-		p = proc_get(c, pid);
-		if (!p)
-			return;
-	}
 	while ((ret = pd_members_next(c->members, rec, &pos, &mbr)) > 0) {
 		int ev = mbr.event_index;
 
@@ -1516,12 +1350,10 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 			return;
 		es->samples++;
 		es->period += mbr.period;
-		if (p) {
-			es = evsum(c, &p->ev, ev);
-			if (!es)
-				return;
-			es->samples++;
-			es->period += mbr.period;
+		/* the machine keeps the process table (pd_sym_opts.processes) */
+		if (pd_machine_count_sample(c->m, rec, ev, mbr.period) < 0) {
+			c->nomem = true;
+			return;
 		}
 		if (!c->want[CSV_SAMPLES] && !c->want[CSV_FUNCTIONS] && !c->want[CSV_LINES] &&
 		    !c->want[CSV_FOLDED])
@@ -1561,8 +1393,6 @@ void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 		records_row(c, rec);
 	if (!rec->decoded)
 		return;
-	if (c->want[CSV_PROCESSES])
-		procs_record(c, rec);
 
 	switch (rec->type) {
 	case PD_REC_SAMPLE:
@@ -1650,16 +1480,8 @@ static void write_stats(struct csv_ctx *c)
 	}
 }
 
-static int proc_cmp(const void *a, const void *b)
-{
-	const struct proc *x = *(const struct proc *const *)a;
-	const struct proc *y = *(const struct proc *const *)b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static void proc_row(struct csv_ctx *c, const struct proc *p, const char *comm, const char *comms,
-		     int ev, const struct csv_evsum *es)
+static void proc_row(struct csv_ctx *c, const struct pd_sym_process *p, const char *comms, int ev,
+		     const struct pd_sym_count *n)
 {
 	struct csv_out *o = &c->out[CSV_PROCESSES];
 
@@ -1668,7 +1490,7 @@ static void proc_row(struct csv_ctx *c, const struct proc *p, const char *comm, 
 		csv_i64(o, p->ppid);
 	else
 		csv_empty(o);
-	csv_str(o, comm);
+	csv_str(o, p->comm);
 	csv_str(o, comms);
 	if (p->has_fork)
 		csv_u64(o, p->fork_time);
@@ -1681,67 +1503,45 @@ static void proc_row(struct csv_ctx *c, const struct proc *p, const char *comm, 
 	csv_u64(o, p->mmaps);
 	csv_u64(o, p->threads);
 	csv_str(o, ev >= 0 ? event_name(c, ev) : "");
-	csv_u64(o, es ? es->samples : 0);
-	csv_u64(o, es ? es->period : 0);
+	csv_u64(o, n ? n->samples : 0);
+	csv_u64(o, n ? n->period : 0);
 	csv_eol(o);
 }
 
-static void write_processes(struct csv_ctx *c)
+/* One process of the machine's table: a row per event it has samples of. */
+static void process_rows(void *arg, const struct pd_sym_process *p)
 {
-	struct proc **v = (struct proc **)csv_map_items(&c->procs);
-	size_t i, e;
+	struct csv_ctx *c = arg;
+	size_t len = 0, need = 1, e;
+	uint32_t k;
+	bool any = false;
 
-	if (c->procs.nr && !v) {
-		c->nomem = true;
+	for (k = 0; k < p->nr_comms; k++)
+		need += strlen(p->comms[k]) + 1;
+	need += 4;	/* "...;" */
+	if (!ensure_scratch(c, need))
 		return;
+	for (k = 0; k < p->nr_comms; k++) {
+		size_t l = strlen(p->comms[k]);
+
+		if (k)
+			c->scratch[len++] = ';';
+		if (p->comms_elided && k == p->nr_comms - 1) {
+			memcpy(c->scratch + len, "...;", 4);
+			len += 4;
+		}
+		memcpy(c->scratch + len, p->comms[k], l);
+		len += l;
 	}
-	if (v)
-		qsort(v, c->procs.nr, sizeof(*v), proc_cmp);
-	for (i = 0; i < c->procs.nr; i++) {
-		struct proc *p = v[i];
-		const char *comm;
-		size_t len = 0, need = 1;
-		uint32_t k;
-		bool any = false;
-
-		for (k = 0; k < p->nr_comms; k++)
-			need += strlen(p->comms[k]) + 1;
-		need += 4;	/* "...;" */
-		if (!ensure_scratch(c, need))
-			break;
-		for (k = 0; k < p->nr_comms; k++) {
-			size_t l = strlen(p->comms[k]);
-
-			if (k)
-				c->scratch[len++] = ';';
-			if (p->comms_elided && k == p->nr_comms - 1) {
-				memcpy(c->scratch + len, "...;", 4);
-				len += 4;
-			}
-			memcpy(c->scratch + len, p->comms[k], l);
-			len += l;
-		}
-		c->scratch[len] = '\0';
-		/* without a COMM of its own the process is named like perf names it */
-		comm = p->nr_comms ? p->comms[p->nr_comms - 1] : pd_machine_comm(c->m, p->pid, p->pid);
-		if (!p->has_ppid) {
-			struct pd_sym_thread th;
-
-			if (!pd_machine_thread(c->m, p->pid, &th) && th.ppid != -1) {
-				p->has_ppid = true;
-				p->ppid = th.ppid;
-			}
-		}
-		for (e = 0; e < p->ev.nr; e++) {
-			if (!p->ev.v[e].samples)
-				continue;
-			proc_row(c, p, comm, c->scratch, (int)e, &p->ev.v[e]);
-			any = true;
-		}
-		if (!any)
-			proc_row(c, p, comm, c->scratch, -1, NULL);
+	c->scratch[len] = '\0';
+	for (e = 0; e < p->nr_counts; e++) {
+		if (!p->counts[e].samples)
+			continue;
+		proc_row(c, p, c->scratch, (int)e, &p->counts[e]);
+		any = true;
 	}
-	free(v);
+	if (!any)
+		proc_row(c, p, c->scratch, -1, NULL);
 }
 
 static int func_cmp(const void *a, const void *b)
@@ -1933,7 +1733,8 @@ void csv_finish(struct csv_ctx *c)
 	if (c->want[CSV_STATS])
 		write_stats(c);
 	if (c->want[CSV_PROCESSES])
-		write_processes(c);
+		if (pd_machine_processes(c->m, process_rows, c) < 0)
+			c->nomem = true;
 	if (c->want[CSV_FUNCTIONS])
 		write_functions(c);
 	if (c->want[CSV_LINES])
@@ -1953,17 +1754,7 @@ int csv_ctx_init(struct csv_ctx *c)
 
 void csv_ctx_free(struct csv_ctx *c)
 {
-	size_t i;
-
 	csv_samples_stop(c);
-	for (i = 0; i < c->procs.cap; i++) {
-		struct proc *p = c->procs.slots[i].item;
-
-		if (p) {
-			free(p->comms);
-			free(p->ev.v);
-		}
-	}
 	free(c->ev.v);
 	csv_map_free(&c->types);
 	csv_map_free(&c->names);
@@ -1971,8 +1762,6 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_map_free(&c->lines);
 	csv_map_free(&c->srccache);
 	csv_map_free(&c->inls);
-	csv_map_free(&c->procs);
-	csv_map_free(&c->threads);
 	csv_map_free(&c->folded);
 	csv_strings_free(&c->str);
 	csv_arena_free(&c->arena);

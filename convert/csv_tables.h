@@ -117,14 +117,12 @@ struct csv_ctx {
 	struct csv_map types;
 	struct csv_evvec ev;
 
-	/* functions, lines, processes, folded */
+	/* functions, lines, folded (processes: the machine's, pd_machine_processes()) */
 	uint64_t sample_no;
 	struct csv_map names;
 	struct csv_map funcs;
 	struct csv_map lines;
 	struct csv_map srccache;
-	struct csv_map procs;
-	struct csv_map threads;
 	struct csv_map folded;
 
 	/* resolution cache, see resolve_one() */

@@ -57,6 +57,12 @@ struct comm_ent {
 struct thread {
 	int32_t pid, tid, ppid;
 	bool comm_set, exited;
+	/*
+	 * Its tid was counted in a process's threads (opts.processes).  A
+	 * thread that replaces it (a reused tid) inherits this: the machine
+	 * never forgets a tid, so these flags are the set of tids counted.
+	 */
+	bool counted;
 	uint64_t exit_time;
 	struct comm_ent *comms;	/* oldest first */
 	uint32_t nr_comms, cap_comms;
@@ -88,6 +94,8 @@ struct pd_machine {
 
 	struct strent **sh;	/* interned strings (comms) */
 	size_t sh_nbuckets;
+
+	struct pd_proc_table procs;	/* opts.processes */
 
 	struct aspace kmaps;	/* kernel, modules, KSYMBOL */
 	struct pd_dso *kernel;	/* the kernel DSO, once known */
@@ -621,6 +629,20 @@ static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t 
 	return t;
 }
 
+/* A fresh thread in place of `old` (same tid), counted if `old` was. */
+static struct thread *thread_renew(struct pd_machine *m, struct thread *old, int32_t pid,
+				   int32_t tid)
+{
+	bool counted = old->counted;
+	struct thread *t;
+
+	thread_remove(m, old);
+	t = thread_findnew(m, pid, tid);
+	if (t)
+		t->counted = counted;
+	return t;
+}
+
 static int thread_set_comm(struct pd_machine *m, struct thread *t, const char *comm, uint64_t time)
 {
 	const char *s = intern(m, comm);
@@ -716,6 +738,7 @@ void pd_machine_free(struct pd_machine *m)
 			thread_free(t);
 		}
 	}
+	pd_procs_free(&m->procs);
 	for (i = 0; m->sh && i < m->sh_nbuckets; i++) {
 		struct strent *e = m->sh[i], *n;
 
@@ -1004,8 +1027,7 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 		return -1;
 	if (parent->pid != ppid) {
 		/* a stale entry for that tid: start over, as perf does */
-		thread_remove(m, parent);
-		parent = thread_findnew(m, ppid, ptid);
+		parent = thread_renew(m, parent, ppid, ptid);
 		if (!parent)
 			return -1;
 	}
@@ -1019,8 +1041,7 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 		 */
 		const char *comm = parent->comm_set ? thread_comm_now(parent) : NULL;
 
-		thread_remove(m, t);
-		t = thread_findnew(m, pid, tid);
+		t = thread_renew(m, t, pid, tid);
 		if (!t)
 			return -1;
 		if (comm && thread_set_comm(m, t, comm, time) < 0)
@@ -1029,8 +1050,9 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 		return 0;
 	}
 	if (t)
-		thread_remove(m, t);	/* tid reuse: a fresh thread */
-	t = thread_findnew(m, pid, tid);
+		t = thread_renew(m, t, pid, tid);	/* tid reuse: a fresh thread */
+	else
+		t = thread_findnew(m, pid, tid);
 	if (!t)
 		return -1;
 	parent = thread_find(m, ptid);
@@ -1109,7 +1131,7 @@ static int do_ksymbol(struct pd_machine *m, const struct pd_rec_ksymbol *ks)
 	return kmaps_insert(m, &nm);
 }
 
-int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
+static int machine_update(struct pd_machine *m, const struct pd_record *rec)
 {
 	uint8_t cpumode = rec->misc & 7;
 	struct thread *t;
@@ -1155,6 +1177,158 @@ int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 	default:
 		return 0;
 	}
+}
+
+/* ------------------------------------------------------------ processes */
+
+/* A tid counted in its process the first time it shows up with a pid. */
+static int proc_thread_seen(struct pd_machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = thread_find(m, tid);
+	struct pd_proc *p;
+
+	if (!t || t->counted || pid == -1)
+		return 0;
+	t->counted = true;
+	p = pd_procs_get(&m->procs, pid);
+	if (!p)
+		return -1;
+	p->pub.threads++;
+	return 0;
+}
+
+/*
+ * The process table after the threads took `rec`: by the record's own
+ * pid and tid (the thread found by tid may belong to an older process).
+ * A thread naming itself does not rename its process; a process's names
+ * are those of its main thread, as perf keeps them.
+ */
+static int procs_update(struct pd_machine *m, const struct pd_record *rec)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	int32_t pid, tid;
+	struct pd_proc *p;
+	struct thread *t;
+
+	switch (rec->type) {
+	case PD_REC_COMM:
+		pid = (int32_t)rec->u.comm.pid;
+		tid = (int32_t)rec->u.comm.tid;
+		if (proc_thread_seen(m, pid, tid) < 0)
+			return -1;
+		if (pid != tid)
+			return 0;
+		p = pd_procs_get(&m->procs, pid);
+		return p ? pd_proc_add_comm(p, intern(m, rec->u.comm.comm)) : -1;
+	case PD_REC_FORK:
+		pid = (int32_t)rec->u.fork.pid;
+		tid = (int32_t)rec->u.fork.tid;
+		if (proc_thread_seen(m, pid, tid) < 0)
+			return -1;
+		if (pid != tid)
+			return 0;
+		p = pd_procs_get(&m->procs, pid);
+		if (!p)
+			return -1;
+		p->pub.has_fork = true;
+		p->pub.fork_time = rec->u.fork.time;
+		p->pub.has_ppid = true;
+		p->pub.ppid = (int32_t)rec->u.fork.ppid;
+		/* the child runs under its parent's name until it execs */
+		t = thread_find(m, tid);
+		if (t && t->comm_set)
+			return pd_proc_add_comm(p, thread_comm_now(t));
+		return 0;
+	case PD_REC_EXIT:
+		if (rec->u.fork.pid != rec->u.fork.tid)
+			return 0;
+		p = pd_procs_get(&m->procs, (int32_t)rec->u.fork.pid);
+		if (!p)
+			return -1;
+		p->pub.has_exit = true;
+		p->pub.exit_time = rec->u.fork.time;
+		return 0;
+	case PD_REC_MMAP:
+	case PD_REC_MMAP2:
+		pid = (int32_t)rec->u.mmap.pid;
+		if (pid == -1 || (rec->misc & PD_MISC_CPUMODE_MASK) != PD_CPUMODE_USER)
+			return 0;
+		if (proc_thread_seen(m, pid, (int32_t)rec->u.mmap.tid) < 0)
+			return -1;
+		p = pd_procs_get(&m->procs, pid);
+		if (!p)
+			return -1;
+		p->pub.mmaps++;
+		return 0;
+	case PD_REC_SAMPLE:
+		/* a sample without its attr has no event: nothing to charge it to */
+		if (rec->event_index < 0)
+			return 0;
+		pid = -1;
+		if (s->sample_type & PD_SAMPLE_TID) {
+			pid = (int32_t)s->pid;
+			if (proc_thread_seen(m, pid, (int32_t)s->tid) < 0)
+				return -1;
+		}
+		return pd_procs_get(&m->procs, pid) ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
+{
+	if (machine_update(m, rec) < 0)
+		return -1;
+	if (!m->env.opts.processes || !rec->decoded)
+		return 0;
+	return procs_update(m, rec);
+}
+
+int pd_machine_count_sample(struct pd_machine *m, const struct pd_record *rec, int event_index,
+			    uint64_t period)
+{
+	const struct pd_sample *s = &rec->u.sample;
+	struct pd_proc *p;
+
+	if (!m->env.opts.processes)
+		return 0;
+	p = pd_procs_get(&m->procs, s->sample_type & PD_SAMPLE_TID ? (int32_t)s->pid : -1);
+	return p ? pd_proc_count(p, event_index, period) : -1;
+}
+
+int pd_machine_processes(struct pd_machine *m, pd_sym_process_fn fn, void *arg)
+{
+	struct pd_proc **v = pd_procs_sorted(&m->procs);
+	size_t i;
+
+	if (m->procs.nr && !v)
+		return -1;
+	for (i = 0; i < m->procs.nr; i++) {
+		struct pd_sym_process pr = v[i]->pub;
+		struct thread *t;
+
+		pr.comms = v[i]->comms;
+		pr.counts = v[i]->counts;
+		pr.nr_counts = v[i]->nr_counts;
+		/* without a COMM of its own the process is named like perf names it */
+		if (pr.nr_comms) {
+			pr.comm = pr.comms[pr.nr_comms - 1];
+		} else {
+			t = thread_findnew(m, pr.pid, pr.pid);
+			pr.comm = t ? thread_comm_now(t) : NULL;
+		}
+		if (!pr.has_ppid) {
+			t = thread_find(m, pr.pid);
+			if (t && t->ppid != -1) {
+				pr.has_ppid = true;
+				pr.ppid = t->ppid;
+			}
+		}
+		fn(arg, &pr);
+	}
+	free(v);
+	return 0;
 }
 
 /* ------------------------------------------------------------ loading */

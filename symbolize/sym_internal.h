@@ -250,6 +250,35 @@ const uint64_t *pd_unwind_sample_ips(struct pd_machine *m, const struct pd_recor
 void pd_machine_resolve_ips(struct pd_machine *m, int32_t pid, int32_t tid,
 			    const struct pd_sym_ip *st, size_t n, struct pd_sym_frame *frames);
 
+/*
+ * procs.c: the processes of the recording by pid (opts.processes); the
+ * machine feeds it, it knows nothing of threads.
+ */
+struct pd_proc {
+	struct pd_sym_process pub;	/* comms and counts are set when listed */
+	const char **comms;		/* interned by the machine */
+	uint32_t cap_comms;
+	struct pd_sym_count *counts;	/* by event index */
+	size_t nr_counts;
+	struct pd_proc *hnext;
+};
+
+struct pd_proc_table {
+	struct pd_proc **h;		/* hash by pid */
+	size_t nbuckets, nr;
+	struct pd_proc *last;		/* the last one asked for */
+};
+
+/* The process of `pid`, created when new; NULL when out of memory. */
+struct pd_proc *pd_procs_get(struct pd_proc_table *t, int32_t pid);
+/* Its next name (interned: equal names are equal pointers); -1 on ENOMEM or s NULL. */
+int pd_proc_add_comm(struct pd_proc *p, const char *s);
+/* One sample of event `ev`; -1 on ENOMEM. */
+int pd_proc_count(struct pd_proc *p, int ev, uint64_t period);
+/* Every process by increasing pid, malloc'ed (NULL when none or out of memory: check nr). */
+struct pd_proc **pd_procs_sorted(const struct pd_proc_table *t);
+void pd_procs_free(struct pd_proc_table *t);
+
 /* small helpers */
 void pd_hex(const uint8_t *id, size_t n, char *out);
 bool pd_build_id_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb);

@@ -437,6 +437,124 @@ static void test_exec_exit_reuse(void)
 	pd_machine_free(m);
 }
 
+/* ---- the processes of the recording ---- */
+
+struct procs_seen {
+	unsigned int nr;
+	struct pd_sym_process p[8];
+	char comms[8][64];	/* the names joined with ';' */
+};
+
+static void proc_cb(void *arg, const struct pd_sym_process *p)
+{
+	struct procs_seen *ps = arg;
+	size_t len = 0;
+	uint32_t i;
+
+	if (ps->nr == 8)
+		return;
+	for (i = 0; i < p->nr_comms && i < 3; i++)
+		len += (size_t)snprintf(ps->comms[ps->nr] + len, sizeof(ps->comms[0]) - len, "%s%s",
+					i ? ";" : "", p->comms[i]);
+	ps->p[ps->nr++] = *p;
+}
+
+static void sample_of(struct pd_machine *m, struct pd_record *r, int32_t pid, int32_t tid,
+		      bool has_tid)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = PD_REC_SAMPLE;
+	r->event_index = 0;
+	r->u.sample.sample_type = has_tid ? PD_SAMPLE_TID : 0;
+	r->u.sample.pid = (uint32_t)pid;
+	r->u.sample.tid = (uint32_t)tid;
+	feed(m, r);
+}
+
+static void test_processes(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct procs_seen ps;
+	struct pd_record r;
+	char name[16];
+	int i;
+
+	o.processes = true;
+	m = new_machine(&o, NULL);
+	comm(m, 100, 100, "sh", 5, false);
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 10, 0);
+	comm(m, 200, 200, "worker", 20, false);
+	comm(m, 200, 200, "worker", 21, false);	/* a repeat is left out */
+	fork_exit(m, PD_REC_FORK, 200, 200, 201, 200, 22, 0);
+	comm(m, 200, 201, "w1", 23, false);	/* a thread naming itself */
+	comm(m, 200, 200, "ls", 30, true);
+	mmap2(m, 200, 200, 0x40000, 0x1000, 0, 5, "/bin/ls", PD_CPUMODE_USER);
+	mmap2(m, 200, 200, 0x50000, 0x1000, 0, 5, "/bin/ls", PD_CPUMODE_KERNEL);
+	fork_exit(m, PD_REC_EXIT, 200, 100, 200, 100, 40, 0);
+	/* the tid reused: a fresh thread, the same process, counted once */
+	fork_exit(m, PD_REC_FORK, 200, 100, 200, 100, 50, 0);
+	sample_of(m, &r, 200, 201, true);
+	CU_ASSERT_EQUAL(pd_machine_count_sample(m, &r, 0, 7), 0);
+	CU_ASSERT_EQUAL(pd_machine_count_sample(m, &r, 2, 3), 0);
+	sample_of(m, &r, 200, 201, true);
+	CU_ASSERT_EQUAL(pd_machine_count_sample(m, &r, 0, 5), 0);
+	sample_of(m, &r, 7, 7, false);	/* no TID: pid -1 */
+	CU_ASSERT_EQUAL(pd_machine_count_sample(m, &r, 0, 1), 0);
+	/* a sample of a thread never named: the process is named like perf names it */
+	sample_of(m, &r, 300, 301, true);
+	for (i = 0; i < PD_SYM_MAX_COMMS + 2; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		comm(m, 400, 400, name, 60 + (uint64_t)i, false);
+	}
+
+	memset(&ps, 0, sizeof(ps));
+	CU_ASSERT_EQUAL(pd_machine_processes(m, proc_cb, &ps), 0);
+	CU_ASSERT_EQUAL_FATAL(ps.nr, 5);
+	CU_ASSERT_EQUAL(ps.p[0].pid, -1);
+	CU_ASSERT_EQUAL(ps.p[0].threads, 0);
+	CU_ASSERT_EQUAL(ps.p[0].nr_counts > 0 ? ps.p[0].counts[0].samples : 0, 1);
+	CU_ASSERT_EQUAL(ps.p[1].pid, 100);
+	CU_ASSERT_STRING_EQUAL(ps.p[1].comm, "sh");
+	CU_ASSERT_EQUAL(ps.p[1].threads, 1);
+	CU_ASSERT(!ps.p[1].has_fork);
+	CU_ASSERT(!ps.p[1].has_ppid);
+	CU_ASSERT_EQUAL(ps.p[2].pid, 200);
+	CU_ASSERT_STRING_EQUAL(ps.p[2].comm, "sh");
+	CU_ASSERT_EQUAL(ps.p[2].nr_comms, 4);
+	CU_ASSERT_STRING_EQUAL(ps.comms[2], "sh;worker;ls");
+	CU_ASSERT(ps.p[2].has_ppid && ps.p[2].ppid == 100);
+	CU_ASSERT(ps.p[2].has_fork && ps.p[2].fork_time == 50);
+	CU_ASSERT(ps.p[2].has_exit && ps.p[2].exit_time == 40);
+	CU_ASSERT_EQUAL(ps.p[2].mmaps, 1);
+	CU_ASSERT_EQUAL(ps.p[2].threads, 2);
+	CU_ASSERT_FATAL(ps.p[2].nr_counts >= 3);
+	CU_ASSERT_EQUAL(ps.p[2].counts[0].samples, 2);
+	CU_ASSERT_EQUAL(ps.p[2].counts[0].period, 12);
+	CU_ASSERT_EQUAL(ps.p[2].counts[1].samples, 0);
+	CU_ASSERT_EQUAL(ps.p[2].counts[2].period, 3);
+	CU_ASSERT_EQUAL(ps.p[3].pid, 300);
+	CU_ASSERT_STRING_EQUAL(ps.p[3].comm, ":300");
+	CU_ASSERT_EQUAL(ps.p[3].nr_comms, 0);
+	CU_ASSERT_EQUAL(ps.p[3].threads, 1);
+	CU_ASSERT_EQUAL(ps.p[4].pid, 400);
+	CU_ASSERT_EQUAL(ps.p[4].nr_comms, PD_SYM_MAX_COMMS);
+	CU_ASSERT(ps.p[4].comms_elided);
+	CU_ASSERT_STRING_EQUAL(ps.p[4].comm, "n257");
+	CU_ASSERT_STRING_EQUAL(ps.comms[4], "n0;n1;n2");
+	pd_machine_free(m);
+
+	/* without opts.processes nothing is kept */
+	o.processes = false;
+	m = new_machine(&o, NULL);
+	sample_of(m, &r, 200, 201, true);
+	CU_ASSERT_EQUAL(pd_machine_count_sample(m, &r, 0, 7), 0);
+	memset(&ps, 0, sizeof(ps));
+	CU_ASSERT_EQUAL(pd_machine_processes(m, proc_cb, &ps), 0);
+	CU_ASSERT_EQUAL(ps.nr, 0);
+	pd_machine_free(m);
+}
+
 static void test_kallsyms(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
@@ -1154,6 +1272,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "anon, heap, vdso maps", test_special_maps) ||
 	    !CU_add_test(s, "fork, threads, inheritance", test_fork_threads) ||
 	    !CU_add_test(s, "exec, comm history, exit, pid reuse", test_exec_exit_reuse) ||
+	    !CU_add_test(s, "processes of the whole recording", test_processes) ||
 	    !CU_add_test(s, "resolution versions", test_versions) ||
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||

@@ -85,6 +85,11 @@ struct pd_sym_opts {
 	bool no_inline;
 	/* perf's --max-stack: callchain entries and unwound frames, each (0: 127, at most 127) */
 	unsigned int max_stack;
+	/*
+	 * Keep every process of the recording, not only the threads alive
+	 * now (pd_machine_processes()): the one process table of a writer.
+	 */
+	bool processes;
 };
 
 #define PD_SYM_OPTS_INIT { 0 }
@@ -260,6 +265,61 @@ const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid);
 const char *pd_machine_comm_at(struct pd_machine *m, int32_t tid, uint64_t time);
 /* 0 and *out filled, -1 when the tid is unknown. */
 int pd_machine_thread(struct pd_machine *m, int32_t tid, struct pd_sym_thread *out);
+
+/* Samples of one event charged to a process (pd_machine_count_sample()). */
+struct pd_sym_count {
+	uint64_t samples, period;
+};
+
+/*
+ * A process over the whole recording (opts.processes), keyed by pid: the
+ * threads the machine holds come and go with forks and reused tids, this
+ * keeps what every record naming the pid said.  Kept are processes named
+ * by a COMM, FORK or EXIT of their main thread (pid == tid), a user-mode
+ * MMAP, a sample with an event (pid -1: samples without PERF_SAMPLE_TID),
+ * or the first sighting of one of their threads.
+ */
+struct pd_sym_process {
+	int32_t pid;
+	int32_t ppid;		/* the FORK's, else the main thread's parent */
+	bool has_ppid;
+	bool has_fork, has_exit;
+	uint64_t fork_time, exit_time;	/* of the main thread */
+	uint64_t mmaps;		/* user-mode MMAP and MMAP2 records */
+	uint32_t threads;	/* tids first seen in this process */
+	const char *comm;	/* the name perf reports it under */
+	/*
+	 * Every name of the main thread in time order (COMMs and the parent's
+	 * name at FORK), a repeat of the previous one left out; a name that
+	 * comes back is listed again.  At most PD_SYM_MAX_COMMS: then the
+	 * first ones and the newest are kept and comms_elided is set.
+	 */
+	const char *const *comms;
+	uint32_t nr_comms;
+	bool comms_elided;
+	const struct pd_sym_count *counts;	/* by event index */
+	size_t nr_counts;
+};
+
+#define PD_SYM_MAX_COMMS 256
+
+/*
+ * Charge one sample of `rec` (a decoded sample with an event, already
+ * given to pd_machine_process()) to its process: event `event_index`
+ * with `period` (pd_members.h: a record may stand for several samples).
+ * Returns 0, or -1 when out of memory; 0 and nothing done without
+ * opts.processes.
+ */
+int pd_machine_count_sample(struct pd_machine *m, const struct pd_record *rec, int event_index,
+			    uint64_t period);
+
+typedef void (*pd_sym_process_fn)(void *arg, const struct pd_sym_process *p);
+
+/*
+ * Call `fn` for every process kept (opts.processes), by increasing pid.
+ * Returns 0, or -1 when out of memory (no call made).
+ */
+int pd_machine_processes(struct pd_machine *m, pd_sym_process_fn fn, void *arg);
 
 /*
  * Source file and line of a resolved frame, with inline frames where the
