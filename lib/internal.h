@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "perfdata/pd_diag.h"
 
@@ -172,6 +173,15 @@ struct pd_diag_sink {
  * Report one finding.  `rec_idx` is -1 when the finding is not about a
  * record.  The detail is printf-formatted "key=value" text.
  */
+/*
+ * io.c: read up to len bytes (fewer only at the end of the input; -1 on
+ * error), read exactly len bytes at off, write all len bytes (0 or -1
+ * with errno, EIO for a file that ends early or a write of nothing).
+ */
+ssize_t pd_io_read(int fd, void *buf, size_t len);
+int pd_io_pread(int fd, void *buf, size_t len, uint64_t off);
+int pd_io_write(int fd, const void *buf, size_t len);
+
 void pd_diag_emit(struct pd_diag_sink *s, enum pd_code code, uint64_t offset,
 		  int64_t rec_idx, uint32_t rec_type, bool fatal,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));

@@ -240,27 +240,6 @@ static void set_stream_name(struct pd_reader *r, const struct pd_stream *s)
 /* ------------------------------------------------------------------ */
 /* low-level I/O                                                       */
 
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 /*
  * Make at least `need` bytes available at s->buf + s->start.  Returns the
  * number available (less than need only at end of input), PD_STATUS_IO on
@@ -718,7 +697,7 @@ static bool attr_size_at(const struct pd_reader *r, int fd, uint64_t off, uint32
 {
 	uint8_t b[4];
 
-	if (pread_full(fd, b, sizeof(b), off + 4) < 0)
+	if (pd_io_pread(fd, b, sizeof(b), off + 4) < 0)
 		return false;
 	*size = pd_ld32(b, r->swap);
 	if (!*size)
@@ -814,7 +793,7 @@ static int read_attrs(struct pd_reader *r, int fd)
 	buf = malloc((size_t)(n * h->attr_size));
 	if (!buf)
 		return PD_STATUS_NOMEM;
-	if (pread_full(fd, buf, (size_t)(n * h->attr_size), h->attrs.offset) < 0) {
+	if (pd_io_pread(fd, buf, (size_t)(n * h->attr_size), h->attrs.offset) < 0) {
 		free(buf);
 		DIAG_FATAL(r, PD_IO_ERROR, h->attrs.offset, "errno=%d", errno);
 		return PD_STATUS_IO;
@@ -869,7 +848,7 @@ static int read_attrs(struct pd_reader *r, int fd)
 					free(buf);
 					return PD_STATUS_NOMEM;
 				}
-				if (pread_full(fd, idv, nr_ids * 8, ids.offset) < 0) {
+				if (pd_io_pread(fd, idv, nr_ids * 8, ids.offset) < 0) {
 					free(idv);
 					free(buf);
 					DIAG_FATAL(r, PD_IO_ERROR, ids.offset, "errno=%d", errno);
@@ -955,7 +934,7 @@ static bool section_fits_order(struct pd_reader *r, int fd, const struct pd_sect
 		return feature_may_be_empty(r, bit);
 	sink = calloc(1, sizeof(*sink));
 	payload = malloc((size_t)s->size);
-	if (sink && payload && pread_full(fd, payload, (size_t)s->size, s->offset) == 0) {
+	if (sink && payload && pd_io_pread(fd, payload, (size_t)s->size, s->offset) == 0) {
 		pd_features_init(&scratch);
 		if (pd_feature_decode(&scratch, bit, payload, (size_t)s->size, swap, s->offset,
 				      -1, 0, sink) >= 0)
@@ -1108,7 +1087,7 @@ static int read_features(struct pd_reader *r, int fd)
 	table = malloc((size_t)nr * 16);
 	if (!table)
 		return PD_STATUS_NOMEM;
-	if (pread_full(fd, table, (size_t)nr * 16, table_off) < 0) {
+	if (pd_io_pread(fd, table, (size_t)nr * 16, table_off) < 0) {
 		free(table);
 		DIAG_FATAL(r, PD_IO_ERROR, table_off, "errno=%d", errno);
 		return PD_STATUS_IO;
@@ -1174,7 +1153,7 @@ static int read_features(struct pd_reader *r, int fd)
 			free(table);
 			return PD_STATUS_NOMEM;
 		}
-		if (s.size && pread_full(fd, payload, (size_t)s.size, s.offset) < 0) {
+		if (s.size && pd_io_pread(fd, payload, (size_t)s.size, s.offset) < 0) {
 			free(payload);
 			free(table);
 			DIAG_FATAL(r, PD_IO_ERROR, s.offset, "errno=%d", errno);
@@ -1208,7 +1187,7 @@ static bool table_plausible(const struct pd_reader *r, int fd, uint64_t off, uin
 
 	if (!nr || off > file_size || nr * 16 > file_size - off)
 		return false;
-	if (pread_full(fd, e, sizeof(e), off) < 0)
+	if (pd_io_pread(fd, e, sizeof(e), off) < 0)
 		return false;
 	s.offset = pd_ld64(e, r->swap);
 	s.size = pd_ld64(e + 8, r->swap);
@@ -1218,7 +1197,7 @@ static bool table_plausible(const struct pd_reader *r, int fd, uint64_t off, uin
 	if (first > nr + PD_FEAT_BITS / 8)
 		return false;
 	for (k = 1; k < nr && k < first; k++) {
-		if (pread_full(fd, e, sizeof(e), off + 16 * k) < 0)
+		if (pd_io_pread(fd, e, sizeof(e), off + 16 * k) < 0)
 			return false;
 		s.offset = pd_ld64(e, r->swap);
 		s.size = pd_ld64(e + 8, r->swap);
@@ -1249,7 +1228,7 @@ static uint64_t walk_records(const struct pd_reader *r, int fd, uint64_t start, 
 		if (pos < wbase || pos - wbase > wlen - 8 || wlen < 8) {
 			wbase = pos;
 			wlen = file_size - pos < WALK_WINDOW ? file_size - pos : WALK_WINDOW;
-			if (pread_full(fd, w, (size_t)wlen, wbase) < 0)
+			if (pd_io_pread(fd, w, (size_t)wlen, wbase) < 0)
 				break;
 		}
 		size = pd_ld16(w + (pos - wbase) + 6, r->swap);
@@ -1340,7 +1319,7 @@ static int read_event_types(struct pd_reader *r, int fd)
 		free(raw);
 		return PD_STATUS_NOMEM;
 	}
-	if (pread_full(fd, raw, (size_t)n * EVENT_TYPE_ENTRY, sec->offset) < 0) {
+	if (pd_io_pread(fd, raw, (size_t)n * EVENT_TYPE_ENTRY, sec->offset) < 0) {
 		DIAG(r, PD_IO_ERROR, sec->offset, "section=event_types errno=%d", errno);
 		free(raw);
 		return 0;
@@ -1464,25 +1443,18 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *head, size_t head_l
 		close(tfd);
 		return -1;
 	}
-	if (write(tfd, head, head_len) != (ssize_t)head_len)
+	if (pd_io_write(tfd, head, head_len) < 0)
 		goto fail;
 	for (;;) {
-		ssize_t n = read(fd, buf, 1 << 20), w = 0;
+		ssize_t n = pd_io_read(fd, buf, 1 << 20);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
 			goto fail;
 		if (n == 0)
 			break;
 		r->bytes_read += (uint64_t)n;
-		while (w < n) {
-			ssize_t k = write(tfd, buf + w, (size_t)(n - w));
-
-			if (k < 0)
-				goto fail;
-			w += k;
-		}
+		if (pd_io_write(tfd, buf, (size_t)n) < 0)
+			goto fail;
 	}
 	free(buf);
 	r->hdr.spooled = true;
@@ -1491,24 +1463,6 @@ fail:
 	free(buf);
 	close(tfd);
 	return -1;
-}
-
-static int read_some(int fd, uint8_t *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (int)got;
 }
 
 /*
@@ -1535,7 +1489,7 @@ static int open_main(struct pd_reader *r, int fd, bool own_fd)
 			return PD_STATUS_IO;
 		}
 	} else {
-		got = read_some(fd, hb, PIPE_HEADER_SIZE);
+		got = (int)pd_io_read(fd, hb, PIPE_HEADER_SIZE);
 		if (got < 0) {
 			DIAG_FATAL(r, PD_IO_ERROR, 0, "errno=%d", errno);
 			return PD_STATUS_IO;
@@ -1962,7 +1916,7 @@ int pd_reader_read_at(const struct pd_reader *r, uint64_t offset, void *buf, siz
 	if (h->mode != PD_MODE_FILE || !r->nr_streams || offset > h->file_size ||
 	    len > h->file_size - offset)
 		return PD_STATUS_MALFORMED;
-	return pread_full(r->streams[0].fd, buf, len, offset) < 0 ? PD_STATUS_IO : 0;
+	return pd_io_pread(r->streams[0].fd, buf, len, offset) < 0 ? PD_STATUS_IO : 0;
 }
 
 size_t pd_reader_sections(const struct pd_reader *r, struct pd_section_info *out, size_t max)

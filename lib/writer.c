@@ -126,26 +126,6 @@ static int nomem(struct pd_writer *w)
 	return w->err;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (r == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 static int copy_wait(struct pd_writer *w);
 
 static int flush(struct pd_writer *w)
@@ -154,7 +134,7 @@ static int flush(struct pd_writer *w)
 		return w->err;
 	if (w->err)
 		return w->err;
-	if (w->len && write_all(w->fd, w->buf, w->len) < 0)
+	if (w->len && pd_io_write(w->fd, w->buf, w->len) < 0)
 		return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "write");
 	w->len = 0;
 	return 0;
@@ -277,7 +257,7 @@ static int emit(struct pd_writer *w, const void *p, size_t n)
 	if (n > w->cap - w->len && flush(w) < 0)
 		return w->err;
 	if (n >= w->cap) {
-		if (write_all(w->fd, p, n) < 0)
+		if (pd_io_write(w->fd, p, n) < 0)
 			return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "write");
 	} else {
 		memcpy(w->buf + w->len, p, n);
