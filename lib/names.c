@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * names.c - names of the format's numeric constants, and per-type minimum
- * record sizes.
+ * record sizes (from the layouts of layout.c).
  *
  * Tables are indexed by value so that a lookup is one bounds check and one
  * load: these functions are called for every record by the converters.
@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "perfdata/pd_consts.h"
+#include "layout.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -271,81 +272,14 @@ const char *pd_context_name(uint64_t marker)
 /*
  * Fixed part of each layout, header included, trailer and variable parts
  * excluded (a string needs at least its NUL on top of this; the decoder
- * checks that separately).  0 in the tables means "no fixed part": 8.
+ * checks that separately): the end of the fixed fields (layout.c), or
+ * more where a part of the rest is always there.  8 for unknown types.
  */
-static const uint16_t kernel_min[PD_REC_KERNEL_MAX] = {
-	[PD_REC_MMAP] = 40,
-	[PD_REC_LOST] = 24,
-	[PD_REC_COMM] = 16,
-	[PD_REC_EXIT] = 32,
-	[PD_REC_THROTTLE] = 32,
-	[PD_REC_UNTHROTTLE] = 32,
-	[PD_REC_FORK] = 32,
-	[PD_REC_READ] = 24,		/* pid, tid, one value */
-	[PD_REC_SAMPLE] = 8,
-	[PD_REC_MMAP2] = 72,
-	[PD_REC_AUX] = 32,
-	[PD_REC_ITRACE_START] = 16,
-	[PD_REC_LOST_SAMPLES] = 16,
-	[PD_REC_SWITCH] = 8,
-	[PD_REC_SWITCH_CPU_WIDE] = 16,
-	[PD_REC_NAMESPACES] = 24,
-	[PD_REC_KSYMBOL] = 24,
-	[PD_REC_BPF_EVENT] = 24,
-	[PD_REC_CGROUP] = 16,
-	[PD_REC_TEXT_POKE] = 24,	/* the struct with its padding, as perf */
-	[PD_REC_AUX_OUTPUT_HW_ID] = 16,
-	[PD_REC_CALLCHAIN_DEFERRED] = 24,	/* cookie and nr */
-};
-
-static const uint16_t user_min[PD_REC_USER_MAX - PD_REC_HEADER_ATTR] = {
-	[PD_REC_HEADER_ATTR - 64] = 72,		/* 8 + PERF_ATTR_SIZE_VER0 */
-	[PD_REC_HEADER_EVENT_TYPE - 64] = 24,	/* perf 3.x: name trimmed to 8 bytes */
-	[PD_REC_HEADER_TRACING_DATA - 64] = 12,	/* legacy records had no pad */
-	[PD_REC_HEADER_BUILD_ID - 64] = 36,
-	[PD_REC_FINISHED_ROUND - 64] = 8,
-	[PD_REC_ID_INDEX - 64] = 16,
-	[PD_REC_AUXTRACE_INFO - 64] = 16,
-	[PD_REC_AUXTRACE - 64] = 48,
-	[PD_REC_AUXTRACE_ERROR - 64] = 48,	/* msg follows (at 40 for fmt 0) */
-	[PD_REC_THREAD_MAP - 64] = 16,
-	[PD_REC_CPU_MAP - 64] = 16,		/* type + smallest variant, padded */
-	[PD_REC_STAT_CONFIG - 64] = 16,
-	[PD_REC_STAT - 64] = 48,
-	[PD_REC_STAT_ROUND - 64] = 24,
-	[PD_REC_EVENT_UPDATE - 64] = 24,
-	[PD_REC_TIME_CONV - 64] = 32,
-	[PD_REC_HEADER_FEATURE - 64] = 16,
-	[PD_REC_COMPRESSED - 64] = 8,
-	[PD_REC_FINISHED_INIT - 64] = 8,
-	[PD_REC_COMPRESSED2 - 64] = 16,
-	[PD_REC_BPF_METADATA - 64] = 528,
-	[PD_REC_SCHEDSTAT_CPU - 64] = 24,
-	[PD_REC_SCHEDSTAT_DOMAIN - 64] = 24,
-};
-
-static const uint16_t sp_min[PD_REC_SP_MAX - PD_REC_SP_START] = {
-	[PD_REC_SP_KERNEL_SYMBOL - PD_REC_SP_START] = 12,
-	[PD_REC_SP_DSO - PD_REC_SP_START] = 32,
-	[PD_REC_SP_SYMBOL - PD_REC_SP_START] = 32,
-	[PD_REC_SP_SPLIT - PD_REC_SP_START] = 8,
-	[PD_REC_SP_SPLIT_END - PD_REC_SP_START] = 8,
-	[PD_REC_SP_EVENT_ID - PD_REC_SP_START] = 16,
-	[PD_REC_SP_CALLCHAIN - PD_REC_SP_START] = 40,
-	[PD_REC_SP_UNWINDING_RESULT - PD_REC_SP_START] = 80,	/* with stack_size */
-	[PD_REC_SP_TRACING_DATA - PD_REC_SP_START] = 12,
-	[PD_REC_SP_DEBUG - PD_REC_SP_START] = 16,
-};
-
 size_t pd_record_min_size(uint32_t type)
 {
-	unsigned int v = 0;
+	const struct pd_layout *l = pd_record_layout(type);
 
-	if (type < PD_REC_KERNEL_MAX)
-		v = kernel_min[type];
-	else if (type >= PD_REC_HEADER_ATTR && type < PD_REC_USER_MAX)
-		v = user_min[type - PD_REC_HEADER_ATTR];
-	else if (type > PD_REC_SP_START && type < PD_REC_SP_MAX)
-		v = sp_min[type - PD_REC_SP_START];
-	return v ? v : 8;
+	if (!l)
+		return 8;
+	return l->min ? l->min : pd_layout_fields_end(l);
 }

@@ -16,6 +16,7 @@
 
 #include "diag_recorder.h"
 #include "decode.h"
+#include "layout.h"
 
 int pd_test_register_record(void);
 
@@ -1919,6 +1920,87 @@ static void test_names(void)
 	CU_ASSERT_EQUAL(pd_record_min_size(5000), 8);
 }
 
+/*
+ * The one description of the fixed fields that decoding, byte-order
+ * conversion, minimum sizes and the field walk all use: fields in file
+ * order without gaps from the header on, each decoded to a member that
+ * holds it, and the minimum size of the format's table (§6.6) never
+ * before the end of the fields.
+ */
+static void test_layouts(void)
+{
+	static const uint32_t ranges[][2] = {
+		{ 1, PD_REC_KERNEL_MAX },
+		{ PD_REC_HEADER_ATTR, PD_REC_USER_MAX },
+		{ PD_REC_SP_START + 1, PD_REC_SP_MAX },
+	};
+	size_t r, i;
+	uint32_t t;
+
+	CU_ASSERT_PTR_NULL(pd_record_layout(0));
+	CU_ASSERT_PTR_NULL(pd_record_layout(PD_REC_KERNEL_MAX));
+	CU_ASSERT_PTR_NULL(pd_record_layout(PD_REC_SP_START));
+	CU_ASSERT_PTR_NULL(pd_record_layout(PD_REC_SP_MAX));
+	for (r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		for (t = ranges[r][0]; t < ranges[r][1]; t++) {
+			const struct pd_layout *l = pd_record_layout(t);
+			unsigned int pos = 8;
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+			for (i = 0; i < l->nr_fields; i++) {
+				const struct pd_field *f = &l->fields[i];
+				bool number = f->kind <= PD_FK_RESERVED;
+
+				CU_ASSERT_EQUAL(f->off, pos);
+				pos = f->off + f->size;
+				CU_ASSERT(f->member + f->member_size <= sizeof(struct pd_record));
+				if (number) {
+					CU_ASSERT(f->size == 2 || f->size == 4 || f->size == 8);
+					CU_ASSERT(f->member_size >= f->size);
+				}
+				if (f->kind == PD_FK_PID)
+					CU_ASSERT_EQUAL(f->size, 4);
+				if (f->kind == PD_FK_STR)
+					CU_ASSERT_EQUAL(f->member_size, sizeof(const char *));
+				if (f->kind == PD_FK_BYTES)
+					CU_ASSERT_EQUAL(f->member_size, f->size);
+				if (f->kind < PD_FK_RESERVED || f->kind == PD_FK_BYTES ||
+				    f->kind == PD_FK_STR)
+					CU_ASSERT_PTR_NOT_NULL(f->name);
+			}
+			CU_ASSERT_EQUAL(pd_layout_fields_end(l), pos);
+			if (l->min)
+				CU_ASSERT(l->min > pos);
+			if (l->rest == PD_REST_STRING)
+				CU_ASSERT_PTR_NOT_NULL(l->str_name);
+		}
+	}
+
+	/* §6.6, without the string bytes */
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_LOST), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_READ), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_KSYMBOL), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_BPF_EVENT), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_TEXT_POKE), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_CALLCHAIN_DEFERRED), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SWITCH), 8);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_HEADER_EVENT_TYPE), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_HEADER_TRACING_DATA), 12);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_HEADER_BUILD_ID), 36);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_AUXTRACE), 48);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_AUXTRACE_ERROR), 48);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_CPU_MAP), 16);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_STAT), 48);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_TIME_CONV), 32);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_COMPRESSED), 8);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_COMPRESSED2), 16);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SCHEDSTAT_DOMAIN), 24);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SP_KERNEL_SYMBOL), 12);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SP_CALLCHAIN), 40);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SP_SPLIT), 8);
+	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SP_DEBUG), 16);
+}
+
 /* ================= registration ================= */
 
 static int suite_init(void)
@@ -1970,6 +2052,7 @@ int pd_test_register_record(void)
 		{ "simpleperf", test_simpleperf },
 		{ "from_compressed", test_from_compressed },
 		{ "names", test_names },
+		{ "layouts", test_layouts },
 	};
 	CU_pSuite s;
 	size_t i;
