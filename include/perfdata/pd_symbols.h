@@ -5,7 +5,8 @@
  * A struct pd_machine holds what perf calls the machine state: threads
  * (pid/tid, parent, exit time, command names over time), per-process
  * address spaces built from MMAP/MMAP2 records, the kernel, module and
- * KSYMBOL maps, and the DSOs behind them with their symbol tables.  It is
+ * KSYMBOL maps, the DSOs behind them with their symbol tables, and on
+ * request every process of the recording (pd_machine_processes()).  It is
  * fed the records of one perf.data file in time order and answers
  * "address + thread + cpumode -> map, DSO, symbol" the way perf 6.1 does,
  * so that its output can be compared with `perf script` frame for frame.
