@@ -3,9 +3,12 @@
  * proto_event.c - encode one decoded record as the body of a quipper
  * PerfEvent message (schema/perf_data.proto).
  *
- * The numbers in the pw_*() calls are the schema's field numbers; each
- * message's encoder lists its fields in field-number order so that the
- * code reads side by side with the schema.
+ * Most messages are written from the record walk (pd_visit.h) through a
+ * table of the walked fields each keeps (walked[] below); SAMPLE, MMAP and
+ * the few messages whose layout is not the walk's are encoded here field
+ * by field.  The numbers in the table and in the pw_*() calls are the
+ * schema's field numbers, listed in field-number order so that the code
+ * reads side by side with the schema.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +56,6 @@ enum {
 	EV_SIMPLEPERF = 1009,
 	EV_RAW = 1020,
 };
-
-#define SID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | \
-		  PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
 
 bool pe_quipper_keeps(uint32_t type)
 {
@@ -106,31 +106,352 @@ uint64_t pe_timestamp(const struct pd_record *rec)
 }
 
 /*
+ * The messages written from the record walk (pd_visit.h): a PK_MSG entry
+ * per record type (a run of them when types share a message), then the
+ * walked fields the message keeps, in the order of the walk.  That is the
+ * order of their numbers, but for PF_LATE fields, which are written when
+ * their message closes (after sample_info).  A walked name may feed
+ * several fields; names not listed are left out.
+ */
+enum pe_kind {
+	PK_END,
+	PK_MSG,		/* type: a record type; field: in PerfEvent */
+	PK_U64,
+	PK_U32,		/* a 32-bit field, walked sign-extended */
+	PK_BOOL,
+	PK_BIT0,	/* PK_BIT0 + n: bit n of the value, as a bool */
+	PK_BIT1,
+	PK_BIT2,
+	PK_STR,
+	PK_STR_MD5,	/* the string, then its md5 prefix at the next field */
+	PK_BYTES,
+	PK_DOUBLE,
+	PK_PACKED,	/* a list of values, packed */
+	PK_REPEATED,	/* a list of values, one tag each */
+	PK_ENTRIES,	/* a list of objects: a message of sub's fields each */
+	PK_MESSAGE,	/* an object: a message of sub's fields */
+	PK_INLINE,	/* an object whose members are sub's fields of this message */
+	PK_NAMED,	/* an object of named values: a {name, value} message each */
+};
+
+enum {
+	PF_EXT = 1,	/* an extension, not in quipper's schema */
+	PF_IF_SET = 2,	/* only a nonzero value or a string */
+	PF_LATE = 4,	/* written when its message closes */
+};
+
+struct pe_field {
+	const char *name;
+	uint16_t field;
+	uint8_t kind, flags;
+	uint16_t sample_info;	/* PK_MSG: its field in the message, 0 when none */
+	uint32_t type;		/* PK_MSG */
+	const struct pe_field *sub;
+};
+
+#define MSG(t, ev, si)			{ NULL, ev, PK_MSG, 0, si, PD_REC_##t, NULL }
+#define F(name, field, kind)		{ name, field, kind, 0, 0, 0, NULL }
+#define FF(name, field, kind, flags)	{ name, field, kind, flags, 0, 0, NULL }
+#define SUB(name, field, kind, sub)	{ name, field, kind, 0, 0, 0, sub }
+#define U(name, field)			F(name, field, PK_U64)
+#define U32(name, field)		F(name, field, PK_U32)
+#define END				{ NULL, 0, PK_END, 0, 0, 0, NULL }
+
+static const struct pe_field f_sample_id_members[] = {
+	U32("pid", 1), U32("tid", 2), U("time", 3), U("id", 4),
+	FF("stream_id", 6, PK_U64, PF_LATE), U32("cpu", 5), END
+};
+static const struct pe_field f_sample_id[] = {
+	SUB("sample_id", 0, PK_INLINE, f_sample_id_members), END
+};
+static const struct pe_field f_ns_link[] = { U("dev", 1), U("ino", 2), END };
+static const struct pe_field f_thread[] = { U("pid", 1), F("comm", 2, PK_STR_MD5), END };
+static const struct pe_field f_stat_config[] = { U("tag", 1), U("val", 2), END };
+static const struct pe_field f_id_index[] = {
+	U("id", 1), U("idx", 2), U("cpu", 3), U("tid", 4),
+	FF("machine_pid", 1000, PK_U64, PF_EXT), FF("vcpu", 1001, PK_U64, PF_EXT), END
+};
+static const struct pe_field f_cpu_map[] = {
+	U("encoding", 1), FF("any_cpu", 3, PK_BOOL, PF_IF_SET | PF_LATE), F("cpus", 2, PK_PACKED),
+	END
+};
+
+static const struct pe_field walked[] = {
+	MSG(COMM, EV_COMM, 6), U32("pid", 1), U32("tid", 2), F("comm", 3, PK_STR_MD5),
+	MSG(FORK, EV_FORK, 11), MSG(EXIT, EV_EXIT, 11),
+	U32("pid", 1), U32("ppid", 2), U32("tid", 3), U32("ptid", 4), U("time", 5),
+	MSG(LOST, EV_LOST, 3), U("id", 1), U("lost", 2),
+	MSG(THROTTLE, EV_THROTTLE, 4), MSG(UNTHROTTLE, EV_THROTTLE, 4),
+	U("time", 1), U("id", 2), U("stream_id", 3),
+	MSG(AUX, EV_AUX, 6), U("aux_offset", 1), U("aux_size", 2), F("flags", 3, PK_BIT0),
+	F("flags", 4, PK_BIT1), F("flags", 5, PK_BIT2), FF("flags", 1000, PK_U64, PF_EXT | PF_LATE),
+	MSG(AUXTRACE, EV_AUXTRACE, 0), U("aux_size", 1), U("aux_offset", 2), U("reference", 3),
+	U("idx", 4), U32("tid", 5), U32("cpu", 6), F("data", 7, PK_BYTES),
+	MSG(ITRACE_START, EV_ITRACE_START, 3), U32("pid", 1), U32("tid", 2),
+	MSG(LOST_SAMPLES, EV_LOST_SAMPLES, 2), U("lost", 1),
+	MSG(NAMESPACES, EV_NAMESPACES, 4), U32("pid", 1), U32("tid", 2),
+	SUB("links", 3, PK_ENTRIES, f_ns_link),
+	MSG(TIME_CONV, EV_TIME_CONV, 0), U("time_shift", 1), U("time_mult", 2), U("time_zero", 3),
+	U("time_cycles", 4), U("time_mask", 5), F("cap_user_time_zero", 6, PK_BOOL),
+	F("cap_user_time_short", 7, PK_BOOL),
+	MSG(AUXTRACE_INFO, EV_AUXTRACE_INFO, 0), U("auxtrace_type", 1), F("priv", 2, PK_REPEATED),
+	MSG(THREAD_MAP, EV_THREAD_MAP, 0), SUB("threads", 1, PK_ENTRIES, f_thread),
+	MSG(STAT_CONFIG, EV_STAT_CONFIG, 0), SUB("config", 1, PK_ENTRIES, f_stat_config),
+	MSG(STAT, EV_STAT, 0), U("id", 1), U32("cpu", 2), U32("thread", 3), U("val", 4),
+	U("ena", 5), U("run", 6),
+	MSG(STAT_ROUND, EV_STAT_ROUND, 0), U("round_type", 1), U("time", 2),
+	MSG(CGROUP, EV_CGROUP, 3), U("id", 1), F("path", 2, PK_STR),
+	MSG(KSYMBOL, EV_KSYMBOL, 6), U("addr", 1), U("len", 2), U("ksym_type", 3), U("flags", 4),
+	F("name", 5, PK_STR),
+	MSG(ID_INDEX, EV_ID_INDEX, 0), SUB("entries", 1, PK_ENTRIES, f_id_index),
+	MSG(BPF_EVENT, EV_BPF_EVENT, 5), U("bpf_type", 1), U("flags", 2), U("id", 3),
+	F("tag", 4, PK_BYTES),
+	MSG(TEXT_POKE, EV_TEXT_POKE, 4), U("addr", 1), F("old", 2, PK_BYTES), F("new", 3, PK_BYTES),
+	MSG(AUX_OUTPUT_HW_ID, EV_AUX_OUTPUT_HW_ID, 2), U("hw_id", 1),
+	MSG(CALLCHAIN_DEFERRED, EV_CALLCHAIN_DEFERRED, 3), U("cookie", 1), F("ips", 2, PK_PACKED),
+	MSG(CPU_MAP, EV_CPU_MAP, 0), SUB("map", 0, PK_INLINE, f_cpu_map),
+	MSG(EVENT_UPDATE, EV_EVENT_UPDATE, 0), U("update_type", 1), U("id", 2),
+	FF("unit", 3, PK_STR, PF_IF_SET), FF("name", 3, PK_STR, PF_IF_SET), F("scale", 4, PK_DOUBLE),
+	SUB("cpus", 5, PK_MESSAGE, f_cpu_map),
+	MSG(SCHEDSTAT_CPU, EV_SCHEDSTAT, 0), MSG(SCHEDSTAT_DOMAIN, EV_SCHEDSTAT, 0),
+	U("timestamp", 1), U("cpu", 2), U("version", 3), U("domain", 4), F("counters", 5, PK_NAMED),
+	F("counter_bytes", 6, PK_BYTES),
+	/* simpleperf's records share one message */
+	MSG(SP_KERNEL_SYMBOL, EV_SIMPLEPERF, 0), F("kallsyms", 1, PK_BYTES),
+	MSG(SP_DSO, EV_SIMPLEPERF, 0), U("dso_type", 2), U("dso_id", 3), U("min_vaddr", 4),
+	F("name", 5, PK_STR),
+	MSG(SP_SYMBOL, EV_SIMPLEPERF, 0), FF("addr", 6, PK_U64, PF_LATE),
+	FF("len", 7, PK_U64, PF_LATE), U("dso_id", 3), F("name", 5, PK_STR),
+	MSG(SP_CALLCHAIN, EV_SIMPLEPERF, 0), U32("pid", 10), U32("tid", 11), U("chain_type", 12),
+	U("time", 13), F("ips", 14, PK_PACKED), F("sps", 15, PK_PACKED),
+	MSG(SP_TRACING_DATA, EV_SIMPLEPERF, 0), F("data", 23, PK_BYTES),
+	MSG(SP_DEBUG, EV_SIMPLEPERF, 0), U("time", 13), F("s", 23, PK_STR),
+	END
+};
+
+struct pe_level {
+	const struct pe_field *fields;	/* of the members, NULL when they are left out */
+	const struct pe_field *list;	/* the field of a list or of a named object */
+	size_t mark;			/* of an open message or packed list, else SIZE_MAX */
+};
+
+struct pe_late {
+	const struct pe_field *f;
+	uint64_t v;
+	unsigned int depth;
+};
+
+struct pe_sink {
+	struct pw_buf *b;
+	bool ext;
+	unsigned int depth, nlate;
+	struct pe_level lv[4];		/* the walk nests two levels deep at most */
+	struct pe_late late[4];
+};
+
+/* The next field from f on that is fed by name, NULL after the level's last */
+static const struct pe_field *next_field(const struct pe_sink *s, const struct pe_field *f,
+					 const char *name, bool set)
+{
+	for (; f && f->name; f++)
+		if (!strcmp(f->name, name) && (s->ext || !(f->flags & PF_EXT)) &&
+		    (set || !(f->flags & PF_IF_SET)))
+			return f;
+	return NULL;
+}
+
+#define EACH_FIELD(s, f, name, set) \
+	for (f = next_field(s, (s)->lv[(s)->depth].fields, name, set); f; \
+	     f = next_field(s, f + 1, name, set))
+
+static void put_value(struct pw_buf *b, const struct pe_field *f, uint64_t v)
+{
+	if (f->kind == PK_U32)
+		v = (uint32_t)v;
+	else if (f->kind == PK_BOOL)
+		v = v != 0;
+	else if (f->kind >= PK_BIT0)
+		v = v >> (f->kind - PK_BIT0) & 1;
+	pw_u64(b, f->field, v);
+}
+
+static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	struct pe_level *lv = &s->lv[s->depth];
+	const struct pe_field *f;
+	size_t m;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	if (lv->list && lv->list->kind == PK_PACKED) {
+		if (lv->mark == SIZE_MAX)
+			lv->mark = pw_open(s->b, lv->list->field);
+		pw_varint(s->b, v);
+	} else if (lv->list && lv->list->kind == PK_NAMED) {
+		m = pw_open(s->b, lv->list->field);
+		pw_str(s->b, 1, name);
+		pw_u64(s->b, 2, v);
+		pw_close(s->b, m);
+	}
+	EACH_FIELD(s, f, name, v) {
+		if (f->kind > PK_BIT2)
+			continue;
+		if (!(f->flags & PF_LATE))
+			put_value(s->b, f, v);
+		else if (s->nlate < sizeof(s->late) / sizeof(s->late[0]))
+			s->late[s->nlate++] = (struct pe_late){ f, v, s->depth };
+	}
+}
+
+static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	sink_u64(ctx, name, (uint64_t)v, flags);
+}
+
+static void sink_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	sink_u64(ctx, name, set, flags);
+}
+
+static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	sink_u64(ctx, name, v, flags);
+}
+
+static void sink_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+
+	EACH_FIELD(s, f, name, true)
+		pw_double(s->b, f->field, v);
+}
+
+static void sink_str(void *ctx, const char *name, const char *str, size_t max, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+	size_t n = str ? strnlen(str, max) : 0;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	EACH_FIELD(s, f, name, str) {
+		pw_bytes(s->b, f->field, str, n);
+		if (f->kind == PK_STR_MD5)
+			pw_u64(s->b, f->field + 1, pw_md5_prefix(str ? str : "", n));
+	}
+}
+
+static void sink_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+
+	EACH_FIELD(s, f, name, true)
+		pw_bytes(s->b, f->field, p, n);
+}
+
+static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			  unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+	uint64_t i;
+
+	EACH_FIELD(s, f, name, true) {
+		if (f->kind == PK_PACKED)
+			pw_packed_u64(s->b, f->field, v, nr);
+		for (i = 0; f->kind == PK_REPEATED && i < nr; i++)
+			pw_u64(s->b, f->field, v[i]);
+	}
+}
+
+static void push(struct pe_sink *s, const struct pe_field *fields, const struct pe_field *list,
+		 size_t mark)
+{
+	s->lv[++s->depth] = (struct pe_level){ fields, list, mark };
+}
+
+static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+
+	EACH_FIELD(s, f, name, true)
+		break;
+	push(s, NULL, f, SIZE_MAX);
+}
+
+static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f = s->lv[s->depth].list;
+
+	if (name) {
+		EACH_FIELD(s, f, name, true)
+			break;
+	}
+	/* an entry of a list (no name) or an object of the record */
+	if (f && (f->kind == PK_ENTRIES || f->kind == PK_MESSAGE))
+		push(s, f->sub, NULL, pw_open(s->b, f->field));
+	else if (f && f->kind == PK_INLINE)
+		push(s, f->sub, NULL, SIZE_MAX);
+	else
+		push(s, NULL, f, SIZE_MAX);
+}
+
+/* Close the current level: its PF_LATE fields, then its message or packed list. */
+static void sink_end(void *ctx)
+{
+	struct pe_sink *s = ctx;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nlate; i++) {
+		if (s->late[i].depth == s->depth)
+			put_value(s->b, s->late[i].f, s->late[i].v);
+		else
+			s->late[n++] = s->late[i];
+	}
+	s->nlate = n;
+	if (s->lv[s->depth].mark != SIZE_MAX)
+		pw_close(s->b, s->lv[s->depth].mark);
+	if (s->depth)
+		s->depth--;
+}
+
+/*
+ * read, regs, branch_stack, attr and feature belong to records whose
+ * messages are written without the walk (SAMPLE, READ, HEADER_*).
+ */
+static const struct pd_visit_ops pe_sink_ops = {
+	.u64 = sink_u64,
+	.i64 = sink_i64,
+	.hex = sink_u64,
+	.str = sink_str,
+	.flag = sink_flag,
+	.sym = sink_sym,
+	.real = sink_real,
+	.bytes = sink_bytes,
+	.list_begin = sink_list_begin,
+	.list_end = sink_end,
+	.obj_begin = sink_obj_begin,
+	.obj_end = sink_end,
+	.hex_list = sink_hex_list,
+};
+
+/*
  * SampleInfo.  quipper writes the message for every record type that can
  * carry a trailer, empty when the recording has no sample_id_all.
  */
 static void enc_sample_info(struct pw_buf *b, unsigned int field, bool has_trailer,
 			    const struct pd_sample_id *sid)
 {
-	size_t m = pw_open(b, field);
+	struct pe_sink s = { .b = b, .lv[0] = { f_sample_id, NULL, pw_open(b, field) } };
 
-	if (has_trailer) {
-		uint64_t p = sid->present;
-
-		if (p & PD_SAMPLE_TID) {
-			pw_u64(b, 1, sid->pid);
-			pw_u64(b, 2, sid->tid);
-		}
-		if (p & PD_SAMPLE_TIME)
-			pw_u64(b, 3, sid->time);
-		if (p & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-			pw_u64(b, 4, sid->id);
-		if (p & PD_SAMPLE_CPU)
-			pw_u64(b, 5, sid->cpu);
-		if (p & PD_SAMPLE_STREAM_ID)
-			pw_u64(b, 6, sid->stream_id);
-	}
-	pw_close(b, m);
+	if (has_trailer)
+		pd_sample_id_visit(sid, &pe_sink_ops, &s);
+	sink_end(&s);
 }
 
 static void enc_si(struct pw_buf *b, unsigned int field, const struct pd_record *rec)
@@ -450,37 +771,11 @@ static void enc_bpf_metadata(struct pw_buf *b, const struct pd_record *rec, bool
 	pw_close(b, m);
 }
 
-static void enc_cpu_map(struct pw_buf *b, unsigned int field, const struct pd_cpu_map *c)
-{
-	size_t m = pw_open(b, field);
-
-	pw_u64(b, 1, c->encoding);
-	pw_packed_u32(b, 2, c->cpus, c->nr);
-	if (c->any_cpu)
-		pw_bool(b, 3, true);
-	pw_close(b, m);
-}
-
 static void enc_simpleperf(struct pw_buf *b, const struct pd_record *rec)
 {
 	size_t m = pw_open(b, EV_SIMPLEPERF), i;
 
 	switch (rec->type) {
-	case PD_REC_SP_KERNEL_SYMBOL:
-		pw_bytes(b, 1, rec->u.sp_kernel_symbol.kallsyms, rec->u.sp_kernel_symbol.kallsyms_size);
-		break;
-	case PD_REC_SP_DSO:
-		pw_u64(b, 2, rec->u.sp_dso.dso_type);
-		pw_u64(b, 3, rec->u.sp_dso.dso_id);
-		pw_u64(b, 4, rec->u.sp_dso.min_vaddr);
-		pw_str(b, 5, rec->u.sp_dso.name);
-		break;
-	case PD_REC_SP_SYMBOL:
-		pw_u64(b, 3, rec->u.sp_symbol.dso_id);
-		pw_str(b, 5, rec->u.sp_symbol.name);
-		pw_u64(b, 6, rec->u.sp_symbol.addr);
-		pw_u64(b, 7, rec->u.sp_symbol.len);
-		break;
 	case PD_REC_SP_EVENT_ID: {
 		const struct pd_rec_sp_event_id *e = &rec->u.sp_event_id;
 		size_t p;
@@ -495,17 +790,6 @@ static void enc_simpleperf(struct pw_buf *b, const struct pd_record *rec)
 		for (i = 0; i < e->nr; i++)
 			pw_varint(b, e->entries[i].event_id);
 		pw_close(b, p);
-		break;
-	}
-	case PD_REC_SP_CALLCHAIN: {
-		const struct pd_rec_sp_callchain *c = &rec->u.sp_callchain;
-
-		pw_u64(b, 10, c->pid);
-		pw_u64(b, 11, c->tid);
-		pw_u64(b, 12, c->chain_type);
-		pw_u64(b, 13, c->time);
-		pw_packed_u64(b, 14, c->ips, c->nr);
-		pw_packed_u64(b, 15, c->sps, c->nr);
 		break;
 	}
 	case PD_REC_SP_UNWINDING_RESULT: {
@@ -526,18 +810,29 @@ static void enc_simpleperf(struct pw_buf *b, const struct pd_record *rec)
 		enc_stack(b, 22, u->stack_size, u->stack, u->dyn_size);
 		break;
 	}
-	case PD_REC_SP_TRACING_DATA:
-		if (rec->u.sp_tracing_data.data)
-			pw_bytes(b, 23, rec->u.sp_tracing_data.data, rec->u.sp_tracing_data.size);
-		break;
-	case PD_REC_SP_DEBUG:
-		pw_u64(b, 13, rec->u.sp_debug.time);
-		pw_str(b, 23, rec->u.sp_debug.s);
-		break;
 	default:
 		break;
 	}
 	pw_close(b, m);
+}
+
+/* The message of rec from the walk, nothing when walked[] has none for its type */
+static void enc_walked(struct pw_buf *b, const struct pd_record *rec, bool ext)
+{
+	const struct pe_field *m = walked, *f;
+	struct pe_sink s = { .b = b, .ext = ext };
+
+	while (m->kind != PK_END && (m->kind != PK_MSG || m->type != rec->type))
+		m++;
+	if (m->kind == PK_END)
+		return;
+	for (f = m; f->kind == PK_MSG; f++)
+		;
+	s.lv[0] = (struct pe_level){ f, NULL, pw_open(b, m->field) };
+	pd_record_visit(rec, &pe_sink_ops, &s);
+	if (m->sample_info)
+		enc_si(b, m->sample_info, rec);
+	sink_end(&s);
 }
 
 /* Records with no decoded form: the bytes as stored. */
@@ -559,8 +854,7 @@ static bool raw_only(const struct pd_record *rec)
 bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 {
 	const uint32_t type = rec->type;
-	size_t m, e;
-	uint64_t i;
+	size_t m;
 
 	if (!ext && (!pe_quipper_keeps(type) || !rec->decoded))
 		return false;
@@ -598,41 +892,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	case PD_REC_SAMPLE:
 		enc_sample(b, &rec->u.sample, ext);
 		break;
-	case PD_REC_COMM:
-		m = pw_open(b, EV_COMM);
-		pw_u64(b, 1, rec->u.comm.pid);
-		pw_u64(b, 2, rec->u.comm.tid);
-		pw_str_md5(b, 3, 4, rec->u.comm.comm);
-		enc_si(b, 6, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		m = pw_open(b, type == PD_REC_FORK ? EV_FORK : EV_EXIT);
-		pw_u64(b, 1, rec->u.fork.pid);
-		pw_u64(b, 2, rec->u.fork.ppid);
-		pw_u64(b, 3, rec->u.fork.tid);
-		pw_u64(b, 4, rec->u.fork.ptid);
-		pw_u64(b, 5, rec->u.fork.time);
-		enc_si(b, 11, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_LOST:
-		m = pw_open(b, EV_LOST);
-		pw_u64(b, 1, rec->u.lost.id);
-		pw_u64(b, 2, rec->u.lost.lost);
-		enc_si(b, 3, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		m = pw_open(b, EV_THROTTLE);
-		pw_u64(b, 1, rec->u.throttle.time);
-		pw_u64(b, 2, rec->u.throttle.id);
-		pw_u64(b, 3, rec->u.throttle.stream_id);
-		enc_si(b, 4, rec);
-		pw_close(b, m);
-		break;
 	case PD_REC_READ: {
 		const struct pd_read *rd = &rec->u.read.values;
 
@@ -652,46 +911,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 		pw_close(b, m);
 		break;
 	}
-	case PD_REC_AUX:
-		m = pw_open(b, EV_AUX);
-		pw_u64(b, 1, rec->u.aux.aux_offset);
-		pw_u64(b, 2, rec->u.aux.aux_size);
-		pw_bool(b, 3, rec->u.aux.flags & 1);
-		pw_bool(b, 4, rec->u.aux.flags & 2);
-		pw_bool(b, 5, rec->u.aux.flags & 4);
-		enc_si(b, 6, rec);
-		if (ext)
-			pw_u64(b, 1000, rec->u.aux.flags);
-		pw_close(b, m);
-		break;
-	case PD_REC_AUXTRACE: {
-		const struct pd_rec_auxtrace *a = &rec->u.auxtrace;
-
-		m = pw_open(b, EV_AUXTRACE);
-		pw_u64(b, 1, a->size);
-		pw_u64(b, 2, a->offset);
-		pw_u64(b, 3, a->reference);
-		pw_u64(b, 4, a->idx);
-		pw_u64(b, 5, a->tid);
-		pw_u64(b, 6, a->cpu);
-		if (a->size && rec->extra && rec->extra_len == a->size)
-			pw_bytes(b, 7, rec->extra, rec->extra_len);
-		pw_close(b, m);
-		break;
-	}
-	case PD_REC_ITRACE_START:
-		m = pw_open(b, EV_ITRACE_START);
-		pw_u64(b, 1, rec->u.itrace_start.pid);
-		pw_u64(b, 2, rec->u.itrace_start.tid);
-		enc_si(b, 3, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_LOST_SAMPLES:
-		m = pw_open(b, EV_LOST_SAMPLES);
-		pw_u64(b, 1, rec->u.lost_samples.lost);
-		enc_si(b, 2, rec);
-		pw_close(b, m);
-		break;
 	case PD_REC_SWITCH:
 	case PD_REC_SWITCH_CPU_WIDE:
 		m = pw_open(b, EV_CONTEXT_SWITCH);
@@ -701,42 +920,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 			pw_u64(b, 3, rec->u.sw.next_prev_tid);
 		}
 		enc_si(b, 4, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_NAMESPACES:
-		m = pw_open(b, EV_NAMESPACES);
-		pw_u64(b, 1, rec->u.namespaces.pid);
-		pw_u64(b, 2, rec->u.namespaces.tid);
-		for (i = 0; i < rec->u.namespaces.nr; i++) {
-			e = pw_open(b, 3);
-			pw_u64(b, 1, rec->u.namespaces.links[i].dev);
-			pw_u64(b, 2, rec->u.namespaces.links[i].ino);
-			pw_close(b, e);
-		}
-		enc_si(b, 4, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_TIME_CONV: {
-		const struct pd_rec_time_conv *t = &rec->u.time_conv;
-
-		m = pw_open(b, EV_TIME_CONV);
-		pw_u64(b, 1, t->time_shift);
-		pw_u64(b, 2, t->time_mult);
-		pw_u64(b, 3, t->time_zero);
-		if (t->extended) {
-			pw_u64(b, 4, t->time_cycles);
-			pw_u64(b, 5, t->time_mask);
-			pw_bool(b, 6, t->cap_user_time_zero);
-			pw_bool(b, 7, t->cap_user_time_short);
-		}
-		pw_close(b, m);
-		break;
-	}
-	case PD_REC_AUXTRACE_INFO:
-		m = pw_open(b, EV_AUXTRACE_INFO);
-		pw_u64(b, 1, rec->u.auxtrace_info.type);
-		for (i = 0; i < rec->u.auxtrace_info.nr_priv; i++)
-			pw_u64(b, 2, rec->u.auxtrace_info.priv[i]);
 		pw_close(b, m);
 		break;
 	case PD_REC_AUXTRACE_ERROR: {
@@ -762,154 +945,18 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 		pw_close(b, m);
 		break;
 	}
-	case PD_REC_THREAD_MAP:
-		m = pw_open(b, EV_THREAD_MAP);
-		for (i = 0; i < rec->u.thread_map.nr; i++) {
-			e = pw_open(b, 1);
-			pw_u64(b, 1, rec->u.thread_map.entries[i].pid);
-			pw_str_md5(b, 2, 3, rec->u.thread_map.entries[i].comm);
-			pw_close(b, e);
-		}
-		pw_close(b, m);
-		break;
-	case PD_REC_STAT_CONFIG:
-		m = pw_open(b, EV_STAT_CONFIG);
-		for (i = 0; i < rec->u.stat_config.nr; i++) {
-			e = pw_open(b, 1);
-			pw_u64(b, 1, rec->u.stat_config.entries[i].tag);
-			pw_u64(b, 2, rec->u.stat_config.entries[i].val);
-			pw_close(b, e);
-		}
-		pw_close(b, m);
-		break;
-	case PD_REC_STAT:
-		m = pw_open(b, EV_STAT);
-		pw_u64(b, 1, rec->u.stat.id);
-		pw_u64(b, 2, rec->u.stat.cpu);
-		pw_u64(b, 3, rec->u.stat.thread);
-		pw_u64(b, 4, rec->u.stat.val);
-		pw_u64(b, 5, rec->u.stat.ena);
-		pw_u64(b, 6, rec->u.stat.run);
-		pw_close(b, m);
-		break;
-	case PD_REC_STAT_ROUND:
-		m = pw_open(b, EV_STAT_ROUND);
-		pw_u64(b, 1, rec->u.stat_round.type);
-		pw_u64(b, 2, rec->u.stat_round.time);
-		pw_close(b, m);
-		break;
-	case PD_REC_CGROUP:
-		m = pw_open(b, EV_CGROUP);
-		pw_u64(b, 1, rec->u.cgroup.id);
-		pw_str(b, 2, rec->u.cgroup.path);
-		enc_si(b, 3, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_KSYMBOL:
-		m = pw_open(b, EV_KSYMBOL);
-		pw_u64(b, 1, rec->u.ksymbol.addr);
-		pw_u64(b, 2, rec->u.ksymbol.len);
-		pw_u64(b, 3, rec->u.ksymbol.ksym_type);
-		pw_u64(b, 4, rec->u.ksymbol.flags);
-		pw_str(b, 5, rec->u.ksymbol.name);
-		enc_si(b, 6, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_ID_INDEX:
-		m = pw_open(b, EV_ID_INDEX);
-		for (i = 0; i < rec->u.id_index.nr; i++) {
-			const struct pd_id_index_entry *x = &rec->u.id_index.entries[i];
-
-			e = pw_open(b, 1);
-			pw_u64(b, 1, x->id);
-			pw_u64(b, 2, x->idx);
-			pw_u64(b, 3, x->cpu);
-			pw_u64(b, 4, x->tid);
-			if (ext && rec->u.id_index.has_vcpu) {
-				pw_u64(b, 1000, x->machine_pid);
-				pw_u64(b, 1001, x->vcpu);
-			}
-			pw_close(b, e);
-		}
-		pw_close(b, m);
-		break;
 	case PD_REC_BPF_METADATA:
 		enc_bpf_metadata(b, rec, ext);
 		break;
-	case PD_REC_BPF_EVENT:
-		m = pw_open(b, EV_BPF_EVENT);
-		pw_u64(b, 1, rec->u.bpf_event.type);
-		pw_u64(b, 2, rec->u.bpf_event.flags);
-		pw_u64(b, 3, rec->u.bpf_event.id);
-		pw_bytes(b, 4, rec->u.bpf_event.tag, sizeof(rec->u.bpf_event.tag));
-		enc_si(b, 5, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_TEXT_POKE:
-		m = pw_open(b, EV_TEXT_POKE);
-		pw_u64(b, 1, rec->u.text_poke.addr);
-		pw_bytes(b, 2, rec->u.text_poke.old_bytes, rec->u.text_poke.old_len);
-		pw_bytes(b, 3, rec->u.text_poke.new_bytes, rec->u.text_poke.new_len);
-		enc_si(b, 4, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		m = pw_open(b, EV_AUX_OUTPUT_HW_ID);
-		pw_u64(b, 1, rec->u.aux_output_hw_id.hw_id);
-		enc_si(b, 2, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_CALLCHAIN_DEFERRED:
-		m = pw_open(b, EV_CALLCHAIN_DEFERRED);
-		pw_u64(b, 1, rec->u.callchain_deferred.cookie);
-		pw_packed_u64(b, 2, rec->u.callchain_deferred.ips, rec->u.callchain_deferred.nr);
-		enc_si(b, 3, rec);
-		pw_close(b, m);
-		break;
-	case PD_REC_CPU_MAP:
-		enc_cpu_map(b, EV_CPU_MAP, &rec->u.cpu_map.map);
-		break;
-	case PD_REC_EVENT_UPDATE: {
-		const struct pd_rec_event_update *u = &rec->u.event_update;
-
-		m = pw_open(b, EV_EVENT_UPDATE);
-		pw_u64(b, 1, u->type);
-		pw_u64(b, 2, u->id);
-		if ((u->type == 0 || u->type == 2) && u->str)
-			pw_str(b, 3, u->str);
-		if (u->type == 1)
-			pw_double(b, 4, u->scale);
-		if (u->type == 3)
-			enc_cpu_map(b, 5, &u->cpus);
-		pw_close(b, m);
-		break;
-	}
-	case PD_REC_SCHEDSTAT_CPU:
-	case PD_REC_SCHEDSTAT_DOMAIN: {
-		const struct pd_rec_schedstat *s = &rec->u.schedstat;
-
-		m = pw_open(b, EV_SCHEDSTAT);
-		pw_u64(b, 1, s->timestamp);
-		pw_u64(b, 2, s->cpu);
-		pw_u64(b, 3, s->version);
-		if (type == PD_REC_SCHEDSTAT_DOMAIN)
-			pw_u64(b, 4, s->domain);
-		for (i = 0; i < s->nr; i++) {
-			e = pw_open(b, 5);
-			pw_str(b, 1, s->counters[i].name);
-			pw_u64(b, 2, s->counters[i].value);
-			pw_close(b, e);
-		}
-		pw_bytes(b, 6, s->counter_bytes, s->counter_len);
-		pw_close(b, m);
-		break;
-	}
 	case PD_REC_FINISHED_ROUND:
 	case PD_REC_FINISHED_INIT:
 		break;
+	case PD_REC_SP_EVENT_ID:
+	case PD_REC_SP_UNWINDING_RESULT:
+		enc_simpleperf(b, rec);
+		break;
 	default:
-		if (type >= PD_REC_SP_START && type < PD_REC_SP_MAX)
-			enc_simpleperf(b, rec);
+		enc_walked(b, rec, ext);
 		break;
 	}
 	enc_tail(b, pe_timestamp(rec), rec->offset, rec->from_compressed, ext);

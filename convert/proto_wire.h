@@ -168,18 +168,6 @@ static inline void pw_packed_u64(struct pw_buf *b, unsigned int field, const uin
 	pw_close(b, mark);
 }
 
-static inline void pw_packed_u32(struct pw_buf *b, unsigned int field, const uint32_t *v, size_t n)
-{
-	size_t mark, i;
-
-	if (!n)
-		return;
-	mark = pw_open(b, field);
-	for (i = 0; i < n; i++)
-		pw_varint(b, v[i]);
-	pw_close(b, mark);
-}
-
 /* First 8 bytes of the MD5 digest of the bytes, as a big-endian u64 (quipper). */
 uint64_t pw_md5_prefix(const void *data, size_t n);
 
