@@ -229,8 +229,8 @@ static int tj_close(struct drv *d, void *w, int code)
 	code = tj->doc->close(d, &tj->c, code);
 	if (tj->c.je) {
 		je_flush(&tj->je);
-		if (tj->je.err) {
-			tool_io_error(cli_progname, "write", tj->of.final, tj->je.err);
+		if (tj->je.ob.err) {
+			tool_io_error(cli_progname, "write", tj->of.final, tj->je.ob.err);
 			code = CLI_EXIT_IO;
 		}
 	}

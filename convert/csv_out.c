@@ -22,9 +22,6 @@ int csv_open(struct csv_out *o, const char *dir, const char *file)
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	o->buf = malloc(CSV_BUF_SIZE);
-	if (!o->buf)
-		goto nomem;
 	/* a dot file: a listing of DIR during the run shows no half table */
 	if (dir && (asprintf(&path, "%s/%s", dir, file) < 0 ||
 		    asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0)) {
@@ -34,15 +31,16 @@ int csv_open(struct csv_out *o, const char *dir, const char *file)
 	ret = out_sink_open(&o->sink, cli_progname, "to-csv", path, tmp);
 	free(path);
 	free(tmp);
-	if (ret < 0) {
-		free(o->buf);
-		o->buf = NULL;
+	if (ret < 0)
+		return ret;
+	if (out_buf_init(&o->ob, o->sink.fd, CSV_BUF_SIZE) < 0) {
+		out_sink_close(&o->sink, false);
+		goto nomem;
 	}
-	return ret;
+	return 0;
 
 nomem:
 	cli_error("to-csv: out of memory");
-	free(o->buf);
 	memset(o, 0, sizeof(*o));
 	o->sink.fd = -1;
 	return -1;
@@ -50,8 +48,9 @@ nomem:
 
 void csv_flush(struct csv_out *o)
 {
-	out_sink_write(&o->sink, o->buf, o->len);
-	o->len = 0;
+	/* the sink keeps the first failure for out_sink_close() */
+	if (out_buf_flush(&o->ob) < 0 && !o->sink.err)
+		o->sink.err = o->ob.err;
 }
 
 int csv_close(struct csv_out *o, bool keep)
@@ -59,7 +58,7 @@ int csv_close(struct csv_out *o, bool keep)
 	bool to_stdout = !o->sink.final;
 	int ret;
 
-	if (!o->buf)
+	if (!o->ob.buf)
 		return 0;
 	if (keep)
 		csv_flush(o);
@@ -67,7 +66,7 @@ int csv_close(struct csv_out *o, bool keep)
 	/* the sink leaves standard output's failure to its caller */
 	if (ret < 0 && to_stdout)
 		tool_io_error(cli_progname, "write", NULL, o->sink.err);
-	free(o->buf);
+	out_buf_free(&o->ob);
 	memset(o, 0, sizeof(*o));
 	o->sink.fd = -1;
 	return ret;
@@ -75,17 +74,7 @@ int csv_close(struct csv_out *o, bool keep)
 
 void csv_raw(struct csv_out *o, const char *s, size_t n)
 {
-	while (n) {
-		size_t room = CSV_BUF_SIZE - o->len;
-		size_t k = n < room ? n : room;
-
-		memcpy(o->buf + o->len, s, k);
-		o->len += k;
-		s += k;
-		n -= k;
-		if (o->len == CSV_BUF_SIZE)
-			csv_flush(o);
-	}
+	out_buf_put(&o->ob, s, n);
 	csv_reserve(o, CSV_SMALL);
 }
 
@@ -124,7 +113,7 @@ bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n
 static inline void sep(struct csv_out *o)
 {
 	if (o->nf++)
-		o->buf[o->len++] = ',';
+		o->ob.buf[o->ob.len++] = ',';
 }
 
 /* Quoted and/or repaired field: byte by byte, the rare case. */
@@ -133,27 +122,27 @@ static void str_slow(struct csv_out *o, const unsigned char *p, size_t n, bool q
 	size_t i = 0;
 
 	if (quote)
-		o->buf[o->len++] = '"';
+		o->ob.buf[o->ob.len++] = '"';
 	while (i < n) {
 		size_t k = utf8_seq_len(p + i, n - i);
 
 		/* a quote may double, a bad byte triples: keep room for both */
 		csv_reserve(o, 8);
 		if (!k) {
-			memcpy(o->buf + o->len, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
-			o->len += 3;
+			memcpy(o->ob.buf + o->ob.len, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
+			o->ob.len += 3;
 			i++;
 			continue;
 		}
 		if (p[i] == '"')
-			o->buf[o->len++] = '"';
-		memcpy(o->buf + o->len, p + i, k);
-		o->len += k;
+			o->ob.buf[o->ob.len++] = '"';
+		memcpy(o->ob.buf + o->ob.len, p + i, k);
+		o->ob.len += k;
 		i += k;
 	}
 	csv_reserve(o, CSV_SMALL);
 	if (quote)
-		o->buf[o->len++] = '"';
+		o->ob.buf[o->ob.len++] = '"';
 }
 
 bool csv_is_plain(const char *s, size_t n)
@@ -221,7 +210,7 @@ size_t csv_fmt_hex(char *p, uint64_t v)
 void csv_u64(struct csv_out *o, uint64_t v)
 {
 	sep(o);
-	o->len += csv_fmt_u64(o->buf + o->len, v);
+	o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, v);
 	csv_reserve(o, CSV_SMALL);
 }
 
@@ -229,10 +218,10 @@ void csv_i64(struct csv_out *o, int64_t v)
 {
 	sep(o);
 	if (v < 0) {
-		o->buf[o->len++] = '-';
-		o->len += csv_fmt_u64(o->buf + o->len, (uint64_t)0 - (uint64_t)v);
+		o->ob.buf[o->ob.len++] = '-';
+		o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, (uint64_t)0 - (uint64_t)v);
 	} else {
-		o->len += csv_fmt_u64(o->buf + o->len, (uint64_t)v);
+		o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, (uint64_t)v);
 	}
 	csv_reserve(o, CSV_SMALL);
 }
@@ -240,9 +229,9 @@ void csv_i64(struct csv_out *o, int64_t v)
 void csv_hex(struct csv_out *o, uint64_t v)
 {
 	sep(o);
-	o->buf[o->len++] = '0';
-	o->buf[o->len++] = 'x';
-	o->len += csv_fmt_hex(o->buf + o->len, v);
+	o->ob.buf[o->ob.len++] = '0';
+	o->ob.buf[o->ob.len++] = 'x';
+	o->ob.len += csv_fmt_hex(o->ob.buf + o->ob.len, v);
 	csv_reserve(o, CSV_SMALL);
 }
 
@@ -254,8 +243,8 @@ void csv_empty(struct csv_out *o)
 
 void csv_eol(struct csv_out *o)
 {
-	o->buf[o->len++] = '\r';
-	o->buf[o->len++] = '\n';
+	o->ob.buf[o->ob.len++] = '\r';
+	o->ob.buf[o->ob.len++] = '\n';
 	o->nf = 0;
 	o->rows++;
 	csv_reserve(o, CSV_SMALL);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/out_buf.h"
 #include "../common/out_sink.h"
 
 #define CSV_BUF_SIZE	(1u << 20)
@@ -33,8 +34,7 @@
 
 struct csv_out {
 	struct out_sink sink;	/* fd, temporary file, first write error (sink.err) */
-	char *buf;
-	size_t len;
+	struct out_buf ob;	/* CSV_BUF_SIZE bytes for sink.fd */
 	unsigned int nf;	/* fields in the current row */
 	uint64_t rows;		/* data rows (the header not counted) */
 };
@@ -55,9 +55,15 @@ int csv_close(struct csv_out *o, bool keep);
 /* Hand the buffer to the sink; errors are remembered in o->sink.err. */
 void csv_flush(struct csv_out *o);
 
+/* The first failure of this table's output, 0 if none. */
+static inline int csv_err(const struct csv_out *o)
+{
+	return o->sink.err ? o->sink.err : o->ob.err;
+}
+
 static inline void csv_reserve(struct csv_out *o, size_t n)
 {
-	if (o->len + n > CSV_BUF_SIZE)
+	if (o->ob.len + n > CSV_BUF_SIZE)
 		csv_flush(o);
 }
 

@@ -970,7 +970,7 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 		/* the common case: straight into the output buffer */
 		csv_empty(o);
 		csv_reserve(o, need + CSV_SMALL);
-		p = o->buf + o->len;
+		p = o->ob.buf + o->ob.len;
 		for (i = r->n; i > 0; i--) {
 			const struct csv_fname *fn = r->names[i - 1];
 
@@ -978,7 +978,7 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 			len += fn->chain_len;
 			p[len++] = ';';
 		}
-		o->len += len ? len - 1 : 0;
+		o->ob.len += len ? len - 1 : 0;
 		csv_eol(o);
 		return;
 	}
@@ -1010,8 +1010,8 @@ static void format_samples(void *arg, const unsigned char *data, size_t len)
 		format_srow(sf, r);
 		at += srow_size(r->n);
 	}
-	if (sf->o->sink.err)
-		atomic_store(sf->err, sf->o->sink.err);
+	if (csv_err(sf->o))
+		atomic_store(sf->err, csv_err(sf->o));
 }
 
 int csv_samples_start(struct csv_ctx *c)
@@ -1051,7 +1051,7 @@ int csv_write_error(const struct csv_ctx *c)
 			continue;
 		/* the formatting thread owns that table while it runs */
 		err = i == CSV_SAMPLES && c->samples_fmt ? atomic_load(&c->samples_err) :
-							   c->out[i].sink.err;
+							   csv_err(&c->out[i]);
 		if (err)
 			return err;
 	}

@@ -13,93 +13,11 @@
 
 static const char hex_digits[] = "0123456789abcdef";
 
-int je_init(struct je *j, int fd, size_t cap)
-{
-	memset(j, 0, sizeof(*j));
-	if (cap < JE_MIN_CAP)
-		cap = JE_MIN_CAP;
-	j->buf = malloc(cap);
-	if (!j->buf)
-		return -1;
-	j->cap = cap;
-	j->fd = fd;
-	return 0;
-}
-
-int je_init_mem(struct je *j)
-{
-	if (je_init(j, -1, JE_MIN_CAP) < 0)
-		return -1;
-	j->in_memory = true;
-	return 0;
-}
-
-void je_free(struct je *j)
-{
-	free(j->buf);
-	j->buf = NULL;
-	j->cap = j->len = 0;
-}
-
-int je_flush(struct je *j)
-{
-	/*
-	 * After a failed write the rest is dropped: the caller checks j->err
-	 * at the end, and the buffer must stay usable until then.
-	 */
-	if (!j->err) {
-		j->err = out_write_all(j->fd, j->buf, j->len);
-		if (!j->err)
-			j->written += j->len;
-	}
-	j->len = 0;
-	return j->err ? -1 : 0;
-}
-
-/*
- * Callers never ask for more than a few KiB at a time (long data is written
- * in chunks), and the buffer is at least JE_MIN_CAP: flushing is enough,
- * except in memory, where the buffer is the result and grows.
- */
-void je_grow(struct je *j, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	if (!j->in_memory) {
-		je_flush(j);
-		return;
-	}
-	cap = j->cap;
-	while (cap - j->len < n && cap <= JE_MEM_MAX / 2)
-		cap *= 2;
-	p = cap - j->len >= n ? realloc(j->buf, cap) : NULL;
-	if (!p) {
-		j->err = ENOMEM;
-		j->len = 0;
-		return;
-	}
-	j->buf = p;
-	j->cap = cap;
-}
-
-void je_raw_long(struct je *j, const char *s, size_t n)
-{
-	while (n) {
-		size_t chunk = n > j->cap / 2 ? j->cap / 2 : n;
-
-		memcpy(je_room(j, chunk), s, chunk);
-		j->len += chunk;
-		s += chunk;
-		n -= chunk;
-	}
-}
-
 void je_u64(struct je *j, uint64_t v)
 {
 	char *p = je_room(j, 20);
 
-	j->len += fmt_u64(p, v);
+	j->ob.len += fmt_u64(p, v);
 }
 
 void je_i64(struct je *j, int64_t v)
@@ -118,15 +36,15 @@ void je_hex(struct je *j, uint64_t v)
 
 	p[0] = '0';
 	p[1] = 'x';
-	j->len += 2 + fmt_hex(p + 2, v);
+	j->ob.len += 2 + fmt_hex(p + 2, v);
 }
 
 void je_hexstr(struct je *j, uint64_t v)
 {
 	je_room(j, 20);
-	j->buf[j->len++] = '"';
+	j->ob.buf[j->ob.len++] = '"';
 	je_hex(j, v);
-	j->buf[j->len++] = '"';
+	j->ob.buf[j->ob.len++] = '"';
 }
 
 void je_u64_safe(struct je *j, uint64_t v)
@@ -135,9 +53,9 @@ void je_u64_safe(struct je *j, uint64_t v)
 		je_u64(j, v);
 	} else {
 		je_room(j, 22);
-		j->buf[j->len++] = '"';
+		j->ob.buf[j->ob.len++] = '"';
 		je_u64(j, v);
-		j->buf[j->len++] = '"';
+		j->ob.buf[j->ob.len++] = '"';
 	}
 }
 
@@ -175,13 +93,13 @@ static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_a
 			continue;
 		}
 		switch (c) {
-		case '"':  p[0] = '\\'; p[1] = '"'; j->len += 2; break;
-		case '\\': p[0] = '\\'; p[1] = '\\'; j->len += 2; break;
-		case '\b': p[0] = '\\'; p[1] = 'b'; j->len += 2; break;
-		case '\f': p[0] = '\\'; p[1] = 'f'; j->len += 2; break;
-		case '\n': p[0] = '\\'; p[1] = 'n'; j->len += 2; break;
-		case '\r': p[0] = '\\'; p[1] = 'r'; j->len += 2; break;
-		case '\t': p[0] = '\\'; p[1] = 't'; j->len += 2; break;
+		case '"':  p[0] = '\\'; p[1] = '"'; j->ob.len += 2; break;
+		case '\\': p[0] = '\\'; p[1] = '\\'; j->ob.len += 2; break;
+		case '\b': p[0] = '\\'; p[1] = 'b'; j->ob.len += 2; break;
+		case '\f': p[0] = '\\'; p[1] = 'f'; j->ob.len += 2; break;
+		case '\n': p[0] = '\\'; p[1] = 'n'; j->ob.len += 2; break;
+		case '\r': p[0] = '\\'; p[1] = 'r'; j->ob.len += 2; break;
+		case '\t': p[0] = '\\'; p[1] = 't'; j->ob.len += 2; break;
 		default:
 			p[0] = '\\';
 			p[1] = 'u';
@@ -189,7 +107,7 @@ static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_a
 			p[3] = '0';
 			p[4] = hex_digits[c >> 4];
 			p[5] = hex_digits[c & 0xf];
-			j->len += 6;
+			j->ob.len += 6;
 			break;
 		}
 		i++;
@@ -236,7 +154,7 @@ void je_base64(struct je *j, const uint8_t *p, size_t n)
 			*o++ = b64[(v >> 6) & 63];
 			*o++ = b64[v & 63];
 		}
-		j->len = (size_t)(o - j->buf);
+		j->ob.len = (size_t)(o - j->ob.buf);
 	}
 	if (n - i) {
 		uint32_t v = (uint32_t)p[i] << 16 | (n - i == 2 ? (uint32_t)p[i + 1] << 8 : 0);
@@ -246,7 +164,7 @@ void je_base64(struct je *j, const uint8_t *p, size_t n)
 		o[1] = b64[(v >> 12) & 63];
 		o[2] = n - i == 2 ? b64[(v >> 6) & 63] : '=';
 		o[3] = '=';
-		j->len += 4;
+		j->ob.len += 4;
 	}
 	je_c(j, '"');
 }
@@ -264,7 +182,7 @@ void je_hexbytes(struct je *j, const uint8_t *p, size_t n)
 			*o++ = hex_digits[p[i] >> 4];
 			*o++ = hex_digits[p[i] & 0xf];
 		}
-		j->len = (size_t)(o - j->buf);
+		j->ob.len = (size_t)(o - j->ob.buf);
 	}
 	je_c(j, '"');
 }

@@ -23,62 +23,61 @@
 #include <stdint.h>
 #include <string.h>
 
-/* smallest buffer: every single write of the helpers fits in it */
-#define JE_MIN_CAP (64 * 1024)
+#include "../common/out_buf.h"
 
 struct je {
-	char *buf;
-	size_t len, cap;
-	int fd;
-	int err;		/* errno of the first failed write, 0 if none */
-	uint64_t written;	/* bytes handed to the descriptor */
+	struct out_buf ob;	/* the text, on its way to a descriptor or in memory */
 	unsigned int depth;
 	/* bit per depth: an item was already written at that level */
 	uint64_t has_item;
 	bool after_key;		/* a key was written, its value comes next */
-	bool in_memory;		/* no descriptor: the buffer grows instead (je_init_mem()) */
 };
 
-int je_init(struct je *j, int fd, size_t cap);
-/*
- * A writer into memory only: text is built in buf[0, len) and the buffer
- * grows as needed (up to JE_MEM_MAX; past it, or without memory, err is
- * ENOMEM and what was written is dropped, as after a failed write).
- */
-int je_init_mem(struct je *j);
-#define JE_MEM_MAX	((size_t)256 << 20)
-void je_free(struct je *j);
-/* Write out the buffer; returns 0 or -1 (j->err set). */
-int je_flush(struct je *j);
+/* A writer to fd through a buffer of cap bytes (out_buf.h). */
+static inline int je_init(struct je *j, int fd, size_t cap)
+{
+	memset(j, 0, sizeof(*j));
+	return out_buf_init(&j->ob, fd, cap);
+}
 
-void je_grow(struct je *j, size_t n);
+/*
+ * A writer into memory only: text is built in ob.buf[0, ob.len) and the
+ * buffer grows as needed (up to OUT_BUF_MEM_MAX; past it, or without
+ * memory, ob.err is ENOMEM and what was written is dropped, as after a
+ * failed write).
+ */
+static inline int je_init_mem(struct je *j)
+{
+	return je_init(j, -1, OUT_BUF_MIN);
+}
+
+static inline void je_free(struct je *j)
+{
+	out_buf_free(&j->ob);
+}
+
+/* Write out the buffer; returns 0 or -1 (ob.err set). */
+static inline int je_flush(struct je *j)
+{
+	return out_buf_flush(&j->ob);
+}
 
 /* Room for n more bytes (flushing when needed). */
 static inline char *je_room(struct je *j, size_t n)
 {
-	if (j->cap - j->len < n)
-		je_grow(j, n);
-	return j->buf + j->len;
+	return out_buf_room(&j->ob, n);
 }
-
-void je_raw_long(struct je *j, const char *s, size_t n);
 
 static inline void je_raw(struct je *j, const char *s, size_t n)
 {
-	if (n > 4096) {
-		je_raw_long(j, s, n);
-		return;
-	}
-	memcpy(je_room(j, n), s, n);
-	j->len += n;
+	out_buf_put(&j->ob, s, n);
 }
 
 #define je_lit(j, s) je_raw((j), (s), sizeof(s) - 1)
 
 static inline void je_c(struct je *j, char c)
 {
-	*je_room(j, 1) = c;
-	j->len++;
+	out_buf_c(&j->ob, c);
 }
 
 void je_u64(struct je *j, uint64_t v);
@@ -160,7 +159,7 @@ static inline void je_key(struct je *j, const char *k)
 	memcpy(p + 1, k, n);
 	p[n + 1] = '"';
 	p[n + 2] = ':';
-	j->len += n + 3;
+	j->ob.len += n + 3;
 	j->after_key = true;
 }
 

@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) void delim(struct je *j, bool comma
 		p[n++] = ',';
 	p[n++] = '\n';
 	memset(p + n, '\t', depth);
-	j->len += n + depth;
+	j->ob.len += n + depth;
 }
 
 /*
@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) void key(struct je *j, bool comma,
 	p[0] = '"';
 	memcpy(p + 1, k, kl);
 	memcpy(p + 1 + kl, "\": ", 3);
-	j->len += kl + 4;
+	j->ob.len += kl + 4;
 }
 
 static void kv_u(struct je *j, unsigned int depth, const char *k, uint64_t v, bool comma)
@@ -309,9 +309,9 @@ static bool frame_ref(struct perf_ctx *pc, uint64_t version, int32_t pid, int32_
 		bare_frame(pc, ip);
 	/* a DSO load changes the kernel version: this key is stale already */
 	moved = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL) != kver;
-	start = t->len;
+	start = t->ob.len;
 	write_frame(t, &pc->frame, ok > 0);
-	len = t->len - start;
+	len = t->ob.len - start;
 	if (e && !moved && len <= UINT16_MAX && !pc->fc_clear_due) {
 		if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < len) {
 			/* rows in flight still read the arena: clear it between samples */
@@ -323,10 +323,10 @@ static bool frame_ref(struct perf_ctx *pc, uint64_t version, int32_t pid, int32_
 			e->gen = fc->gen;
 			e->len = (uint16_t)len;
 			e->off = fc->arena_used;
-			memcpy(fc->arena + fc->arena_used, t->buf + start, len);
+			memcpy(fc->arena + fc->arena_used, t->ob.buf + start, len);
 			fc->arena_used += (uint32_t)len;
 			fc->used++;
-			t->len = start;
+			t->ob.len = start;
 			ref->off = e->off;
 			ref->len = e->len;
 			return moved;
@@ -466,20 +466,20 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 		comm = buf;
 	}
 
-	t->len = 0;
+	t->ob.len = 0;
 	je_raw(t, comm, strlen(comm));
-	comm_len = (uint32_t)t->len;
+	comm_len = (uint32_t)t->ob.len;
 	n = sample_frames(pc, rec, pid, tid);
-	trace_off = (uint32_t)t->len;
+	trace_off = (uint32_t)t->ob.len;
 	if (c->trace_fields && s->raw_data && ev && ev->attr.type == PERF_TYPE_TRACEPOINT_ID) {
 		struct jtep *tp = jconv_tep(c);
 
 		if (tp)
 			jtep_fields(tp, ev->attr.config, s->raw_data, s->raw_size, trace_field, t);
 	}
-	if (t->err) {
+	if (t->ob.err) {
 		pc->nomem = true;
-		t->err = 0;
+		t->ob.err = 0;
 		return;
 	}
 
@@ -490,10 +490,10 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	/* a u32 printed with %i: an absent cpu shows as -1 */
 	hdr.cpu = s->sample_type & PD_SAMPLE_CPU ? (int32_t)s->cpu : -1;
 	hdr.nr_frames = n;
-	hdr.text_len = (uint32_t)t->len;
+	hdr.text_len = (uint32_t)t->ob.len;
 	hdr.comm_len = comm_len;
 	hdr.trace_off = trace_off;
-	hdr.trace_len = (uint32_t)t->len - trace_off;
+	hdr.trace_len = (uint32_t)t->ob.len - trace_off;
 	hdr.flags = (pc->first_sample ? 0 : JROW_COMMA) |
 		    (pc->combined_sample_type & PD_SAMPLE_CPU ? JROW_CPU : 0);
 	pc->first_sample = false;
@@ -513,7 +513,7 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	}
 	*r = hdr;
 	memcpy(r->frames, pc->refs, n * sizeof(*r->frames));
-	memcpy(&r->frames[n], t->buf, t->len);
+	memcpy(&r->frames[n], t->ob.buf, t->ob.len);
 	if (direct) {
 		format_row(c->je, pc->fcache.arena, r);
 		free(r);
