@@ -19,8 +19,10 @@
 #ifndef PD_LIB_LAYOUT_H
 #define PD_LIB_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+/* numbers first: pd_field_is_number() */
 enum pd_field_kind {
 	PD_FK_U,	/* unsigned number, shown in decimal */
 	PD_FK_X,	/* unsigned number shown in hex: addresses, masks, flags */
@@ -67,6 +69,12 @@ struct pd_layout {
 	uint16_t misc_bit;
 	const char *misc_name;
 };
+
+/* A number of 1, 2, 4 or 8 bytes, in the file's byte order. */
+static inline bool pd_field_is_number(const struct pd_field *f)
+{
+	return f->kind <= PD_FK_RESERVED;
+}
 
 /* The layout of a record type, NULL for types the format does not define. */
 const struct pd_layout *pd_record_layout(uint32_t type);

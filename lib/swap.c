@@ -2,10 +2,16 @@
 /*
  * swap.c - records and feature payloads of the opposite byte order to
  * host order (layouts: docs/perf-data-format.md §5, §6, §7, §11).
+ *
+ * The fixed fields of a record are reversed by their widths as layout.c
+ * describes them; what follows them is converted here by type, because
+ * its layout depends on the data: counts, misc bits, update types,
+ * versions, and for SAMPLE the event's sample_type and read_format.
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include "layout.h"
 #include "swap.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -120,6 +126,18 @@ static void sw_u32s(struct sw *s, uint64_t n)
 	}
 	for (i = 0; i < n; i++)
 		sw_u32(s);
+}
+
+static void sw_u16s(struct sw *s, uint64_t n)
+{
+	uint64_t i;
+
+	if (s->bad || n > (s->end - s->pos) / 2) {
+		s->bad = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sw_u16(s);
 }
 
 /* The rest of the window as u64 values; it must be a whole number of them. */
@@ -357,215 +375,135 @@ static void sw_cpu_map(struct sw *s)
 	}
 }
 
-/* Kernel records 1..22 except SAMPLE: the fields before the trailer. */
-static void sw_kernel_body(struct sw *s, uint32_t type, uint16_t misc)
+/*
+ * The fixed fields of a layout (layout.c) that start in [from, to), by
+ * their widths; the cursor is at the first of them.  A run of numbers of
+ * one width converts whole or not at all.  Bytes, strings and padding
+ * stay as they are: a number after them checks that they fit.
+ */
+static void sw_fields(struct sw *s, const struct pd_layout *l, size_t from, size_t to)
+{
+	const struct pd_field *f, *end = l->fields + l->nr_fields, *run;
+
+	for (f = l->fields; f < end && !s->bad; f = run) {
+		run = f + 1;
+		if (f->off < from || f->off >= to)
+			continue;
+		if (!pd_field_is_number(f)) {
+			s->pos = f->off + f->size < s->end ? f->off + f->size : s->end;
+			continue;
+		}
+		while (run < end && pd_field_is_number(run) && run->size == f->size &&
+		       run->off < to)
+			run++;
+		if (f->off > s->end) {
+			s->bad = true;
+			break;
+		}
+		s->pos = f->off;
+		if (f->size == 2)
+			sw_u16s(s, (uint64_t)(run - f));
+		else if (f->size == 4)
+			sw_u32s(s, (uint64_t)(run - f));
+		else
+			sw_u64s(s, (uint64_t)(run - f));
+	}
+}
+
+/*
+ * Kernel records 1..22 except SAMPLE: the fields before the trailer.
+ * What follows the fixed fields depends on the data here.
+ */
+static void sw_kernel_rest(struct sw *s, uint32_t type)
 {
 	switch (type) {
-	case PD_REC_MMAP:
-		sw_u32s(s, 2);
-		sw_u64s(s, 3);
-		break;
-	case PD_REC_LOST:
-		sw_u64s(s, 2);
-		break;
-	case PD_REC_COMM:
-	case PD_REC_ITRACE_START:
-	case PD_REC_SWITCH_CPU_WIDE:
-		sw_u32s(s, 2);
-		break;
-	case PD_REC_EXIT:
-	case PD_REC_FORK:
-		sw_u32s(s, 4);
-		sw_u64(s);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-	case PD_REC_AUX:
-		sw_u64s(s, 3);
-		break;
 	case PD_REC_READ:
-		sw_u32s(s, 2);
 		sw_u64_rest(s);	/* read_format values, group form included */
 		break;
-	case PD_REC_MMAP2:
-		sw_u32s(s, 2);
-		sw_u64s(s, 3);
-		if (misc & PD_MISC_MMAP_BUILD_ID) {
-			/* u8 size, u8 reserved, u16 reserved, u8 build_id[20] */
-			sw_skip(s, 2);
-			sw_u16(s);
-			sw_skip(s, 20);
-		} else {
-			sw_u32s(s, 2);
-			sw_u64s(s, 2);
-		}
-		sw_u32s(s, 2);
-		break;
-	case PD_REC_LOST_SAMPLES:
-	case PD_REC_CGROUP:
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		sw_u64(s);
-		break;
-	case PD_REC_SWITCH:
-		break;
 	case PD_REC_NAMESPACES:
-		sw_u32s(s, 2);
-		sw_u64s(s, 2 * sw_u64(s));
-		break;
-	case PD_REC_KSYMBOL:
-		sw_u64(s);
-		sw_u32(s);
-		sw_u16(s);
-		sw_u16(s);
-		break;
-	case PD_REC_BPF_EVENT:
-		sw_u16(s);
-		sw_u16(s);
-		sw_u32(s);
-		break;
-	case PD_REC_TEXT_POKE:
-		sw_u64(s);
-		sw_u16(s);
-		sw_u16(s);
+		sw_u64s(s, 2 * pd_ld64(s->p + 16, false));	/* {dev, ino} links */
 		break;
 	case PD_REC_CALLCHAIN_DEFERRED:
-		sw_u64(s);
-		sw_u64s(s, sw_u64(s));
+		sw_u64s(s, pd_ld64(s->p + 16, false));		/* ips */
 		break;
 	default:
-		s->bad = true;
 		break;
 	}
 }
 
-static void sw_user_record(struct sw *s, uint8_t *out, uint32_t type, const uint8_t *in,
-			   size_t len, const struct pd_features *f, struct pd_diag_sink *sink)
+static void sw_kernel_body(struct sw *s, const struct pd_layout *l, uint32_t type,
+			   uint16_t misc)
 {
+	if (type == PD_REC_MMAP2 && (misc & PD_MISC_MMAP_BUILD_ID)) {
+		/* @40 u8 size, u8 reserved, u16 reserved, u8 build_id[20] */
+		sw_fields(s, l, 8, 40);
+		sw_skip(s, 2);
+		sw_u16(s);
+		sw_skip(s, 20);
+		sw_fields(s, l, 64, SIZE_MAX);
+		return;
+	}
+	sw_fields(s, l, 8, SIZE_MAX);
+	if (!s->bad && l->rest == PD_REST_SPECIAL)
+		sw_kernel_rest(s, type);
+}
+
+/* Records perf writes (64..86): what follows the fixed fields. */
+static void sw_user_rest(struct sw *s, uint8_t *out, uint32_t type, const uint8_t *in,
+			 size_t len, const struct pd_features *f, struct pd_diag_sink *sink)
+{
+	uint64_t nr, i;
 	uint32_t fmt;
 
 	switch (type) {
-	case PD_REC_HEADER_ATTR: {
-		struct pd_attr a;
-		uint32_t asz;
-
-		if (!sw_has(s, 8))
-			break;
-		asz = pd_ld32(in + 12, true);
-		if (!asz)
-			asz = 64;
-		if (asz < 64 || asz > len - 8) {
-			s->bad = true;
-			break;
-		}
-		pd_attr_decode(in + 8, asz, true, &a);
-		pd_attr_encode(&a, out + 8, asz);
-		s->pos = 8 + (size_t)asz;
-		sw_u64_rest(s);
-		break;
-	}
-	case PD_REC_HEADER_EVENT_TYPE:
-		sw_u64(s);
-		break;
 	case PD_REC_HEADER_TRACING_DATA:
-		sw_u32(s);
 		if (len >= 16)
-			sw_u32(s);
-		break;
-	case PD_REC_HEADER_BUILD_ID:
-		sw_u32(s);	/* pid: released perf forgets it, it is an s32 all the same */
-		break;
-	case PD_REC_FINISHED_ROUND:
-	case PD_REC_FINISHED_INIT:
-	case PD_REC_COMPRESSED:
-		break;
-	case PD_REC_ID_INDEX:
-	case PD_REC_STAT_CONFIG:
-		sw_u64_rest(s);
+			sw_u32(s);	/* the pad of 16-byte records */
 		break;
 	case PD_REC_AUXTRACE_INFO:
-		sw_u32s(s, 2);
 		sw_u64_rest(s);
 		break;
-	case PD_REC_AUXTRACE:
-		sw_u64s(s, 3);
-		sw_u32s(s, 4);
-		break;
 	case PD_REC_AUXTRACE_ERROR:
-		sw_u32s(s, 6);
-		sw_u64(s);
-		if (s->bad)
-			break;
 		fmt = pd_ld32(out + 28, false);
 		if (fmt >= 1 && len >= 48)
-			sw_u64(s);
+			sw_u64(s);	/* time */
 		if (fmt >= 2 && len >= 120) {
-			s->pos = 112;
+			s->pos = 112;	/* machine_pid, vcpu after msg[64] */
 			sw_u32s(s, 2);
 		}
 		break;
-	case PD_REC_THREAD_MAP: {
-		uint64_t nr = sw_u64(s), i;
-
-		if (s->bad || nr > (s->end - s->pos) / 24) {
+	case PD_REC_THREAD_MAP:
+		nr = pd_ld64(out + 8, false);
+		if (nr > (s->end - s->pos) / 24) {
 			s->bad = true;
 			break;
 		}
 		for (i = 0; i < nr; i++) {
 			sw_u64(s);
-			sw_skip(s, 16);
+			sw_skip(s, 16);	/* comm */
 		}
 		break;
-	}
-	case PD_REC_CPU_MAP:
-		sw_cpu_map(s);
-		break;
-	case PD_REC_STAT:
-		sw_u64(s);
-		sw_u32s(s, 2);
-		sw_u64s(s, 3);
-		break;
-	case PD_REC_STAT_ROUND:
-		sw_u64s(s, 2);
-		break;
-	case PD_REC_EVENT_UPDATE: {
-		uint64_t t = sw_u64(s);
-
-		sw_u64(s);
-		if (t == 1)		/* SCALE: a double, swapped as its 8 bytes */
+	case PD_REC_EVENT_UPDATE:
+		nr = pd_ld64(out + 8, false);
+		if (nr == 1)		/* SCALE: a double, swapped as its 8 bytes */
 			sw_u64(s);
-		else if (t == 3)	/* CPUS */
+		else if (nr == 3)	/* CPUS */
 			sw_cpu_map(s);
 		break;
-	}
 	case PD_REC_TIME_CONV:
-		/* 32-byte records of old perf hold shift, mult, zero only */
-		sw_u64s(s, len >= 56 ? 5 : 3);
+		if (len >= 56)
+			sw_u64s(s, 2);	/* time_cycles, time_mask; then u8s */
 		break;
-	case PD_REC_HEADER_FEATURE: {
-		uint64_t id = sw_u64(s);
-
-		if (s->bad)
-			break;
-		if (len > 16 && (id >= PD_FEAT_BITS ||
-				 pd_swap_feature((unsigned int)id, in + 16, len - 16, out + 16, f,
+	case PD_REC_HEADER_FEATURE:
+		nr = pd_ld64(out + 8, false);
+		if (len > 16 && (nr >= PD_FEAT_BITS ||
+				 pd_swap_feature((unsigned int)nr, in + 16, len - 16, out + 16, f,
 						 sink)))
 			s->bad = true;
 		break;
-	}
-	case PD_REC_COMPRESSED2:
-		sw_u64(s);
-		break;
-	case PD_REC_BPF_METADATA:
-		s->pos = 520;
-		sw_u64(s);
-		break;
 	case PD_REC_SCHEDSTAT_CPU:
-		sw_u64(s);
-		sw_u32(s);
-		sw_u16(s);
-		sw_skip(s, 2);
 		/* the CPU counter set of versions 15 to 17: 6 x u32, 3 x u64 */
-		if (!s->bad && s->end - s->pos == 48) {
+		if (s->end - s->pos == 48) {
 			sw_u32s(s, 6);
 			sw_u64s(s, 3);
 		} else {
@@ -573,20 +511,57 @@ static void sw_user_record(struct sw *s, uint8_t *out, uint32_t type, const uint
 		}
 		break;
 	case PD_REC_SCHEDSTAT_DOMAIN:
-		sw_u64(s);
-		sw_u32(s);
-		sw_u16(s);
-		sw_u16(s);
 		/* version 17 domain counters: 45 x u32 */
-		if (!s->bad && pd_ld16(out + 20, false) == 17 && s->end - s->pos == 180)
+		if (pd_ld16(out + 20, false) == 17 && s->end - s->pos == 180)
 			sw_u32s(s, 45);
 		else
 			s->bad = true;
 		break;
 	default:
-		s->bad = true;
+		/* strings, byte arrays and compressed data */
 		break;
 	}
+}
+
+static void sw_user_record(struct sw *s, uint8_t *out, uint32_t type, const uint8_t *in,
+			   size_t len, const struct pd_features *f, struct pd_diag_sink *sink)
+{
+	const struct pd_layout *l = pd_record_layout(type);
+
+	switch (type) {
+	case PD_REC_HEADER_ATTR: {
+		/* the attr's own size says where the ids start */
+		struct pd_attr a;
+		uint32_t asz;
+
+		if (!sw_has(s, 8))
+			return;
+		asz = pd_ld32(in + 12, true);
+		if (!asz)
+			asz = 64;
+		if (asz < 64 || asz > len - 8) {
+			s->bad = true;
+			return;
+		}
+		pd_attr_decode(in + 8, asz, true, &a);
+		pd_attr_encode(&a, out + 8, asz);
+		s->pos = 8 + (size_t)asz;
+		sw_u64_rest(s);
+		return;
+	}
+	case PD_REC_ID_INDEX:
+	case PD_REC_STAT_CONFIG:
+		sw_u64_rest(s);	/* u64 words throughout, nr included */
+		return;
+	case PD_REC_CPU_MAP:
+		sw_cpu_map(s);
+		return;
+	default:
+		break;
+	}
+	sw_fields(s, l, 8, SIZE_MAX);
+	if (!s->bad && l->rest == PD_REST_SPECIAL)
+		sw_user_rest(s, out, type, in, len, f, sink);
 }
 
 int pd_swap_record(const struct pd_record *rec, uint8_t *out, struct pd_diag_sink *sink)
@@ -627,7 +602,7 @@ int pd_swap_record(const struct pd_record *rec, uint8_t *out, struct pd_diag_sin
 			goto bad;
 		}
 		sw_init(&s, out, 8, body_end);
-		sw_kernel_body(&s, type, misc);
+		sw_kernel_body(&s, pd_record_layout(type), type, misc);
 	} else if (type >= 64 && type < PD_REC_USER_MAX) {
 		sw_user_record(&s, out, type, rec->raw, len, NULL, sink);
 	} else {

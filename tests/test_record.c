@@ -1949,7 +1949,7 @@ static void test_layouts(void)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(l);
 			for (i = 0; i < l->nr_fields; i++) {
 				const struct pd_field *f = &l->fields[i];
-				bool number = f->kind <= PD_FK_RESERVED;
+				bool number = pd_field_is_number(f);
 
 				CU_ASSERT_EQUAL(f->off, pos);
 				pos = f->off + f->size;
