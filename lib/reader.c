@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,6 +87,15 @@ struct pd_stream {
 	size_t split_len, split_cap;
 	uint64_t split_off;
 	bool split_ready;	/* deliver the reassembled record on the next call */
+
+	/*
+	 * Time order: a read-only map of a regular file, so that the queue
+	 * keeps where its records are instead of copies (mapped on the first
+	 * record queued; map_tried with map NULL: copies).
+	 */
+	const uint8_t *map;
+	size_t map_len;
+	bool map_tried;
 };
 
 /*
@@ -99,10 +109,21 @@ struct pd_stream {
  * chunks empty in order and are freed as soon as their last record has
  * been delivered: the queue's memory follows the bytes actually queued,
  * with no per-record allocation and no fragmentation of a shared arena.
+ *
+ * A record read from a regular file is queued as a header only: its
+ * bytes are still in the file, and it is delivered from a read-only map
+ * of it.  The queue then costs 48 bytes a record instead of the record
+ * (a callchain sample is 150 to 300 bytes); copies are kept where the
+ * bytes are not in the file as read (pipes, decompressed records,
+ * reassembled SPLITs).  The pages a run has been delivered from are
+ * dropped from the map as the run moves on (MADV_DONTNEED: they stay in
+ * the page cache, only the mapping goes), so the mapped part of the file
+ * stays about QMAP_RESIDENT whatever the file's size.
  */
 #define QCHUNK_MIN (16u << 10)
 #define QCHUNK_MAX (256u << 10)
 #define QCHUNK_CLASSES 5	/* QCHUNK_MIN << 0 .. QCHUNK_MAX */
+#define QMAP_RESIDENT (4u << 20)	/* delivered pages kept mapped, all runs */
 
 struct qchunk {
 	struct qchunk *next;
@@ -123,7 +144,7 @@ struct qhdr {
 	int32_t event_index;
 	uint16_t stream;
 	uint8_t from_compressed;
-	uint8_t pad;
+	uint8_t in_file;	/* no copy follows: the bytes are in the stream's map */
 };
 
 struct qrun {
@@ -131,7 +152,24 @@ struct qrun {
 	uint64_t nr;			/* records in the run */
 	uint64_t last_time;
 	bool in_heap;
+	/* delivered from the map and not dropped yet: [map_from, map_end) */
+	bool mapped;
+	uint16_t map_stream;
+	uint64_t map_from, map_end;
 };
+
+/*
+ * The unit in which delivered pages are dropped from a stream's map:
+ * whole blocks of the kernel's fault-around (64 KiB), which maps the
+ * cached pages of a block together, so that a block kept for a run's
+ * next records never maps pages already dropped below it.
+ */
+static uint64_t qmap_unit(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > (64 << 10) ? (uint64_t)page : 64 << 10;
+}
 
 struct pd_reader {
 	struct pd_reader_opts opts;
@@ -202,6 +240,11 @@ struct pd_reader {
 	struct pd_record round_rec;
 	uint8_t round_raw[8];
 	struct qchunk *q_retired;	/* emptied chunk holding the record being delivered */
+	/* pages of a drained run, dropped once its last record is no longer in use */
+	bool q_drop_pending;
+	uint16_t q_drop_stream;
+	uint64_t q_drop_from, q_drop_end;
+	uint64_t q_map_unit;		/* see qmap_unit() */
 	/*
 	 * Emptied chunks kept for reuse, by size, up to the queue's limit:
 	 * freed, they went back to the kernel and every byte queued cost a
@@ -380,6 +423,8 @@ static int stream_init(struct pd_reader *r, struct pd_stream *s, int fd, bool ow
 
 static void stream_fini(struct pd_stream *s)
 {
+	if (s->map)
+		munmap((void *)(uintptr_t)s->map, s->map_len);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->buf);
@@ -1709,6 +1754,7 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 	init_opts(r, opts);
 	r->last_idx = -1;
 	r->cur_run = -1;
+	r->q_map_unit = qmap_unit();
 	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
 	if (pd_select_active(r->opts.select)) {
@@ -2823,6 +2869,7 @@ static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 	}
 	r->runs[idx].nr = 0;
 	r->runs[idx].in_heap = false;
+	r->runs[idx].mapped = false;
 	r->cur_run = idx;
 	*out = idx;
 	return 0;
@@ -2868,10 +2915,46 @@ static void qchunk_put(struct pd_reader *r, struct qchunk *c)
 	free(c);
 }
 
+/*
+ * Can the record being queued be delivered from its stream's map?  Only
+ * one framed from the window of a regular file: the window holds the
+ * file's bytes at the stream position, which is the record's offset.
+ */
+static bool q_in_file(struct pd_reader *r, const struct pd_record *rec)
+{
+	struct pd_stream *s = &r->streams[r->cur_stream];
+	uintptr_t raw = (uintptr_t)rec->raw, buf = (uintptr_t)s->buf;
+
+	if (rec->from_compressed || raw < buf || raw - buf >= s->cap)
+		return false;
+	if (!s->map_tried) {
+		struct stat st;
+
+		s->map_tried = true;
+		if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (uint64_t)st.st_size <= SIZE_MAX) {
+			/*
+			 * The file must not shrink under us (a fault ends the
+			 * process), as for any reader of a mapped file; perf
+			 * only ever appends to a file it is writing.
+			 */
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+
+			if (m != MAP_FAILED) {
+				s->map = m;
+				s->map_len = (size_t)st.st_size;
+			}
+		}
+	}
+	return s->map && rec->offset <= s->map_len && rec->raw_len <= s->map_len - rec->offset;
+}
+
 static int q_push(struct pd_reader *r, uint64_t time)
 {
 	const struct pd_record *rec = &r->rec;
-	size_t need = PD_ALIGN(sizeof(struct qhdr) + rec->raw_len, 8);
+	bool in_file = q_in_file(r, rec);
+	size_t need = in_file ? sizeof(struct qhdr) :
+		      PD_ALIGN(sizeof(struct qhdr) + rec->raw_len, 8);
 	struct qchunk *c;
 	struct qhdr *h;
 	struct qrun *q;
@@ -2912,8 +2995,9 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	h->event_index = rec->event_index;
 	h->stream = (uint16_t)r->cur_stream;
 	h->from_compressed = rec->from_compressed;
-	h->pad = 0;
-	memcpy(h + 1, rec->raw, rec->raw_len);
+	h->in_file = in_file;
+	if (!in_file)
+		memcpy(h + 1, rec->raw, rec->raw_len);
 	c->used += need;
 	q->nr++;
 	q->last_time = time;
@@ -2927,16 +3011,52 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	return 0;
 }
 
-/* Pop the oldest queued record into r->rec (decoded again from its copy). */
+static void q_unmap(struct pd_reader *r, uint16_t stream, uint64_t from, uint64_t end)
+{
+	const struct pd_stream *s = &r->streams[stream];
+
+	if (end > s->map_len)
+		end = s->map_len;
+	if (end > from)
+		madvise((void *)(uintptr_t)(s->map + from), (size_t)(end - from), MADV_DONTNEED);
+}
+
+/*
+ * A record of run q is delivered from the map: drop the blocks the run
+ * has left behind once they are more than its share of QMAP_RESIDENT.
+ * Dropping a page another run still needs only costs a fault later.
+ */
+static void q_track_map(struct pd_reader *r, struct qrun *q, uint16_t stream, uint64_t off,
+			uint32_t len)
+{
+	uint64_t unit = r->q_map_unit, block = off & ~(unit - 1);
+	uint64_t keep = QMAP_RESIDENT / (r->rheap_n ? r->rheap_n : 1);
+
+	if (q->mapped && (q->map_stream != stream || block < q->map_from)) {
+		q_unmap(r, q->map_stream, q->map_from, PD_ALIGN(q->map_end, unit));
+		q->mapped = false;
+	}
+	if (!q->mapped) {
+		q->mapped = true;
+		q->map_stream = stream;
+		q->map_from = block;
+	} else if (block - q->map_from > keep) {
+		q_unmap(r, stream, q->map_from, block);
+		q->map_from = block;
+	}
+	q->map_end = off + len;
+}
+
+/* Pop the oldest queued record into r->rec (decoded again from its copy or the map). */
 static int q_pop(struct pd_reader *r)
 {
 	uint32_t run = r->rheap[0];
 	struct qrun *q = &r->runs[run];
 	struct qchunk *c = q->first;
 	struct qhdr e = *run_head(r, run);
-	const uint8_t *raw = c->data + c->consumed + sizeof(struct qhdr);
+	struct pd_stream *s = &r->streams[e.stream < r->nr_streams ? e.stream : 0];
+	const uint8_t *raw;
 	struct pd_record *rec = &r->rec;
-	struct pd_stream *s;
 	int ret;
 
 	/* The record delivered last time is no longer in use. */
@@ -2945,7 +3065,18 @@ static int q_pop(struct pd_reader *r)
 		qchunk_put(r, r->q_retired);
 		r->q_retired = NULL;
 	}
-	c->consumed += PD_ALIGN(sizeof(struct qhdr) + e.len, 8);
+	if (r->q_drop_pending) {
+		q_unmap(r, r->q_drop_stream, r->q_drop_from, r->q_drop_end);
+		r->q_drop_pending = false;
+	}
+	if (e.in_file) {
+		raw = s->map + e.offset;
+		q_track_map(r, q, (uint16_t)(s - r->streams), e.offset, e.len);
+		c->consumed += sizeof(struct qhdr);
+	} else {
+		raw = c->data + c->consumed + sizeof(struct qhdr);
+		c->consumed += PD_ALIGN(sizeof(struct qhdr) + e.len, 8);
+	}
 	q->nr--;
 	r->q_nr--;
 	r->q_live_bytes -= e.len;
@@ -2958,6 +3089,14 @@ static int q_pop(struct pd_reader *r)
 	}
 	if (!q->nr) {
 		/* Run drained: out of the heap, back to the free list. */
+		if (q->mapped) {
+			/* its blocks, once its last record is no longer in use */
+			r->q_drop_pending = true;
+			r->q_drop_stream = q->map_stream;
+			r->q_drop_from = q->map_from;
+			r->q_drop_end = PD_ALIGN(q->map_end, r->q_map_unit);
+			q->mapped = false;
+		}
 		q->in_heap = false;
 		r->rheap[0] = r->rheap[--r->rheap_n];
 		if (r->rheap_n)
@@ -2970,7 +3109,6 @@ static int q_pop(struct pd_reader *r)
 	}
 	r->last_flushed = e.time;
 	r->have_flushed = true;
-	s = &r->streams[e.stream < r->nr_streams ? e.stream : 0];
 	set_stream_name(r, s);
 	{
 		uint64_t keep = s->index;

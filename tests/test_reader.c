@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
@@ -527,6 +528,185 @@ static void test_time_order(void)
 	free(b);
 }
 
+/* What a test keeps of a delivered record. */
+struct seen_rec {
+	uint64_t offset, index, time, ip;
+	uint32_t type;
+};
+
+/*
+ * A pipe-mode stream of `rounds` rounds, each with `cpus` blocks of
+ * `per_cpu` samples in time order (one ring buffer each, interleaved in
+ * time with the others, overlapping the next round), in a growing buffer.
+ */
+static uint8_t *build_rounds(bool be, int rounds, int cpus, int per_cpu, size_t *len)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	uint8_t *out = NULL;
+	size_t n = 0;
+	int k, c, j;
+
+	CU_ASSERT_FATAL(b != NULL);
+	b->be = be;
+	bb_pipe_header(b);
+	bb_header_attr(b, 3);
+	for (k = 0; k <= rounds; k++) {
+		uint64_t base = 1000 + (uint64_t)k * (uint64_t)cpus * (uint64_t)per_cpu * 3 / 4;
+
+		if (k) {
+			for (c = 0; c < cpus; c++)
+				for (j = 0; j < per_cpu; j++) {
+					uint64_t t = base + (uint64_t)(j * cpus + c);
+
+					bb_sample(b, 3, t * 16, (uint32_t)c + 1, t);
+				}
+			bb_round(b);
+		}
+		out = realloc(out, n + b->len);
+		CU_ASSERT_FATAL(out != NULL);
+		memcpy(out + n, b->buf, b->len);
+		n += b->len;
+		b->len = 0;
+	}
+	free(b);
+	*len = n;
+	return out;
+}
+
+/* Read buf (a file, or a pipe a child writes) in time order; returns the records. */
+static struct seen_rec *read_time_order(const uint8_t *buf, size_t len, bool use_pipe,
+					size_t queue_max, size_t *nr, size_t *qfull)
+{
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct diag_recorder seen = { 0 };
+	const struct pd_record *rec;
+	struct seen_rec *out = NULL;
+	size_t n = 0, cap = 0;
+	struct pd_reader *r;
+	pid_t child = -1;
+	unsigned int i;
+	int fd, ret;
+
+	if (use_pipe) {
+		int p[2];
+
+		CU_ASSERT_FATAL(pipe(p) == 0);
+		child = fork();
+		CU_ASSERT_FATAL(child >= 0);
+		if (!child) {
+			size_t done = 0;
+
+			close(p[0]);
+			while (done < len) {
+				ssize_t w = write(p[1], buf + done, len - done);
+
+				if (w <= 0)
+					_exit(1);
+				done += (size_t)w;
+			}
+			_exit(0);
+		}
+		close(p[1]);
+		fd = p[0];
+	} else {
+		char path[] = "/tmp/pd-test-XXXXXX";
+
+		fd = mkstemp(path);
+		CU_ASSERT_FATAL(fd >= 0);
+		unlink(path);
+		CU_ASSERT_FATAL(write(fd, buf, len) == (ssize_t)len);
+		lseek(fd, 0, SEEK_SET);
+	}
+	o.diag_fn = diag_recorder_fn;
+	o.diag_arg = &seen;
+	o.time_order = true;
+	o.order_queue_max = queue_max;
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open_fd(fd, "test", &o, &r), 0);
+	while ((ret = pd_reader_next(r, &rec)) > 0) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			out = realloc(out, cap * sizeof(*out));
+			CU_ASSERT_FATAL(out != NULL);
+		}
+		out[n].type = rec->type;
+		out[n].offset = rec->offset;
+		out[n].index = rec->index;
+		out[n].time = rec->type == PD_REC_SAMPLE ? rec->u.sample.time : 0;
+		out[n].ip = rec->type == PD_REC_SAMPLE ? rec->u.sample.ip : 0;
+		n++;
+	}
+	CU_ASSERT_EQUAL(ret, 0);
+	pd_reader_close(r);
+	close(fd);
+	if (child > 0) {
+		int status;
+
+		CU_ASSERT_EQUAL(waitpid(child, &status, 0), child);
+		CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	*qfull = 0;
+	for (i = 0; i < seen.n && i < DIAG_RECORDER_KEPT; i++)
+		if (seen.seen[i].code == PD_ORDER_QUEUE_FULL)
+			(*qfull)++;
+	*nr = n;
+	return out;
+}
+
+/*
+ * From a file the queue keeps where each record is and delivers it from
+ * a map of the file; from a pipe it keeps copies.  Both must deliver the
+ * same records in the same order, whatever the runs, the size of the
+ * stream against the map's dropping unit, the byte order and the queue
+ * limit (a small one flushes early).
+ */
+static void test_time_order_file_like_pipe(void)
+{
+	static const struct {
+		int rounds, cpus, per_cpu;
+	} shapes[] = {
+		{ 100, 8, 40 },		/* many short runs, 1.3 MB */
+		{ 60, 1, 2000 },	/* one run through 4.8 MB */
+	};
+	size_t si, qi;
+
+	for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+		for (qi = 0; qi < 3; qi++) {
+			bool be = qi == 2;
+			size_t queue_max = qi == 1 ? 16 << 10 : 0;
+			size_t len, nf, np, qf, qp, i, samples = 0, differ = 0, unordered = 0;
+			uint8_t *buf = build_rounds(be, shapes[si].rounds, shapes[si].cpus,
+						    shapes[si].per_cpu, &len);
+			struct seen_rec *f = read_time_order(buf, len, false, queue_max, &nf, &qf);
+			struct seen_rec *p = read_time_order(buf, len, true, queue_max, &np, &qp);
+			uint64_t last = 0;
+
+			CU_ASSERT_EQUAL(nf, np);
+			CU_ASSERT_EQUAL(qf, qp);
+			CU_ASSERT_EQUAL(qf, queue_max ? 1 : 0);
+			for (i = 0; i < nf && i < np; i++) {
+				if (f[i].type != p[i].type || f[i].offset != p[i].offset ||
+				    f[i].index != p[i].index || f[i].time != p[i].time ||
+				    f[i].ip != f[i].time * 16)
+					differ++;
+				if (f[i].type != PD_REC_SAMPLE)
+					continue;
+				samples++;
+				/* in order unless the small limit flushed early */
+				if (!queue_max && f[i].time < last)
+					unordered++;
+				last = f[i].time;
+			}
+			CU_ASSERT_EQUAL(differ, 0);
+			CU_ASSERT_EQUAL(unordered, 0);
+			CU_ASSERT_EQUAL(samples, (size_t)shapes[si].rounds *
+					(size_t)shapes[si].cpus * (size_t)shapes[si].per_cpu);
+			free(f);
+			free(p);
+			free(buf);
+		}
+	}
+}
+
 /*
  * A file-mode file with two attrs told apart by IDENTIFIER, a HOSTNAME
  * feature, and a trailer on a COMM record.
@@ -893,6 +1073,8 @@ int pd_test_register_reader(void)
 	    !CU_add_test(s, "compressed records", test_compressed) ||
 	    !CU_add_test(s, "corrupt compressed record", test_compressed_corrupt) ||
 	    !CU_add_test(s, "time order by rounds", test_time_order) ||
+	    !CU_add_test(s, "time order from a file as from a pipe",
+			 test_time_order_file_like_pipe) ||
 	    !CU_add_test(s, "file mode, two attrs, both byte orders", test_file_mode) ||
 	    !CU_add_test(s, "file mode from a non-seekable input", test_file_mode_spooled) ||
 	    !CU_add_test(s, "section map of a file", test_section_map) ||
