@@ -57,61 +57,14 @@ enum {
 	EV_RAW = 1020,
 };
 
-bool pe_quipper_keeps(uint32_t type)
-{
-	switch (type) {
-	case PD_REC_MMAP: case PD_REC_LOST: case PD_REC_COMM: case PD_REC_EXIT:
-	case PD_REC_THROTTLE: case PD_REC_UNTHROTTLE: case PD_REC_FORK:
-	case PD_REC_SAMPLE: case PD_REC_MMAP2: case PD_REC_AUX:
-	case PD_REC_ITRACE_START: case PD_REC_LOST_SAMPLES: case PD_REC_SWITCH:
-	case PD_REC_SWITCH_CPU_WIDE: case PD_REC_NAMESPACES: case PD_REC_KSYMBOL:
-	case PD_REC_CGROUP:
-	case PD_REC_FINISHED_ROUND: case PD_REC_ID_INDEX: case PD_REC_AUXTRACE_INFO:
-	case PD_REC_AUXTRACE: case PD_REC_AUXTRACE_ERROR: case PD_REC_THREAD_MAP:
-	case PD_REC_STAT_CONFIG: case PD_REC_STAT: case PD_REC_STAT_ROUND:
-	case PD_REC_TIME_CONV: case PD_REC_BPF_METADATA:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Record types whose message has a sample_info (filled from the sample_id trailer). */
-static bool carries_sample_info(uint32_t type)
-{
-	switch (type) {
-	case PD_REC_MMAP: case PD_REC_LOST: case PD_REC_COMM: case PD_REC_EXIT:
-	case PD_REC_THROTTLE: case PD_REC_UNTHROTTLE: case PD_REC_FORK: case PD_REC_READ:
-	case PD_REC_MMAP2: case PD_REC_AUX: case PD_REC_ITRACE_START:
-	case PD_REC_LOST_SAMPLES: case PD_REC_SWITCH: case PD_REC_SWITCH_CPU_WIDE:
-	case PD_REC_NAMESPACES: case PD_REC_KSYMBOL: case PD_REC_BPF_EVENT:
-	case PD_REC_CGROUP: case PD_REC_TEXT_POKE: case PD_REC_AUX_OUTPUT_HW_ID:
-	case PD_REC_CALLCHAIN_DEFERRED: case PD_REC_BPF_METADATA:
-		return true;
-	default:
-		return false;
-	}
-}
-
-uint64_t pe_timestamp(const struct pd_record *rec)
-{
-	if (!rec->decoded)
-		return 0;
-	if (rec->type == PD_REC_SAMPLE)
-		return rec->u.sample.sample_type & PD_SAMPLE_TIME ? rec->u.sample.time : 0;
-	if (carries_sample_info(rec->type) && rec->has_trailer &&
-	    (rec->sid.present & PD_SAMPLE_TIME))
-		return rec->sid.time;
-	return 0;
-}
-
 /*
- * The messages written from the record walk (pd_visit.h): a PK_MSG entry
- * per record type (a run of them when types share a message), then the
- * walked fields the message keeps, in the order of the walk.  That is the
- * order of their numbers, but for PF_LATE fields, which are written when
- * their message closes (after sample_info).  A walked name may feed
- * several fields; names not listed are left out.
+ * The message of every record type with a decoded form: a PK_MSG entry
+ * each.  The messages written from the record walk (pd_visit.h) follow
+ * their PK_MSG entry (a run of them when types share a message) with the
+ * walked fields they keep, in the order of the walk.  That is the order of
+ * their numbers, but for PF_LATE fields, which are written when their
+ * message closes (after sample_info).  A walked name may feed several
+ * fields; names not listed are left out.
  */
 enum pe_kind {
 	PK_END,
@@ -138,18 +91,23 @@ enum {
 	PF_EXT = 1,	/* an extension, not in quipper's schema */
 	PF_IF_SET = 2,	/* only a nonzero value or a string */
 	PF_LATE = 4,	/* written when its message closes */
+	PF_QUIPPER = 8,	/* PK_MSG: a type quipper keeps (it drops the others) */
+	PF_DIRECT = 16,	/* PK_MSG: written field by field in pe_encode_event() */
 };
 
 struct pe_field {
 	const char *name;
 	uint16_t field;
 	uint8_t kind, flags;
-	uint16_t sample_info;	/* PK_MSG: its field in the message, 0 when none */
+	/* PK_MSG: sample_info's field in the message, 0 when none (PF_DIRECT: for pe_timestamp) */
+	uint16_t sample_info;
 	uint32_t type;		/* PK_MSG */
 	const struct pe_field *sub;
 };
 
-#define MSG(t, ev, si)			{ NULL, ev, PK_MSG, 0, si, PD_REC_##t, NULL }
+#define MSG(t, ev, si, flags)		{ NULL, ev, PK_MSG, flags, si, PD_REC_##t, NULL }
+#define Q				PF_QUIPPER
+#define D				PF_DIRECT
 #define F(name, field, kind)		{ name, field, kind, 0, 0, 0, NULL }
 #define FF(name, field, kind, flags)	{ name, field, kind, flags, 0, 0, NULL }
 #define SUB(name, field, kind, sub)	{ name, field, kind, 0, 0, 0, sub }
@@ -176,58 +134,103 @@ static const struct pe_field f_cpu_map[] = {
 	END
 };
 
-static const struct pe_field walked[] = {
-	MSG(COMM, EV_COMM, 6), U32("pid", 1), U32("tid", 2), F("comm", 3, PK_STR_MD5),
-	MSG(FORK, EV_FORK, 11), MSG(EXIT, EV_EXIT, 11),
+static const struct pe_field messages[] = {
+	/* looked up for every record: SAMPLE first */
+	MSG(SAMPLE, EV_SAMPLE, 0, Q | D),
+	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D), MSG(READ, EV_READ, 7, D),
+	MSG(SWITCH, EV_CONTEXT_SWITCH, 4, Q | D), MSG(SWITCH_CPU_WIDE, EV_CONTEXT_SWITCH, 4, Q | D),
+	MSG(AUXTRACE_ERROR, EV_AUXTRACE_ERROR, 0, Q | D),
+	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D), MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, D),
+	MSG(SP_UNWINDING_RESULT, EV_SIMPLEPERF, 0, D),
+	/* no message: the header and the timestamp only */
+	MSG(FINISHED_ROUND, 0, 0, Q | D), MSG(FINISHED_INIT, 0, 0, D),
+	MSG(COMM, EV_COMM, 6, Q), U32("pid", 1), U32("tid", 2), F("comm", 3, PK_STR_MD5),
+	MSG(FORK, EV_FORK, 11, Q), MSG(EXIT, EV_EXIT, 11, Q),
 	U32("pid", 1), U32("ppid", 2), U32("tid", 3), U32("ptid", 4), U("time", 5),
-	MSG(LOST, EV_LOST, 3), U("id", 1), U("lost", 2),
-	MSG(THROTTLE, EV_THROTTLE, 4), MSG(UNTHROTTLE, EV_THROTTLE, 4),
+	MSG(LOST, EV_LOST, 3, Q), U("id", 1), U("lost", 2),
+	MSG(THROTTLE, EV_THROTTLE, 4, Q), MSG(UNTHROTTLE, EV_THROTTLE, 4, Q),
 	U("time", 1), U("id", 2), U("stream_id", 3),
-	MSG(AUX, EV_AUX, 6), U("aux_offset", 1), U("aux_size", 2), F("flags", 3, PK_BIT0),
+	MSG(AUX, EV_AUX, 6, Q), U("aux_offset", 1), U("aux_size", 2), F("flags", 3, PK_BIT0),
 	F("flags", 4, PK_BIT1), F("flags", 5, PK_BIT2), FF("flags", 1000, PK_U64, PF_EXT | PF_LATE),
-	MSG(AUXTRACE, EV_AUXTRACE, 0), U("aux_size", 1), U("aux_offset", 2), U("reference", 3),
+	MSG(AUXTRACE, EV_AUXTRACE, 0, Q), U("aux_size", 1), U("aux_offset", 2), U("reference", 3),
 	U("idx", 4), U32("tid", 5), U32("cpu", 6), F("data", 7, PK_BYTES),
-	MSG(ITRACE_START, EV_ITRACE_START, 3), U32("pid", 1), U32("tid", 2),
-	MSG(LOST_SAMPLES, EV_LOST_SAMPLES, 2), U("lost", 1),
-	MSG(NAMESPACES, EV_NAMESPACES, 4), U32("pid", 1), U32("tid", 2),
+	MSG(ITRACE_START, EV_ITRACE_START, 3, Q), U32("pid", 1), U32("tid", 2),
+	MSG(LOST_SAMPLES, EV_LOST_SAMPLES, 2, Q), U("lost", 1),
+	MSG(NAMESPACES, EV_NAMESPACES, 4, Q), U32("pid", 1), U32("tid", 2),
 	SUB("links", 3, PK_ENTRIES, f_ns_link),
-	MSG(TIME_CONV, EV_TIME_CONV, 0), U("time_shift", 1), U("time_mult", 2), U("time_zero", 3),
-	U("time_cycles", 4), U("time_mask", 5), F("cap_user_time_zero", 6, PK_BOOL),
-	F("cap_user_time_short", 7, PK_BOOL),
-	MSG(AUXTRACE_INFO, EV_AUXTRACE_INFO, 0), U("auxtrace_type", 1), F("priv", 2, PK_REPEATED),
-	MSG(THREAD_MAP, EV_THREAD_MAP, 0), SUB("threads", 1, PK_ENTRIES, f_thread),
-	MSG(STAT_CONFIG, EV_STAT_CONFIG, 0), SUB("config", 1, PK_ENTRIES, f_stat_config),
-	MSG(STAT, EV_STAT, 0), U("id", 1), U32("cpu", 2), U32("thread", 3), U("val", 4),
+	MSG(TIME_CONV, EV_TIME_CONV, 0, Q), U("time_shift", 1), U("time_mult", 2),
+	U("time_zero", 3), U("time_cycles", 4), U("time_mask", 5),
+	F("cap_user_time_zero", 6, PK_BOOL), F("cap_user_time_short", 7, PK_BOOL),
+	MSG(AUXTRACE_INFO, EV_AUXTRACE_INFO, 0, Q), U("auxtrace_type", 1),
+	F("priv", 2, PK_REPEATED),
+	MSG(THREAD_MAP, EV_THREAD_MAP, 0, Q), SUB("threads", 1, PK_ENTRIES, f_thread),
+	MSG(STAT_CONFIG, EV_STAT_CONFIG, 0, Q), SUB("config", 1, PK_ENTRIES, f_stat_config),
+	MSG(STAT, EV_STAT, 0, Q), U("id", 1), U32("cpu", 2), U32("thread", 3), U("val", 4),
 	U("ena", 5), U("run", 6),
-	MSG(STAT_ROUND, EV_STAT_ROUND, 0), U("round_type", 1), U("time", 2),
-	MSG(CGROUP, EV_CGROUP, 3), U("id", 1), F("path", 2, PK_STR),
-	MSG(KSYMBOL, EV_KSYMBOL, 6), U("addr", 1), U("len", 2), U("ksym_type", 3), U("flags", 4),
+	MSG(STAT_ROUND, EV_STAT_ROUND, 0, Q), U("round_type", 1), U("time", 2),
+	MSG(CGROUP, EV_CGROUP, 3, Q), U("id", 1), F("path", 2, PK_STR),
+	MSG(KSYMBOL, EV_KSYMBOL, 6, Q), U("addr", 1), U("len", 2), U("ksym_type", 3), U("flags", 4),
 	F("name", 5, PK_STR),
-	MSG(ID_INDEX, EV_ID_INDEX, 0), SUB("entries", 1, PK_ENTRIES, f_id_index),
-	MSG(BPF_EVENT, EV_BPF_EVENT, 5), U("bpf_type", 1), U("flags", 2), U("id", 3),
+	MSG(ID_INDEX, EV_ID_INDEX, 0, Q), SUB("entries", 1, PK_ENTRIES, f_id_index),
+	MSG(BPF_EVENT, EV_BPF_EVENT, 5, 0), U("bpf_type", 1), U("flags", 2), U("id", 3),
 	F("tag", 4, PK_BYTES),
-	MSG(TEXT_POKE, EV_TEXT_POKE, 4), U("addr", 1), F("old", 2, PK_BYTES), F("new", 3, PK_BYTES),
-	MSG(AUX_OUTPUT_HW_ID, EV_AUX_OUTPUT_HW_ID, 2), U("hw_id", 1),
-	MSG(CALLCHAIN_DEFERRED, EV_CALLCHAIN_DEFERRED, 3), U("cookie", 1), F("ips", 2, PK_PACKED),
-	MSG(CPU_MAP, EV_CPU_MAP, 0), SUB("map", 0, PK_INLINE, f_cpu_map),
-	MSG(EVENT_UPDATE, EV_EVENT_UPDATE, 0), U("update_type", 1), U("id", 2),
-	FF("unit", 3, PK_STR, PF_IF_SET), FF("name", 3, PK_STR, PF_IF_SET), F("scale", 4, PK_DOUBLE),
-	SUB("cpus", 5, PK_MESSAGE, f_cpu_map),
-	MSG(SCHEDSTAT_CPU, EV_SCHEDSTAT, 0), MSG(SCHEDSTAT_DOMAIN, EV_SCHEDSTAT, 0),
+	MSG(TEXT_POKE, EV_TEXT_POKE, 4, 0), U("addr", 1), F("old", 2, PK_BYTES),
+	F("new", 3, PK_BYTES),
+	MSG(AUX_OUTPUT_HW_ID, EV_AUX_OUTPUT_HW_ID, 2, 0), U("hw_id", 1),
+	MSG(CALLCHAIN_DEFERRED, EV_CALLCHAIN_DEFERRED, 3, 0), U("cookie", 1),
+	F("ips", 2, PK_PACKED),
+	MSG(CPU_MAP, EV_CPU_MAP, 0, 0), SUB("map", 0, PK_INLINE, f_cpu_map),
+	MSG(EVENT_UPDATE, EV_EVENT_UPDATE, 0, 0), U("update_type", 1), U("id", 2),
+	FF("unit", 3, PK_STR, PF_IF_SET), FF("name", 3, PK_STR, PF_IF_SET),
+	F("scale", 4, PK_DOUBLE), SUB("cpus", 5, PK_MESSAGE, f_cpu_map),
+	MSG(SCHEDSTAT_CPU, EV_SCHEDSTAT, 0, 0), MSG(SCHEDSTAT_DOMAIN, EV_SCHEDSTAT, 0, 0),
 	U("timestamp", 1), U("cpu", 2), U("version", 3), U("domain", 4), F("counters", 5, PK_NAMED),
 	F("counter_bytes", 6, PK_BYTES),
 	/* simpleperf's records share one message */
-	MSG(SP_KERNEL_SYMBOL, EV_SIMPLEPERF, 0), F("kallsyms", 1, PK_BYTES),
-	MSG(SP_DSO, EV_SIMPLEPERF, 0), U("dso_type", 2), U("dso_id", 3), U("min_vaddr", 4),
+	MSG(SP_KERNEL_SYMBOL, EV_SIMPLEPERF, 0, 0), F("kallsyms", 1, PK_BYTES),
+	MSG(SP_DSO, EV_SIMPLEPERF, 0, 0), U("dso_type", 2), U("dso_id", 3), U("min_vaddr", 4),
 	F("name", 5, PK_STR),
-	MSG(SP_SYMBOL, EV_SIMPLEPERF, 0), FF("addr", 6, PK_U64, PF_LATE),
+	MSG(SP_SYMBOL, EV_SIMPLEPERF, 0, 0), FF("addr", 6, PK_U64, PF_LATE),
 	FF("len", 7, PK_U64, PF_LATE), U("dso_id", 3), F("name", 5, PK_STR),
-	MSG(SP_CALLCHAIN, EV_SIMPLEPERF, 0), U32("pid", 10), U32("tid", 11), U("chain_type", 12),
+	MSG(SP_CALLCHAIN, EV_SIMPLEPERF, 0, 0), U32("pid", 10), U32("tid", 11), U("chain_type", 12),
 	U("time", 13), F("ips", 14, PK_PACKED), F("sps", 15, PK_PACKED),
-	MSG(SP_TRACING_DATA, EV_SIMPLEPERF, 0), F("data", 23, PK_BYTES),
-	MSG(SP_DEBUG, EV_SIMPLEPERF, 0), U("time", 13), F("s", 23, PK_STR),
+	MSG(SP_TRACING_DATA, EV_SIMPLEPERF, 0, 0), F("data", 23, PK_BYTES),
+	MSG(SP_DEBUG, EV_SIMPLEPERF, 0, 0), U("time", 13), F("s", 23, PK_STR),
 	END
 };
+
+/* The PK_MSG entry of a record type, NULL for a type with no decoded form */
+static const struct pe_field *message_of(uint32_t type)
+{
+	const struct pe_field *m;
+
+	for (m = messages; m->kind != PK_END; m++)
+		if (m->kind == PK_MSG && m->type == type)
+			return m;
+	return NULL;
+}
+
+bool pe_quipper_keeps(uint32_t type)
+{
+	const struct pe_field *m = message_of(type);
+
+	return m && (m->flags & PF_QUIPPER);
+}
+
+uint64_t pe_timestamp(const struct pd_record *rec)
+{
+	const struct pe_field *m;
+
+	if (!rec->decoded)
+		return 0;
+	if (rec->type == PD_REC_SAMPLE)
+		return rec->u.sample.sample_type & PD_SAMPLE_TIME ? rec->u.sample.time : 0;
+	/* the records whose message has a sample_info, filled from the trailer */
+	m = message_of(rec->type);
+	if (m && m->sample_info && rec->has_trailer && (rec->sid.present & PD_SAMPLE_TIME))
+		return rec->sid.time;
+	return 0;
+}
 
 struct pe_level {
 	const struct pe_field *fields;	/* of the members, NULL when they are left out */
@@ -816,18 +819,15 @@ static void enc_simpleperf(struct pw_buf *b, const struct pd_record *rec)
 	pw_close(b, m);
 }
 
-/* The message of rec from the walk, nothing when walked[] has none for its type */
-static void enc_walked(struct pw_buf *b, const struct pd_record *rec, bool ext)
+/* The message m of rec, from the walk */
+static void enc_walked(struct pw_buf *b, const struct pd_record *rec, const struct pe_field *m,
+		       bool ext)
 {
-	const struct pe_field *m = walked, *f;
+	const struct pe_field *f = m;
 	struct pe_sink s = { .b = b, .ext = ext };
 
-	while (m->kind != PK_END && (m->kind != PK_MSG || m->type != rec->type))
-		m++;
-	if (m->kind == PK_END)
-		return;
-	for (f = m; f->kind == PK_MSG; f++)
-		;
+	while (f->kind == PK_MSG)
+		f++;
 	s.lv[0] = (struct pe_level){ f, NULL, pw_open(b, m->field) };
 	pd_record_visit(rec, &pe_sink_ops, &s);
 	if (m->sample_info)
@@ -835,30 +835,16 @@ static void enc_walked(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	sink_end(&s);
 }
 
-/* Records with no decoded form: the bytes as stored. */
-static bool raw_only(const struct pd_record *rec)
-{
-	if (!rec->decoded)
-		return true;
-	switch (rec->type) {
-	case PD_REC_HEADER_ATTR: case PD_REC_HEADER_EVENT_TYPE:
-	case PD_REC_HEADER_TRACING_DATA: case PD_REC_HEADER_BUILD_ID:
-	case PD_REC_HEADER_FEATURE: case PD_REC_COMPRESSED: case PD_REC_COMPRESSED2:
-	case PD_REC_SP_SPLIT: case PD_REC_SP_SPLIT_END:
-		return true;
-	default:
-		return !pd_record_type_known(rec->type);
-	}
-}
-
 bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 {
 	const uint32_t type = rec->type;
+	const struct pe_field *msg = rec->decoded ? message_of(type) : NULL;
 	size_t m;
 
-	if (!ext && (!pe_quipper_keeps(type) || !rec->decoded))
+	if (!ext && (!msg || !(msg->flags & PF_QUIPPER)))
 		return false;
-	if (ext && raw_only(rec)) {
+	/* a record with no decoded form: the bytes as stored */
+	if (!msg) {
 		enc_header(b, type, rec->misc, rec->size);
 		pw_u64(b, EV_TIMESTAMP, 0);
 		pw_u64(b, EV_OFFSET, rec->offset);
@@ -888,7 +874,10 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	}
 
 	enc_header(b, type, rec->misc, rec->size);
-	switch (type) {
+	switch (msg->flags & PF_DIRECT ? type : 0) {
+	case 0:
+		enc_walked(b, rec, msg, ext);
+		break;
 	case PD_REC_SAMPLE:
 		enc_sample(b, &rec->u.sample, ext);
 		break;
@@ -948,15 +937,11 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	case PD_REC_BPF_METADATA:
 		enc_bpf_metadata(b, rec, ext);
 		break;
-	case PD_REC_FINISHED_ROUND:
-	case PD_REC_FINISHED_INIT:
-		break;
 	case PD_REC_SP_EVENT_ID:
 	case PD_REC_SP_UNWINDING_RESULT:
 		enc_simpleperf(b, rec);
 		break;
 	default:
-		enc_walked(b, rec, ext);
 		break;
 	}
 	enc_tail(b, pe_timestamp(rec), rec->offset, rec->from_compressed, ext);
