@@ -90,4 +90,10 @@ static inline uint16_t pd_layout_fields_end(const struct pd_layout *l)
 	return (uint16_t)(last->off + last->size);
 }
 
+/* The smallest valid record of the layout's type, header included. */
+static inline uint16_t pd_layout_min_size(const struct pd_layout *l)
+{
+	return l->min ? l->min : pd_layout_fields_end(l);
+}
+
 #endif /* PD_LIB_LAYOUT_H */

@@ -279,7 +279,5 @@ size_t pd_record_min_size(uint32_t type)
 {
 	const struct pd_layout *l = pd_record_layout(type);
 
-	if (!l)
-		return 8;
-	return l->min ? l->min : pd_layout_fields_end(l);
+	return l ? pd_layout_min_size(l) : 8;
 }

@@ -2,9 +2,11 @@
 /*
  * record.c - typed decoding of every record layout but SAMPLE (sample.c).
  *
- * Fields are read at their documented offsets with byte-order aware loads
- * (docs/perf-data-format.md §6.3 to §6.5); nothing is converted
- * in place.  Each decoder gets the payload window [0, end) where end
+ * The fixed fields of each type are read where layout.c places them
+ * (docs/perf-data-format.md §6.3 to §6.5), with byte-order aware loads;
+ * nothing is converted in place.  What follows them is decoded here by
+ * type, because its layout depends on the data (counts, misc bits,
+ * versions, the event's read_format).  Each decoder gets the payload window [0, end) where end
  * excludes the sample_id trailer, checks counts against what is left by
  * division before reserving arena room, checks that strings end inside
  * their field, and flags bytes left over where the layout is exact.
@@ -13,6 +15,7 @@
  * do not.
  */
 #include "decode.h"
+#include "layout.h"
 
 #define ALIGN8(x)	PD_ALIGN((uint64_t)(x), 8)
 #define ALIGN64(x)	PD_ALIGN((uint64_t)(x), 64)
@@ -150,66 +153,80 @@ static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char *
 	return 0;
 }
 
-/* ---- kernel records ---- */
-
-static int dec_mmap(struct rctx *c)
+/* A number of 1, 2, 4 or 8 bytes into a member of 2, 4 or 8 bytes. */
+static void store(uint8_t *m, unsigned int size, uint64_t v)
 {
-	struct pd_rec_mmap *m = &c->rec->u.mmap;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
 
-	m->pid = r32(c, 8);
-	m->tid = r32(c, 12);
-	m->start = r64(c, 16);
-	m->len = r64(c, 24);
-	m->pgoff = r64(c, 32);
-	return str_tail(c, 40, 8, &m->filename);
+	if (size == 8)
+		memcpy(m, &v, 8);
+	else if (size == 4)
+		memcpy(m, &v32, 4);
+	else if (size == 2)
+		memcpy(m, &v16, 2);
+	else
+		*m = (uint8_t)v;
 }
+
+/*
+ * The fixed fields of layout l that start in [from, to).  The record
+ * holds them all: pd_record_decode() checked its minimum size, which is
+ * never less than the end of the fields.
+ */
+static int fields(struct rctx *c, const struct pd_layout *l, size_t from, size_t to)
+{
+	const struct pd_field *f, *end = l->fields + l->nr_fields;
+	uint8_t *m;
+	const char *str;
+	uint64_t v;
+
+	for (f = l->fields; f < end; f++) {
+		if (f->off < from || f->off >= to || !f->member_size)
+			continue;
+		m = (uint8_t *)c->rec + f->member;
+		switch (f->kind) {
+		case PD_FK_BYTES:
+			memcpy(m, c->p + f->off, f->size);
+			break;
+		case PD_FK_STR:
+			if (str_fixed(c, f->off, f->size, &str))
+				return PD_STATUS_MALFORMED;
+			memcpy(m, &str, sizeof(str));
+			break;
+		default:
+			if (f->size == 8)
+				v = r64(c, f->off);
+			else if (f->size == 4)
+				v = r32(c, f->off);
+			else if (f->size == 2)
+				v = r16(c, f->off);
+			else
+				v = c->p[f->off];
+			store(m, f->member_size, v);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ---- kernel records: what follows the fixed fields ---- */
 
 static int dec_mmap2(struct rctx *c)
 {
 	struct pd_rec_mmap *m = &c->rec->u.mmap;
 
-	m->pid = r32(c, 8);
-	m->tid = r32(c, 12);
-	m->start = r64(c, 16);
-	m->len = r64(c, 24);
-	m->pgoff = r64(c, 32);
+	/* The build id takes the bytes of maj..ino_generation. */
 	if (c->rec->misc & PD_MISC_MMAP_BUILD_ID) {
+		m->maj = m->min = 0;
+		m->ino = m->ino_generation = 0;
 		m->has_build_id = true;
 		m->build_id_size = c->p[40];
 		if (m->build_id_size > 20)
 			return bad_field(c, 40, m->build_id_size);
 		memcpy(m->build_id, c->p + 44, 20);
-	} else {
-		m->maj = r32(c, 40);
-		m->min = r32(c, 44);
-		m->ino = r64(c, 48);
-		m->ino_generation = r64(c, 56);
 	}
-	m->prot = r32(c, 64);
-	m->flags = r32(c, 68);
 	return str_tail(c, 72, 8, &m->filename);
-}
-
-static int dec_comm(struct rctx *c)
-{
-	struct pd_rec_comm *m = &c->rec->u.comm;
-
-	m->pid = r32(c, 8);
-	m->tid = r32(c, 12);
-	return str_tail(c, 16, 8, &m->comm);
-}
-
-static int dec_fork(struct rctx *c)
-{
-	struct pd_rec_fork *f = &c->rec->u.fork;
-
-	f->pid = r32(c, 8);
-	f->ppid = r32(c, 12);
-	f->tid = r32(c, 16);
-	f->ptid = r32(c, 20);
-	f->time = r64(c, 24);
-	trailing(c, 32);
-	return 0;
 }
 
 static int dec_read(struct rctx *c)
@@ -219,8 +236,6 @@ static int dec_read(struct rctx *c)
 	enum pd_code code = PD_OK;
 	struct pd_cur cur;
 
-	r->pid = r32(c, 8);
-	r->tid = r32(c, 12);
 	pd_cur_init(&cur, c->p, c->end, 0, c->swap);
 	cur.pos = 16;
 	if (!pd_read_values_decode(c->d, &cur, rf, &r->values, &code)) {
@@ -242,13 +257,10 @@ static int dec_namespaces(struct rctx *c)
 {
 	struct pd_rec_namespaces *n = &c->rec->u.namespaces;
 	struct pd_ns_link *l;
-	uint64_t nr = r64(c, 16), i;
+	uint64_t nr = n->nr, i;
 
-	n->pid = r32(c, 8);
-	n->tid = r32(c, 12);
 	if (nr > (c->end - 24) / 16)
 		return bad_count(c, 16, nr);
-	n->nr = nr;
 	if (nr) {
 		l = alloc(c, (size_t)nr * sizeof(*l));
 		if (!l)
@@ -263,26 +275,11 @@ static int dec_namespaces(struct rctx *c)
 	return 0;
 }
 
-static int dec_ksymbol(struct rctx *c)
-{
-	struct pd_rec_ksymbol *k = &c->rec->u.ksymbol;
-
-	k->addr = r64(c, 8);
-	k->len = r32(c, 16);
-	k->ksym_type = r16(c, 20);
-	k->flags = r16(c, 22);
-	return str_tail(c, 24, 8, &k->name);
-}
-
 static int dec_text_poke(struct rctx *c)
 {
 	struct pd_rec_text_poke *t = &c->rec->u.text_poke;
-	size_t n;
+	size_t n = (size_t)t->old_len + t->new_len;
 
-	t->addr = r64(c, 8);
-	t->old_len = r16(c, 16);
-	t->new_len = r16(c, 18);
-	n = (size_t)t->old_len + t->new_len;
 	if (n > c->end - 20)
 		return bad_count(c, 16, n);
 	t->old_bytes = t->old_len ? c->p + 20 : NULL;
@@ -295,12 +292,10 @@ static int dec_text_poke(struct rctx *c)
 static int dec_callchain_deferred(struct rctx *c)
 {
 	struct pd_rec_callchain_deferred *cd = &c->rec->u.callchain_deferred;
-	uint64_t nr = r64(c, 16), *ips;
+	uint64_t nr = cd->nr, *ips;
 
-	cd->cookie = r64(c, 8);
 	if (nr > (c->end - 24) / 8)
 		return bad_count(c, 16, nr);
-	cd->nr = nr;
 	if (nr) {
 		ips = alloc(c, (size_t)nr * 8);
 		if (!ips)
@@ -312,7 +307,7 @@ static int dec_callchain_deferred(struct rctx *c)
 	return 0;
 }
 
-/* ---- perf-tool records ---- */
+/* ---- records perf writes: what follows the fixed fields ---- */
 
 static int dec_header_attr(struct rctx *c)
 {
@@ -349,7 +344,6 @@ static int dec_event_type(struct rctx *c)
 {
 	struct pd_rec_event_type *e = &c->rec->u.event_type;
 
-	e->event_id = r64(c, 8);
 	/*
 	 * perf 3.x trimmed the 64-byte name to ALIGN(strlen, 8): records of
 	 * 24 or 32 bytes whose name may end at the record end without a NUL
@@ -382,9 +376,8 @@ static int dec_event_type(struct rctx *c)
 static int dec_tracing_data(struct rctx *c)
 {
 	struct pd_rec_tracing_data *t = &c->rec->u.tracing_data;
-	uint32_t n = r32(c, 8);
+	uint32_t n = t->size;
 
-	t->size = n;
 	if (n && c->end - 12 == ALIGN64(n)) {
 		t->inline_data = true;
 		t->data = c->p + 12;
@@ -399,10 +392,8 @@ static int dec_build_id(struct rctx *c)
 {
 	struct pd_rec_build_id *b = &c->rec->u.build_id;
 
+	/* Released perf leaves pid unswapped; it is a file-order s32 all the same. */
 	b->cpumode = c->rec->misc & PD_MISC_CPUMODE_MASK;
-	/* Released perf leaves pid unswapped; it is a file-order s32. */
-	b->pid = (int32_t)r32(c, 8);
-	memcpy(b->build_id, c->p + 12, 20);
 	b->build_id_size = 20;
 	if (c->rec->misc & PD_MISC_BUILD_ID_SIZE) {
 		b->build_id_size = c->p[32];
@@ -417,14 +408,13 @@ static int dec_id_index(struct rctx *c)
 {
 	struct pd_rec_id_index *x = &c->rec->u.id_index;
 	struct pd_id_index_entry *e;
-	uint64_t nr = r64(c, 8), i;
+	uint64_t nr = x->nr, i;
 	size_t room = c->end - 16, vbase;
 
 	if (nr > room / 32)
 		return bad_count(c, 8, nr);
 	/* The machine_pid/vcpu array is there iff it fits (§6.4). */
 	x->has_vcpu = nr <= room / 48;
-	x->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -453,8 +443,6 @@ static int dec_auxtrace_info(struct rctx *c)
 	struct pd_rec_auxtrace_info *a = &c->rec->u.auxtrace_info;
 	uint64_t nr = (c->end - 16) / 8, *priv;
 
-	a->type = r32(c, 8);
-	a->reserved = r32(c, 12);
 	a->nr_priv = nr;
 	if (nr) {
 		priv = alloc(c, (size_t)nr * 8);
@@ -467,33 +455,11 @@ static int dec_auxtrace_info(struct rctx *c)
 	return 0;
 }
 
-static int dec_auxtrace(struct rctx *c)
-{
-	struct pd_rec_auxtrace *a = &c->rec->u.auxtrace;
-
-	a->size = r64(c, 8);
-	a->offset = r64(c, 16);
-	a->reference = r64(c, 24);
-	a->idx = r32(c, 32);
-	a->tid = r32(c, 36);
-	a->cpu = r32(c, 40);
-	a->reserved = r32(c, 44);
-	trailing(c, 48);
-	return 0;
-}
-
 static int dec_auxtrace_error(struct rctx *c)
 {
 	struct pd_rec_auxtrace_error *a = &c->rec->u.auxtrace_error;
 	size_t msg = 48;
 
-	a->type = r32(c, 8);
-	a->code = r32(c, 12);
-	a->cpu = r32(c, 16);
-	a->pid = r32(c, 20);
-	a->tid = r32(c, 24);
-	a->fmt = r32(c, 28);
-	a->ip = r64(c, 32);
 	/* fmt 0 had no time: the message starts where time is now. */
 	if (a->fmt == 0)
 		msg = 40;
@@ -513,11 +479,10 @@ static int dec_thread_map(struct rctx *c)
 {
 	struct pd_rec_thread_map *t = &c->rec->u.thread_map;
 	struct pd_thread_map_entry *e;
-	uint64_t nr = r64(c, 8), i;
+	uint64_t nr = t->nr, i;
 
 	if (nr > (c->end - 16) / 24)
 		return bad_count(c, 8, nr);
-	t->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -644,11 +609,10 @@ static int dec_stat_config(struct rctx *c)
 {
 	struct pd_rec_stat_config *s = &c->rec->u.stat_config;
 	struct pd_stat_config_entry *e;
-	uint64_t nr = r64(c, 8), i;
+	uint64_t nr = s->nr, i;
 
 	if (nr > (c->end - 16) / 16)
 		return bad_count(c, 8, nr);
-	s->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -663,27 +627,11 @@ static int dec_stat_config(struct rctx *c)
 	return 0;
 }
 
-static int dec_stat(struct rctx *c)
-{
-	struct pd_rec_stat *s = &c->rec->u.stat;
-
-	s->id = r64(c, 8);
-	s->cpu = r32(c, 16);
-	s->thread = r32(c, 20);
-	s->val = r64(c, 24);
-	s->ena = r64(c, 32);
-	s->run = r64(c, 40);
-	trailing(c, 48);
-	return 0;
-}
-
 static int dec_event_update(struct rctx *c)
 {
 	struct pd_rec_event_update *e = &c->rec->u.event_update;
 	uint64_t bits;
 
-	e->type = r64(c, 8);
-	e->id = r64(c, 16);
 	switch (e->type) {
 	case 0:		/* UNIT */
 	case 2:		/* NAME */
@@ -706,9 +654,6 @@ static int dec_time_conv(struct rctx *c)
 {
 	struct pd_rec_time_conv *t = &c->rec->u.time_conv;
 
-	t->time_shift = r64(c, 8);
-	t->time_mult = r64(c, 16);
-	t->time_zero = r64(c, 24);
 	/* Old perf wrote 32 bytes; the 56-byte layout adds the rest. */
 	if (c->end >= 56) {
 		t->extended = true;
@@ -726,14 +671,13 @@ static int dec_time_conv(struct rctx *c)
 static int dec_compressed2(struct rctx *c)
 {
 	struct pd_rec_compressed *z = &c->rec->u.compressed;
-	uint64_t ds = r64(c, 8);
+	uint64_t ds = z->data_size;
 
 	if (ds > c->end - 16) {
 		RDIAG(c, PD_COMPRESSED_BAD_SIZE, 8, "data_size=%llu bytes=%zu",
 		      (unsigned long long)ds, c->end - 16);
 		return PD_STATUS_MALFORMED;
 	}
-	z->data_size = ds;
 	z->data = c->p + 16;
 	trailing(c, ALIGN8(16 + ds));
 	return 0;
@@ -743,13 +687,10 @@ static int dec_bpf_metadata(struct rctx *c)
 {
 	struct pd_rec_bpf_metadata *b = &c->rec->u.bpf_metadata;
 	struct pd_bpf_metadata_entry *e;
-	uint64_t nr = r64(c, 520), i;
+	uint64_t nr = b->nr, i;
 
-	if (str_fixed(c, 8, 512, &b->prog_name))
-		return PD_STATUS_MALFORMED;
 	if (nr > (c->end - 528) / 320)
 		return bad_count(c, 520, nr);
-	b->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -804,11 +745,6 @@ static int dec_schedstat(struct rctx *c, bool domain)
 	const char *const *names = NULL;
 	size_t n = 0, i, off = 0, need;
 
-	s->timestamp = r64(c, 8);
-	s->cpu = r32(c, 16);
-	s->version = r16(c, 20);
-	if (domain)
-		s->domain = r16(c, 22);
 	s->counter_bytes = c->p + 24;
 	s->counter_len = c->end - 24;
 
@@ -853,50 +789,28 @@ static int dec_schedstat(struct rctx *c, bool domain)
 	return 0;
 }
 
-/* ---- simpleperf records ---- */
+/* ---- simpleperf records: what follows the fixed fields ---- */
 
 static int dec_sp_kernel_symbol(struct rctx *c)
 {
 	struct pd_rec_sp_kernel_symbol *k = &c->rec->u.sp_kernel_symbol;
-	uint32_t n = r32(c, 8);
+	uint32_t n = k->kallsyms_size;
 
 	if (n > c->end - 12)
 		return bad_count(c, 8, n);
-	k->kallsyms_size = n;
 	k->kallsyms = (const char *)(c->p + 12);
 	trailing(c, 12 + ALIGN8(n));
 	return 0;
-}
-
-static int dec_sp_dso(struct rctx *c)
-{
-	struct pd_rec_sp_dso *s = &c->rec->u.sp_dso;
-
-	s->dso_type = r64(c, 8);
-	s->dso_id = r64(c, 16);
-	s->min_vaddr = r64(c, 24);
-	return str_tail(c, 32, 8, &s->name);
-}
-
-static int dec_sp_symbol(struct rctx *c)
-{
-	struct pd_rec_sp_symbol *s = &c->rec->u.sp_symbol;
-
-	s->addr = r64(c, 8);
-	s->len = r64(c, 16);
-	s->dso_id = r64(c, 24);
-	return str_tail(c, 32, 8, &s->name);
 }
 
 static int dec_sp_event_id(struct rctx *c)
 {
 	struct pd_rec_sp_event_id *s = &c->rec->u.sp_event_id;
 	struct pd_sp_event_id_entry *e;
-	uint64_t nr = r64(c, 8), i;
+	uint64_t nr = s->nr, i;
 
 	if (nr > (c->end - 16) / 16)
 		return bad_count(c, 8, nr);
-	s->nr = nr;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -931,15 +845,10 @@ static int ips_sps(struct rctx *c, size_t pos, uint64_t n, const uint64_t **ips,
 static int dec_sp_callchain(struct rctx *c)
 {
 	struct pd_rec_sp_callchain *s = &c->rec->u.sp_callchain;
-	uint64_t nr = r64(c, 32);
+	uint64_t nr = s->nr;
 
-	s->pid = r32(c, 8);
-	s->tid = r32(c, 12);
-	s->chain_type = r64(c, 16);
-	s->time = r64(c, 24);
 	if (nr > (c->end - 40) / 16)
 		return bad_count(c, 32, nr);
-	s->nr = nr;
 	if (ips_sps(c, 40, nr, &s->ips, &s->sps))
 		return PD_STATUS_NOMEM;
 	trailing(c, 40 + 16 * nr);
@@ -952,14 +861,6 @@ static int dec_sp_unwinding_result(struct rctx *c)
 	size_t pos = 72, ss_pos;
 	uint64_t n, *regs;
 
-	u->time = r64(c, 8);
-	u->used_time = r64(c, 16);
-	u->error_code = r64(c, 24);
-	u->error_addr = r64(c, 32);
-	u->stack_start = r64(c, 40);
-	u->stack_end = r64(c, 48);
-	u->regs_abi = r64(c, 56);
-	u->reg_mask = r64(c, 64);
 	/* The mask is in the record; stack_size must follow the regs. */
 	n = (uint64_t)__builtin_popcountll(u->reg_mask);
 	if (n > (c->end - pos - 8) / 8)
@@ -1004,99 +905,30 @@ static int dec_sp_unwinding_result(struct rctx *c)
 static int dec_sp_tracing_data(struct rctx *c)
 {
 	struct pd_rec_tracing_data *t = &c->rec->u.sp_tracing_data;
-	uint32_t n = r32(c, 8);
+	uint32_t n = t->size;
 
 	if (n > c->end - 12)
 		return bad_count(c, 8, n);
-	t->size = n;
 	t->inline_data = true;
 	t->data = c->p + 12;
 	trailing(c, 12 + ALIGN64(n));
 	return 0;
 }
 
-static int dec_sp_debug(struct rctx *c)
-{
-	struct pd_rec_sp_debug *s = &c->rec->u.sp_debug;
-
-	s->time = r64(c, 8);
-	return str_tail(c, 16, 8, &s->s);
-}
-
-static int dispatch(struct rctx *c)
+/* What follows the fixed fields where its layout depends on the data. */
+static int rest(struct rctx *c)
 {
 	struct pd_record *rec = c->rec;
 
 	switch (rec->type) {
-	case PD_REC_MMAP:
-		return dec_mmap(c);
-	case PD_REC_LOST:
-		rec->u.lost.id = r64(c, 8);
-		rec->u.lost.lost = r64(c, 16);
-		trailing(c, 24);
-		return 0;
-	case PD_REC_COMM:
-		return dec_comm(c);
-	case PD_REC_EXIT:
-	case PD_REC_FORK:
-		return dec_fork(c);
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		rec->u.throttle.time = r64(c, 8);
-		rec->u.throttle.id = r64(c, 16);
-		rec->u.throttle.stream_id = r64(c, 24);
-		trailing(c, 32);
-		return 0;
 	case PD_REC_READ:
 		return dec_read(c);
 	case PD_REC_MMAP2:
 		return dec_mmap2(c);
-	case PD_REC_AUX:
-		rec->u.aux.aux_offset = r64(c, 8);
-		rec->u.aux.aux_size = r64(c, 16);
-		rec->u.aux.flags = r64(c, 24);
-		trailing(c, 32);
-		return 0;
-	case PD_REC_ITRACE_START:
-		rec->u.itrace_start.pid = r32(c, 8);
-		rec->u.itrace_start.tid = r32(c, 12);
-		trailing(c, 16);
-		return 0;
-	case PD_REC_LOST_SAMPLES:
-		rec->u.lost_samples.lost = r64(c, 8);
-		trailing(c, 16);
-		return 0;
-	case PD_REC_SWITCH:
-	case PD_REC_FINISHED_ROUND:
-	case PD_REC_FINISHED_INIT:
-	case PD_REC_SP_SPLIT_END:
-		trailing(c, 8);
-		return 0;
-	case PD_REC_SWITCH_CPU_WIDE:
-		rec->u.sw.next_prev_pid = r32(c, 8);
-		rec->u.sw.next_prev_tid = r32(c, 12);
-		trailing(c, 16);
-		return 0;
 	case PD_REC_NAMESPACES:
 		return dec_namespaces(c);
-	case PD_REC_KSYMBOL:
-		return dec_ksymbol(c);
-	case PD_REC_BPF_EVENT:
-		rec->u.bpf_event.type = r16(c, 8);
-		rec->u.bpf_event.flags = r16(c, 10);
-		rec->u.bpf_event.id = r32(c, 12);
-		memcpy(rec->u.bpf_event.tag, c->p + 16, 8);
-		trailing(c, 24);
-		return 0;
-	case PD_REC_CGROUP:
-		rec->u.cgroup.id = r64(c, 8);
-		return str_tail(c, 16, 8, &rec->u.cgroup.path);
 	case PD_REC_TEXT_POKE:
 		return dec_text_poke(c);
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		rec->u.aux_output_hw_id.hw_id = r64(c, 8);
-		trailing(c, 16);
-		return 0;
 	case PD_REC_CALLCHAIN_DEFERRED:
 		return dec_callchain_deferred(c);
 	case PD_REC_HEADER_ATTR:
@@ -1111,8 +943,6 @@ static int dispatch(struct rctx *c)
 		return dec_id_index(c);
 	case PD_REC_AUXTRACE_INFO:
 		return dec_auxtrace_info(c);
-	case PD_REC_AUXTRACE:
-		return dec_auxtrace(c);
 	case PD_REC_AUXTRACE_ERROR:
 		return dec_auxtrace_error(c);
 	case PD_REC_THREAD_MAP:
@@ -1121,19 +951,11 @@ static int dispatch(struct rctx *c)
 		return dec_cpu_map_data(c, 8, &rec->u.cpu_map.map);
 	case PD_REC_STAT_CONFIG:
 		return dec_stat_config(c);
-	case PD_REC_STAT:
-		return dec_stat(c);
-	case PD_REC_STAT_ROUND:
-		rec->u.stat_round.type = r64(c, 8);
-		rec->u.stat_round.time = r64(c, 16);
-		trailing(c, 24);
-		return 0;
 	case PD_REC_EVENT_UPDATE:
 		return dec_event_update(c);
 	case PD_REC_TIME_CONV:
 		return dec_time_conv(c);
 	case PD_REC_HEADER_FEATURE:
-		rec->u.header_feature.feat_id = r64(c, 8);
 		rec->u.header_feature.len = c->end - 16;
 		rec->u.header_feature.payload = c->end > 16 ? c->p + 16 : NULL;
 		rec->u.header_feature.end_marker = c->end == 16;
@@ -1152,10 +974,6 @@ static int dispatch(struct rctx *c)
 		return dec_schedstat(c, true);
 	case PD_REC_SP_KERNEL_SYMBOL:
 		return dec_sp_kernel_symbol(c);
-	case PD_REC_SP_DSO:
-		return dec_sp_dso(c);
-	case PD_REC_SP_SYMBOL:
-		return dec_sp_symbol(c);
 	case PD_REC_SP_EVENT_ID:
 		return dec_sp_event_id(c);
 	case PD_REC_SP_CALLCHAIN:
@@ -1164,17 +982,40 @@ static int dispatch(struct rctx *c)
 		return dec_sp_unwinding_result(c);
 	case PD_REC_SP_TRACING_DATA:
 		return dec_sp_tracing_data(c);
-	case PD_REC_SP_DEBUG:
-		return dec_sp_debug(c);
 	default:
-		/* SPLIT chunks and unknown types: nothing to decode here. */
+		/* SPLIT chunks: nothing to decode here. */
 		return 0;
+	}
+}
+
+static int dispatch(struct rctx *c, const struct pd_layout *l)
+{
+	const char *str;
+	int ret;
+
+	if (!l)
+		return 0;	/* unknown types: nothing to decode */
+	ret = fields(c, l, 8, SIZE_MAX);
+	if (ret)
+		return ret;
+	switch (l->rest) {
+	case PD_REST_NONE:
+		trailing(c, pd_layout_fields_end(l));
+		return 0;
+	case PD_REST_STRING:
+		ret = str_tail(c, pd_layout_fields_end(l), 8, &str);
+		if (!ret)
+			memcpy((uint8_t *)c->rec + l->str_member, &str, sizeof(str));
+		return ret;
+	default:
+		return rest(c);
 	}
 }
 
 int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
 		     struct pd_diag_sink *sink)
 {
+	const struct pd_layout *layout;
 	size_t len = rec->raw_len, min;
 	struct rctx c;
 	int ret;
@@ -1201,7 +1042,8 @@ int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 		RDIAG(&c, PD_NO_MEMORY, 0, "size=%zu", len);
 		return PD_STATUS_NOMEM;
 	}
-	min = pd_record_min_size(rec->type);
+	layout = pd_record_layout(rec->type);
+	min = layout ? pd_layout_min_size(layout) : 8;
 	if (len < min)
 		return below_min(&c, min);
 
@@ -1222,7 +1064,7 @@ int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 		}
 	}
 
-	ret = dispatch(&c);
+	ret = dispatch(&c, layout);
 	if (ret == 0)
 		rec->decoded = true;
 	return ret;
