@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rec_text.c - a record's fields as one line of key=value text: the sink
+ * of the record walk behind perfconv dump and to-csv's records.summary
+ * (see rec_text.h).
+ *
+ * The helpers below assemble the text in place in the output buffer: a
+ * write first makes room for itself (out_buf_room(), which flushes or
+ * grows), then stores its bytes at b->buf + b->len.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rec_text.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* Make room for n bytes (n <= OUT_BUF_MIN). */
+static inline void room(struct out_buf *b, size_t n)
+{
+	if (b->cap - b->len < n)
+		out_buf_grow(b, n);
+}
+
+static inline void put_c(struct out_buf *b, char c)
+{
+	room(b, 1);
+	b->buf[b->len++] = c;
+}
+
+static inline void put_s(struct out_buf *b, const char *s)
+{
+	out_buf_put(b, s, strlen(s));
+}
+
+static inline void put_u64(struct out_buf *b, uint64_t v)
+{
+	char tmp[20];
+	char *p;
+	int n = 0;
+
+	room(b, 20);
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	p = b->buf + b->len;
+	b->len += (size_t)n;
+	while (n)
+		*p++ = tmp[--n];
+}
+
+static inline void put_i64(struct out_buf *b, int64_t v)
+{
+	if (v < 0) {
+		put_c(b, '-');
+		put_u64(b, -(uint64_t)v);
+	} else {
+		put_u64(b, (uint64_t)v);
+	}
+}
+
+/* "0x" and v's hex digits at the end of the output, which has room for 18 bytes */
+static inline void put_hex_at(struct out_buf *b, uint64_t v)
+{
+	/* the digits are written from the last one back: no reversal */
+	unsigned int n = v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
+	char *p = b->buf + b->len;
+
+	p[0] = '0';
+	p[1] = 'x';
+	b->len += 2 + n;
+	p += 2 + n;
+	do {
+		*--p = hex_digits[v & 0xf];
+		v >>= 4;
+	} while (--n);
+}
+
+static inline void put_hex(struct out_buf *b, uint64_t v)
+{
+	room(b, 18);
+	put_hex_at(b, v);
+}
+
+void rec_text_u64(struct out_buf *b, uint64_t v)
+{
+	put_u64(b, v);
+}
+
+void rec_text_hex(struct out_buf *b, uint64_t v)
+{
+	put_hex(b, v);
+}
+
+/* Bytes as contiguous hex digits: build ids, tags, raw payloads. */
+static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		room(b, 2);
+		b->buf[b->len++] = hex_digits[p[i] >> 4];
+		b->buf[b->len++] = hex_digits[p[i] & 0xf];
+	}
+}
+
+/*
+ * A string from the file, bounded by `max` bytes: control characters and
+ * backslashes are escaped as \xNN so that every record stays on one line.
+ */
+void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
+{
+	size_t i;
+
+	if (!s) {
+		put_s(b, "(null)");
+		return;
+	}
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		room(b, 4);
+		if (c < 0x20 || c == 0x7f || c == '\\') {
+			b->buf[b->len++] = '\\';
+			b->buf[b->len++] = 'x';
+			b->buf[b->len++] = hex_digits[c >> 4];
+			b->buf[b->len++] = hex_digits[c & 0xf];
+		} else {
+			b->buf[b->len++] = (char)c;
+		}
+	}
+}
+
+static inline void put_key(struct out_buf *b, const char *k)
+{
+	put_c(b, ' ');
+	put_s(b, k);
+	put_c(b, '=');
+}
+
+static inline void put_kv_u(struct out_buf *b, const char *k, uint64_t v)
+{
+	put_key(b, k);
+	put_u64(b, v);
+}
+
+static inline void put_kv_i(struct out_buf *b, const char *k, int64_t v)
+{
+	put_key(b, k);
+	put_i64(b, v);
+}
+
+static inline void put_kv_x(struct out_buf *b, const char *k, uint64_t v)
+{
+	put_key(b, k);
+	put_hex(b, v);
+}
+
+static void put_u64_list(struct out_buf *b, const char *k, const uint64_t *v, uint64_t nr,
+			 bool hex)
+{
+	uint64_t i;
+
+	put_key(b, k);
+	put_c(b, '[');
+	for (i = 0; v && i < nr; i++) {
+		if (i)
+			put_c(b, ',');
+		if (hex)
+			put_hex(b, v[i]);
+		else
+			put_u64(b, v[i]);
+	}
+	put_c(b, ']');
+}
+
+/* ---- names ---- */
+
+static const char *const br_type_names[16] = {
+	NULL, "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
+};
+
+static const char *const br_spec_names[4] = {
+	NULL, "WRONG_PATH", "NON_SPEC_CORRECT_PATH", "SPEC_CORRECT_PATH",
+};
+
+static const char *const br_new_type_names[16] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+};
+
+static const char *const br_priv_names[8] = {
+	NULL, "USER", "KERNEL", "HV",
+};
+
+static void put_name_or_num(struct out_buf *b, const char *const *names, size_t nr,
+			    unsigned int v)
+{
+	if (v < nr && names[v])
+		put_s(b, names[v]);
+	else
+		put_u64(b, v);
+}
+
+/* ---- values each output lays out in its own way ---- */
+
+/*
+ * read_format values: "read=[VALUE(id=ID,lost=N),...]", preceded by the
+ * time_enabled/running totals when the format has them.
+ */
+static void put_read(struct out_buf *b, const char *prefix, const struct pd_read *rd)
+{
+	char key[32];
+	uint64_t i;
+
+	if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED) {
+		snprintf(key, sizeof(key), "%s_time_enabled", prefix);
+		put_kv_u(b, key, rd->time_enabled);
+	}
+	if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING) {
+		snprintf(key, sizeof(key), "%s_time_running", prefix);
+		put_kv_u(b, key, rd->time_running);
+	}
+	if (rd->format & PD_FORMAT_GROUP) {
+		snprintf(key, sizeof(key), "%s_nr", prefix);
+		put_kv_u(b, key, rd->nr);
+	}
+	put_key(b, prefix);
+	put_c(b, '[');
+	for (i = 0; rd->values && i < rd->nr; i++) {
+		const struct pd_read_value *v = &rd->values[i];
+
+		if (i)
+			put_c(b, ',');
+		put_u64(b, v->value);
+		if (rd->format & (PD_FORMAT_ID | PD_FORMAT_LOST)) {
+			put_c(b, '(');
+			if (rd->format & PD_FORMAT_ID) {
+				put_s(b, "id=");
+				put_u64(b, v->id);
+			}
+			if (rd->format & PD_FORMAT_LOST) {
+				if (rd->format & PD_FORMAT_ID)
+					put_c(b, ',');
+				put_s(b, "lost=");
+				put_u64(b, v->lost);
+			}
+			put_c(b, ')');
+		}
+	}
+	put_c(b, ']');
+}
+
+/* One branch: FROM->TO, then "/"-separated flags that are set. */
+static void put_branch(struct out_buf *b, const struct pd_branch_entry *br)
+{
+	uint64_t f = br->flags;
+
+	put_hex(b, br->from);
+	put_s(b, "->");
+	put_hex(b, br->to);
+	if (PD_BR_MISPRED(f))
+		put_s(b, "/M");
+	if (PD_BR_PREDICTED(f))
+		put_s(b, "/P");
+	if (PD_BR_IN_TX(f))
+		put_s(b, "/X");
+	if (PD_BR_ABORT(f))
+		put_s(b, "/A");
+	if (PD_BR_CYCLES(f)) {
+		put_s(b, "/cyc=");
+		put_u64(b, PD_BR_CYCLES(f));
+	}
+	if (PD_BR_TYPE(f)) {
+		put_s(b, "/type=");
+		put_name_or_num(b, br_type_names, 16, PD_BR_TYPE(f));
+	}
+	if (PD_BR_SPEC(f)) {
+		put_s(b, "/spec=");
+		put_name_or_num(b, br_spec_names, 4, PD_BR_SPEC(f));
+	}
+	/* new_type only means something for the EXTEND_ABI branch type */
+	if (PD_BR_TYPE(f) == 15) {
+		put_s(b, "/new_type=");
+		put_name_or_num(b, br_new_type_names, 16, PD_BR_NEW_TYPE(f));
+	}
+	if (PD_BR_PRIV(f)) {
+		put_s(b, "/priv=");
+		put_name_or_num(b, br_priv_names, 8, PD_BR_PRIV(f));
+	}
+}
+
+static void put_regs(struct out_buf *b, const char *prefix, const struct pd_regs *r)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "%s_abi", prefix);
+	put_kv_u(b, key, r->abi);
+	snprintf(key, sizeof(key), "%s_mask", prefix);
+	put_kv_x(b, key, r->mask);
+	if (r->abi)
+		put_u64_list(b, prefix, r->regs, r->nr, true);
+}
+
+void rec_text_attr(struct out_buf *b, const struct pd_attr *a)
+{
+	const char *tn = pd_attr_type_name(a->type);
+	char buf[512];
+
+	put_key(b, "attr_type");
+	if (tn)
+		put_s(b, tn);
+	else
+		put_u64(b, a->type);
+	put_kv_x(b, "config", a->config);
+	put_kv_u(b, a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period", a->sample_period);
+	put_key(b, "sample_type");
+	put_s(b, cli_format_bits(buf, sizeof(buf), a->sample_type, pd_sample_bit_name, "|"));
+	put_key(b, "read_format");
+	put_s(b, cli_format_bits(buf, sizeof(buf), a->read_format, pd_read_format_bit_name, "|"));
+	put_kv_x(b, "flags", a->flags);
+	if (a->branch_sample_type) {
+		put_key(b, "branch_sample_type");
+		put_s(b, cli_format_bits(buf, sizeof(buf), a->branch_sample_type,
+					 pd_branch_sample_bit_name, "|"));
+	}
+}
+
+/* ---- the sink of the record walk (pd_visit.h) ---- */
+
+/*
+ * The walk's structure on one line: fields of the record (and of a
+ * flattened object, behind its prefix) as " key=value", a list as
+ * "key=[a,b]", an object in a list as "name:value/name:value" or, by the
+ * list's flags, "a/b", "a:b" or one more " a=b" field.
+ */
+struct text_level {
+	bool is_list;
+	unsigned int flags;	/* the list's */
+	unsigned int count;	/* items written at this level */
+};
+
+struct text_sink {
+	struct out_buf *b;
+	bool bulk;		/* payloads of any size too */
+	const char *prefix;	/* of the flattened object being written, else "" */
+	size_t prefix_len;
+	unsigned int depth;	/* 0: the record's own fields */
+	struct text_level lv[4];
+};
+
+/* Copy a NUL-terminated name: field names are short, so no strlen() + memcpy() */
+static inline void put_name(struct out_buf *b, const char *s)
+{
+	char *p, *end;
+
+	room(b, 64);
+	p = b->buf + b->len;
+	end = p + 63;
+	while (*s && p < end)
+		*p++ = *s++;
+	b->len = (size_t)(p - b->buf);
+	if (*s)
+		put_s(b, s);	/* a long name from the file (schedstat counters) */
+}
+
+/* What goes before a value: " key=" at the record level, a separator in a list. */
+static void sink_key_nested(struct text_sink *ts, const char *name)
+{
+	struct text_level *lv = &ts->lv[ts->depth - 1], *list;
+	struct out_buf *b = ts->b;
+
+	if (lv->is_list || ts->depth < 2) {
+		if (lv->count++)
+			put_c(b, ',');
+		return;
+	}
+	list = &ts->lv[ts->depth - 2];
+	if (list->flags & PD_VF_AS_FIELDS) {
+		put_c(b, lv->count++ ? '=' : ' ');
+		return;
+	}
+	if (lv->count++)
+		put_c(b, list->flags & PD_VF_PAIR ? ':' : '/');
+	if (!(list->flags & (PD_VF_UNNAMED | PD_VF_PAIR))) {
+		put_name(b, name);
+		put_c(b, ':');
+	}
+}
+
+static inline void sink_key(struct text_sink *ts, const char *name, unsigned int flags)
+{
+	struct out_buf *b = ts->b;
+
+	if (ts->depth) {
+		struct text_level *lv = &ts->lv[ts->depth - 1];
+
+		/* the common case, a value in a list (callchains) */
+		if (lv->is_list) {
+			if (lv->count++)
+				put_c(b, ',');
+			return;
+		}
+		sink_key_nested(ts, name);
+		return;
+	}
+	put_c(b, ' ');
+	if ((flags & PD_VF_MAIN) && ts->prefix_len) {
+		out_buf_put(b, ts->prefix, ts->prefix_len - 1);
+	} else {
+		if (ts->prefix_len)
+			out_buf_put(b, ts->prefix, ts->prefix_len);
+		put_name(b, name);
+	}
+	put_c(b, '=');
+}
+
+static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ts, name, flags);
+	put_u64(ts->b, v);
+}
+
+static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ts, name, flags);
+	put_i64(ts->b, v);
+}
+
+static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+	const char *marker = NULL;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ts, name, flags);
+	/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
+	if (ts->depth && (ts->lv[ts->depth - 1].flags & PD_VF_CALLCHAIN) && v >= PD_CONTEXT_MAX)
+		marker = pd_context_name(v);
+	if (marker)
+		put_s(ts->b, marker);
+	else
+		put_hex(ts->b, v);
+}
+
+/* the same as sink_list_begin(), sink_hex() for each value and sink_list_end(), at once */
+static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			  unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+	struct out_buf *b = ts->b;
+	bool markers = flags & PD_VF_CALLCHAIN;
+	uint64_t i;
+
+	sink_key(ts, name, flags);
+	put_c(b, '[');
+	for (i = 0; i < nr; i++) {
+		/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
+		const char *marker = markers && v[i] >= PD_CONTEXT_MAX ? pd_context_name(v[i]) : NULL;
+
+		room(b, 19);
+		if (i)
+			b->buf[b->len++] = ',';
+		if (marker)
+			put_s(b, marker);
+		else
+			put_hex_at(b, v[i]);
+	}
+	put_c(b, ']');
+}
+
+static void sink_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ts, name, flags);
+	rec_text_str_n(ts->b, s, max);
+}
+
+static void sink_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (!set || (flags & PD_VF_DETAIL))
+		return;
+	sink_key(ts, name, flags);
+	put_c(ts->b, '1');
+}
+
+static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	sink_key(ts, name, flags);
+	if (sym)
+		put_s(ts->b, sym);
+	else
+		put_u64(ts->b, v);
+}
+
+static void sink_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+	/* the shortest text that reads back as the same double; rare, so printf */
+	char d[40];
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	snprintf(d, sizeof(d), "%.15g", v);
+	if (strtod(d, NULL) != v)
+		snprintf(d, sizeof(d), "%.17g", v);
+	sink_key(ts, name, flags);
+	rec_text_str_n(ts->b, d, SIZE_MAX);
+}
+
+static void sink_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (flags & PD_VF_DETAIL)
+		return;
+	/* payloads when held; sample data only on request */
+	if ((flags & PD_VF_PAYLOAD) && (!p || ((flags & PD_VF_BULK) && !ts->bulk)))
+		return;
+	sink_key(ts, name, flags);
+	put_hexbytes(ts->b, p, n);
+}
+
+static void sink_push(struct text_sink *ts, bool is_list, unsigned int flags)
+{
+	/* the walk nests a list in an object in a list at most */
+	if (ts->depth < sizeof(ts->lv) / sizeof(ts->lv[0])) {
+		ts->lv[ts->depth].is_list = is_list;
+		ts->lv[ts->depth].flags = flags;
+		ts->lv[ts->depth].count = 0;
+	}
+	ts->depth++;
+}
+
+static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+
+	if (!(flags & PD_VF_AS_FIELDS)) {
+		sink_key(ts, name, flags);
+		put_c(ts->b, '[');
+	}
+	sink_push(ts, true, flags);
+}
+
+static void sink_list_end(void *ctx)
+{
+	struct text_sink *ts = ctx;
+
+	ts->depth--;
+	if (!(ts->lv[ts->depth].flags & PD_VF_AS_FIELDS))
+		put_c(ts->b, ']');
+}
+
+static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	struct text_sink *ts = ctx;
+	struct text_level *list;
+
+	if (!ts->depth) {
+		/* an object of the record: its members are fields with a prefix */
+		ts->prefix = flat ? flat : "";
+		ts->prefix_len = strlen(ts->prefix);
+		return;
+	}
+	list = &ts->lv[ts->depth - 1];
+	if (list->count++ && !(list->flags & PD_VF_AS_FIELDS))
+		put_c(ts->b, ',');
+	sink_push(ts, false, list->flags);
+}
+
+static void sink_obj_end(void *ctx)
+{
+	struct text_sink *ts = ctx;
+
+	if (ts->depth)
+		ts->depth--;
+	else
+		ts->prefix_len = 0;
+}
+
+static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
+{
+	struct text_sink *ts = ctx;
+
+	put_read(ts->b, name, rd);
+}
+
+static void sink_regs(void *ctx, const char *name, const struct pd_regs *r)
+{
+	struct text_sink *ts = ctx;
+
+	put_regs(ts->b, name, r);
+}
+
+static void sink_branch_stack(void *ctx, const struct pd_sample *s)
+{
+	struct text_sink *ts = ctx;
+	struct out_buf *b = ts->b;
+	uint64_t i;
+
+	put_kv_u(b, "branch_nr", s->branch_nr);
+	if (s->branch_has_hw_idx)
+		put_kv_i(b, "branch_hw_idx", (int64_t)s->branch_hw_idx);
+	put_key(b, "branches");
+	put_c(b, '[');
+	for (i = 0; s->branches && i < s->branch_nr; i++) {
+		if (i)
+			put_c(b, ',');
+		put_branch(b, &s->branches[i]);
+	}
+	put_c(b, ']');
+	if (s->branch_counters)
+		put_u64_list(b, "branch_counters", s->branch_counters, s->branch_nr, true);
+}
+
+static void sink_attr(void *ctx, const struct pd_attr *attr)
+{
+	struct text_sink *ts = ctx;
+
+	rec_text_attr(ts->b, attr);
+}
+
+static void sink_feature(void *ctx, const struct pd_rec_header_feature *hf)
+{
+	struct text_sink *ts = ctx;
+	char buf[24];
+
+	rec_text_kv_s(ts->b, "feature", hf->feat_id < PD_FEAT_BITS ?
+		      cli_feature_name((unsigned int)hf->feat_id, buf, sizeof(buf)) : "?");
+}
+
+static const struct pd_visit_ops text_sink_ops = {
+	.u64 = sink_u64,
+	.i64 = sink_i64,
+	.hex = sink_hex,
+	.str = sink_str,
+	.flag = sink_flag,
+	.sym = sink_sym,
+	.real = sink_real,
+	.bytes = sink_bytes,
+	.list_begin = sink_list_begin,
+	.list_end = sink_list_end,
+	.obj_begin = sink_obj_begin,
+	.obj_end = sink_obj_end,
+	.read = sink_read,
+	.regs = sink_regs,
+	.branch_stack = sink_branch_stack,
+	.attr = sink_attr,
+	.feature = sink_feature,
+	.hex_list = sink_hex_list,
+};
+
+void rec_text_fields(struct out_buf *b, const struct pd_record *rec, bool bulk)
+{
+	struct text_sink ts = { .b = b, .bulk = bulk, .prefix = "" };
+
+	if (rec->misc && rec->type != PD_REC_SAMPLE)
+		put_kv_x(b, "misc", rec->misc);
+	if (!rec->decoded)
+		return;
+	pd_record_visit(rec, &text_sink_ops, &ts);
+	if (rec->has_trailer)
+		pd_sample_id_visit(&rec->sid, &text_sink_ops, &ts);
+	if (rec->extra_len) {
+		put_kv_u(b, "extra_len", rec->extra_len);
+		put_kv_x(b, "extra_offset", rec->extra_offset);
+	}
+}
