@@ -8,6 +8,8 @@
 # kernels it has no perf_X.Y for), and a comparison no perf can make is
 # reported as skipped.  g++ builds the C++ programs that the unwinding and
 # source-line tests record; libc6-dbg gives them separate debug info to find.
+# On amd64, gcc-multilib builds the 32-bit program tests/unwind.sh records,
+# and gdb unwinds its samples for the comparison (perf cannot).
 #
 # Usage: sh scripts/install-deps.sh [--with-fuzz]
 #   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)
@@ -16,6 +18,10 @@ set -eu
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
 zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf g++"
+
+if [ "$(dpkg --print-architecture 2> /dev/null)" = amd64 ]; then
+	PKGS="$PKGS gcc-multilib gdb"
+fi
 
 for arg in "$@"; do
 	case "$arg" in

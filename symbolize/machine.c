@@ -9,6 +9,7 @@
  * delivered.  Memory grows with threads, maps and DSOs; samples only look
  * things up.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -780,6 +781,11 @@ static struct pd_dso *kernel_dso(struct pd_machine *m, const char *name)
 	return m->kernel = d;
 }
 
+static bool is_vdso_name(const char *name)
+{
+	return !strcmp(name, "[vdso]") || !strcmp(name, "[vdso32]") || !strcmp(name, "[vdsox32]");
+}
+
 static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, const char *name,
 			const uint8_t *id, size_t size)
 {
@@ -793,7 +799,7 @@ static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, con
 		return 0;
 	if (cpumode == PD_CPUMODE_KERNEL)
 		kind = is_kernel_module_name(name) ? PD_DSO_MODULE : PD_DSO_KERNEL;
-	else if (!strcmp(name, "[vdso]"))
+	else if (is_vdso_name(name))
 		kind = PD_DSO_VDSO;
 	else if (!strncmp(name, "/tmp/perf-", 10))
 		kind = PD_DSO_JIT;
@@ -964,6 +970,60 @@ static int kernel_mmap(struct pd_machine *m, const struct pd_rec_mmap *mm)
 	return 0;
 }
 
+/* The word size of a DSO's ELF file (perf's dso__type), read once. */
+static uint8_t dso_word_type(struct pd_machine *m, struct pd_dso *d)
+{
+	unsigned char eh[EI_NIDENT + 4];
+	uint16_t machine;
+	int fd;
+
+	if (d->word_type != PD_DSO_WORD_UNREAD)
+		return d->word_type;
+	d->word_type = PD_DSO_WORD_UNKNOWN;
+	fd = pd_sym_open(&m->env, d->long_name, true);
+	if (fd < 0)
+		return d->word_type;
+	if (pread(fd, eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) && !memcmp(eh, ELFMAG, SELFMAG)) {
+		machine = eh[EI_DATA] == ELFDATA2MSB ? (uint16_t)(eh[18] << 8 | eh[19]) :
+						       (uint16_t)(eh[19] << 8 | eh[18]);
+		if (eh[EI_CLASS] == ELFCLASS64)
+			d->word_type = PD_DSO_WORD_64;
+		else if (eh[EI_CLASS] == ELFCLASS32)
+			d->word_type = machine == EM_X86_64 ? PD_DSO_WORD_X32 : PD_DSO_WORD_32;
+	}
+	close(fd);
+	return d->word_type;
+}
+
+/*
+ * perf's name for the vdso of a process (machine__findnew_vdso): a 32-bit
+ * process on a 64-bit machine has another image, [vdso32] ([vdsox32] for
+ * x32), whose build id perf records under that name.  The process's word
+ * size is that of the first of its maps, by address, whose file is an ELF.
+ */
+static const char *vdso_name(struct pd_machine *m, const struct aspace *as)
+{
+	size_t i;
+
+	for (i = 0; i < as->nr; i++) {
+		struct pd_dso *d = as->maps[i].dso;
+
+		if (!d || d->kind != PD_DSO_USER)
+			continue;
+		switch (dso_word_type(m, d)) {
+		case PD_DSO_WORD_32:
+			return "[vdso32]";
+		case PD_DSO_WORD_X32:
+			return "[vdsox32]";
+		case PD_DSO_WORD_64:
+			return "[vdso]";
+		default:
+			break;
+		}
+	}
+	return "[vdso]";
+}
+
 static int user_mmap(struct pd_machine *m, const struct pd_record *rec)
 {
 	const struct pd_rec_mmap *mm = &rec->u.mmap;
@@ -995,6 +1055,7 @@ static int user_mmap(struct pd_machine *m, const struct pd_record *rec)
 	} else if (!strcmp(f, "[vdso]")) {
 		kind = PD_DSO_VDSO;
 		nm.pgoff = 0;
+		f = vdso_name(m, t->as);
 	} else if (!strncmp(f, "/tmp/perf-", 10)) {
 		kind = PD_DSO_JIT;
 	}
@@ -1504,6 +1565,11 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 	 */
 	if (m->env.symfs) {
 		pd_sym_note(&m->env, d, PD_NOTE_MISSING, "no recorded vdso under the symfs root: no vdso symbols");
+		return;
+	}
+	if (strcmp(d->name, "[vdso]")) {
+		/* our own vdso is the 64-bit one: not the image of a 32-bit process */
+		pd_sym_note(&m->env, d, PD_NOTE_MISSING, "no recorded %s: no vdso symbols", d->name);
 		return;
 	}
 	base = getauxval(AT_SYSINFO_EHDR);

@@ -101,6 +101,16 @@ struct pd_dso {
 	struct pd_dso *hnext;	/* hash chain by name */
 	struct pd_dso *next;	/* creation order */
 	unsigned int notes;	/* bit per note kind already reported */
+	uint8_t word_type;	/* PD_DSO_WORD_*: its ELF's word size, read once */
+};
+
+/* pd_dso.word_type, as perf's dso__type() tells them apart */
+enum {
+	PD_DSO_WORD_UNREAD = 0,
+	PD_DSO_WORD_UNKNOWN,	/* no readable ELF */
+	PD_DSO_WORD_64,
+	PD_DSO_WORD_32,
+	PD_DSO_WORD_X32,	/* 32-bit ELF of x86_64 */
 };
 
 /* note kinds: each reported once per DSO */

@@ -55,7 +55,7 @@
 enum uw_arch {
 	UW_ARCH_UNKNOWN = 0,
 	UW_ARCH_X86_64,
-	UW_ARCH_I386,		/* 32-bit processes on x86 (untested) */
+	UW_ARCH_I386,		/* 32-bit processes on x86 (tested against gdb) */
 	UW_ARCH_AARCH64,	/* untested */
 	UW_ARCH_NR,
 };
@@ -80,7 +80,7 @@ static const char *const uw_err_text[UW_ERR_NR] = {
 	[UW_ERR_LOOP] = "unwind-loop: the call frame information of a frame does not move the "
 			"stack: the unwind ends there (such samples are counted)",
 	[UW_ERR_ARCH] = "unwind-arch: user stacks of this architecture are not unwound "
-			"(x86_64 and, untested, i386 and aarch64 are)",
+			"(x86_64, i386 and, untested, aarch64 are)",
 };
 
 /* One module reported to a space's Dwfl: a DSO at a load bias. */
@@ -169,6 +169,7 @@ struct pd_unwinder {
 	struct pd_uw_space spc;
 	uint64_t sp;			/* the stack pointer: address of the copy */
 	uint64_t stack_len;		/* usable bytes of the copy */
+	unsigned int word;		/* bytes of a word of the sample's process */
 	uint64_t *frames;		/* max_stack entries */
 	size_t nframes;
 	bool first_seen, conflict, looped, log_overflow;
@@ -224,14 +225,15 @@ struct uw_regdesc {
 	const int *dwarf_to_perf;
 	int perf_sp, perf_ip;
 	unsigned int dwarf_sp;
+	int dwarf_pc;		/* the pc as a DWARF register too (-1: not) */
 	uint16_t e_machine;
 	unsigned char elfclass;
 };
 
 static const struct uw_regdesc regdesc[UW_ARCH_NR] = {
-	[UW_ARCH_X86_64] = { x86_64_dwarf_to_perf, 7, 8, 7, EM_X86_64, ELFCLASS64 },
-	[UW_ARCH_I386] = { i386_dwarf_to_perf, 7, 8, 4, EM_386, ELFCLASS32 },
-	[UW_ARCH_AARCH64] = { aarch64_dwarf_to_perf, 31, 32, 31, EM_AARCH64, ELFCLASS64 },
+	[UW_ARCH_X86_64] = { x86_64_dwarf_to_perf, 7, 8, 7, -1, EM_X86_64, ELFCLASS64 },
+	[UW_ARCH_I386] = { i386_dwarf_to_perf, 7, 8, 4, 8, EM_386, ELFCLASS32 },
+	[UW_ARCH_AARCH64] = { aarch64_dwarf_to_perf, 31, 32, 31, -1, EM_AARCH64, ELFCLASS64 },
 };
 
 /* The value of perf register `r`; false when the sample does not have it. */
@@ -333,19 +335,26 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 {
 	struct pd_uw_map mp;
 	uint64_t off, size;
+	uint32_t w32;
 	int fd;
 
 	if (!pd_machine_uw_map(u->m, u->spc.as, addr, &mp) || mp.dso->kind == PD_DSO_ANON)
 		return false;
-	if (mp.end - addr < sizeof(*val))
+	if (mp.end - addr < u->word)
 		return false;
 	off = addr - mp.start;
 	if (off > UINT64_MAX - mp.pgoff)
 		return false;
 	off += mp.pgoff;
 	fd = dso_fd(u, mp.dso, &size);
-	if (fd < 0 || off > size || size - off < sizeof(*val))
+	if (fd < 0 || off > size || size - off < u->word)
 		return false;
+	if (u->word == sizeof(w32)) {
+		if (pread(fd, &w32, sizeof(w32), (off_t)off) != (ssize_t)sizeof(w32))
+			return false;
+		*val = w32;
+		return true;
+	}
 	return pread(fd, val, sizeof(*val), (off_t)off) == (ssize_t)sizeof(*val);
 }
 
@@ -353,6 +362,21 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 
 static bool read_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 {
+	uint32_t w32;
+
+	/*
+	 * A 32-bit process has 4-byte words: libdw takes what DW_OP_deref
+	 * reads as the whole value, so 8 bytes would put the next word in
+	 * the upper half.  Any word inside the copy is read from it.
+	 */
+	if (u->word == sizeof(w32)) {
+		if (addr < u->sp || u->stack_len < sizeof(w32) ||
+		    addr - u->sp > u->stack_len - sizeof(w32))
+			return read_file_word(u, addr, val);
+		memcpy(&w32, u->s->stack_data + (addr - u->sp), sizeof(w32));
+		*val = w32;
+		return true;
+	}
 	/*
 	 * perf's access_mem (libunwind): 8 bytes from the copy when they end
 	 * before its last byte (addr + 8 < end: the last word of the copy is
@@ -431,7 +455,19 @@ static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	}
 	if (!perf_reg(rg, rd->perf_ip, &pc))
 		return false;
-	dwfl_thread_state_register_pc(thread, rd->elfclass == ELFCLASS32 ? (uint32_t)pc : pc);
+	if (rd->elfclass == ELFCLASS32)
+		pc = (uint32_t)pc;
+	/*
+	 * i386 CFI names eip (the return address column) in expressions: the
+	 * PLT's CFA depends on where in an entry eip is.
+	 */
+	if (rd->dwarf_pc >= 0) {
+		Dwarf_Word w = pc;
+
+		if (!dwfl_thread_state_registers(thread, rd->dwarf_pc, 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, pc);
 	return true;
 }
 
@@ -1172,6 +1208,7 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		note_err(u, UW_ERR_DYN_SIZE);
 		return false;
 	}
+	u->word = regdesc[a].elfclass == ELFCLASS32 ? 4 : 8;
 	if (regdesc[a].elfclass == ELFCLASS32) {
 		pc = (uint32_t)pc;
 		spv = (uint32_t)spv;

@@ -28,7 +28,11 @@
 #    first: against the folding of perf script with inline frames
 #    (counted with them), and exactly to-csv's folded table; -raw shows
 #    locations of several lines;
-#  - --no-unwind: no unwound user frame is left.
+#  - --no-unwind: no unwound user frame is left;
+#  - i386: the C program built with -m32, against perf where perf can
+#    unwind a 32-bit process, else against gdb on a core of each sample
+#    (tests/unwind/i386cores.py, gdbstacks.py); a part that cannot run
+#    here (no gcc-multilib, gdb or python3) is a counted SKIP.
 # Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
 # default 99.9: a sample taken while the kernel is half-way through a
 # rt_sigreturn has user registers perf unwinds into a garbage frame and we
@@ -50,6 +54,11 @@ INLINE_MIN_RATE=${UNWIND_INLINE_MIN_RATE:-85}
 skip() {
 	echo "unwind.sh: SKIP: $*"
 	exit 0
+}
+skipped=0
+sk() {	# a part that cannot run here: counted, the rest goes on
+	skipped=$((skipped + 1))
+	echo "unwind.sh: SKIP: $*"
 }
 fail() {
 	echo "unwind.sh: FAIL: $*" >&2
@@ -343,6 +352,89 @@ else
 	echo "unwind.sh: note: go tool pprof missing, to-pprof stacks not compared"
 fi
 
+# i386: the same C program built with -m32, recorded and unwound through
+# the 32-bit register set.  A perf built with libunwind for x86_64 only
+# (Debian's) cannot unwind it ("unwind: target platform=x86 is not
+# supported") and prints no user frame: then gdb is the reference.  Each
+# sample becomes a core of its user registers (as perf script -F uregs
+# prints them) and stack copy; gdb's stack of it must equal ours frame by
+# frame, with 8 KiB and with 512-byte stack copies.  A perf that does
+# unwind it is compared with as above.
+i386_total=0
+i386_bad=0
+i386() {	# name record-args...
+	name=$1
+	shift
+	record "$name" "$@" ./uw32prog || { sk "i386: perf record of uw32prog failed: $(tail -1 "$name.err")"; return; }
+	"$PERF" script -i "$name.data" -F comm,tid,ip,sym,dso --no-inline 2> "$name.perr" | keys > "$name.perf"
+	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | keys > "$name.mine"
+	grep -q " main ($T/uw32prog)" "$name.mine" || fail "$name: no unwound frame reaches main"
+	if grep -q " main ($T/uw32prog)" "$name.perf"; then
+		compare "$name (perf)" "$name.perf" "$name.mine"
+	else
+		echo "unwind.sh: note: $name: perf shows no user frame of the 32-bit process" \
+			"($(grep -m1 -i unwind "$name.perr" || echo "no message")): compared with gdb"
+	fi
+	[ "$have_py" = 1 ] || { sk "i386: python3 missing, not compared with gdb"; return; }
+	vdso=$("$PERF" buildid-list -i "$name.data" 2> /dev/null | awk '$2 == "[vdso32]" { print $1 }')
+	vdso_file=
+	[ -z "$vdso" ] || vdso_file=$(ls -d "$HOME"/.debug/.build-id/"$(echo "$vdso" | cut -c1-2)"/"$(echo "$vdso" | cut -c3-)"/vdso 2> /dev/null)
+	[ -n "$vdso_file" ] || { sk "i386: perf recorded no [vdso32] image, not compared with gdb"; return; }
+	"$PERFCONV" to-json --full --symbols --no-inline --no-progress -o "$name.json" "$name.data" 2> /dev/null ||
+		fail "to-json --full --symbols failed on $name.data"
+	"$PERF" script -i "$name.data" -F tid,time,uregs --ns 2> /dev/null > "$name.uregs"
+	rm -rf "$name.cores"
+	mkdir "$name.cores"
+	python3 "$SRC/i386cores.py" "$name.json" "$name.uregs" "$name.cores" "$vdso_file" > "$name.ncores" ||
+		fail "$name: the registers of to-json differ from perf script -F uregs"
+	CORES=$T/$name.cores OUT=$T/$name.gdb gdb -nx -batch -x "$SRC/gdbstacks.py" \
+		> "$name.gdbout" 2>&1 && [ -s "$name.gdb" ] ||
+		fail "$name: gdb could not unwind the cores: $(grep -v '^warning' "$name.gdbout" | tail -2)"
+	# "FRAMES DIFFERENT PAST": gdb's frames, those from the first frame
+	# of a stack that differs on, and ours past where gdb stopped at the
+	# end of the copy
+	set -- $(awk '
+		NR == FNR { if ($2 == "end") end[$1] = 1; else g[$1] = g[$1] " " $2; next }
+		{ o[$1] = o[$1] " " $2 }
+		END {
+			for (k in g) n += split(g[k], x, " ")
+			for (k in o) if (!(k in g)) g[k] = ""
+			for (k in g) {
+				a = split(g[k], ga, " "); b = split(o[k], oa, " ")
+				for (i = 1; i <= a || i <= b; i++) {
+					if (i > a && (k in end)) { past++; continue }
+					if (ga[i] != oa[i]) { bad += (a > b ? a : b) - i + 1; print "    sample " k ": gdb" g[k] " ours" o[k] > "/dev/stderr"; break }
+				}
+			}
+			print n + 0, bad + 0, past + 0
+		}' "$name.gdb" "$name.cores/ours" 2> "$name.gdbdiff")
+	i386_total=$((i386_total + $1))
+	i386_bad=$((i386_bad + $2))
+	echo "unwind.sh: $name against gdb: $(cat "$name.ncores") samples, $1 frames, $2 differ;" \
+		"$(grep -o '[0-9]* stacks end at a function without CFI' "$name.gdbout");" \
+		"$3 frames of ours past where gdb stops at the end of the copy"
+	[ "$2" -eq 0 ] || head -5 "$name.gdbdiff" | cut -c1-300
+	# to-json's frames, compared with gdb, are perfsym's
+	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | stack_syms | sort > "$name.psyms"
+	json_syms "$name.json" | sort > "$name.jsyms"
+	cmp -s "$name.psyms" "$name.jsyms" || fail "$name: to-json --full --symbols differs from perfsym"
+}
+if ! gcc -m32 $CF -shared -fPIC -o libuw32lib.so "$SRC/uwlib.c" > i386.err 2>&1 ||
+	! gcc -m32 $CF -o uw32prog "$SRC/uwprog.c" -L. -luw32lib -Wl,-rpath,"$T" >> i386.err 2>&1; then
+	sk "i386: gcc -m32 cannot build ($(tail -1 i386.err); gcc-multilib: sh scripts/install-deps.sh)"
+elif ! command -v gdb > /dev/null 2>&1 || ! command -v readelf > /dev/null 2>&1; then
+	sk "i386: gdb or readelf not found (sh scripts/install-deps.sh)"
+else
+	i386 uw32 --call-graph dwarf
+	i386 uw32short --call-graph dwarf,512
+	if [ "$i386_total" -gt 0 ]; then
+		rate32=$(awk -v t="$i386_total" -v b="$i386_bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
+		echo "unwind.sh: i386 agreement with gdb $rate32% of $i386_total frames"
+		awk -v r="$rate32" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
+			fail "i386 agreement with gdb below $MIN_RATE%"
+	fi
+fi
+
 [ "$total" -gt 0 ] || fail "no frames recorded"
 rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
 frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
@@ -353,4 +445,4 @@ awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m
 	fail "agreement below $MIN_RATE%"
 awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
 	fail "agreement with inline frames below $INLINE_MIN_RATE%"
-echo "unwind.sh: PASS"
+echo "unwind.sh: PASS ($skipped parts skipped)"
