@@ -4,13 +4,17 @@
  * typed callbacks (pd_visit.h).
  *
  * This is the one place that says which fields a record shows, in which
- * order and under which condition; dump, to-json --full and the unit
+ * order and under which condition: the fixed fields of each type as
+ * layout.c describes them, then the rest, which depends on the data; dump, to-json --full and the unit
  * tests see records through it.  It knows nothing of any output format:
  * where outputs must differ, a flag describes the field and the sink
  * decides.
  */
+#include <string.h>
+
 #include "perfdata/pd_consts.h"
 #include "perfdata/pd_visit.h"
+#include "layout.h"
 
 struct walk {
 	const struct pd_visit_ops *ops;
@@ -126,6 +130,83 @@ static void cpu_map(const struct walk *w, const char *name, const struct pd_cpu_
 	obj_end(w);
 }
 
+/* a decoded member of 1, 2, 4 or 8 bytes */
+static uint64_t member(const struct pd_record *rec, unsigned int off, unsigned int size)
+{
+	const uint8_t *m = (const uint8_t *)rec + off;
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (size) {
+	case 8:
+		memcpy(&v64, m, 8);
+		return v64;
+	case 4:
+		memcpy(&v32, m, 4);
+		return v32;
+	case 2:
+		memcpy(&v16, m, 2);
+		return v16;
+	default:
+		return *m;
+	}
+}
+
+static const char *member_str(const struct pd_record *rec, unsigned int off)
+{
+	const char *str;
+
+	memcpy(&str, (const uint8_t *)rec + off, sizeof(str));
+	return str;
+}
+
+/* The fixed fields of the record's layout that start in [from, to). */
+static void fields_in(const struct walk *w, const struct pd_record *rec,
+		      const struct pd_layout *l, size_t from, size_t to)
+{
+	const struct pd_field *f, *end = l->fields + l->nr_fields;
+
+	for (f = l->fields; f < end; f++) {
+		if (f->off < from || f->off >= to)
+			continue;
+		switch (f->kind) {
+		case PD_FK_U:
+			u(w, f->name, member(rec, f->member, f->member_size));
+			break;
+		case PD_FK_X:
+			x(w, f->name, member(rec, f->member, f->member_size));
+			break;
+		case PD_FK_PID:
+			i32(w, f->name, (uint32_t)member(rec, f->member, f->member_size));
+			break;
+		case PD_FK_BYTES:
+			bytes(w, f->name, (const uint8_t *)rec + f->member, f->size, 0);
+			break;
+		case PD_FK_STR:
+			s(w, f->name, member_str(rec, f->member));
+			break;
+		default:
+			break;	/* reserved words and padding */
+		}
+	}
+}
+
+static void fields(const struct walk *w, const struct pd_record *rec, const struct pd_layout *l)
+{
+	fields_in(w, rec, l, 8, SIZE_MAX);
+}
+
+/* the layout's misc flag, then its string */
+static void misc_and_string(const struct walk *w, const struct pd_record *rec,
+			    const struct pd_layout *l)
+{
+	if (l->misc_name)
+		flag(w, l->misc_name, rec->misc & l->misc_bit);
+	if (l->str_name)
+		s(w, l->str_name, member_str(rec, l->str_member));
+}
+
 static void cpumode(const struct walk *w, unsigned int mode)
 {
 	w->ops->sym(w->ctx, "cpumode", pd_cpumode_name(mode), mode, 0);
@@ -222,38 +303,25 @@ static void sample(const struct walk *w, const struct pd_record *rec)
 	}
 }
 
-static void mmap_fields(const struct walk *w, const struct pd_record *rec)
+/* With misc bit 14 a build id takes the place of maj..ino_generation. */
+static void mmap2(const struct walk *w, const struct pd_record *rec, const struct pd_layout *l)
 {
 	const struct pd_rec_mmap *m = &rec->u.mmap;
 
-	i32(w, "pid", m->pid);
-	i32(w, "tid", m->tid);
-	x(w, "start", m->start);
-	x(w, "len", m->len);
-	x(w, "pgoff", m->pgoff);
-	if (rec->type == PD_REC_MMAP2) {
-		if (m->has_build_id) {
-			build_id(w, m->build_id, m->build_id_size);
-		} else {
-			u(w, "maj", m->maj);
-			u(w, "min", m->min);
-			u(w, "ino", m->ino);
-			u(w, "ino_generation", m->ino_generation);
-		}
-		x(w, "prot", m->prot);
-		x(w, "flags", m->flags);
+	if (!m->has_build_id) {
+		fields(w, rec, l);
+	} else {
+		fields_in(w, rec, l, 8, 40);
+		build_id(w, m->build_id, m->build_id_size);
+		fields_in(w, rec, l, 64, SIZE_MAX);
 	}
-	flag(w, "data", rec->misc & PD_MISC_MMAP_DATA);
-	s(w, "filename", m->filename);
+	misc_and_string(w, rec, l);
 }
 
 static void namespaces(const struct walk *w, const struct pd_rec_namespaces *ns)
 {
 	uint64_t i;
 
-	i32(w, "pid", ns->pid);
-	i32(w, "tid", ns->tid);
-	u(w, "nr", ns->nr);
 	list_begin(w, "links", PD_VF_UNNAMED);
 	for (i = 0; ns->links && i < ns->nr; i++) {
 		entry_begin(w);
@@ -282,7 +350,6 @@ static void tracing_data(const struct walk *w, const struct pd_record *rec)
 	const struct pd_rec_tracing_data *td = &rec->u.tracing_data;
 	const uint8_t *p = td->inline_data ? td->data : rec->extra;
 
-	u(w, "data_size", td->size);
 	flag(w, "inline", td->inline_data);
 	if (p && (td->inline_data || td->size <= rec->extra_len))
 		bytes(w, "data", p, td->size, PD_VF_PAYLOAD | PD_VF_DETAIL);
@@ -292,7 +359,6 @@ static void id_index(const struct walk *w, const struct pd_rec_id_index *ii)
 {
 	uint64_t i;
 
-	u(w, "nr", ii->nr);
 	list_begin(w, "entries", 0);
 	for (i = 0; ii->entries && i < ii->nr; i++) {
 		const struct pd_id_index_entry *e = &ii->entries[i];
@@ -311,29 +377,15 @@ static void id_index(const struct walk *w, const struct pd_rec_id_index *ii)
 	list_end(w);
 }
 
+/* the AUX data, which follows the record */
 static void auxtrace(const struct walk *w, const struct pd_record *rec)
 {
-	const struct pd_rec_auxtrace *a = &rec->u.auxtrace;
-
-	u(w, "aux_size", a->size);
-	x(w, "aux_offset", a->offset);
-	x(w, "reference", a->reference);
-	u(w, "idx", a->idx);
-	i32(w, "tid", a->tid);
-	i32(w, "cpu", a->cpu);
 	if (rec->extra)
 		bytes(w, "data", rec->extra, (size_t)rec->extra_len, PD_VF_PAYLOAD | PD_VF_DETAIL);
 }
 
 static void auxtrace_error(const struct walk *w, const struct pd_rec_auxtrace_error *e)
 {
-	u(w, "error_type", e->type);
-	u(w, "code", e->code);
-	i32(w, "cpu", e->cpu);
-	i32(w, "pid", e->pid);
-	i32(w, "tid", e->tid);
-	u(w, "fmt", e->fmt);
-	x(w, "ip", e->ip);
 	u(w, "time", e->time);
 	if (e->fmt >= 2) {
 		i32(w, "machine_pid", e->machine_pid);
@@ -346,7 +398,6 @@ static void thread_map(const struct walk *w, const struct pd_rec_thread_map *tm)
 {
 	uint64_t i;
 
-	u(w, "nr", tm->nr);
 	list_begin(w, "threads", PD_VF_PAIR);
 	for (i = 0; tm->entries && i < tm->nr; i++) {
 		entry_begin(w);
@@ -361,7 +412,6 @@ static void stat_config(const struct walk *w, const struct pd_rec_stat_config *s
 {
 	uint64_t i;
 
-	u(w, "nr", sc->nr);
 	list_begin(w, "config", PD_VF_PAIR);
 	for (i = 0; sc->entries && i < sc->nr; i++) {
 		entry_begin(w);
@@ -374,8 +424,6 @@ static void stat_config(const struct walk *w, const struct pd_rec_stat_config *s
 
 static void event_update(const struct walk *w, const struct pd_rec_event_update *e)
 {
-	u(w, "update_type", e->type);
-	u(w, "id", e->id);
 	if (e->type == 0 || e->type == 2)
 		s(w, e->type ? "name" : "unit", e->str);
 	else if (e->type == 1)
@@ -386,9 +434,6 @@ static void event_update(const struct walk *w, const struct pd_rec_event_update 
 
 static void time_conv(const struct walk *w, const struct pd_rec_time_conv *t)
 {
-	u(w, "time_shift", t->time_shift);
-	u(w, "time_mult", t->time_mult);
-	u(w, "time_zero", t->time_zero);
 	if (t->extended) {
 		u(w, "time_cycles", t->time_cycles);
 		x(w, "time_mask", t->time_mask);
@@ -397,12 +442,15 @@ static void time_conv(const struct walk *w, const struct pd_rec_time_conv *t)
 	}
 }
 
-static void header_feature(const struct walk *w, const struct pd_rec_header_feature *hf)
+static void header_feature(const struct walk *w, const struct pd_record *rec,
+			   const struct pd_layout *l)
 {
+	const struct pd_rec_header_feature *hf = &rec->u.header_feature;
+
 	flag(w, "end_marker", hf->end_marker);
 	if (hf->end_marker)
 		return;
-	u(w, "feat_id", hf->feat_id);
+	fields(w, rec, l);
 	w->ops->feature(w->ctx, hf);
 	uf(w, "len", hf->len, PD_VF_SUMMARY);
 }
@@ -411,8 +459,6 @@ static void bpf_metadata(const struct walk *w, const struct pd_rec_bpf_metadata 
 {
 	uint64_t i;
 
-	s(w, "prog_name", bm->prog_name);
-	u(w, "nr", bm->nr);
 	list_begin(w, "entries", PD_VF_AS_FIELDS);
 	for (i = 0; bm->entries && i < bm->nr; i++) {
 		entry_begin(w);
@@ -428,11 +474,6 @@ static void schedstat(const struct walk *w, const struct pd_record *rec)
 	const struct pd_rec_schedstat *ss = &rec->u.schedstat;
 	uint32_t i;
 
-	u(w, "timestamp", ss->timestamp);
-	u(w, "cpu", ss->cpu);
-	u(w, "version", ss->version);
-	if (rec->type == PD_REC_SCHEDSTAT_DOMAIN)
-		u(w, "domain", ss->domain);
 	u(w, "nr", ss->nr);
 	obj_begin(w, "counters", "");
 	for (i = 0; ss->counters && i < ss->nr; i++)
@@ -449,7 +490,6 @@ static void sp_event_id(const struct walk *w, const struct pd_rec_sp_event_id *e
 {
 	uint64_t i;
 
-	u(w, "nr", ei->nr);
 	list_begin(w, "ids", PD_VF_PAIR);
 	for (i = 0; ei->entries && i < ei->nr; i++) {
 		entry_begin(w);
@@ -462,25 +502,12 @@ static void sp_event_id(const struct walk *w, const struct pd_rec_sp_event_id *e
 
 static void sp_callchain(const struct walk *w, const struct pd_rec_sp_callchain *c)
 {
-	i32(w, "pid", c->pid);
-	i32(w, "tid", c->tid);
-	u(w, "chain_type", c->chain_type);
-	u(w, "time", c->time);
-	u(w, "nr", c->nr);
 	hex_list(w, "ips", c->ips, c->nr, 0);
 	hex_list(w, "sps", c->sps, c->nr, 0);
 }
 
 static void sp_unwinding_result(const struct walk *w, const struct pd_rec_sp_unwinding_result *r)
 {
-	u(w, "time", r->time);
-	u(w, "used_time", r->used_time);
-	u(w, "error_code", r->error_code);
-	x(w, "error_addr", r->error_addr);
-	x(w, "stack_start", r->stack_start);
-	x(w, "stack_end", r->stack_end);
-	u(w, "regs_abi", r->regs_abi);
-	x(w, "reg_mask", r->reg_mask);
 	hex_list(w, "regs", r->regs, r->nr_regs, 0);
 	u(w, "stack_size", r->stack_size);
 	bytes(w, "stack", r->stack, r->stack_size, PD_VF_PAYLOAD | PD_VF_DETAIL);
@@ -495,59 +522,18 @@ static void sp_unwinding_result(const struct walk *w, const struct pd_rec_sp_unw
 void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops, void *ctx)
 {
 	const struct walk wk = { .ops = ops, .ctx = ctx }, *w = &wk;
+	const struct pd_layout *l = pd_record_layout(rec->type);
 
-	if (!rec->decoded)
+	if (!rec->decoded || !l)
 		return;
+	/* what the data decides: before, among or after the fixed fields */
 	switch (rec->type) {
 	case PD_REC_SAMPLE:
 		sample(w, rec);
-		break;
-	case PD_REC_MMAP:
+		return;
 	case PD_REC_MMAP2:
-		mmap_fields(w, rec);
-		break;
-	case PD_REC_LOST:
-		u(w, "id", rec->u.lost.id);
-		u(w, "lost", rec->u.lost.lost);
-		break;
-	case PD_REC_COMM:
-		i32(w, "pid", rec->u.comm.pid);
-		i32(w, "tid", rec->u.comm.tid);
-		flag(w, "exec", rec->misc & PD_MISC_COMM_EXEC);
-		s(w, "comm", rec->u.comm.comm);
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		i32(w, "pid", rec->u.fork.pid);
-		i32(w, "ppid", rec->u.fork.ppid);
-		i32(w, "tid", rec->u.fork.tid);
-		i32(w, "ptid", rec->u.fork.ptid);
-		u(w, "time", rec->u.fork.time);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		u(w, "time", rec->u.throttle.time);
-		u(w, "id", rec->u.throttle.id);
-		u(w, "stream_id", rec->u.throttle.stream_id);
-		break;
-	case PD_REC_READ:
-		i32(w, "pid", rec->u.read.pid);
-		i32(w, "tid", rec->u.read.tid);
-		ops->read(ctx, "values", &rec->u.read.values);
-		break;
-	case PD_REC_AUX:
-		x(w, "aux_offset", rec->u.aux.aux_offset);
-		u(w, "aux_size", rec->u.aux.aux_size);
-		x(w, "flags", rec->u.aux.flags);
-		break;
-	case PD_REC_ITRACE_START:
-		i32(w, "pid", rec->u.itrace_start.pid);
-		i32(w, "tid", rec->u.itrace_start.tid);
-		break;
-	case PD_REC_LOST_SAMPLES:
-		u(w, "lost", rec->u.lost_samples.lost);
-		flag(w, "bpf", rec->misc & PD_MISC_LOST_SAMPLES_BPF);
-		break;
+		mmap2(w, rec, l);
+		return;
 	case PD_REC_SWITCH:
 	case PD_REC_SWITCH_CPU_WIDE: {
 		const char *dir = rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in";
@@ -555,113 +541,77 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 		sf(w, "direction", dir, PD_VF_DETAIL);
 		sf(w, "dir", dir, PD_VF_SUMMARY);
 		flag(w, "preempt", rec->misc & PD_MISC_SWITCH_OUT_PREEMPT);
-		if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
-			i32(w, "next_prev_pid", rec->u.sw.next_prev_pid);
-			i32(w, "next_prev_tid", rec->u.sw.next_prev_tid);
-		}
+		fields(w, rec, l);
+		return;
+	}
+	case PD_REC_HEADER_ATTR:
+		header_attr(w, &rec->u.header_attr);
+		return;
+	case PD_REC_HEADER_BUILD_ID:
+		cpumode(w, rec->u.build_id.cpumode);
+		fields_in(w, rec, l, 8, 12);	/* pid */
+		build_id(w, rec->u.build_id.build_id, rec->u.build_id.build_id_size);
+		misc_and_string(w, rec, l);
+		return;
+	case PD_REC_CPU_MAP:
+		u(w, "nr", rec->u.cpu_map.map.nr);
+		cpu_map(w, "map", &rec->u.cpu_map.map);
+		return;
+	case PD_REC_HEADER_FEATURE:
+		header_feature(w, rec, l);
+		return;
+	case PD_REC_COMPRESSED:
+		u(w, "data_size", rec->u.compressed.data_size);
+		return;
+	case PD_REC_AUXTRACE_ERROR:
+		fields(w, rec, l);
+		auxtrace_error(w, &rec->u.auxtrace_error);
+		return;
+	default:
 		break;
 	}
+
+	fields(w, rec, l);
+	switch (rec->type) {
+	case PD_REC_READ:
+		ops->read(ctx, "values", &rec->u.read.values);
+		break;
 	case PD_REC_NAMESPACES:
 		namespaces(w, &rec->u.namespaces);
 		break;
-	case PD_REC_KSYMBOL:
-		x(w, "addr", rec->u.ksymbol.addr);
-		u(w, "len", rec->u.ksymbol.len);
-		u(w, "ksym_type", rec->u.ksymbol.ksym_type);
-		x(w, "flags", rec->u.ksymbol.flags);
-		s(w, "name", rec->u.ksymbol.name);
-		break;
-	case PD_REC_BPF_EVENT:
-		u(w, "bpf_type", rec->u.bpf_event.type);
-		x(w, "flags", rec->u.bpf_event.flags);
-		u(w, "id", rec->u.bpf_event.id);
-		bytes(w, "tag", rec->u.bpf_event.tag, sizeof(rec->u.bpf_event.tag), 0);
-		break;
-	case PD_REC_CGROUP:
-		u(w, "id", rec->u.cgroup.id);
-		s(w, "path", rec->u.cgroup.path);
-		break;
 	case PD_REC_TEXT_POKE:
-		x(w, "addr", rec->u.text_poke.addr);
-		u(w, "old_len", rec->u.text_poke.old_len);
-		u(w, "new_len", rec->u.text_poke.new_len);
 		bytes(w, "old", rec->u.text_poke.old_bytes, rec->u.text_poke.old_len, PD_VF_PAYLOAD);
 		bytes(w, "new", rec->u.text_poke.new_bytes, rec->u.text_poke.new_len, PD_VF_PAYLOAD);
 		break;
-	case PD_REC_AUX_OUTPUT_HW_ID:
-		u(w, "hw_id", rec->u.aux_output_hw_id.hw_id);
-		break;
 	case PD_REC_CALLCHAIN_DEFERRED:
-		u(w, "cookie", rec->u.callchain_deferred.cookie);
-		u(w, "nr", rec->u.callchain_deferred.nr);
 		hex_list(w, "ips", rec->u.callchain_deferred.ips, rec->u.callchain_deferred.nr,
 			 PD_VF_CALLCHAIN);
-		break;
-	case PD_REC_HEADER_ATTR:
-		header_attr(w, &rec->u.header_attr);
-		break;
-	case PD_REC_HEADER_EVENT_TYPE:
-		u(w, "event_id", rec->u.event_type.event_id);
-		s(w, "name", rec->u.event_type.name);
 		break;
 	case PD_REC_HEADER_TRACING_DATA:
 	case PD_REC_SP_TRACING_DATA:
 		tracing_data(w, rec);
 		break;
-	case PD_REC_HEADER_BUILD_ID:
-		cpumode(w, rec->u.build_id.cpumode);
-		i64(w, "pid", rec->u.build_id.pid);
-		build_id(w, rec->u.build_id.build_id, rec->u.build_id.build_id_size);
-		s(w, "filename", rec->u.build_id.filename);
-		break;
 	case PD_REC_ID_INDEX:
 		id_index(w, &rec->u.id_index);
 		break;
 	case PD_REC_AUXTRACE_INFO:
-		u(w, "auxtrace_type", rec->u.auxtrace_info.type);
 		u(w, "nr_priv", rec->u.auxtrace_info.nr_priv);
 		hex_list(w, "priv", rec->u.auxtrace_info.priv, rec->u.auxtrace_info.nr_priv, 0);
 		break;
 	case PD_REC_AUXTRACE:
 		auxtrace(w, rec);
 		break;
-	case PD_REC_AUXTRACE_ERROR:
-		auxtrace_error(w, &rec->u.auxtrace_error);
-		break;
 	case PD_REC_THREAD_MAP:
 		thread_map(w, &rec->u.thread_map);
 		break;
-	case PD_REC_CPU_MAP:
-		u(w, "nr", rec->u.cpu_map.map.nr);
-		cpu_map(w, "map", &rec->u.cpu_map.map);
-		break;
 	case PD_REC_STAT_CONFIG:
 		stat_config(w, &rec->u.stat_config);
-		break;
-	case PD_REC_STAT:
-		u(w, "id", rec->u.stat.id);
-		i32(w, "cpu", rec->u.stat.cpu);
-		i32(w, "thread", rec->u.stat.thread);
-		u(w, "val", rec->u.stat.val);
-		u(w, "ena", rec->u.stat.ena);
-		u(w, "run", rec->u.stat.run);
-		break;
-	case PD_REC_STAT_ROUND:
-		u(w, "round_type", rec->u.stat_round.type);
-		u(w, "time", rec->u.stat_round.time);
 		break;
 	case PD_REC_EVENT_UPDATE:
 		event_update(w, &rec->u.event_update);
 		break;
 	case PD_REC_TIME_CONV:
 		time_conv(w, &rec->u.time_conv);
-		break;
-	case PD_REC_HEADER_FEATURE:
-		header_feature(w, &rec->u.header_feature);
-		break;
-	case PD_REC_COMPRESSED:
-	case PD_REC_COMPRESSED2:
-		u(w, "data_size", rec->u.compressed.data_size);
 		break;
 	case PD_REC_BPF_METADATA:
 		bpf_metadata(w, &rec->u.bpf_metadata);
@@ -671,22 +621,9 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 		schedstat(w, rec);
 		break;
 	case PD_REC_SP_KERNEL_SYMBOL:
-		u(w, "kallsyms_size", rec->u.sp_kernel_symbol.kallsyms_size);
 		bytes(w, "kallsyms", rec->u.sp_kernel_symbol.kallsyms,
 		      rec->u.sp_kernel_symbol.kallsyms_size,
 		      PD_VF_PAYLOAD | PD_VF_TEXT | PD_VF_DETAIL);
-		break;
-	case PD_REC_SP_DSO:
-		u(w, "dso_type", rec->u.sp_dso.dso_type);
-		u(w, "dso_id", rec->u.sp_dso.dso_id);
-		x(w, "min_vaddr", rec->u.sp_dso.min_vaddr);
-		s(w, "name", rec->u.sp_dso.name);
-		break;
-	case PD_REC_SP_SYMBOL:
-		x(w, "addr", rec->u.sp_symbol.addr);
-		u(w, "len", rec->u.sp_symbol.len);
-		u(w, "dso_id", rec->u.sp_symbol.dso_id);
-		s(w, "name", rec->u.sp_symbol.name);
 		break;
 	case PD_REC_SP_EVENT_ID:
 		sp_event_id(w, &rec->u.sp_event_id);
@@ -697,14 +634,10 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 	case PD_REC_SP_UNWINDING_RESULT:
 		sp_unwinding_result(w, &rec->u.sp_unwinding_result);
 		break;
-	case PD_REC_SP_DEBUG:
-		u(w, "time", rec->u.sp_debug.time);
-		s(w, "s", rec->u.sp_debug.s);
-		break;
 	default:
-		/* FINISHED_ROUND, FINISHED_INIT, the SPLIT markers, unknown types */
 		break;
 	}
+	misc_and_string(w, rec, l);
 }
 
 void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_ops *ops, void *ctx)
