@@ -391,7 +391,6 @@ static void auxtrace_error(const struct walk *w, const struct pd_rec_auxtrace_er
 		i32(w, "machine_pid", e->machine_pid);
 		i32(w, "vcpu", e->vcpu);
 	}
-	s(w, "msg", e->msg);
 }
 
 static void thread_map(const struct walk *w, const struct pd_rec_thread_map *tm)
@@ -563,10 +562,6 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 	case PD_REC_COMPRESSED:
 		u(w, "data_size", rec->u.compressed.data_size);
 		return;
-	case PD_REC_AUXTRACE_ERROR:
-		fields(w, rec, l);
-		auxtrace_error(w, &rec->u.auxtrace_error);
-		return;
 	default:
 		break;
 	}
@@ -600,6 +595,9 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 		break;
 	case PD_REC_AUXTRACE:
 		auxtrace(w, rec);
+		break;
+	case PD_REC_AUXTRACE_ERROR:
+		auxtrace_error(w, &rec->u.auxtrace_error);
 		break;
 	case PD_REC_THREAD_MAP:
 		thread_map(w, &rec->u.thread_map);
