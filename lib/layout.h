@@ -79,6 +79,15 @@ static inline bool pd_field_is_number(const struct pd_field *f)
 /* The layout of a record type, NULL for types the format does not define. */
 const struct pd_layout *pd_record_layout(uint32_t type);
 
+/*
+ * One past the last field, for loops over l->fields: a layout without
+ * fields has no array (NULL), and NULL + 0 is undefined in C.
+ */
+static inline const struct pd_field *pd_layout_fields_stop(const struct pd_layout *l)
+{
+	return l->nr_fields ? l->fields + l->nr_fields : l->fields;
+}
+
 /* Where the fixed fields end: the payload offset of what follows them. */
 static inline uint16_t pd_layout_fields_end(const struct pd_layout *l)
 {

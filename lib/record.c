@@ -176,7 +176,7 @@ static void store(uint8_t *m, unsigned int size, uint64_t v)
  */
 static int fields(struct rctx *c, const struct pd_layout *l, size_t from, size_t to)
 {
-	const struct pd_field *f, *end = l->fields + l->nr_fields;
+	const struct pd_field *f, *end = pd_layout_fields_stop(l);
 	uint8_t *m;
 	const char *str;
 	uint64_t v;

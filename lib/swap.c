@@ -383,7 +383,7 @@ static void sw_cpu_map(struct sw *s)
  */
 static void sw_fields(struct sw *s, const struct pd_layout *l, size_t from, size_t to)
 {
-	const struct pd_field *f, *end = l->fields + l->nr_fields, *run;
+	const struct pd_field *f, *end = pd_layout_fields_stop(l), *run;
 
 	for (f = l->fields; f < end && !s->bad; f = run) {
 		run = f + 1;

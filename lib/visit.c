@@ -165,7 +165,7 @@ static const char *member_str(const struct pd_record *rec, unsigned int off)
 static void fields_in(const struct walk *w, const struct pd_record *rec,
 		      const struct pd_layout *l, size_t from, size_t to)
 {
-	const struct pd_field *f, *end = l->fields + l->nr_fields;
+	const struct pd_field *f, *end = pd_layout_fields_stop(l);
 
 	for (f = l->fields; f < end; f++) {
 		if (f->off < from || f->off >= to)
