@@ -62,4 +62,34 @@ static inline size_t fmt_hex(char *p, uint64_t v)
 	return n;
 }
 
+/*
+ * The digits of v in lower-case hexadecimal at p, no prefix, all at once
+ * rather than one by one (callchains are lists of them): writes 16 bytes
+ * at p, of which the first (the count returned) are the digits.
+ */
+static inline size_t fmt_hex_wide(char *p, uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	uint64_t w = v << (64 - 4 * n), half[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		/* the nibbles of 32 bits spread over the bytes of x, low first */
+		uint64_t x = i ? (uint32_t)w : w >> 32;
+
+		x = (x | x << 16) & 0x0000ffff0000ffffULL;
+		x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+		x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+		/* '0' + nibble, and 'a' - '0' - 10 more for those above 9 */
+		x += '0' * ones + (((x + 6 * ones) >> 4) & ones) * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		x = __builtin_bswap64(x);
+#endif
+		half[i] = x;
+	}
+	memcpy(p, half, 16);
+	return n;
+}
+
 #endif /* PERFCONV_FMT_NUM_H */

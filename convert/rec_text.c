@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fmt_num.h"
 #include "rec_text.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -37,19 +38,8 @@ static inline void put_s(struct out_buf *b, const char *s)
 
 static inline void put_u64(struct out_buf *b, uint64_t v)
 {
-	char tmp[20];
-	char *p;
-	int n = 0;
-
 	room(b, 20);
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	p = b->buf + b->len;
-	b->len += (size_t)n;
-	while (n)
-		*p++ = tmp[--n];
+	b->len += fmt_u64(b->buf + b->len, v);
 }
 
 static inline void put_i64(struct out_buf *b, int64_t v)
@@ -65,18 +55,11 @@ static inline void put_i64(struct out_buf *b, int64_t v)
 /* "0x" and v's hex digits at the end of the output, which has room for 18 bytes */
 static inline void put_hex_at(struct out_buf *b, uint64_t v)
 {
-	/* the digits are written from the last one back: no reversal */
-	unsigned int n = v ? (67 - (unsigned int)__builtin_clzll(v)) / 4 : 1;
 	char *p = b->buf + b->len;
 
 	p[0] = '0';
 	p[1] = 'x';
-	b->len += 2 + n;
-	p += 2 + n;
-	do {
-		*--p = hex_digits[v & 0xf];
-		v >>= 4;
-	} while (--n);
+	b->len += 2 + fmt_hex_wide(p + 2, v);
 }
 
 static inline void put_hex(struct out_buf *b, uint64_t v)
@@ -407,12 +390,31 @@ static inline void sink_key(struct text_sink *ts, const char *name, unsigned int
 		sink_key_nested(ts, name);
 		return;
 	}
+	if (!ts->prefix_len) {
+		/* the common case: " name=" in one reservation, no strlen() */
+		char *p, *end;
+
+		room(b, 66);
+		p = b->buf + b->len;
+		*p++ = ' ';
+		end = p + 63;
+		while (*name && p < end)
+			*p++ = *name++;
+		if (!*name) {
+			*p++ = '=';
+			b->len = (size_t)(p - b->buf);
+			return;
+		}
+		b->len = (size_t)(p - b->buf);
+		put_s(b, name);	/* a long name from the file (schedstat counters) */
+		put_c(b, '=');
+		return;
+	}
 	put_c(b, ' ');
-	if ((flags & PD_VF_MAIN) && ts->prefix_len) {
+	if (flags & PD_VF_MAIN) {
 		out_buf_put(b, ts->prefix, ts->prefix_len - 1);
 	} else {
-		if (ts->prefix_len)
-			out_buf_put(b, ts->prefix, ts->prefix_len);
+		out_buf_put(b, ts->prefix, ts->prefix_len);
 		put_name(b, name);
 	}
 	put_c(b, '=');

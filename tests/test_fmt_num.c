@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_fmt_num.c - the number formatting of perfconv's text writers
- * (convert/fmt_num.h) against snprintf() on every digit-count boundary
- * and a sweep of pseudo-random values.
+ * (convert/fmt_num.h: fmt_u64, fmt_hex, fmt_hex_wide) against snprintf()
+ * on every digit-count boundary and a sweep of pseudo-random values.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "../convert/fmt_num.h"
 #include "test_suites.h"
 
-static unsigned int bad_dec, bad_hex;
+static unsigned int bad_dec, bad_hex, bad_wide;
 
 static void check(uint64_t v)
 {
@@ -31,6 +31,10 @@ static void check(uint64_t v)
 	n = fmt_hex(got, v);
 	got[n] = '\0';
 	bad_hex += strcmp(want, got) != 0 || got[n + 1] != 'X';
+
+	memset(got, 'X', sizeof(got));
+	n = fmt_hex_wide(got, v);
+	bad_wide += n != strlen(want) || memcmp(want, got, n) != 0 || got[16] != 'X';
 }
 
 static void test_boundaries(void)
@@ -38,7 +42,7 @@ static void test_boundaries(void)
 	uint64_t p = 1, x = 0x9e3779b97f4a7c15ULL;
 	int i;
 
-	bad_dec = bad_hex = 0;
+	bad_dec = bad_hex = bad_wide = 0;
 	check(0);
 	check(UINT64_MAX);
 	for (i = 0; i < 20; i++) {
@@ -62,6 +66,7 @@ static void test_boundaries(void)
 	}
 	CU_ASSERT_EQUAL(bad_dec, 0);
 	CU_ASSERT_EQUAL(bad_hex, 0);
+	CU_ASSERT_EQUAL(bad_wide, 0);
 }
 
 int pd_test_register_fmt_num(void)
