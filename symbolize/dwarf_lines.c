@@ -13,11 +13,19 @@
  * address through the difference of the .text addresses of both files
  * (zero unless one of them was prelinked or relinked).
  *
- * Speed: each DSO's DWARF is opened once.  The compile units' address
- * ranges are read into one sorted array on first use; a CU's line table
- * (dwarf_getsrclines) and its inlined-subroutine tree are read only when
- * an address falls in that CU, into sorted arrays searched by bisection.
- * Answers are cached per (DSO, address): profiles repeat addresses.
+ * Speed: the compile units' address ranges are read into one sorted array
+ * on first use; a CU's line table (dwarf_getsrclines) and its
+ * inlined-subroutine tree are read only when an address falls in that CU,
+ * into compact sorted arrays searched by bisection, whose strings are
+ * copied into the DSO's own pool.  Answers are cached per (DSO, address):
+ * profiles repeat addresses.
+ *
+ * Memory: libdw keeps, for as long as its handle is open, every debug
+ * section (decompressed when the file has them compressed, as libc6-dbg's
+ * files do) and its own form of every line table read.  Nothing here
+ * points into it once a CU is read, so the handles of all DSOs together
+ * are kept within DWARF_OPEN_BUDGET: the least recently used are closed
+ * and opened again when another of their CUs is needed.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -31,7 +39,13 @@
 
 /* bounds against hostile or absurd debug info */
 #define MAX_DIE_DEPTH	128
-#define MAX_CACHE	(1u << 22)	/* cached addresses per DSO */
+#define MAX_CACHE	(1u << 16)	/* cached addresses per DSO, then it starts again */
+#define MAX_STRINGS	(1u << 24)	/* distinct strings per DSO */
+
+/* estimated memory of the open libdw handles of a machine, all DSOs */
+#define DWARF_OPEN_BUDGET	((size_t)24 << 20)
+/* libdw's memory per line row read (its Dwarf_Line and sorting) */
+#define LIBDW_ROW_BYTES		64
 
 /* Index of the last element of arr[0..n) whose `field` is <= a, or -1. */
 #define LAST_LE(arr, n, field, a, out)					\
@@ -52,18 +66,19 @@ struct cu_range {
 	uint32_t cu;
 };
 
+/* A line-table row; strings are ids in the DSO's pool (0: none). */
 struct line_row {
 	uint64_t addr;
-	const char *file;
-	uint32_t line;
-	uint32_t end;		/* DW_LNE_end_sequence: no code from here */
-	uint32_t order;		/* position in the table: ties keep it */
+	uint32_t line;		/* ROW_END: DW_LNE_end_sequence, no code from here */
+	uint32_t file;
 };
+
+#define ROW_END		(1u << 31)
 
 /* One DW_TAG_inlined_subroutine; a CU's are in depth-first order. */
 struct inl {
-	const char *name;	/* the inlined function */
-	const char *call_file;
+	uint32_t name;		/* the inlined function */
+	uint32_t call_file;
 	uint32_t call_line;
 	uint32_t next;		/* first index after this node's subtree */
 	uint32_t range, nrange;	/* its address ranges in cu->ranges */
@@ -75,7 +90,7 @@ struct addr_range {
 };
 
 struct cu {
-	Dwarf_Die die;
+	Dwarf_Off off;		/* of its DIE: found again when libdw is reopened */
 	bool loaded;
 	struct line_row *rows;
 	size_t nrows;
@@ -95,11 +110,38 @@ struct cache_ent {
 	uint8_t used;
 };
 
+/* a cached position: string ids */
+struct cpos {
+	uint32_t func, file, line;
+};
+
+/* Strings copied out of libdw, deduplicated: they outlive its handle. */
+struct str_chunk {
+	struct str_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct str_pool {
+	const char **str;	/* by id; [0] is NULL */
+	uint32_t nstr, cap_str;
+	uint32_t *hash;		/* open addressing: ids, 0 empty */
+	size_t cap_hash;
+	struct str_chunk *chunks;
+};
+
 struct pd_dwarf_lines {
+	struct pd_sym_env *env;
+	/* the libdw handle, while open */
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
 	Elf_Data *debug_line;	/* uncompressed, for the file-name spans */
+	size_t cost;		/* its estimated memory */
+	struct pd_dwarf_lines *newer, *older;	/* in env->dwarf_open */
+	bool gone;		/* could not be opened again: no more CUs */
+	bool decompressed;	/* its debug sections are compressed in the file */
+	/* what stays */
 	struct cu *cus;
 	size_t ncus;
 	struct cu_range *cur;	/* CU ranges sorted by lo */
@@ -107,8 +149,9 @@ struct pd_dwarf_lines {
 	size_t ncur;
 	struct cache_ent *cache;
 	size_t cache_cap, cache_nr;
-	struct pd_sym_srcpos *pos;
+	struct cpos *pos;
 	size_t npos, cap_pos;
+	struct str_pool strs;
 };
 
 static void cu_free(struct cu *c)
@@ -118,30 +161,6 @@ static void cu_free(struct cu *c)
 	free(c->ranges);
 	free(c->top);
 	free(c->top_maxhi);
-}
-
-void pd_dwarf_free(struct pd_dso *d)
-{
-	struct pd_dwarf_lines *dl = d->dwarf;
-	size_t i;
-
-	if (!dl)
-		return;
-	for (i = 0; i < dl->ncus; i++)
-		cu_free(&dl->cus[i]);
-	free(dl->cus);
-	free(dl->cur);
-	free(dl->cur_maxhi);
-	free(dl->cache);
-	free(dl->pos);
-	if (dl->dw)
-		dwarf_end(dl->dw);
-	if (dl->elf)
-		elf_end(dl->elf);
-	if (dl->fd >= 0)
-		close(dl->fd);
-	free(dl);
-	d->dwarf = NULL;
 }
 
 /* Grow *p (n used, *cap allocated, elements of size sz) to hold one more. */
@@ -161,6 +180,339 @@ static bool grow(void **p, size_t n, size_t *cap, size_t sz)
 	*p = np;
 	*cap = ncap;
 	return true;
+}
+
+/* ------------------------------------------------------------ strings */
+
+static uint64_t str_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static void str_pool_free(struct str_pool *sp)
+{
+	struct str_chunk *c, *next;
+
+	for (c = sp->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(sp->str);
+	free(sp->hash);
+	memset(sp, 0, sizeof(*sp));
+}
+
+static char *str_copy(struct str_pool *sp, const char *s, size_t n)
+{
+	struct str_chunk *c = sp->chunks;
+	char *p;
+
+	if (!c || c->size - c->used <= n) {
+		size_t size = n + 1 > 65536 - sizeof(*c) ? n + 1 : 65536 - sizeof(*c);
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->size = size;
+		c->used = 0;
+		c->next = sp->chunks;
+		sp->chunks = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	c->used += n + 1;
+	return p;
+}
+
+static bool str_rehash(struct str_pool *sp)
+{
+	size_t ncap = sp->cap_hash ? sp->cap_hash * 2 : 1024, i;
+	uint32_t *nh = calloc(ncap, sizeof(*nh));
+
+	if (!nh)
+		return false;
+	for (i = 1; i < sp->nstr; i++) {
+		const char *s = sp->str[i];
+		size_t h = (size_t)str_hash(s, strlen(s)) & (ncap - 1);
+
+		while (nh[h])
+			h = (h + 1) & (ncap - 1);
+		nh[h] = (uint32_t)i;
+	}
+	free(sp->hash);
+	sp->hash = nh;
+	sp->cap_hash = ncap;
+	return true;
+}
+
+/* The id of s in the pool, added when new; 0 for NULL; -1 out of memory. */
+static int64_t str_id(struct str_pool *sp, const char *s)
+{
+	size_t n, h, cap;
+	char *copy;
+
+	if (!s)
+		return 0;
+	if (sp->nstr == 0) {
+		size_t cap32 = 0;
+
+		if (!grow((void **)&sp->str, 0, &cap32, sizeof(*sp->str)))
+			return -1;
+		sp->cap_str = (uint32_t)cap32;
+		sp->str[0] = NULL;
+		sp->nstr = 1;
+	}
+	if ((size_t)sp->nstr * 2 >= sp->cap_hash && !str_rehash(sp))
+		return -1;
+	n = strlen(s);
+	h = (size_t)str_hash(s, n) & (sp->cap_hash - 1);
+	while (sp->hash[h]) {
+		const char *t = sp->str[sp->hash[h]];
+
+		if (!strcmp(t, s))
+			return sp->hash[h];
+		h = (h + 1) & (sp->cap_hash - 1);
+	}
+	if (sp->nstr >= MAX_STRINGS)
+		return -1;
+	cap = sp->cap_str;
+	if (!grow((void **)&sp->str, sp->nstr, &cap, sizeof(*sp->str)))
+		return -1;
+	sp->cap_str = (uint32_t)cap;
+	copy = str_copy(sp, s, n);
+	if (!copy)
+		return -1;
+	sp->str[sp->nstr] = copy;
+	sp->hash[h] = sp->nstr;
+	return sp->nstr++;
+}
+
+/*
+ * Ids of the names of one file table (Dwarf_Files), by index: a CU's rows
+ * name a few files many times.
+ */
+struct file_ids {
+	Dwarf_Files *files;
+	uint32_t *id;		/* + 1: 0 not known yet */
+	size_t n;
+};
+
+#define MAX_FILE_IDX	(1u << 20)	/* larger indexes are not remembered */
+
+static int64_t file_id(struct str_pool *sp, struct file_ids *fi, Dwarf_Files *files, size_t idx)
+{
+	int64_t id;
+
+	if (fi->files != files) {
+		memset(fi->id, 0, fi->n * sizeof(*fi->id));
+		fi->files = files;
+	}
+	if (idx < fi->n && fi->id[idx])
+		return fi->id[idx] - 1;
+	id = str_id(sp, dwarf_filesrc(files, idx, NULL, NULL));
+	if (id < 0 || idx >= MAX_FILE_IDX)
+		return id;
+	if (idx >= fi->n) {
+		size_t n = fi->n ? fi->n : 16;
+		uint32_t *p;
+
+		while (n <= idx)
+			n *= 2;
+		p = realloc(fi->id, n * sizeof(*p));
+		if (!p)
+			return id;
+		memset(p + fi->n, 0, (n - fi->n) * sizeof(*p));
+		fi->id = p;
+		fi->n = n;
+	}
+	fi->id[idx] = (uint32_t)id + 1;
+	return id;
+}
+
+/* ------------------------------------------------------------ libdw handles */
+
+static void handle_unlink(struct pd_dwarf_lines *dl)
+{
+	struct pd_sym_env *env = dl->env;
+
+	if (dl->newer)
+		dl->newer->older = dl->older;
+	else if (env->dwarf_open == dl)
+		env->dwarf_open = dl->older;
+	if (dl->older)
+		dl->older->newer = dl->newer;
+	dl->newer = dl->older = NULL;
+}
+
+static void handle_close(struct pd_dwarf_lines *dl)
+{
+	if (!dl->elf && !dl->dw && dl->fd < 0)
+		return;
+	if (dl->dw)
+		dwarf_end(dl->dw);
+	if (dl->elf)
+		elf_end(dl->elf);
+	if (dl->fd >= 0)
+		close(dl->fd);
+	dl->dw = NULL;
+	dl->elf = NULL;
+	dl->fd = -1;
+	dl->debug_line = NULL;
+	handle_unlink(dl);
+	dl->env->dwarf_open_bytes -= dl->cost;
+	dl->cost = 0;
+}
+
+/*
+ * dl's handle is the one used last; past the budget, close the others,
+ * least recently used first, those of mapped files (opened again in a
+ * fraction of a millisecond) before those that had to be decompressed
+ * (libc's debug file: tens of milliseconds).
+ */
+static void handle_used(struct pd_dwarf_lines *dl, size_t more)
+{
+	struct pd_sym_env *env = dl->env;
+	struct pd_dwarf_lines *old, *victim;
+
+	dl->cost += more;
+	env->dwarf_open_bytes += more;
+	if (env->dwarf_open != dl) {
+		handle_unlink(dl);
+		dl->older = env->dwarf_open;
+		if (dl->older)
+			dl->older->newer = dl;
+		env->dwarf_open = dl;
+	}
+	while (env->dwarf_open_bytes > DWARF_OPEN_BUDGET) {
+		victim = NULL;
+		for (old = dl->older; old; old = old->older)
+			if (!victim || victim->decompressed || !old->decompressed)
+				victim = old;
+		if (!victim)
+			break;
+		handle_close(victim);
+	}
+}
+
+/* A section's contents, uncompressed (libdw already did it for its own). */
+static Elf_Data *section_data(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * What libdw's handle will hold of the file's debug sections: compressed
+ * ones are decompressed into memory whole; the others are mapped from the
+ * file and only the pages read become resident (those of the CUs read:
+ * about a quarter here), which also makes them cheap to open again.
+ */
+static size_t debug_sections_size(Elf *elf, bool *decompressed)
+{
+	size_t shstrndx, total = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+		GElf_Chdr ch;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || (strncmp(n, ".debug_", 7) && strncmp(n, ".zdebug_", 8)))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch)) {
+			total += ch.ch_size;
+			*decompressed = true;
+		} else if (!strncmp(n, ".zdebug_", 8)) {
+			total += sh.sh_size * 4;	/* decompressed: about that */
+			*decompressed = true;
+		} else {
+			total += sh.sh_size / 4;
+		}
+	}
+	return total;
+}
+
+/* Open the DSO's symbol file with libdw; false when it cannot be used. */
+static bool handle_open(struct pd_dwarf_lines *dl, struct pd_dso *d)
+{
+	size_t size;
+
+	dl->fd = d->syms_path ? pd_sym_open(dl->env, d->syms_path, d->syms_under_root) : -1;
+	if (dl->fd < 0)
+		return false;
+	pd_elf_init();
+	dl->elf = elf_begin(dl->fd, ELF_C_READ_MMAP, NULL);
+	if (!dl->elf || elf_kind(dl->elf) != ELF_K_ELF)
+		goto fail;
+	/* before libdw decompresses them */
+	size = debug_sections_size(dl->elf, &dl->decompressed);
+	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
+	if (!dl->dw)
+		goto fail;
+	dl->debug_line = section_data(dl->elf, ".debug_line");
+	handle_used(dl, size);
+	return true;
+fail:
+	if (dl->elf)
+		elf_end(dl->elf);
+	close(dl->fd);
+	dl->elf = NULL;
+	dl->fd = -1;
+	return false;
+}
+
+/* ------------------------------------------------------------ DWARF */
+
+static void dwarf_lines_free(struct pd_dwarf_lines *dl)
+{
+	size_t i;
+
+	handle_close(dl);
+	for (i = 0; i < dl->ncus; i++)
+		cu_free(&dl->cus[i]);
+	free(dl->cus);
+	free(dl->cur);
+	free(dl->cur_maxhi);
+	free(dl->cache);
+	free(dl->pos);
+	str_pool_free(&dl->strs);
+	free(dl);
+}
+
+void pd_dwarf_free(struct pd_dso *d)
+{
+	if (!d->dwarf)
+		return;
+	dwarf_lines_free(d->dwarf);
+	d->dwarf = NULL;
 }
 
 static int cmp_cu_range(const void *a, const void *b)
@@ -215,7 +567,7 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 		if (!grow((void **)&dl->cus, dl->ncus, &cap_cus, sizeof(*dl->cus)))
 			return false;
 		memset(&dl->cus[dl->ncus], 0, sizeof(dl->cus[0]));
-		dl->cus[dl->ncus].die = cudie;
+		dl->cus[dl->ncus].off = dwarf_dieoffset(&cudie);
 		dl->ncus++;
 	}
 	if (!dl->ncur)
@@ -232,15 +584,24 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 	return true;
 }
 
+/* a row as read, before it is sorted and made compact */
+struct raw_row {
+	uint64_t addr;
+	uint32_t line;		/* with ROW_END */
+	uint32_t file;
+	uint32_t order;		/* position in the table: ties keep it */
+};
+
 static int cmp_row(const void *a, const void *b)
 {
-	const struct line_row *x = a, *y = b;
+	const struct raw_row *x = a, *y = b;
+	uint32_t xe = x->line & ROW_END, ye = y->line & ROW_END;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	/* a sequence ending where the next begins ends first */
-	if (x->end != y->end)
-		return x->end ? -1 : 1;
+	if (xe != ye)
+		return xe ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -438,43 +799,45 @@ static bool in_spans(const struct pd_line_span *v, size_t n, uint64_t a)
 	return i >= 0 && a <= v[i].hi;
 }
 
-static const char *row_file(Dwarf_Line *l, uint64_t addr, const struct pd_line_span *spans,
-			    size_t nspans)
+/* The file of a row, as perf names it (see above): an id, -1 out of memory. */
+static int64_t row_file(struct pd_dwarf_lines *dl, struct file_ids *fi, Dwarf_Line *l,
+			uint64_t addr, const struct pd_line_span *spans, size_t nspans)
 {
 	Dwarf_Files *files;
 	size_t idx;
-	const char *f;
 
-	if (nspans && dwarf_line_file(l, &files, &idx) == 0 && idx == 1 &&
-	    in_spans(spans, nspans, addr)) {
-		f = dwarf_filesrc(files, 0, NULL, NULL);
-		if (f)
-			return f;
-	}
-	return dwarf_linesrc(l, NULL, NULL);
+	if (dwarf_line_file(l, &files, &idx) != 0)
+		return str_id(&dl->strs, dwarf_linesrc(l, NULL, NULL));
+	if (nspans && idx == 1 && in_spans(spans, nspans, addr) &&
+	    dwarf_filesrc(files, 0, NULL, NULL))
+		idx = 0;
+	return file_id(&dl->strs, fi, files, idx);
 }
 
-static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
+static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die, size_t *nread)
 {
 	Dwarf_Lines *lines;
 	Dwarf_Attribute at;
 	Dwarf_Word stmt_list;
 	struct pd_line_span *spans = NULL;
+	struct file_ids fi = { 0 };
+	struct raw_row *raw;
 	size_t n, i, k = 0, nspans = 0;
 
-	if (dwarf_getsrclines(&c->die, &lines, &n) != 0 || n == 0)
+	if (dwarf_getsrclines(die, &lines, &n) != 0 || n == 0)
 		return true;
+	*nread = n;
 	if (n > UINT32_MAX)
 		return true;
-	if (dl->debug_line && dwarf_attr(&c->die, DW_AT_stmt_list, &at) &&
+	if (dl->debug_line && dwarf_attr(die, DW_AT_stmt_list, &at) &&
 	    dwarf_formudata(&at, &stmt_list) == 0 &&
 	    !pd_dwarf_prefix_spans(dl->debug_line->d_buf, dl->debug_line->d_size, stmt_list,
 				   &spans, &nspans))
 		return false;
 	if (nspans > 1)
 		qsort(spans, nspans, sizeof(*spans), cmp_span);
-	c->rows = malloc(n * sizeof(*c->rows));
-	if (!c->rows) {
+	raw = malloc(n * sizeof(*raw));
+	if (!raw) {
 		free(spans);
 		return false;
 	}
@@ -483,21 +846,59 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c)
 		Dwarf_Addr addr;
 		int lineno = 0;
 		bool end = false;
+		int64_t file;
 
 		if (!l || dwarf_lineaddr(l, &addr) != 0)
 			continue;
 		dwarf_lineno(l, &lineno);
 		dwarf_lineendsequence(l, &end);
-		c->rows[k].addr = addr;
-		c->rows[k].file = row_file(l, addr, spans, nspans);
-		c->rows[k].line = lineno > 0 ? (uint32_t)lineno : 0;
-		c->rows[k].end = end;
-		c->rows[k].order = (uint32_t)i;
+		file = row_file(dl, &fi, l, addr, spans, nspans);
+		if (file < 0) {
+			free(fi.id);
+			free(spans);
+			free(raw);
+			return false;
+		}
+		raw[k].addr = addr;
+		raw[k].file = (uint32_t)file;
+		raw[k].line = lineno > 0 ? (uint32_t)lineno & ~ROW_END : 0;
+		if (end)
+			raw[k].line |= ROW_END;
+		raw[k].order = (uint32_t)i;
 		k++;
 	}
+	free(fi.id);
 	free(spans);
-	c->nrows = k;
-	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
+	qsort(raw, k, sizeof(*raw), cmp_row);
+	c->rows = malloc((k ? k : 1) * sizeof(*c->rows));
+	if (!c->rows) {
+		free(raw);
+		return false;
+	}
+	/*
+	 * A lookup takes the last row at or below the address: of rows at one
+	 * address only the last can be the answer, and a row that says what
+	 * the row kept before it says gives the same answer as that one.
+	 */
+	for (i = 0; i < k; i++) {
+		struct line_row *prev = c->nrows ? &c->rows[c->nrows - 1] : NULL;
+
+		if (i + 1 < k && raw[i + 1].addr == raw[i].addr)
+			continue;
+		if (prev && prev->line == raw[i].line && prev->file == raw[i].file)
+			continue;
+		c->rows[c->nrows].addr = raw[i].addr;
+		c->rows[c->nrows].line = raw[i].line;
+		c->rows[c->nrows].file = raw[i].file;
+		c->nrows++;
+	}
+	free(raw);
+	if (c->nrows < k) {
+		struct line_row *p = realloc(c->rows, (c->nrows ? c->nrows : 1) * sizeof(*p));
+
+		if (p)
+			c->rows = p;
+	}
 	return true;
 }
 
@@ -515,9 +916,11 @@ static const char *die_name(Dwarf_Die *die)
 }
 
 struct walk {
+	struct pd_dwarf_lines *dl;
 	struct cu *c;
 	Dwarf_Files *files;
 	size_t nfiles, cap_inl;
+	struct file_ids fi;
 	bool nomem;
 };
 
@@ -549,18 +952,26 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 	Dwarf_Word fidx = 0, line = 0;
 	ptrdiff_t off = 0;
 	Dwarf_Addr base, lo, hi;
+	int64_t name, file = 0;
 
 	if (!grow((void **)&c->inl, c->ninl, &w->cap_inl, sizeof(*c->inl))) {
 		w->nomem = true;
 		return;
 	}
 	n = &c->inl[c->ninl];
-	n->name = die_name(die);
+	name = str_id(&w->dl->strs, die_name(die));
 	if (dwarf_attr(die, DW_AT_call_file, &at))
 		dwarf_formudata(&at, &fidx);
 	if (dwarf_attr(die, DW_AT_call_line, &at))
 		dwarf_formudata(&at, &line);
-	n->call_file = w->files && fidx < w->nfiles ? dwarf_filesrc(w->files, fidx, NULL, NULL) : NULL;
+	if (w->files && fidx < w->nfiles)
+		file = file_id(&w->dl->strs, &w->fi, w->files, fidx);
+	if (name < 0 || file < 0) {
+		w->nomem = true;
+		return;
+	}
+	n->name = (uint32_t)name;
+	n->call_file = (uint32_t)file;
 	n->call_line = line <= UINT32_MAX ? (uint32_t)line : 0;
 	n->range = (uint32_t)c->nranges;
 	n->nrange = 0;
@@ -606,17 +1017,26 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 	} while (!w->nomem && dwarf_siblingof(&child, &child) == 0);
 }
 
-static bool load_inlines(struct cu *c)
+static bool load_inlines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die)
 {
-	struct walk w = { .c = c };
+	struct walk w = { .dl = dl, .c = c };
 	size_t i, k = 0;
 	uint64_t maxhi = 0;
 
-	if (dwarf_getsrcfiles(&c->die, &w.files, &w.nfiles) != 0)
+	if (dwarf_getsrcfiles(die, &w.files, &w.nfiles) != 0)
 		w.files = NULL;
-	walk_dies(&w, &c->die, 0);
+	walk_dies(&w, die, 0);
+	free(w.fi.id);
 	if (w.nomem)
 		return false;
+	if (c->nranges < c->cap_ranges) {
+		struct addr_range *p = realloc(c->ranges, (c->nranges ? c->nranges : 1) * sizeof(*p));
+
+		if (p) {
+			c->ranges = p;
+			c->cap_ranges = c->nranges;
+		}
+	}
 	if (c->ninl > UINT32_MAX / 2)
 		return true;
 	/* the outermost nodes: those no earlier node's subtree contains */
@@ -640,6 +1060,36 @@ static bool load_inlines(struct cu *c)
 		c->top_maxhi[i] = maxhi;
 	}
 	return true;
+}
+
+/*
+ * Read a CU's lines and inline tree, opening libdw again when its handle
+ * was closed.  False when out of memory (the CU then stays empty).
+ */
+static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct cu *c)
+{
+	Dwarf_Die die;
+	size_t nread = 0;
+	bool ok;
+
+	c->loaded = true;
+	if (!dl->dw && (dl->gone || !handle_open(dl, d))) {
+		dl->gone = true;	/* the file changed or went: what was read stays */
+		return true;
+	}
+	if (!dwarf_offdie(dl->dw, c->off, &die) || dwarf_tag(&die) != DW_TAG_compile_unit)
+		return true;
+	ok = load_lines(dl, c, &die, &nread) && load_inlines(dl, c, &die);
+	handle_used(dl, nread * LIBDW_ROW_BYTES);
+	if (!ok) {
+		Dwarf_Off off = c->off;
+
+		cu_free(c);
+		memset(c, 0, sizeof(*c));
+		c->off = off;
+		c->loaded = true;
+	}
+	return ok;
 }
 
 static bool node_has(const struct cu *c, uint32_t node, uint64_t a)
@@ -674,7 +1124,7 @@ static const struct line_row *find_row(const struct cu *c, uint64_t a)
 	long i;
 
 	LAST_LE(c->rows, c->nrows, addr, a, i);
-	if (i < 0 || c->rows[i].end)
+	if (i < 0 || (c->rows[i].line & ROW_END))
 		return NULL;
 	return &c->rows[i];
 }
@@ -704,108 +1154,61 @@ static unsigned int find_inlines(const struct cu *c, uint64_t a, uint32_t *chain
 	return n;
 }
 
-/* Source position of a debug-file address: 1 found, 0 not, -1 no memory. */
-static int lookup(struct pd_dwarf_lines *dl, uint64_t a, struct pd_sym_srcline *out)
+/*
+ * Source position of a debug-file address, as string ids: 1 found, 0 not,
+ * -1 no memory.
+ */
+static int lookup(struct pd_dwarf_lines *dl, struct pd_dso *d, uint64_t a,
+		  struct cpos *out, unsigned int *nr)
 {
 	struct cu *c = find_cu(dl, a);
 	const struct line_row *row;
 	uint32_t chain[MAX_DIE_DEPTH];
 	unsigned int n, i;
 
-	out->nr = 0;
+	*nr = 0;
 	if (!c)
 		return 0;
-	if (!c->loaded) {
-		c->loaded = true;
-		if (!load_lines(dl, c) || !load_inlines(c)) {
-			Dwarf_Die die = c->die;
-
-			cu_free(c);
-			memset(c, 0, sizeof(*c));
-			c->die = die;
-			c->loaded = true;
-			return -1;
-		}
-	}
+	if (!c->loaded && !load_cu(dl, d, c))
+		return -1;
 	row = find_row(c, a);
 	if (!row || !row->file)
 		return 0;
-	out->pos[0].func = NULL;
-	out->pos[0].file = row->file;
-	out->pos[0].line = row->line;
-	out->nr = 1;
+	out[0].func = 0;
+	out[0].file = row->file;
+	out[0].line = row->line;
+	*nr = 1;
 	n = find_inlines(c, a, chain, MAX_DIE_DEPTH);
 	/*
 	 * innermost first: each inline's position, then where it was called;
 	 * deeper than PD_SYM_MAX_INLINE, the outermost levels are left out
 	 */
-	for (i = n; i-- > 0 && out->nr <= PD_SYM_MAX_INLINE;) {
+	for (i = n; i-- > 0 && *nr <= PD_SYM_MAX_INLINE;) {
 		const struct inl *in = &c->inl[chain[i]];
 
-		out->pos[out->nr - 1].func = in->name;
-		out->pos[out->nr].func = NULL;
-		out->pos[out->nr].file = in->call_file;
-		out->pos[out->nr].line = in->call_line;
-		out->nr++;
+		out[*nr - 1].func = in->name;
+		out[*nr].func = 0;
+		out[*nr].file = in->call_file;
+		out[*nr].line = in->call_line;
+		(*nr)++;
 	}
 	return 1;
 }
 
-/* A section's contents, uncompressed (libdw already did it for its own). */
-static Elf_Data *section_data(Elf *elf, const char *name)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!n || strcmp(n, name))
-			continue;
-		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-			return NULL;
-		return elf_getdata(scn, NULL);
-	}
-	return NULL;
-}
-
-static struct pd_dwarf_lines *dwarf_open(int fd)
+/* First use of a DSO's DWARF: NULL when there is none to use. */
+static struct pd_dwarf_lines *dwarf_open(struct pd_sym_env *env, struct pd_dso *d)
 {
 	struct pd_dwarf_lines *dl = calloc(1, sizeof(*dl));
 
-	if (!dl) {
-		close(fd);
+	if (!dl)
+		return NULL;
+	dl->env = env;
+	dl->fd = -1;
+	if (!handle_open(dl, d) || !index_cus(dl) || !dl->ncur) {
+		dwarf_lines_free(dl);
 		return NULL;
 	}
-	dl->fd = fd;
-	pd_elf_init();
-	dl->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!dl->elf || elf_kind(dl->elf) != ELF_K_ELF)
-		goto fail;
-	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
-	if (!dl->dw || !index_cus(dl) || !dl->ncur)
-		goto fail;
-	dl->debug_line = section_data(dl->elf, ".debug_line");
 	return dl;
-fail:
-	if (dl->dw)
-		dwarf_end(dl->dw);
-	if (dl->elf)
-		elf_end(dl->elf);
-	close(fd);
-	for (size_t i = 0; i < dl->ncus; i++)
-		cu_free(&dl->cus[i]);
-	free(dl->cus);
-	free(dl->cur);
-	free(dl->cur_maxhi);
-	free(dl);
-	return NULL;
 }
 
 /* File offset of the runtime image to a debug-file address. */
@@ -856,46 +1259,61 @@ static bool cache_grow(struct pd_dwarf_lines *dl)
 }
 
 /* Remember an answer; a failure only costs a later lookup. */
-static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct pd_sym_srcline *sl)
+static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpos *p,
+		      unsigned int nr)
 {
 	struct cache_ent *e;
-	unsigned int i;
 
-	if (dl->cache_nr >= MAX_CACHE)
-		return;
+	if (dl->cache_nr >= MAX_CACHE) {
+		/* full: start again, so that memory does not grow with the input */
+		memset(dl->cache, 0, dl->cache_cap * sizeof(*dl->cache));
+		dl->cache_nr = 0;
+		dl->npos = 0;
+	}
 	if ((dl->cache_nr + 1) * 4 > dl->cache_cap * 3 && !cache_grow(dl))
 		return;
-	if (dl->npos + sl->nr > UINT32_MAX)
-		return;
-	while (dl->npos + sl->nr > dl->cap_pos)
+	while (dl->npos + nr > dl->cap_pos)
 		if (!grow((void **)&dl->pos, dl->cap_pos, &dl->cap_pos, sizeof(*dl->pos)))
 			return;
 	e = cache_slot(dl, addr);
 	e->addr = addr;
 	e->pos = (uint32_t)dl->npos;
-	e->nr = (uint8_t)sl->nr;
+	e->nr = (uint8_t)nr;
 	e->used = 1;
-	for (i = 0; i < sl->nr; i++)
-		dl->pos[dl->npos++] = sl->pos[i];
+	memcpy(&dl->pos[dl->npos], p, nr * sizeof(*p));
+	dl->npos += nr;
 	dl->cache_nr++;
 }
 
-int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_srcline *out,
-			int *err)
+static void to_srcline(const struct pd_dwarf_lines *dl, const struct cpos *p, unsigned int nr,
+		       struct pd_sym_srcline *out)
+{
+	const char *const *str = dl->strs.str;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		out->pos[i].func = str[p[i].func];
+		out->pos[i].file = str[p[i].file];
+		out->pos[i].line = p[i].line;
+	}
+	out->nr = nr;
+}
+
+int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+		     struct pd_sym_srcline *out, int *err)
 {
 	struct pd_dwarf_lines *dl = d->dwarf;
+	struct cpos pos[PD_SYM_MAX_INLINE + 1];
+	unsigned int nr;
 	uint64_t a;
 	int r;
 
 	out->nr = 0;
 	if (!dl && !d->dwarf_tried) {
 		d->dwarf_tried = true;
-		if (fd >= 0)
-			d->dwarf = dl = dwarf_open(fd);
+		d->dwarf = dl = dwarf_open(env, d);
 		if (!dl)
 			*err = 1;
-	} else if (fd >= 0) {
-		close(fd);
 	}
 	if (!dl)
 		return 0;
@@ -904,17 +1322,16 @@ int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_s
 		const struct cache_ent *e = cache_slot(dl, a);
 
 		if (e->used) {
-			out->nr = e->nr;
-			if (e->nr)	/* no position stored yet: no array either */
-				memcpy(out->pos, &dl->pos[e->pos], e->nr * sizeof(out->pos[0]));
+			/* no position stored yet: no array either */
+			if (e->nr)
+				to_srcline(dl, &dl->pos[e->pos], e->nr, out);
 			return out->nr > 0;
 		}
 	}
-	r = lookup(dl, a, out);
-	if (r < 0) {
-		out->nr = 0;
+	r = lookup(dl, d, a, pos, &nr);
+	if (r < 0)
 		return 0;
-	}
-	cache_put(dl, a, out);
+	to_srcline(dl, pos, nr, out);
+	cache_put(dl, a, pos, nr);
 	return r;
 }

@@ -1804,16 +1804,14 @@ int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 		       struct pd_sym_srcline *out)
 {
 	struct pd_dso *d = (struct pd_dso *)(uintptr_t)f->dso;
-	int err = 0, r, fd = -1;
+	int err = 0, r;
 
 	out->nr = 0;
 	if (!m->env.opts.srcline)
 		return -1;
 	if (!d || !f->has_map)
 		return 0;
-	if (!d->dwarf && !d->dwarf_tried)
-		fd = d->syms_path ? pd_sym_open(&m->env, d->syms_path, d->syms_under_root) : -1;
-	r = pd_dwarf_srcline_fd(d, fd, f->addr, out, &err);
+	r = pd_dwarf_srcline(&m->env, d, f->addr, out, &err);
 	if (err)
 		pd_sym_note(&m->env, d, PD_NOTE_DWARF, "no usable DWARF line information");
 	return r;

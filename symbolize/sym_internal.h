@@ -132,6 +132,9 @@ struct pd_sym_env {
 	char *buildid_dir;	/* NULL when there is none */
 	bool buildid_under_root;	/* buildid_dir is inside the symfs root */
 	uint64_t notes;
+	/* dwarf_lines.c: DSOs whose libdw handle is open, most recent first */
+	struct pd_dwarf_lines *dwarf_open;
+	size_t dwarf_open_bytes;	/* their estimated memory */
 };
 
 /* A note on what could not be used, once per DSO and kind (d may be NULL). */
@@ -188,9 +191,13 @@ long pd_perfmap_load(int fd, struct pd_symtab *t);
 char *pd_demangle(const char *name);
 
 /* dwarf_lines.c */
-/* fd: the DSO's symbol file, opened by the caller (consumed); -1 once loaded */
-int pd_dwarf_srcline_fd(struct pd_dso *d, int fd, uint64_t addr, struct pd_sym_srcline *out,
-			int *err);
+/*
+ * Source position of a runtime-image file offset of d, from the DWARF of
+ * d->syms_path; *err set when that file has no usable line information.
+ * The strings stay valid until pd_dwarf_free().
+ */
+int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+		     struct pd_sym_srcline *out, int *err);
 void pd_dwarf_free(struct pd_dso *d);
 /*
  * Address spans [lo, hi] of the rows that each sequence of the DWARF 5 line
