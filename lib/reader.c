@@ -124,6 +124,18 @@ struct pd_stream {
 #define QCHUNK_MAX (256u << 10)
 #define QCHUNK_CLASSES 5	/* QCHUNK_MIN << 0 .. QCHUNK_MAX */
 #define QMAP_RESIDENT (4u << 20)	/* delivered pages kept mapped, all runs */
+#define QDROP_BATCH (2u << 20)		/* pages to drop, gathered to drop at once */
+#define QDROP_SLOTS 32
+
+/*
+ * Ranges of a stream's map to drop.  Each madvise() flushes the TLB and
+ * costs the lookups after it (the symbol tables' most of all), so the
+ * ranges are gathered and dropped merged, a few times per 2 MiB.
+ */
+struct qdrop {
+	uint64_t from, end;
+	uint32_t stream;
+};
 
 struct qchunk {
 	struct qchunk *next;
@@ -145,6 +157,16 @@ struct qhdr {
 	uint16_t stream;
 	uint8_t from_compressed;
 	uint8_t in_file;	/* no copy follows: the bytes are in the stream's map */
+};
+
+/*
+ * A run in the heap, with the order of its head record: comparing keys
+ * reads the heap array only, not the head records in the runs' chunks.
+ */
+struct qkey {
+	uint64_t time, seq;
+	const uint8_t *raw;	/* the head record's bytes, to prefetch */
+	uint32_t run;
 };
 
 struct qrun {
@@ -220,7 +242,7 @@ struct pd_reader {
 	 */
 	struct qrun *runs;
 	uint32_t nr_runs, cap_runs;
-	uint32_t *rheap;		/* run indices, heap by head record */
+	struct qkey *rheap;		/* runs, heap by head record */
 	uint32_t rheap_n, rheap_cap;
 	uint32_t *free_runs;		/* stack of empty run indices */
 	uint32_t nr_free_runs;
@@ -245,6 +267,9 @@ struct pd_reader {
 	uint16_t q_drop_stream;
 	uint64_t q_drop_from, q_drop_end;
 	uint64_t q_map_unit;		/* see qmap_unit() */
+	struct qdrop q_drops[QDROP_SLOTS];
+	uint32_t q_nr_drops;
+	uint64_t q_drop_bytes;
 	/*
 	 * Emptied chunks kept for reuse, by size, up to the queue's limit:
 	 * freed, they went back to the kernel and every byte queued cost a
@@ -2778,11 +2803,6 @@ static int next_file_order(struct pd_reader *r)
 	return FRAME_END;
 }
 
-static bool qless(const struct qhdr *a, const struct qhdr *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 static inline const struct qhdr *run_head(const struct pd_reader *r, uint32_t run)
 {
 	const struct qchunk *c = r->runs[run].first;
@@ -2790,17 +2810,18 @@ static inline const struct qhdr *run_head(const struct pd_reader *r, uint32_t ru
 	return (const struct qhdr *)(const void *)(c->data + c->consumed);
 }
 
-static bool rless(const struct pd_reader *r, uint32_t a, uint32_t b)
+static inline bool kless(const struct qkey *a, const struct qkey *b)
 {
-	return qless(run_head(r, a), run_head(r, b));
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
 static void rheap_up(struct pd_reader *r, uint32_t i)
 {
 	while (i) {
-		uint32_t p = (i - 1) / 2, t;
+		uint32_t p = (i - 1) / 2;
+		struct qkey t;
 
-		if (!rless(r, r->rheap[i], r->rheap[p]))
+		if (!kless(&r->rheap[i], &r->rheap[p]))
 			break;
 		t = r->rheap[i];
 		r->rheap[i] = r->rheap[p];
@@ -2812,11 +2833,12 @@ static void rheap_up(struct pd_reader *r, uint32_t i)
 static void rheap_down(struct pd_reader *r, uint32_t i)
 {
 	for (;;) {
-		uint32_t l = 2 * i + 1, m = i, t;
+		uint32_t l = 2 * i + 1, m = i;
+		struct qkey t;
 
-		if (l < r->rheap_n && rless(r, r->rheap[l], r->rheap[m]))
+		if (l < r->rheap_n && kless(&r->rheap[l], &r->rheap[m]))
 			m = l;
-		if (l + 1 < r->rheap_n && rless(r, r->rheap[l + 1], r->rheap[m]))
+		if (l + 1 < r->rheap_n && kless(&r->rheap[l + 1], &r->rheap[m]))
 			m = l + 1;
 		if (m == i)
 			break;
@@ -2827,10 +2849,10 @@ static void rheap_down(struct pd_reader *r, uint32_t i)
 	}
 }
 
-/* The oldest queued record; the queue must not be empty. */
-static inline const struct qhdr *q_min(const struct pd_reader *r)
+/* Time of the oldest queued record; the queue must not be empty. */
+static inline uint64_t q_min_time(const struct pd_reader *r)
 {
-	return run_head(r, r->rheap[0]);
+	return r->rheap[0].time;
 }
 
 /* A run to append to: the current one if the time keeps it sorted. */
@@ -2848,7 +2870,8 @@ static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 		if (r->nr_runs == r->cap_runs) {
 			uint32_t ncap = r->cap_runs ? r->cap_runs * 2 : 16;
 			struct qrun *nr = realloc(r->runs, ncap * sizeof(*nr));
-			uint32_t *nh, *nf;
+			struct qkey *nh;
+			uint32_t *nf;
 
 			if (!nr)
 				return PD_STATUS_NOMEM;
@@ -2885,15 +2908,21 @@ static int qchunk_class(size_t cap)
 	return -1;
 }
 
+/*
+ * A chunk of at least cap bytes: a kept one of that size or, rather than
+ * a new one, a larger kept one (its pages are in memory already).
+ */
 static struct qchunk *qchunk_get(struct pd_reader *r, size_t cap)
 {
 	int k = qchunk_class(cap);
 	struct qchunk *c;
 
-	if (k >= 0 && r->q_free[k]) {
+	for (; k >= 0 && k < QCHUNK_CLASSES; k++) {
+		if (!r->q_free[k])
+			continue;
 		c = r->q_free[k];
 		r->q_free[k] = c->next;
-		r->q_free_bytes -= sizeof(*c) + cap;
+		r->q_free_bytes -= sizeof(*c) + c->cap;
 		return c;
 	}
 	c = malloc(sizeof(*c) + cap);
@@ -2967,10 +2996,15 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	q = &r->runs[run];
 	c = q->last;
 	if (!c || need > c->cap - c->used) {
-		size_t cap = c ? c->cap * 2 : QCHUNK_MIN;
+		/*
+		 * Room for some 64 records like this one: the part of a run's
+		 * chunks not in use (the end of its last, the delivered start
+		 * of its first) stays small for headers and small copies.
+		 */
+		size_t cap = QCHUNK_MIN;
 
-		if (cap > QCHUNK_MAX)
-			cap = QCHUNK_MAX;
+		while (cap < QCHUNK_MAX && cap / 64 < need)
+			cap <<= 1;
 		if (cap < need)
 			cap = need;
 		c = qchunk_get(r, cap);
@@ -2983,7 +3017,7 @@ static int q_push(struct pd_reader *r, uint64_t time)
 		else
 			q->first = c;
 		q->last = c;
-		r->q_bytes += sizeof(*c) + cap;
+		r->q_bytes += sizeof(*c) + c->cap;
 	}
 	h = (struct qhdr *)(void *)(c->data + c->used);
 	h->time = time;
@@ -3005,20 +3039,65 @@ static int q_push(struct pd_reader *r, uint64_t time)
 	r->q_live_bytes += rec->raw_len;
 	if (!q->in_heap) {
 		q->in_heap = true;
-		r->rheap[r->rheap_n] = run;
+		r->rheap[r->rheap_n].time = time;
+		r->rheap[r->rheap_n].seq = h->seq;
+		r->rheap[r->rheap_n].raw = in_file ? r->streams[r->cur_stream].map + rec->offset :
+					   (const uint8_t *)(h + 1);
+		r->rheap[r->rheap_n].run = run;
 		rheap_up(r, r->rheap_n++);
 	}
 	return 0;
 }
 
+static int qdrop_cmp(const void *pa, const void *pb)
+{
+	const struct qdrop *a = pa, *b = pb;
+
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* Drop the gathered ranges, those that touch or overlap as one. */
+static void q_drops_flush(struct pd_reader *r)
+{
+	uint32_t i = 0, n = r->q_nr_drops;
+
+	qsort(r->q_drops, n, sizeof(r->q_drops[0]), qdrop_cmp);
+	while (i < n) {
+		struct qdrop d = r->q_drops[i++];
+		const struct pd_stream *s = &r->streams[d.stream];
+
+		while (i < n && r->q_drops[i].stream == d.stream && r->q_drops[i].from <= d.end) {
+			if (r->q_drops[i].end > d.end)
+				d.end = r->q_drops[i].end;
+			i++;
+		}
+		madvise((void *)(uintptr_t)(s->map + d.from), (size_t)(d.end - d.from),
+			MADV_DONTNEED);
+	}
+	r->q_nr_drops = 0;
+	r->q_drop_bytes = 0;
+}
+
 static void q_unmap(struct pd_reader *r, uint16_t stream, uint64_t from, uint64_t end)
 {
 	const struct pd_stream *s = &r->streams[stream];
+	struct qdrop *d;
 
 	if (end > s->map_len)
 		end = s->map_len;
-	if (end > from)
-		madvise((void *)(uintptr_t)(s->map + from), (size_t)(end - from), MADV_DONTNEED);
+	if (end <= from)
+		return;
+	if (r->q_nr_drops == QDROP_SLOTS)
+		q_drops_flush(r);
+	d = &r->q_drops[r->q_nr_drops++];
+	d->from = from;
+	d->end = end;
+	d->stream = stream;
+	r->q_drop_bytes += end - from;
+	if (r->q_drop_bytes >= QDROP_BATCH)
+		q_drops_flush(r);
 }
 
 /*
@@ -3050,7 +3129,7 @@ static void q_track_map(struct pd_reader *r, struct qrun *q, uint16_t stream, ui
 /* Pop the oldest queued record into r->rec (decoded again from its copy or the map). */
 static int q_pop(struct pd_reader *r)
 {
-	uint32_t run = r->rheap[0];
+	uint32_t run = r->rheap[0].run;
 	struct qrun *q = &r->runs[run];
 	struct qchunk *c = q->first;
 	struct qhdr e = *run_head(r, run);
@@ -3105,7 +3184,24 @@ static int q_pop(struct pd_reader *r)
 		if (r->cur_run == (int64_t)run)
 			r->cur_run = -1;
 	} else {
+		const struct qhdr *next = run_head(r, run);
+
+		r->rheap[0].time = next->time;
+		r->rheap[0].seq = next->seq;
+		r->rheap[0].raw = next->in_file ? r->streams[next->stream].map + next->offset :
+				  (const uint8_t *)(next + 1);
+		/* and the headers after it, for this run's next turns */
+		__builtin_prefetch((const uint8_t *)next + 64);
+		__builtin_prefetch((const uint8_t *)next + 128);
 		rheap_down(r, 0);
+	}
+	if (r->rheap_n) {
+		/*
+		 * The next record to leave is known: start loading it while
+		 * this one is decoded and used (it is rarely in the cache).
+		 */
+		__builtin_prefetch(r->rheap[0].raw);
+		__builtin_prefetch(r->rheap[0].raw + 64);
 	}
 	r->last_flushed = e.time;
 	r->have_flushed = true;
@@ -3203,7 +3299,7 @@ static int next_time_order(struct pd_reader *r)
 			r->flush_to_bytes = 0;
 		}
 		if (r->flushing) {
-			if (r->q_nr && q_min(r)->time <= r->flush_limit)
+			if (r->q_nr && q_min_time(r) <= r->flush_limit)
 				return q_pop(r);
 			r->flushing = false;
 			if (r->pending_valid) {
@@ -3229,7 +3325,7 @@ static int next_time_order(struct pd_reader *r)
 			/* Flush what cannot be overtaken any more (reference §8.5). */
 			r->flush_limit = r->round_limit;
 			r->round_limit = r->max_time;
-			if (!r->q_nr || q_min(r)->time > r->flush_limit)
+			if (!r->q_nr || q_min_time(r) > r->flush_limit)
 				return FRAME_OK;
 			/* The round record itself goes out after the flush. */
 			r->round_rec = r->rec;
