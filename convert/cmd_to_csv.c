@@ -92,12 +92,6 @@ static int add_tables(bool *want, const char *arg)
 	}
 }
 
-static void print_note(void *arg, const char *dso, const char *msg)
-{
-	if (arg)
-		fprintf(stderr, "%s: to-csv: note: %s: %s\n", cli_progname, dso, msg);
-}
-
 static int make_dir(const char *dir)
 {
 	struct stat st;
@@ -362,8 +356,6 @@ int cmd_to_csv(int argc, char **argv)
 	so.srcline = srcline || c->want[CSV_FUNCTIONS];
 	so.processes = c->want[CSV_PROCESSES];
 	c->srcline = so.srcline;
-	so.note_fn = print_note;
-	so.note_arg = o.verbose ? c : NULL;
 
 	/* perf script's order: it decides comm and maps of every sample */
 	o.ro.time_order = true;

@@ -34,12 +34,6 @@ struct to_json_opts {
 	const char *input;
 };
 
-static void sym_note(void *arg, const char *dso, const char *msg)
-{
-	if (arg)
-		fprintf(stderr, "%s: to-json: note: %s: %s\n", cli_progname, dso, msg);
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -310,8 +304,6 @@ int cmd_to_json(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (!o.full || o.symbols) {
-		o.so.note_fn = sym_note;
-		o.so.note_arg = o.verbose ? &tj : NULL;
 		d.so = &o.so;
 		/* in file order the machine is fed by the time-ordered reader */
 		tj.second_reader = d.writer_feeds_machine = o.full && !o.ordered;

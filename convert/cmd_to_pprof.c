@@ -50,12 +50,6 @@ static void usage(FILE *f)
 		cli_progname);
 }
 
-static void print_note(void *arg, const char *dso, const char *msg)
-{
-	if (arg)
-		fprintf(stderr, "%s: to-pprof: note: %s: %s\n", cli_progname, dso, msg);
-}
-
 /* ---- the writer ops (driver.h) ---- */
 
 struct pprof_writer {
@@ -214,8 +208,6 @@ int cmd_to_pprof(int argc, char **argv)
 	}
 	cli_select_reader_opts(&cs, &o.ro);
 	so.srcline = pw.srcline;
-	so.note_fn = print_note;
-	so.note_arg = o.verbose ? &so : NULL;
 	/* perf's order: it decides the comm and the maps of every sample */
 	o.ro.time_order = true;
 	o.input = input;

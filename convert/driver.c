@@ -79,11 +79,27 @@ static int nomem(struct drv *d)
 	return CLI_EXIT_IO;
 }
 
+/*
+ * The symbolizer's diagnostics (a DSO without symbols, a sample not
+ * unwound) are counted and printed as the reader's, notes under -v; they
+ * are no finding in the input, so no filter rewords them.
+ */
+static void machine_diag(const struct pd_diag *dg, void *arg)
+{
+	struct drv *d = arg;
+
+	cli_diag_cb(dg, &d->cd);
+}
+
 /* 0 or an exit code: the machine state, when the command symbolizes */
 static int machine_start(struct drv *d)
 {
+	struct pd_sym_opts so = *d->o->so;
+
+	so.diag_fn = machine_diag;
+	so.diag_arg = d;
 	/* the paths of the options were checked: only memory can fail here */
-	if (pd_machine_new(d->o->so, &d->m) < 0 ||
+	if (pd_machine_new(&so, &d->m) < 0 ||
 	    pd_machine_add_features(d->m, pd_reader_features(d->r)) < 0)
 		return nomem(d);
 	return 0;

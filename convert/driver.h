@@ -9,7 +9,8 @@
  *	open the input with the command's reader options; count and print
  *	its diagnostics (cli.h); check the sample selection when the input
  *	is open and again at its end; build the symbolizer's machine state
- *	and feed it every record, when asked; stop at the first warning
+ *	and feed it every record, when asked, its diagnostics counted and
+ *	printed as the reader's; stop at the first warning
  *	under --strict; draw the progress line; turn it all into the
  *	command's exit code.
  *

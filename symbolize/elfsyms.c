@@ -553,12 +553,14 @@ static size_t candidates(struct pd_sym_env *env, struct pd_dso *d, struct cand *
 static bool symsrc_open(struct pd_sym_env *env, struct pd_dso *d, const struct cand *c,
 			struct symsrc *s)
 {
+	char q[PATH_MAX + 3];
+
 	memset(s, 0, sizeof(*s));
 	s->fd = pd_sym_open(env, c->path, c->under_root);
 	if (s->fd < 0) {
 		if (errno == EXDEV)
-			pd_sym_note(env, d, PD_NOTE_ESCAPE, "%s leaves the symfs root: not used",
-				    c->path);
+			pd_sym_diag(env, d, PD_SYM_OUTSIDE_SYMFS, true, "file=%s",
+				    pd_sym_quote(q, sizeof(q), c->path));
 		return false;
 	}
 	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
@@ -576,9 +578,9 @@ static bool symsrc_open(struct pd_sym_env *env, struct pd_dso *d, const struct c
 				pd_hex(id, (size_t)sz, got);
 			else
 				strcpy(got, "none");
-			pd_sym_note(env, d, PD_NOTE_BUILDID,
-				    "%s has build id %s, the recording has %s: not used for symbols",
-				    c->path, got, want);
+			pd_sym_diag(env, d, PD_SYM_BUILDID_MISMATCH, true,
+				    "file=%s recorded=%s found=%s",
+				    pd_sym_quote(q, sizeof(q), c->path), want, got);
 			goto fail;
 		}
 	}
@@ -598,12 +600,13 @@ void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
 	struct cand *c;
 	struct symsrc syms = { .fd = -1 }, rt = { .fd = -1 }, s;
 	bool have_syms = false, have_rt = false;
+	char q[PATH_MAX + 3];
 	size_t n, i;
 
 	pd_elf_init();
 	if (d->long_name[0] != '/' || has_dotdot(d->long_name)) {
-		pd_sym_note(env, d, PD_NOTE_MISSING, "%s is not an absolute plain path: no symbols",
-			    d->long_name);
+		pd_sym_diag(env, d, PD_SYM_BAD_PATH, true, "file=%s",
+			    pd_sym_quote(q, sizeof(q), d->long_name));
 		return;
 	}
 	if (!d->has_build_id) {
@@ -650,8 +653,11 @@ void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
 	}
 	free(c);
 	if (!have_syms && !have_rt) {
-		pd_sym_note(env, d, PD_NOTE_MISSING, "no readable ELF image found for %s: no symbols",
-			    d->long_name);
+		/* a file refused (build id, symfs root) was the reason given */
+		if (!pd_sym_diag_given(d, PD_SYM_BUILDID_MISMATCH) &&
+		    !pd_sym_diag_given(d, PD_SYM_OUTSIDE_SYMFS))
+			pd_sym_diag(env, d, PD_SYM_NO_FILE, true, "file=%s",
+				    pd_sym_quote(q, sizeof(q), d->long_name));
 		return;
 	}
 	if (!have_syms)

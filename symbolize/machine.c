@@ -1339,6 +1339,7 @@ static int procs_update(struct pd_machine *m, const struct pd_record *rec)
 
 int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 {
+	pd_sym_at_record(&m->env, rec);
 	if (machine_update(m, rec) < 0)
 		return -1;
 	if (!m->env.opts.processes || !rec->decoded)
@@ -1482,6 +1483,7 @@ static void split_kallsyms(struct pd_machine *m, struct pd_dso *k, uint64_t delt
 
 static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 {
+	char q[PATH_MAX + 3];
 	char which[PATH_MAX] = "";
 	uint64_t text = 0, delta = 0;
 	struct map *vm;
@@ -1494,14 +1496,18 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 		return;
 	fd = open_kallsyms(m, k, which, sizeof(which));
 	if (fd < 0) {
-		pd_sym_note(&m->env, k, PD_NOTE_KERNEL,
-			    "no kallsyms for this recording's kernel: kernel frames stay unresolved");
+		if (m->osrelease)
+			pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=%s",
+				    pd_sym_quote(q, sizeof(q), m->osrelease));
+		else
+			pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=unknown");
 		return;
 	}
 	nr = pd_kallsyms_load(fd, &k->syms, &text);
 	close(fd);
 	if (nr <= 0) {
-		pd_sym_note(&m->env, k, PD_NOTE_KERNEL, "%s holds no usable symbols", which);
+		pd_sym_diag(&m->env, k, PD_SYM_KALLSYMS_EMPTY, true, "file=%s",
+			    pd_sym_quote(q, sizeof(q), which));
 		return;
 	}
 	if (m->ref_text && text)
@@ -1525,6 +1531,7 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 
 static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 {
+	char q[PATH_MAX + 3];
 	char hex[41], path[PATH_MAX];
 	unsigned long base;
 	FILE *f;
@@ -1542,7 +1549,8 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", m->env.buildid_dir, hex, hex + 2);
 		fd = pd_sym_open(&m->env, path, m->env.buildid_under_root);
 		if (fd < 0) {
-			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s missing: no vdso symbols", path);
+			pd_sym_diag(&m->env, d, PD_SYM_NO_VDSO, true, "file=%s",
+				    pd_sym_quote(q, sizeof(q), path));
 			return;
 		}
 		if (fstat(fd, &sb) == 0 && sb.st_size > 0 && sb.st_size < (1 << 24)) {
@@ -1564,12 +1572,14 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 	 * this machine leaks into a symfs resolution).
 	 */
 	if (m->env.symfs) {
-		pd_sym_note(&m->env, d, PD_NOTE_MISSING, "no recorded vdso under the symfs root: no vdso symbols");
+		/* no file to name: perf's own copy is not looked for under the root */
+		pd_sym_diag(&m->env, d, PD_SYM_NO_VDSO, true, "build_id=none symfs=%s",
+			    pd_sym_quote(q, sizeof(q), m->env.symfs));
 		return;
 	}
 	if (strcmp(d->name, "[vdso]")) {
 		/* our own vdso is the 64-bit one: not the image of a 32-bit process */
-		pd_sym_note(&m->env, d, PD_NOTE_MISSING, "no recorded %s: no vdso symbols", d->name);
+		pd_sym_diag(&m->env, d, PD_SYM_NO_VDSO, true, "build_id=none");
 		return;
 	}
 	base = getauxval(AT_SYSINFO_EHDR);
@@ -1592,6 +1602,7 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 
 static void dso_load(struct pd_machine *m, struct pd_dso *d)
 {
+	char q[PATH_MAX + 3];
 	int fd;
 
 	d->load = PD_LOAD_DONE;
@@ -1617,12 +1628,13 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 	case PD_DSO_JIT:
 		fd = pd_sym_open(&m->env, d->long_name, true);
 		if (fd < 0) {
-			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s not readable: JIT frames unresolved",
-				    d->long_name);
+			pd_sym_diag(&m->env, d, PD_SYM_NO_PERF_MAP, true, "file=%s errno=%d",
+				    pd_sym_quote(q, sizeof(q), d->long_name), errno);
 			break;
 		}
 		if (pd_perfmap_load(fd, &d->syms) < 0)
-			pd_sym_note(&m->env, d, PD_NOTE_MISSING, "%s could not be read", d->long_name);
+			pd_sym_diag(&m->env, d, PD_SYM_NO_PERF_MAP, true, "file=%s",
+				    pd_sym_quote(q, sizeof(q), d->long_name));
 		close(fd);
 		break;
 	default:
@@ -1803,6 +1815,7 @@ int pd_machine_thread(struct pd_machine *m, int32_t tid, struct pd_sym_thread *o
 int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 		       struct pd_sym_srcline *out)
 {
+	char q[PATH_MAX + 3];
 	struct pd_dso *d = (struct pd_dso *)(uintptr_t)f->dso;
 	int err = 0, r;
 
@@ -1813,8 +1826,16 @@ int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 		return 0;
 	r = pd_dwarf_srcline(&m->env, d, f->addr, out, &err);
 	if (err)
-		pd_sym_note(&m->env, d, PD_NOTE_DWARF, "no usable DWARF line information");
+		pd_sym_diag(&m->env, d, PD_SYM_NO_DWARF_LINES, false, "file=%s",
+			    pd_sym_quote(q, sizeof(q), d->syms_path ? d->syms_path : d->long_name));
 	return r;
+}
+
+uint64_t pd_machine_diag_count(const struct pd_machine *m, enum pd_code code)
+{
+	unsigned int slot = (unsigned int)code - PD_SYM_DIAG_FIRST;
+
+	return slot < PD_SYM_DIAG_NR ? m->env.counts[slot] : 0;
 }
 
 void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out)

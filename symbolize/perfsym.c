@@ -15,7 +15,7 @@
  *   --no-unwind      user frames of --call-graph dwarf samples are not
  *                    unwound: the recorded callchain only
  *   --max-stack N    at most N callchain entries and N unwound frames
- *   -v               print the per-DSO notes on stderr
+ *   -v               also print notes (DSOs without symbols, ...)
  *   -i FILE, --pid, --tid, --comm, --cpu, --time, --reltime, --event
  *                    the input and the sample selection of perfconv
  *
@@ -38,15 +38,10 @@
 /* the message shape of every command */
 #include "../common/tool.h"
 
-static void print_note(void *arg, const char *dso, const char *msg)
-{
-	if (arg)
-		fprintf(stderr, "perfsym: note: %s: %s\n", dso, msg);
-}
-
 /*
- * Findings of the reader, one line each on stderr in the shape every
- * command of the project uses; errors make the exit status 1.
+ * Findings of the reader and the symbolizer, one line each on stderr in
+ * the shape every command of the project uses, notes only with -v; errors
+ * (only the reader has them) make the exit status 1.
  */
 struct diag_count {
 	const char *name;
@@ -87,7 +82,7 @@ static void usage(FILE *f)
 		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
 		   "      --file-order      process records in file order\n"
 		   CLI_UNWIND_HELP
-		   "  -v                    print the per-DSO notes on stderr\n"
+		   "  -v                    also print notes (DSOs without symbols, ...)\n"
 		   "  -h, --help            show this help\n"
 		   CLI_SELECT_HELP "\n" CLI_INPUT_HELP_TAIL);
 }
@@ -217,8 +212,8 @@ int main(int argc, char **argv)
 	dc.verbose = verbose;
 	ro.diag_fn = print_diag;
 	ro.diag_arg = &dc;
-	so.note_fn = print_note;
-	so.note_arg = verbose ? (void *)1 : NULL;
+	so.diag_fn = print_diag;
+	so.diag_arg = &dc;
 	frames = calloc(PD_SYM_MAX_STACK, sizeof(*frames));
 	if (!frames || pd_machine_new(&so, &m) < 0) {
 		/* the paths of the options were checked: only memory can fail here */

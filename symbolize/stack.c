@@ -25,6 +25,9 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
 		return 0;
+	/* the sample whose stack loads files and is unwound: diagnostics name it */
+	if (m)
+		pd_sym_at_record(pd_machine_env(m), rec);
 	if (!(s->sample_type & PD_SAMPLE_CALLCHAIN) && rule != PD_STACK_REPORT) {
 		/* perf script and perf's JSON print the sample ip alone */
 		out[0].ip = s->ip;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * sym_env.c - what the symbol loaders (elfsyms.c, unwind.c) see of the
- * machine: its options, files opened under the --symfs root, and notes
- * on what could not be used.  Kept apart from machine.c so that the
+ * machine: its options, files opened under the --symfs root, and the
+ * diagnostics on what could not be used.  Kept apart from machine.c so that the
  * process model calls the loaders and never the other way round.
  */
 #include <errno.h>
@@ -20,23 +20,73 @@
 
 #include "sym_internal.h"
 
-void pd_sym_note(struct pd_sym_env *env, struct pd_dso *d, unsigned int kind, const char *fmt, ...)
+const char *pd_sym_quote(char *buf, size_t size, const char *value)
 {
-	char msg[1024];
+	if (*value && !value[strcspn(value, " \"=")])
+		return value;
+	snprintf(buf, size, "\"%s\"", value);
+	return buf;
+}
+
+void pd_sym_at_record(struct pd_sym_env *env, const struct pd_record *rec)
+{
+	env->at_record = true;
+	env->rec_offset = rec->offset;
+	env->rec_index = rec->index;
+	env->rec_type = rec->type;
+	env->rec_has_stream = rec->stream != NULL;
+	if (rec->stream)
+		snprintf(env->rec_stream, sizeof(env->rec_stream), "%s", rec->stream);
+}
+
+void pd_sym_diag(struct pd_sym_env *env, struct pd_dso *d, enum pd_code code, bool at_record,
+		 const char *fmt, ...)
+{
+	unsigned int slot = (unsigned int)code - PD_SYM_DIAG_FIRST;
+	char detail[1024], q[512];
+	struct pd_diag dg;
+	size_t len = 0;
 	va_list ap;
 
-	if (d) {
-		if (d->notes & kind)
-			return;
-		d->notes |= kind;
-	}
-	env->notes++;
-	if (!env->opts.note_fn)
+	if (slot >= PD_SYM_DIAG_NR)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	env->opts.note_fn(env->opts.note_arg, d ? d->name : "", msg);
+	if (d && code <= PD_SYM_DIAG_DSO_LAST) {
+		/* once per DSO: a DSO has one file search and one load */
+		if (d->diags & (1ULL << slot))
+			return;
+		d->diags |= 1ULL << slot;
+	}
+	/* the unwinder's: every sample is counted, the first one reported */
+	if (env->counts[slot]++ && !d)
+		return;
+	env->notes++;
+	if (!env->opts.diag_fn)
+		return;
+	detail[0] = '\0';
+	if (d) {
+		snprintf(detail, sizeof(detail), "dso=%s", pd_sym_quote(q, sizeof(q), d->name));
+		len = strlen(detail);
+	}
+	if (fmt[0] && len + 1 < sizeof(detail)) {
+		if (len)
+			detail[len++] = ' ';
+		va_start(ap, fmt);
+		vsnprintf(detail + len, sizeof(detail) - len, fmt, ap);
+		va_end(ap);
+	}
+	memset(&dg, 0, sizeof(dg));
+	dg.code = code;
+	dg.severity = pd_code_severity(code);
+	dg.offset = PD_NO_OFFSET;
+	dg.record_index = -1;
+	if (at_record && env->at_record) {
+		dg.offset = env->rec_offset;
+		dg.record_index = (int64_t)env->rec_index;
+		dg.record_type = env->rec_type;
+		dg.stream = env->rec_has_stream ? env->rec_stream : NULL;
+	}
+	dg.detail = detail;
+	env->opts.diag_fn(&dg, env->opts.diag_arg);
 }
 
 static int open_checked(int dirfd, const char *path, bool beneath)

@@ -100,7 +100,7 @@ struct pd_dso {
 	bool inl_tried;
 	struct pd_dso *hnext;	/* hash chain by name */
 	struct pd_dso *next;	/* creation order */
-	unsigned int notes;	/* bit per note kind already reported */
+	uint64_t diags;		/* bit (code - PD_SYM_DIAG_FIRST) per code already reported */
 	uint8_t word_type;	/* PD_DSO_WORD_*: its ELF's word size, read once */
 };
 
@@ -113,12 +113,14 @@ enum {
 	PD_DSO_WORD_X32,	/* 32-bit ELF of x86_64 */
 };
 
-/* note kinds: each reported once per DSO */
-#define PD_NOTE_MISSING		(1u << 0)
-#define PD_NOTE_BUILDID		(1u << 1)
-#define PD_NOTE_ESCAPE		(1u << 2)
-#define PD_NOTE_KERNEL		(1u << 3)
-#define PD_NOTE_DWARF		(1u << 4)
+/*
+ * The symbolizer's codes (pd_diag.h): PD801-PD849 concern one DSO and are
+ * reported once per DSO, PD851-PD899 (the unwinder's) once per machine.
+ */
+#define PD_SYM_DIAG_FIRST	801
+#define PD_SYM_DIAG_DSO_LAST	849
+#define PD_SYM_DIAG_LAST	899
+#define PD_SYM_DIAG_NR		(PD_SYM_DIAG_LAST - PD_SYM_DIAG_FIRST + 1)
 
 /*
  * sym_env.c: what the loaders see of the machine (set up by
@@ -131,15 +133,43 @@ struct pd_sym_env {
 	int rootfd;		/* the symfs root, -1 without one */
 	char *buildid_dir;	/* NULL when there is none */
 	bool buildid_under_root;	/* buildid_dir is inside the symfs root */
-	uint64_t notes;
+	uint64_t notes;		/* diagnostics given */
+	uint64_t counts[PD_SYM_DIAG_NR];	/* by code: DSOs, or samples for the unwinder */
+	/* the record last given to the machine, which diagnostics name */
+	bool at_record;
+	uint64_t rec_offset, rec_index;
+	uint32_t rec_type;
+	bool rec_has_stream;
+	char rec_stream[24];
 	/* dwarf_lines.c: DSOs whose libdw handle is open, most recent first */
 	struct pd_dwarf_lines *dwarf_open;
 	size_t dwarf_open_bytes;	/* their estimated memory */
 };
 
-/* A note on what could not be used, once per DSO and kind (d may be NULL). */
-void pd_sym_note(struct pd_sym_env *env, struct pd_dso *d, unsigned int kind,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * A diagnostic of the symbolizer (code PD801-PD899) to opts.diag_fn, with
+ * the record last given to the machine when `at_record`.  A DSO's code is
+ * counted and reported once per DSO (d not NULL: the detail starts with
+ * its dso=NAME), an unwinder's code is counted every time and reported
+ * the first time.  `fmt` gives the rest of the detail, key=value ...
+ */
+void pd_sym_diag(struct pd_sym_env *env, struct pd_dso *d, enum pd_code code, bool at_record,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Was `code` (PD801-PD849) reported for d already? */
+static inline bool pd_sym_diag_given(const struct pd_dso *d, enum pd_code code)
+{
+	return d->diags & (1ULL << ((unsigned int)code - PD_SYM_DIAG_FIRST));
+}
+
+/* The record diagnostics name from now on (pd_machine_process(), ..._sample_stack()). */
+void pd_sym_at_record(struct pd_sym_env *env, const struct pd_record *rec);
+
+/*
+ * A detail value as it is, or in double quotes when it holds a space, a
+ * quote or an '=' (or is empty), cut to fit buf.
+ */
+const char *pd_sym_quote(char *buf, size_t size, const char *value);
 
 /*
  * Open a file named by untrusted input, read-only, regular files only.

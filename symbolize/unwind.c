@@ -25,8 +25,9 @@
  *
  * Bad input (a dyn_size larger than the copy, registers that do not match
  * sample_regs_user, a stack pointer that makes no sense, CFI that loops)
- * ends the unwind of that sample: the frames found so far stay, the kind
- * is counted and noted once.
+ * ends the unwind of that sample: the frames found so far stay, and its
+ * diagnostic (PD851-PD855) is counted for every such sample and given for
+ * the first.
  *
  * A cache of results: an unwind is a pure function of the registers, of
  * the words it reads and of the address space (whose version covers the
@@ -43,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,29 +60,6 @@ enum uw_arch {
 	UW_ARCH_I386,		/* 32-bit processes on x86 (tested against gdb) */
 	UW_ARCH_AARCH64,	/* untested */
 	UW_ARCH_NR,
-};
-
-/* the reasons an unwind ends early on bad input; each noted once */
-enum uw_err {
-	UW_ERR_DYN_SIZE = 0,	/* dyn_size larger than the copy */
-	UW_ERR_REGS,		/* registers do not match sample_regs_user */
-	UW_ERR_SP,		/* no stack pointer or pc among the registers */
-	UW_ERR_LOOP,		/* a frame that does not move */
-	UW_ERR_ARCH,		/* an architecture we cannot unwind */
-	UW_ERR_NR,
-};
-
-static const char *const uw_err_text[UW_ERR_NR] = {
-	[UW_ERR_DYN_SIZE] = "unwind-dyn-size: a sample's stack dyn_size is larger than its stack copy: "
-			    "its user stack is not unwound (such samples are counted)",
-	[UW_ERR_REGS] = "unwind-regs: a sample's user registers do not match sample_regs_user: "
-			"its user stack is not unwound (such samples are counted)",
-	[UW_ERR_SP] = "unwind-sp: a sample has no stack pointer or pc among its user registers: "
-		      "its user stack is not unwound (such samples are counted)",
-	[UW_ERR_LOOP] = "unwind-loop: the call frame information of a frame does not move the "
-			"stack: the unwind ends there (such samples are counted)",
-	[UW_ERR_ARCH] = "unwind-arch: user stacks of this architecture are not unwound "
-			"(x86_64, i386 and, untested, aarch64 are)",
 };
 
 /* One module reported to a space's Dwfl: a DSO at a load bias. */
@@ -162,7 +141,6 @@ struct pd_unwinder {
 	Elf *arch_elf[UW_ARCH_NR];	/* a bare ELF header naming the machine */
 	unsigned char arch_img[UW_ARCH_NR][64];
 	unsigned int max_stack;
-	bool noted[UW_ERR_NR];
 
 	/* the sample being unwound */
 	const struct pd_sample *s;
@@ -1041,13 +1019,25 @@ static bool fast_last_ra_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
 	return !read_word(u, base + (uint64_t)r->cfa_off + (uint64_t)r->off[UW_RA], &ra) || ra == 0;
 }
 
-static void note_err(struct pd_unwinder *u, enum uw_err e)
+/*
+ * A sample whose unwind ended on bad input: counted, and the first of each
+ * kind reported (pd_sym_diag(): once per machine), named by its pid and tid.
+ */
+static void unwind_diag(struct pd_unwinder *u, enum pd_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void unwind_diag(struct pd_unwinder *u, enum pd_code code, const char *fmt, ...)
 {
+	const struct pd_sample *s = u->s;
+	char rest[256];
+	va_list ap;
+
 	u->errors++;
-	if (u->noted[e])
-		return;
-	u->noted[e] = true;
-	pd_sym_note(pd_machine_env(u->m), NULL, 0, "%s", uw_err_text[e]);
+	va_start(ap, fmt);
+	vsnprintf(rest, sizeof(rest), fmt, ap);
+	va_end(ap);
+	pd_sym_diag(pd_machine_env(u->m), NULL, code, true, "pid=%d tid=%d %s", (int32_t)s->pid,
+		    (int32_t)s->tid, rest);
 }
 
 static void unwinder_free(void *state);
@@ -1191,21 +1181,28 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	int attempt, ret;
 
 	u->nframes = 0;
+	u->s = s;
 	if (a == UW_ARCH_UNKNOWN) {
-		note_err(u, UW_ERR_ARCH);
+		/* without HEADER_ARCH the recording is taken for this machine's */
+		unwind_diag(u, PD_UNWIND_ARCH, "arch=%s abi=%llu",
+			    pd_machine_arch(u->m) ? pd_machine_arch(u->m) : "this-machine",
+			    (unsigned long long)rg->abi);
 		return false;
 	}
 	if (rg->nr != (uint32_t)__builtin_popcountll(rg->mask) || rg->nr == 0) {
-		note_err(u, UW_ERR_REGS);
+		unwind_diag(u, PD_UNWIND_REGS, "regs=%u mask=0x%llx", rg->nr,
+			    (unsigned long long)rg->mask);
 		return false;
 	}
 	if (!perf_reg(rg, regdesc[a].perf_ip, &pc) || !perf_reg(rg, regdesc[a].perf_sp, &spv)) {
-		note_err(u, UW_ERR_SP);
+		unwind_diag(u, PD_UNWIND_NO_SP, "mask=0x%llx", (unsigned long long)rg->mask);
 		return false;
 	}
 	/* perf's rule: the copy is dyn_size bytes; a larger one is a broken sample */
 	if (s->stack_dyn_size > s->stack_size) {
-		note_err(u, UW_ERR_DYN_SIZE);
+		unwind_diag(u, PD_UNWIND_DYN_SIZE, "dyn_size=%llu stack_size=%llu",
+			    (unsigned long long)s->stack_dyn_size,
+			    (unsigned long long)s->stack_size);
 		return false;
 	}
 	u->word = regdesc[a].elfclass == ELFCLASS32 ? 4 : 8;
@@ -1278,7 +1275,8 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		u->nframes = 1;
 	}
 	if (u->looped)
-		note_err(u, UW_ERR_LOOP);
+		unwind_diag(u, PD_UNWIND_LOOP, "pc=0x%llx frames=%zu", (unsigned long long)u->prev_pc,
+			    u->nframes);
 	/* a map may have been loaded on the way: key on the version now */
 	pd_machine_uw_space(u->m, (int32_t)s->pid, (int32_t)s->tid, &u->spc);
 	h = cache_hash(u->spc.stamp, rg);

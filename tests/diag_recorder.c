@@ -2,6 +2,7 @@
 /*
  * diag_recorder.c - the diagnostics a test saw (diag_recorder.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "diag_recorder.h"
@@ -18,6 +19,7 @@ void diag_recorder_fn(const struct pd_diag *d, void *arg)
 		s->offset = d->offset;
 		s->record_index = d->record_index;
 		s->record_type = d->record_type;
+		snprintf(s->detail, sizeof(s->detail), "%s", d->detail);
 	}
 	r->n++;
 }

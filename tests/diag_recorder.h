@@ -5,7 +5,8 @@
  *
  * One recorder serves both ways the core reports: as the decoders' sink
  * (&r->sink, after diag_recorder_reset()) and as a reader's diag_fn
- * (diag_recorder_fn with diag_arg = the recorder).
+ * (diag_recorder_fn with diag_arg = the recorder), and the symbolizer's
+ * diag_fn (pd_symbols.h) the same way.
  */
 #ifndef PD_TESTS_DIAG_RECORDER_H
 #define PD_TESTS_DIAG_RECORDER_H
@@ -23,6 +24,7 @@ struct diag_seen {
 	uint64_t offset;
 	int64_t record_index;
 	uint32_t record_type;
+	char detail[256];	/* cut to fit */
 };
 
 struct diag_recorder {

@@ -24,41 +24,34 @@
 #include "perfdata/pd_consts.h"
 #include "perfdata/pd_symbols.h"
 #include "../symbolize/sym_internal.h"
+#include "diag_recorder.h"
 #include "test_suites.h"
 
 static char tdir[256];
 static bool have_gcc;
 
-struct notes {
-	int n;
-	int buildid;
-	int missing;
-	char last[512];
-};
-
-static void note_cb(void *arg, const char *dso, const char *msg)
-{
-	struct notes *nt = arg;
-
-	nt->n++;
-	if (strstr(msg, "build id"))
-		nt->buildid++;
-	else
-		nt->missing++;
-	snprintf(nt->last, sizeof(nt->last), "%s: %s", dso, msg);
-}
-
-static struct pd_machine *new_machine(struct pd_sym_opts *o, struct notes *nt)
+/* The symbolizer's diagnostics go to `dr` (reset here) when given. */
+static struct pd_machine *new_machine(struct pd_sym_opts *o, struct diag_recorder *dr)
 {
 	struct pd_machine *m = NULL;
 
-	if (nt) {
-		memset(nt, 0, sizeof(*nt));
-		o->note_fn = note_cb;
-		o->note_arg = nt;
+	if (dr) {
+		diag_recorder_reset(dr);
+		o->diag_fn = diag_recorder_fn;
+		o->diag_arg = dr;
 	}
 	CU_ASSERT_EQUAL_FATAL(pd_machine_new(o, &m), 0);
 	return m;
+}
+
+/* How many kept diagnostics have this code. */
+static unsigned int diags_with(const struct diag_recorder *dr, enum pd_code code)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < dr->n && i < DIAG_RECORDER_KEPT; i++)
+		n += dr->seen[i].code == code;
+	return n;
 }
 
 static void write_file(const char *path, const char *text)
@@ -254,7 +247,7 @@ static const char tiny_src[] =
 static void test_overlap(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
-	struct notes nt;
+	struct diag_recorder nt;
 	struct pd_machine *m = new_machine(&o, &nt);
 	struct pd_sym_thread th;
 	uint64_t addr;
@@ -278,8 +271,8 @@ static void test_overlap(void)
 	CU_ASSERT_EQUAL(pd_machine_thread(m, 100, &th), 0);
 	CU_ASSERT_EQUAL(th.nr_maps, 1);
 	/* missing files are notes, once per DSO */
-	CU_ASSERT(nt.missing >= 1);
-	CU_ASSERT_EQUAL(nt.buildid, 0);
+	CU_ASSERT(diags_with(&nt, PD_SYM_NO_FILE) >= 1);
+	CU_ASSERT_EQUAL(diags_with(&nt, PD_SYM_BUILDID_MISMATCH), 0);
 	pd_machine_free(m);
 }
 
@@ -562,7 +555,7 @@ static void test_kallsyms(void)
 	struct pd_sym_frame f;
 	char path[PATH_MAX];
 	struct pd_record r;
-	struct notes nt;
+	struct diag_recorder nt;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", tdir);
 	write_file(path,
@@ -896,10 +889,12 @@ static void test_unwind_self(void)
 	struct pd_record r;
 	size_t n, i;
 	bool inner = false, outer = false, self = false;
+	struct diag_recorder dr;
+	char want[128];
 
 	uw_outer(&c);
 	o.no_kernel = true;
-	m = new_machine(&o, NULL);
+	m = new_machine(&o, &dr);
 	uw_feed_maps(m);
 	memset(&r, 0, sizeof(r));
 	r.type = PD_REC_SAMPLE;
@@ -940,19 +935,61 @@ static void test_unwind_self(void)
 	CU_ASSERT_EQUAL(st.unwind_cache_hits, 1);
 	CU_ASSERT_EQUAL(st.unwind_errors, 0);
 
+	CU_ASSERT_EQUAL(dr.n, 0);
+
 	/* a dyn_size beyond the copy: no user frames, one error */
+	r.offset = 0x2a0;
+	r.index = 5;
 	r.u.sample.stack_dyn_size = c.size + 8;
 	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
 	/* registers that do not match the mask */
+	r.offset = 0x310;
+	r.index = 6;
 	r.u.sample.stack_dyn_size = c.size;
 	r.u.sample.regs_user.nr = 19;
 	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
 	/* no stack pointer among them (the values shift: the sp is gone) */
+	r.offset = 0x380;
+	r.index = 7;
 	r.u.sample.regs_user.mask = 0xff0f7fULL;
 	r.u.sample.regs_user.nr = 19;
 	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
 	pd_machine_stats(m, &st);
 	CU_ASSERT_EQUAL(st.unwind_errors, 3);
+	/* one diagnostic per kind, at the first sample of that kind */
+	CU_ASSERT_EQUAL_FATAL(dr.n, 3);
+	CU_ASSERT_EQUAL(dr.seen[0].code, PD_UNWIND_DYN_SIZE);
+	CU_ASSERT_STRING_EQUAL(pd_code_id(dr.seen[0].code), "PD851");
+	CU_ASSERT_EQUAL(dr.seen[0].severity, PD_SEV_NOTE);
+	CU_ASSERT_EQUAL(dr.seen[0].offset, 0x2a0);
+	CU_ASSERT_EQUAL(dr.seen[0].record_index, 5);
+	CU_ASSERT_EQUAL(dr.seen[0].record_type, PD_REC_SAMPLE);
+	snprintf(want, sizeof(want), "pid=77 tid=77 dyn_size=%llu stack_size=%llu",
+		 (unsigned long long)c.size + 8, (unsigned long long)c.size);
+	CU_ASSERT_STRING_EQUAL(dr.seen[0].detail, want);
+	CU_ASSERT_EQUAL(dr.seen[1].code, PD_UNWIND_REGS);
+	CU_ASSERT_EQUAL(dr.seen[1].offset, 0x310);
+	CU_ASSERT_EQUAL(dr.seen[1].record_index, 6);
+	CU_ASSERT_STRING_EQUAL(dr.seen[1].detail, "pid=77 tid=77 regs=19 mask=0xff0fff");
+	CU_ASSERT_EQUAL(dr.seen[2].code, PD_UNWIND_NO_SP);
+	CU_ASSERT_EQUAL(dr.seen[2].offset, 0x380);
+	CU_ASSERT_EQUAL(dr.seen[2].record_index, 7);
+	CU_ASSERT_STRING_EQUAL(dr.seen[2].detail, "pid=77 tid=77 mask=0xff0f7f");
+	/* more samples of a kind already reported: counted, not reported again */
+	r.u.sample.regs_user.mask = 0xff0fffULL;
+	r.u.sample.regs_user.nr = 20;
+	r.u.sample.stack_dyn_size = c.size + 8;
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 0);
+	CU_ASSERT_EQUAL(dr.n, 3);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_DYN_SIZE), 3);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_REGS), 1);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_NO_SP), 1);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_LOOP), 0);
+	pd_machine_stats(m, &st);
+	CU_ASSERT_EQUAL(st.unwind_errors, 5);
+	CU_ASSERT_EQUAL(st.notes, 3);
+	r.u.sample.stack_dyn_size = c.size;
 	pd_machine_free(m);
 
 	/* --max-stack 2: the sampled ip and one caller */
@@ -982,15 +1019,124 @@ static void test_unwind_self(void)
 }
 #endif
 
+/*
+ * The symbolizer's diagnostics: exact code, detail and record, once per
+ * DSO and counted; the unwinder's for an architecture it cannot unwind.
+ */
+static void test_sym_diags(void)
+{
+	static const uint64_t chain[] = { PD_CONTEXT_USER, 0x10010, 0x20010, 0x10020 };
+	static struct pd_features feat;
+	static char sparc[] = "sparc64";
+	static uint64_t regs[3];
+	static uint8_t stack[64];
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_sym_frame fr[8];
+	struct pd_sym_stats st;
+	struct diag_recorder dr;
+	struct pd_machine *m;
+	struct pd_record r;
+
+	o.no_kernel = true;
+	m = new_machine(&o, &dr);
+	mmap2(m, 40, 40, 0x10000, 0x1000, 0, 5, "/nonexistent/lib one.so", PD_CPUMODE_USER);
+	mmap2(m, 40, 40, 0x20000, 0x1000, 0, 5, "/nonexistent/libtwo.so", PD_CPUMODE_USER);
+	CU_ASSERT_EQUAL(dr.n, 0);	/* files are looked for when a frame needs them */
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_SAMPLE;
+	r.misc = PD_CPUMODE_USER;
+	r.offset = 0x1234;
+	r.index = 7;
+	r.decoded = true;
+	r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_IP | PD_SAMPLE_CALLCHAIN;
+	r.u.sample.pid = r.u.sample.tid = 40;
+	r.u.sample.ip = 0x10010;
+	r.u.sample.callchain = chain;
+	r.u.sample.callchain_nr = 4;
+	CU_ASSERT_EQUAL(pd_machine_process(m, &r), 0);
+	CU_ASSERT_EQUAL(pd_machine_resolve_sample(m, &r, fr, 8), 3);
+	/* two DSOs without a file, each reported once, at the sample that needed it */
+	CU_ASSERT_EQUAL_FATAL(dr.n, 2);
+	CU_ASSERT_EQUAL(dr.seen[0].code, PD_SYM_NO_FILE);
+	CU_ASSERT_STRING_EQUAL(pd_code_id(dr.seen[0].code), "PD801");
+	CU_ASSERT_EQUAL(dr.seen[0].severity, PD_SEV_NOTE);
+	CU_ASSERT_EQUAL(dr.seen[0].offset, 0x1234);
+	CU_ASSERT_EQUAL(dr.seen[0].record_index, 7);
+	CU_ASSERT_EQUAL(dr.seen[0].record_type, PD_REC_SAMPLE);
+	/* a value with a space is quoted */
+	CU_ASSERT_STRING_EQUAL(dr.seen[0].detail,
+			       "dso=\"/nonexistent/lib one.so\" file=\"/nonexistent/lib one.so\"");
+	CU_ASSERT_EQUAL(dr.seen[1].code, PD_SYM_NO_FILE);
+	CU_ASSERT_STRING_EQUAL(dr.seen[1].detail,
+			       "dso=/nonexistent/libtwo.so file=/nonexistent/libtwo.so");
+	/* a later sample in the same DSOs: nothing new */
+	r.offset = 0x1300;
+	r.index = 8;
+	CU_ASSERT_EQUAL(pd_machine_resolve_sample(m, &r, fr, 8), 3);
+	CU_ASSERT_EQUAL(dr.n, 2);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_SYM_NO_FILE), 2);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_SYM_BUILDID_MISMATCH), 0);
+	/* not a code of the symbolizer */
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_REC_SIZE_TOO_SMALL), 0);
+	pd_machine_stats(m, &st);
+	CU_ASSERT_EQUAL(st.notes, 2);
+	pd_machine_free(m);
+
+	/* user stacks of a recording from an architecture the unwinder does not know */
+	feat.arch = sparc;
+	m = new_machine(&o, &dr);
+	CU_ASSERT_EQUAL(pd_machine_add_features(m, &feat), 0);
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_SAMPLE;
+	r.misc = PD_CPUMODE_USER;
+	r.offset = 0x4000;
+	r.index = 21;
+	r.decoded = true;
+	/* unwinding adds to a recorded callchain (here an empty one) */
+	r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_IP | PD_SAMPLE_CALLCHAIN |
+				 PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	r.u.sample.pid = 50;
+	r.u.sample.tid = 51;
+	r.u.sample.ip = 0x10010;
+	r.u.sample.regs_user.abi = 2;
+	r.u.sample.regs_user.mask = 7;
+	r.u.sample.regs_user.nr = 3;
+	r.u.sample.regs_user.regs = regs;
+	r.u.sample.stack_size = sizeof(stack);
+	r.u.sample.stack_dyn_size = sizeof(stack);
+	r.u.sample.stack_data = stack;
+	CU_ASSERT_EQUAL(pd_machine_process(m, &r), 0);
+	CU_ASSERT_EQUAL(pd_machine_resolve_sample(m, &r, fr, 8), 0);
+	r.index = 22;
+	CU_ASSERT_EQUAL(pd_machine_resolve_sample(m, &r, fr, 8), 0);
+	CU_ASSERT_EQUAL_FATAL(dr.n, 1);
+	CU_ASSERT_EQUAL(dr.seen[0].code, PD_UNWIND_ARCH);
+	CU_ASSERT_STRING_EQUAL(pd_code_id(dr.seen[0].code), "PD855");
+	CU_ASSERT_EQUAL(dr.seen[0].offset, 0x4000);
+	CU_ASSERT_EQUAL(dr.seen[0].record_index, 21);
+	CU_ASSERT_STRING_EQUAL(dr.seen[0].detail, "pid=50 tid=51 arch=sparc64 abi=2");
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_ARCH), 2);
+	pd_machine_free(m);
+
+	/* without a callback they are counted all the same */
+	o.diag_fn = NULL;
+	m = new_machine(&o, NULL);
+	mmap2(m, 40, 40, 0x10000, 0x1000, 0, 5, "/nonexistent/libthree.so", PD_CPUMODE_USER);
+	pd_machine_resolve(m, 40, 40, PD_CPUMODE_USER, 0x10010, &fr[0]);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_SYM_NO_FILE), 1);
+	pd_machine_free(m);
+}
+
 static void test_build_id_mismatch(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
 	struct pd_machine *m;
 	struct pd_sym_frame f;
-	struct notes nt;
+	struct diag_recorder nt;
 	char path[PATH_MAX];
 	uint8_t bid[20], wrong[20];
-	size_t bidsz = 0;
+	char want[41], got[41], detail[2 * PATH_MAX + 128];
+	size_t bidsz = 0, i;
 	uint64_t off, soff, ssize;
 
 	if (!have_gcc)
@@ -1008,7 +1154,7 @@ static void test_build_id_mismatch(void)
 	CU_ASSERT_PTR_NOT_NULL(f.sym);
 	if (f.sym)
 		CU_ASSERT_STRING_EQUAL(f.sym, "alpha");
-	CU_ASSERT_EQUAL(nt.buildid, 0);
+	CU_ASSERT_EQUAL(nt.n, 0);
 	pd_machine_free(m);
 	/* the file on disk is not the one recorded: refused, reported once */
 	m = new_machine(&o, &nt);
@@ -1017,7 +1163,22 @@ static void test_build_id_mismatch(void)
 	CU_ASSERT_PTR_NULL(f.sym);
 	CU_ASSERT_STRING_EQUAL(f.dso_name, path);
 	pd_machine_resolve(m, 61, 61, PD_CPUMODE_USER, 0x10000 + off + 1, &f);
-	CU_ASSERT_EQUAL(nt.buildid, 1);
+	/* the cause only: no second diagnostic for the DSO left without a file */
+	CU_ASSERT_EQUAL_FATAL(nt.n, 1);
+	CU_ASSERT_EQUAL(nt.seen[0].code, PD_SYM_BUILDID_MISMATCH);
+	CU_ASSERT_STRING_EQUAL(pd_code_id(nt.seen[0].code), "PD803");
+	CU_ASSERT_EQUAL(nt.seen[0].severity, PD_SEV_NOTE);
+	for (i = 0; i < 20; i++) {
+		snprintf(want + 2 * i, 3, "%02x", wrong[i]);
+		snprintf(got + 2 * i, 3, "%02x", bid[i]);
+	}
+	snprintf(detail, sizeof(detail), "dso=%s file=%s recorded=%s found=%s", path, path, want,
+		 got);
+	CU_ASSERT_STRING_EQUAL(nt.seen[0].detail, detail);
+	/* named at the record last given to the machine: the MMAP2 (offset 0 here) */
+	CU_ASSERT_EQUAL(nt.seen[0].record_index, 0);
+	CU_ASSERT_EQUAL(nt.seen[0].record_type, PD_REC_MMAP2);
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_SYM_BUILDID_MISMATCH), 1);
 	pd_machine_free(m);
 }
 
@@ -1026,7 +1187,7 @@ static void test_symfs_escape(void)
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
 	struct pd_machine *m;
 	struct pd_sym_frame f;
-	struct notes nt;
+	struct diag_recorder nt;
 	char root[320], p[400], secret[320], cmd[4096];
 	uint64_t off, soff, ssize;
 
@@ -1055,7 +1216,19 @@ static void test_symfs_escape(void)
 	CU_ASSERT_PTR_NULL(f.sym);
 	pd_machine_resolve(m, 73, 73, PD_CPUMODE_USER, 0x10000 + off, &f);
 	CU_ASSERT_PTR_NULL(f.sym);
-	CU_ASSERT(nt.n >= 3);
+	/*
+	 * Links out of the root stay inside it (openat2) and find nothing
+	 * there; without openat2 they are refused as leaving it.  ".." is
+	 * never looked up.
+	 */
+	CU_ASSERT_EQUAL(nt.n, 3);
+	CU_ASSERT_EQUAL(diags_with(&nt, PD_SYM_NO_FILE) + diags_with(&nt, PD_SYM_OUTSIDE_SYMFS), 2);
+	CU_ASSERT_EQUAL(diags_with(&nt, PD_SYM_BAD_PATH), 1);
+	if (nt.n == 3) {
+		CU_ASSERT_EQUAL(nt.seen[2].code, PD_SYM_BAD_PATH);
+		CU_ASSERT_STRING_EQUAL(nt.seen[2].detail,
+				       "dso=/lib/../../secret.so file=/lib/../../secret.so");
+	}
 	pd_machine_free(m);
 	/* only regular files: a FIFO named by the data is not opened */
 	snprintf(p, sizeof(p), "%s/fifo", tdir);
@@ -1065,7 +1238,10 @@ static void test_symfs_escape(void)
 	mmap2(m, 74, 74, 0x10000, 0x1000, 0, 5, p, PD_CPUMODE_USER);
 	pd_machine_resolve(m, 74, 74, PD_CPUMODE_USER, 0x10010, &f);
 	CU_ASSERT_PTR_NULL(f.sym);
-	CU_ASSERT_EQUAL(nt.missing, 1);
+	CU_ASSERT_EQUAL_FATAL(nt.n, 1);
+	CU_ASSERT_EQUAL(nt.seen[0].code, PD_SYM_NO_FILE);
+	snprintf(cmd, sizeof(cmd), "dso=%s file=%s", p, p);
+	CU_ASSERT_STRING_EQUAL(nt.seen[0].detail, cmd);
 	pd_machine_free(m);
 }
 
@@ -1280,6 +1456,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "DWARF unwinding of this process", test_unwind_self) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||
 	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||
+	    !CU_add_test(s, "diagnostics of symbols and unwinding", test_sym_diags) ||
 	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
 	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
 	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||

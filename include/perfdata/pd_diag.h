@@ -3,7 +3,9 @@
  * pd_diag.h - diagnostics reported by the perf.data parsing core.
  *
  * The library never prints and never exits.  Every problem it meets in its
- * input becomes a struct pd_diag handed to a caller-supplied callback.  Each
+ * input becomes a struct pd_diag handed to a caller-supplied callback; so
+ * does what the symbolizer (pd_symbols.h) cannot use, with codes of its
+ * own (PD801-PD899).  Each
  * diagnostic has a stable code ("PD301"), a default severity, the absolute
  * file offset of the offending bytes, the record index and type when it
  * concerns a record, and a short key=value detail string.
@@ -172,6 +174,21 @@ enum pd_severity {
 	_PD(703, TOO_LARGE_FOR_PIPE, WARNING, "item exceeds the 64 KiB record limit of pipe mode: dropped") \
 	_PD(704, RECOMPRESS_FAILED, ERROR, "compressed data cannot be recompressed") \
 	_PD(705, EXTRA_NOT_HELD, ERROR, "payload after a record was not kept by the reader: cannot copy it") \
+	/* symbolization (pd_symbols.h): 801..849; DWARF unwinding: 851..899 */	\
+	_PD(801, SYM_NO_FILE, NOTE, "no readable ELF file for a DSO: its frames have no symbols") \
+	_PD(802, SYM_BAD_PATH, NOTE, "DSO name is not an absolute plain path: its frames have no symbols") \
+	_PD(803, SYM_BUILDID_MISMATCH, NOTE, "file's build id differs from the recording's: not used for symbols") \
+	_PD(804, SYM_OUTSIDE_SYMFS, NOTE, "file leads out of the --symfs root: not used") \
+	_PD(805, SYM_NO_KALLSYMS, NOTE, "no kallsyms for the recording's kernel: kernel frames have no symbols") \
+	_PD(806, SYM_KALLSYMS_EMPTY, NOTE, "kallsyms file holds no usable symbols") \
+	_PD(807, SYM_NO_VDSO, NOTE, "no copy of the recorded vdso: its frames have no symbols") \
+	_PD(808, SYM_NO_PERF_MAP, NOTE, "JIT perf map cannot be read: JIT frames have no symbols") \
+	_PD(809, SYM_NO_DWARF_LINES, NOTE, "no usable DWARF line information: no source lines") \
+	_PD(851, UNWIND_DYN_SIZE, NOTE, "user stack dyn_size exceeds its stack copy: user stack not unwound") \
+	_PD(852, UNWIND_REGS, NOTE, "user registers do not match sample_regs_user: user stack not unwound") \
+	_PD(853, UNWIND_NO_SP, NOTE, "no stack pointer or pc among the user registers: user stack not unwound") \
+	_PD(854, UNWIND_LOOP, NOTE, "call frame information does not move the stack: the unwind ends there") \
+	_PD(855, UNWIND_ARCH, NOTE, "user stacks of this architecture are not unwound") \
 	/* input/output and resources: 900..999 */				\
 	_PD(901, IO_ERROR, ERROR, "read error")				\
 	_PD(902, NO_MEMORY, ERROR, "out of memory")

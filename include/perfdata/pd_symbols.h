@@ -32,7 +32,7 @@
  * pd_machine_free().  Files named inside perf.data are treated as input:
  * only regular files are opened, read-only; with a symfs root no path may
  * leave that root; a missing, unreadable or mismatching file becomes one
- * note for its DSO and leaves that DSO without symbols.
+ * diagnostic for its DSO (below) and leaves that DSO without symbols.
  */
 #ifndef PERFDATA_PD_SYMBOLS_H
 #define PERFDATA_PD_SYMBOLS_H
@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfdata/pd_diag.h"
 #include "perfdata/pd_feature.h"
 #include "perfdata/pd_record.h"
 
@@ -65,17 +66,28 @@ extern "C" {
  */
 #define PD_SYM_MAX_STACK	(2 * PD_SYM_MAX_FRAMES)
 
-/* One note per DSO and problem: missing file, build-id mismatch, ... */
-typedef void (*pd_sym_note_fn)(void *arg, const char *dso, const char *msg);
-
+/*
+ * What the symbolizer could not use is a diagnostic (pd_diag.h), of
+ * severity note: the recording is not malformed for it, its output only
+ * has fewer symbols.  PD801-PD849 concern a DSO (a missing file, PD801; a
+ * build-id mismatch, PD803; ...) and come once per DSO, their detail
+ * starting with dso=NAME (the name it was mapped with) and naming the
+ * file= concerned; PD851-PD899 end the DWARF unwinding of a sample and
+ * come once per machine, for the first such sample, the others only
+ * counted (pd_machine_diag_count()).  A diagnostic carries the offset,
+ * index and type of the record last given to pd_machine_process() or
+ * pd_machine_sample_stack() (the sample being resolved), or PD_NO_OFFSET
+ * and record_index -1 when it concerns no record (PD809: a source line
+ * asked of a frame).  A value holding a space or a quote is in quotes.
+ */
 struct pd_sym_opts {
 	const char *symfs;	/* resolve every file under this root (NULL: none) */
 	const char *buildid_dir;	/* NULL: $PERF_BUILDID_DIR, else $HOME/.debug */
 	const char *kallsyms;	/* kernel symbols from this file instead of the search */
 	bool srcline;		/* allow pd_machine_srcline() (loads DWARF with libdw) */
 	bool no_kernel;		/* never load kernel symbols */
-	pd_sym_note_fn note_fn;	/* NULL: notes are only counted */
-	void *note_arg;
+	pd_diag_fn diag_fn;	/* NULL: diagnostics are only counted */
+	void *diag_arg;
 	/*
 	 * Samples with user registers and a user stack copy (perf record
 	 * --call-graph dwarf) get their user frames by DWARF unwinding, as
@@ -153,7 +165,7 @@ struct pd_sym_srcline {
 /* Counters for reports and benchmarks. */
 struct pd_sym_stats {
 	uint64_t threads, dsos, maps_inserted, dsos_loaded, symbols;
-	uint64_t notes;
+	uint64_t notes;		/* diagnostics given (each code counted in pd_machine_diag_count()) */
 	uint64_t cache_hits, cache_misses;
 	/* DWARF unwinding */
 	uint64_t unwound_samples;	/* samples whose user stack was unwound */
@@ -351,6 +363,13 @@ size_t pd_machine_inline_frames(struct pd_machine *m, const struct pd_sym_frame 
 				struct pd_sym_inline *out, size_t max);
 
 void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out);
+
+/*
+ * How often a diagnostic of the symbolizer occurred, given or not: for
+ * PD801-PD849 the DSOs concerned, for PD851-PD899 the samples whose
+ * unwinding it ended.  0 for any other code.
+ */
+uint64_t pd_machine_diag_count(const struct pd_machine *m, enum pd_code code);
 
 /* perf's short name of a DSO path: basename, [mod] for kernel modules. */
 const char *pd_dso_short_name(const struct pd_dso *d);
