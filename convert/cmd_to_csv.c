@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"                       [SELECTION] [FILE|DIR|-]\n\n"
 		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
 		"  stats      records and bytes per record type; samples and period per event\n"
-		"  records    every record in time order with a short summary\n"
+		"  records    every record in time order with its fields as dump prints them\n"
 		"  samples    one row per sample, symbolized, with its callchain\n"
 		"  processes  per process and event: names, fork/exit time, samples, period\n"
 		"  functions  per event, DSO and symbol: self and total samples and period\n"

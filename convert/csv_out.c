@@ -249,3 +249,130 @@ void csv_eol(struct csv_out *o)
 	o->rows++;
 	csv_reserve(o, CSV_SMALL);
 }
+
+size_t csv_text_begin(struct csv_out *o)
+{
+	sep(o);
+	/* in memory until csv_text_end(): half a field must never be written */
+	o->ob.fd = -1;
+	return o->ob.len;
+}
+
+enum {
+	TEXT_QUOTE = 1,	/* ',', '"', CR or LF: quoted */
+	TEXT_BYTES = 2,	/* '"' or bytes >= 0x80: doubled or checked as UTF-8 */
+};
+
+/* 16 bytes as one vector value (GCC and Clang vector extensions, any target) */
+typedef unsigned char text_vec __attribute__((vector_size(16)));
+
+static inline bool vec_any(text_vec v)
+{
+	uint64_t w[2];
+
+	memcpy(w, &v, sizeof(w));
+	return w[0] | w[1];
+}
+
+/*
+ * What p[0..n) needs as a field.  The text is every row's last field and
+ * hundreds of bytes long, so it is looked at 16 bytes at a time, the
+ * comparisons accumulated and tested once at the end.
+ */
+static unsigned int text_needs(const char *p, size_t n)
+{
+	text_vec quote = { 0 }, bytes = { 0 }, v;
+	bool q, b;
+	size_t i;
+
+	for (i = 0; n - i >= 16; i += 16) {
+		memcpy(&v, p + i, 16);
+		quote |= (text_vec)(v == ',') | (text_vec)(v == '"') |
+			 (text_vec)(v == '\r') | (text_vec)(v == '\n');
+		bytes |= (text_vec)(v > 0x7f) | (text_vec)(v == '"');
+	}
+	q = vec_any(quote);
+	b = vec_any(bytes);
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		q |= c == ',' || c == '"' || c == '\r' || c == '\n';
+		b |= c >= 0x80 || c == '"';
+	}
+	return (q ? TEXT_QUOTE : 0) | (b ? TEXT_BYTES : 0);
+}
+
+/* str_slow() into dst, which has room for 3 * n + 2 bytes; returns the length. */
+static size_t text_repair(char *dst, const unsigned char *p, size_t n, bool quote)
+{
+	size_t at = 0, i = 0;
+
+	if (quote)
+		dst[at++] = '"';
+	while (i < n) {
+		size_t k = utf8_seq_len(p + i, n - i);
+
+		if (!k) {
+			memcpy(dst + at, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
+			at += UTF8_REPLACEMENT_LEN;
+			i++;
+			continue;
+		}
+		if (p[i] == '"')
+			dst[at++] = '"';
+		memcpy(dst + at, p + i, k);
+		at += k;
+		i += k;
+	}
+	if (quote)
+		dst[at++] = '"';
+	return at;
+}
+
+void csv_text_end(struct csv_out *o, size_t start, size_t skip)
+{
+	struct out_buf *b = &o->ob;
+	size_t n = b->len - start > skip ? b->len - start - skip : 0;
+	unsigned int need;
+	char *p;
+
+	if (b->err) {
+		/* out of memory: the table is lost anyway (csv_err()) */
+		b->len = 0;
+		goto out;
+	}
+	p = b->buf + start + skip;
+	need = text_needs(p, n);
+	if (!need) {
+		if (skip)
+			memmove(b->buf + start, p, n);
+		b->len = start + n;
+	} else if (need == TEXT_QUOTE) {
+		/* the common case of lists: quotes around the text as it is */
+		if (start + n + 2 > b->len) {
+			out_buf_room(b, start + n + 2 - b->len);
+			p = b->buf + start + skip;
+		}
+		if (skip != 1)
+			memmove(b->buf + start + 1, p, n);
+		b->buf[start] = '"';
+		b->buf[start + 1 + n] = '"';
+		b->len = start + n + 2;
+	} else {
+		/* repaired after the text, then moved in its place */
+		size_t m, end = b->len;
+
+		out_buf_room(b, 3 * n + 2);
+		if (b->err) {
+			b->len = 0;
+			goto out;
+		}
+		m = text_repair(b->buf + end, (const unsigned char *)b->buf + start + skip, n,
+				need & TEXT_QUOTE);
+		memmove(b->buf + start, b->buf + end, m);
+		b->len = start + m;
+	}
+out:
+	b->fd = o->sink.fd;
+	csv_reserve(o, CSV_SMALL);
+}

@@ -101,6 +101,17 @@ void csv_empty(struct csv_out *o);
 void csv_eol(struct csv_out *o);
 
 /*
+ * A text field that a formatter of its own writes straight into o->ob
+ * (the records table's summary, rec_text.h): csv_text_begin() starts the
+ * field and returns where its text starts; the buffer holds the text
+ * until csv_text_end() (it grows instead of being written out), which
+ * drops the first `skip` bytes of the text (a leading separator) and
+ * quotes and repairs the rest in place, as csv_strn() would.
+ */
+size_t csv_text_begin(struct csv_out *o);
+void csv_text_end(struct csv_out *o, size_t start, size_t skip);
+
+/*
  * Append `s` to `dst` (at most `cap` bytes, `*len` used) as valid UTF-8:
  * invalid bytes become U+FFFD.  Returns false when it did not fit.  The
  * folded table and the joined callchain field are built with it.

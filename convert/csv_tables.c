@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "csv_tables.h"
+#include "rec_text.h"
 
 const char *const csv_table_names[CSV_NR_TABLES] = {
 	[CSV_STATS] = "stats",
@@ -1058,104 +1059,6 @@ int csv_write_error(const struct csv_ctx *c)
 	return 0;
 }
 
-static void summary_sample(char *buf, size_t size, const struct pd_record *rec)
-{
-	const struct pd_sample *s = &rec->u.sample;
-	size_t n = 0;
-
-	/* the most frequent row: no snprintf */
-	if (size < 96) {
-		buf[0] = '\0';
-		return;
-	}
-	memcpy(buf, "ip=0x", 5);
-	n = 5 + csv_fmt_hex(buf + 5, s->ip);
-	memcpy(buf + n, " period=", 8);
-	n += 8;
-	n += csv_fmt_u64(buf + n, s->period);
-	if (s->sample_type & PD_SAMPLE_CALLCHAIN) {
-		memcpy(buf + n, " callchain=", 11);
-		n += 11;
-		n += csv_fmt_u64(buf + n, s->callchain_nr);
-	}
-	buf[n] = '\0';
-}
-
-static void record_summary(struct csv_ctx *c, char *buf, size_t size, const struct pd_record *rec)
-{
-	const struct pd_event *e;
-
-	buf[0] = '\0';
-	if (!rec->decoded)
-		return;
-	switch (rec->type) {
-	case PD_REC_SAMPLE:
-		summary_sample(buf, size, rec);
-		break;
-	case PD_REC_MMAP:
-	case PD_REC_MMAP2:
-		snprintf(buf, size, "0x%" PRIx64 "-0x%" PRIx64 " pgoff=0x%" PRIx64 " %s",
-			 rec->u.mmap.start, rec->u.mmap.start + rec->u.mmap.len,
-			 rec->u.mmap.pgoff, rec->u.mmap.filename);
-		break;
-	case PD_REC_COMM:
-		snprintf(buf, size, "%s%s", rec->u.comm.comm,
-			 rec->misc & PD_MISC_COMM_EXEC ? " exec" : "");
-		break;
-	case PD_REC_FORK:
-	case PD_REC_EXIT:
-		snprintf(buf, size, "%" PRId32 "/%" PRId32 " parent %" PRId32 "/%" PRId32,
-			 (int32_t)rec->u.fork.pid, (int32_t)rec->u.fork.tid,
-			 (int32_t)rec->u.fork.ppid, (int32_t)rec->u.fork.ptid);
-		break;
-	case PD_REC_LOST:
-		e = pd_reader_event_by_id(c->r, rec->u.lost.id);
-		snprintf(buf, size, "lost=%" PRIu64 " id=%" PRIu64 "%s%s", rec->u.lost.lost,
-			 rec->u.lost.id, e ? " event=" : "", e ? e->name : "");
-		break;
-	case PD_REC_LOST_SAMPLES:
-		snprintf(buf, size, "lost=%" PRIu64, rec->u.lost_samples.lost);
-		break;
-	case PD_REC_THROTTLE:
-	case PD_REC_UNTHROTTLE:
-		snprintf(buf, size, "id=%" PRIu64, rec->u.throttle.id);
-		break;
-	case PD_REC_SWITCH:
-	case PD_REC_SWITCH_CPU_WIDE:
-		snprintf(buf, size, "%s%s", rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in",
-			 rec->misc & PD_MISC_SWITCH_OUT_PREEMPT ? " preempt" : "");
-		if (rec->type == PD_REC_SWITCH_CPU_WIDE) {
-			size_t l = strlen(buf);
-
-			snprintf(buf + l, size - l, " %s %" PRId32 "/%" PRId32,
-				 rec->misc & PD_MISC_SWITCH_OUT ? "next" : "prev",
-				 (int32_t)rec->u.sw.next_prev_pid, (int32_t)rec->u.sw.next_prev_tid);
-		}
-		break;
-	case PD_REC_KSYMBOL:
-		snprintf(buf, size, "0x%" PRIx64 " len=%" PRIu32 " type=%u%s %s",
-			 rec->u.ksymbol.addr, rec->u.ksymbol.len, rec->u.ksymbol.ksym_type,
-			 rec->u.ksymbol.flags & 1 ? " unregister" : "", rec->u.ksymbol.name);
-		break;
-	case PD_REC_CGROUP:
-		snprintf(buf, size, "id=%" PRIu64 " %s", rec->u.cgroup.id, rec->u.cgroup.path);
-		break;
-	case PD_REC_AUX:
-		snprintf(buf, size, "offset=0x%" PRIx64 " size=%" PRIu64 " flags=0x%" PRIx64,
-			 rec->u.aux.aux_offset, rec->u.aux.aux_size, rec->u.aux.flags);
-		break;
-	case PD_REC_HEADER_BUILD_ID:
-		snprintf(buf, size, "pid=%" PRId32 " %s", rec->u.build_id.pid,
-			 rec->u.build_id.filename);
-		break;
-	case PD_REC_COMPRESSED:
-		snprintf(buf, size, "data_size=%" PRIu64, rec->u.compressed.data_size);
-		break;
-	default:
-		break;
-	}
-}
-
 /* pid and tid a record is about: its own fields, else its sample_id trailer */
 static bool record_pid_tid(const struct pd_record *rec, int32_t *pid, int32_t *tid)
 {
@@ -1190,8 +1093,9 @@ static bool record_pid_tid(const struct pd_record *rec, int32_t *pid, int32_t *t
 static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 {
 	struct csv_out *o = &c->out[CSV_RECORDS];
-	char tbuf[24], sum[640];
+	char tbuf[24];
 	int32_t pid, tid;
+	size_t start;
 
 	csv_u64(o, rec->index);
 	csv_str(o, rec->stream);
@@ -1208,8 +1112,10 @@ static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 		csv_empty(o);
 	}
 	put_cpu(o, rec);
-	record_summary(c, sum, sizeof(sum), rec);
-	csv_str(o, sum);
+	/* the record's fields as dump shows them, written in place: no copy */
+	start = csv_text_begin(o);
+	rec_text_fields(&o->ob, rec, false);
+	csv_text_end(o, start, 1);	/* without the space before the first field */
 	csv_eol(o);
 }
 

@@ -7,10 +7,15 @@
 #     equal `perfconv info`, one samples row per sample, self samples in
 #     functions add up to the samples, processes agrees with samples, the
 #     folded counts add up to the samples of their event, samples and
-#     records are in time order.
+#     records are in time order.  The records table's summary is, row for
+#     row, the text `perfconv dump --time-order` prints after the record's
+#     type, and the values in the summaries of MMAP, MMAP2, COMM, FORK and
+#     EXIT records are those of `perf script --show-mmap-events
+#     --show-task-events`.
 #  2. command line: one table on stdout, usage errors, bad input (warnings
 #     with offsets, exit 1; --strict writes nothing), no temporary file
-#     left behind.
+#     left behind, a summary with '"', ',' and an invalid UTF-8 byte
+#     quoted and repaired.
 #  3. fidelity against perf on recordings made here: functions against
 #     `perf report --stdio --sort dso,sym` (samples per symbol), folded
 #     against a stackcollapse-perf folding of `perf script`, each >= 99 %
@@ -65,9 +70,50 @@ expect() {
 	[ "$got" = "$3" ] || err "$NAME: $1: got '$got', want '$3'"
 }
 
+# perf_side DATA: perf script's MMAP, MMAP2, COMM, FORK and EXIT records,
+# one line each: TYPE pid/tid start len pgoff filename, COMM [exec] pid/tid
+# comm, FORK|EXIT pid:tid ppid:ptid
+perf_side() {
+	"$PERF" script -i "$1" --show-mmap-events --show-task-events -F tid 2> /dev/null |
+	sed -n -e 's/.*PERF_RECORD_\(MMAP2*\) \([-0-9]*\/[-0-9]*\): \[\(0x[0-9a-f]*\)(\(0x[0-9a-f]*\)) @ \([0-9a-fx]*\)[^]]*\]: [^ ]* \(.*\)$/\1 \2 \3 \4 \5 \6/p' \
+	       -e 's/.*PERF_RECORD_COMM\( exec\)*: \(.*\):\([-0-9]*\/[-0-9]*\)$/COMM\1 \3 \2/p' \
+	       -e 's/.*PERF_RECORD_\(FORK\|EXIT\)(\([-0-9]*:[-0-9]*\)):(\([-0-9]*:[-0-9]*\))$/\1 \2 \3/p' |
+	sort
+}
+
+# our_side: the same lines from the summaries of the records table in $DB
+our_side() {
+	q "$DB" "SELECT type || ' ' || summary FROM records
+		 WHERE type IN ('MMAP', 'MMAP2', 'COMM', 'FORK', 'EXIT')" |
+	awk 'function v(k) {
+		if (!match($0, " " k "=[^ ]*"))
+			return "?"
+		return substr($0, RSTART + length(k) + 2, RLENGTH - length(k) - 2)
+	     }
+	     # a string field runs to the sample_id fields (names may hold spaces)
+	     function str(k,   s) {
+		if (!match($0, " " k "=.*"))
+			return "?"
+		s = substr($0, RSTART + length(k) + 2)
+		sub(/ sid\..*$/, "", s)
+		return s
+	     }
+	     $1 ~ /^MMAP/ {
+		pgoff = v("pgoff") == "0x0" ? 0 : v("pgoff")	# perf: %#lx
+		print $1, v("pid") "/" v("tid"), v("start"), v("len"), pgoff, str("filename")
+		next
+	     }
+	     $1 == "COMM" {
+		print "COMM" (v("exec") == "1" ? " exec" : ""), v("pid") "/" v("tid"), str("comm")
+		next
+	     }
+	     { print $1, v("pid") ":" v("tid"), v("ppid") ":" v("ptid") }' | sort
+}
+
 # ---- 1. SQL checks over corpus files
 DB=$T/t.db
 checked=0
+side_checked=0
 for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 	  corpus/callchain-fp.pipe.data corpus/compressed.data corpus/multi-event.data \
 	  corpus/multi-event.pipe.data corpus/lost.data corpus/sched.data corpus/namespaces.data \
@@ -132,8 +178,35 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 		got=$(awk '{ n += $NF } END { print n + 0 }' "$D/folded.csv")
 		[ "$got" = "$want" ] || err "$NAME: folded counts $got samples, want $want"
 	fi
+	# the summary is dump's text of the record after its type, in the same order
+	"$PERFCONV" dump --time-order "$in" 2> /dev/null | grep -v '^#' |
+		sed -e 's/^0x[0-9a-f]* \[[0-9]*\] [^ ]*//' -e 's/^ \[from [^]]*\]//' \
+		    -e 's/ (not decoded)$//' -e 's/^ //' > "$T/dump.txt"
+	q "$DB" "SELECT summary FROM records ORDER BY rowid" > "$T/summary.txt"
+	cmp -s "$T/dump.txt" "$T/summary.txt" || {
+		err "$NAME: records.summary differs from perfconv dump:"
+		diff "$T/dump.txt" "$T/summary.txt" | head -6 >&2
+	}
+	# and its values are perf's
+	if [ -n "$PERF" ]; then
+		perf_side "$in" > "$T/perf.side"
+		our_side > "$T/our.side"
+		if [ ! -s "$T/perf.side" ] && [ -s "$T/our.side" ]; then
+			echo "to-csv.sh: SKIP: $NAME: perf script shows no MMAP/COMM/FORK/EXIT record"
+		elif cmp -s "$T/perf.side" "$T/our.side"; then
+			side_checked=$((side_checked + 1))
+		else
+			err "$NAME: MMAP/COMM/FORK/EXIT summaries differ from perf script:"
+			diff "$T/perf.side" "$T/our.side" | head -6 >&2
+		fi
+	fi
 done
 echo "to-csv.sh: SQL checks on $checked corpus files"
+if [ -n "$PERF" ]; then
+	echo "to-csv.sh: MMAP/COMM/FORK/EXIT summaries = perf script on $side_checked corpus files"
+else
+	echo "to-csv.sh: SKIP: perf missing: summaries not compared with perf script"
+fi
 
 # ---- 2. command line
 in=corpus/callchain-fp.data
@@ -148,6 +221,13 @@ fi
 [ "$(head -1 "$T/s.csv" | tr -d '\r')" = "index,time,pid,tid,comm,cpu,event,period,ip,sym,dso,callchain" ] ||
 	err "samples header: $(head -1 "$T/s.csv")"
 head -c 200 "$T/s.csv" | od -c | grep -q '\\r  \\n' || err "rows do not end with CRLF"
+# a summary with '"', ',' and a byte that is not UTF-8 (basic.data's first
+# COMM renamed): quoted, the quote doubled, the byte as U+FFFD, exactly
+cp corpus/basic.data "$T/quote.data"
+printf 'pe"f,\351ec' | dd of="$T/quote.data" bs=1 seek=$((0x1f0)) conv=notrunc 2> /dev/null
+want=$(printf '4,,0x1e0,48,0,COMM,cpu-clock:ppp,8526,8526,,"pid=8526 tid=8526 comm=pe""f,\357\277\275ecc sid.pid=0 sid.tid=0 sid.time=0"')
+got=$("$PERFCONV" to-csv --table records "$T/quote.data" 2> /dev/null | sed -n 6p | tr -d '\r')
+[ "$got" = "$want" ] || err "quoted summary: got '$got', want '$want'"
 for args in "" "--table nosuch" "--table stats --table samples" "-o $T/x" "--bogus"; do
 	# shellcheck disable=SC2086
 	"$PERFCONV" to-csv $args ${args:+$in} > /dev/null 2>&1
