@@ -58,7 +58,7 @@ enum uw_arch {
 	UW_ARCH_UNKNOWN = 0,
 	UW_ARCH_X86_64,
 	UW_ARCH_I386,		/* 32-bit processes on x86 (tested against gdb) */
-	UW_ARCH_AARCH64,	/* untested */
+	UW_ARCH_AARCH64,	/* untested: said at run time (PD856) */
 	UW_ARCH_NR,
 };
 
@@ -1230,6 +1230,10 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	}
 	if (!sp->image)
 		return false;
+	if (a == UW_ARCH_AARCH64)
+		/* frames no test compares with perf or gdb: said once, every sample counted */
+		pd_sym_diag(pd_machine_env(u->m), NULL, PD_UNWIND_UNTESTED, true,
+			    "pid=%d tid=%d arch=aarch64", (int32_t)s->pid, (int32_t)s->tid);
 	u->samples++;
 	/* the sampled ip is the first frame whatever happens next */
 	u->frames[u->nframes++] = pc;

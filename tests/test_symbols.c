@@ -1127,6 +1127,70 @@ static void test_sym_diags(void)
 	pd_machine_free(m);
 }
 
+/*
+ * aarch64 stacks are unwound untested: one note (PD856) says so at the
+ * first sample, every sample is counted, and none is an unwind error (the
+ * frames themselves are not checked here).
+ */
+static void test_unwind_untested_note(void)
+{
+	static uint64_t regs[33];
+	static uint8_t stack[256];
+	static struct pd_sym_frame fr[PD_SYM_MAX_STACK];
+	static struct pd_features f;
+	static char aarch64[] = "aarch64";
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct diag_recorder dr;
+	struct pd_sym_stats st;
+	struct pd_machine *m;
+	struct pd_record r;
+	int i;
+
+	o.no_kernel = true;
+	m = new_machine(&o, &dr);
+	f.arch = aarch64;
+	CU_ASSERT_EQUAL(pd_machine_add_features(m, &f), 0);
+	/* a readable ELF at the sampled pc: the unwind gets going */
+	mmap2(m, 78, 78, 0x400000, 0x100000, 0, 5, "/proc/self/exe", PD_CPUMODE_USER);
+	regs[31] = 0x7ff000;		/* sp */
+	regs[32] = 0x401000;		/* pc */
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_SAMPLE;
+	r.misc = PD_CPUMODE_USER;
+	r.offset = 0x5000;
+	r.index = 7;
+	r.decoded = true;
+	r.u.sample.sample_type = PD_SAMPLE_TID | PD_SAMPLE_IP | PD_SAMPLE_CALLCHAIN |
+				 PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	r.u.sample.pid = 78;
+	r.u.sample.tid = 78;
+	r.u.sample.ip = regs[32];
+	r.u.sample.regs_user.abi = 2;
+	r.u.sample.regs_user.mask = (1ULL << 33) - 1;
+	r.u.sample.regs_user.nr = 33;
+	r.u.sample.regs_user.regs = regs;
+	r.u.sample.stack_size = sizeof(stack);
+	r.u.sample.stack_dyn_size = sizeof(stack);
+	r.u.sample.stack_data = stack;
+	CU_ASSERT_EQUAL(pd_machine_process(m, &r), 0);
+	for (i = 0; i < 3; i++) {
+		regs[0] = (uint64_t)i;	/* not the cached answer */
+		CU_ASSERT(pd_machine_resolve_sample(m, &r, fr, PD_SYM_MAX_STACK) >= 1);
+		r.index++;
+	}
+	CU_ASSERT_EQUAL_FATAL(diags_with(&dr, PD_UNWIND_UNTESTED), 1);
+	i = diag_recorder_find(&dr, PD_UNWIND_UNTESTED);
+	CU_ASSERT_STRING_EQUAL(pd_code_id(dr.seen[i].code), "PD856");
+	CU_ASSERT_EQUAL(dr.seen[i].offset, 0x5000);
+	CU_ASSERT_EQUAL(dr.seen[i].record_index, 7);
+	CU_ASSERT_STRING_EQUAL(dr.seen[i].detail, "pid=78 tid=78 arch=aarch64");
+	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_UNWIND_UNTESTED), 3);
+	pd_machine_stats(m, &st);
+	CU_ASSERT_EQUAL(st.unwound_samples, 3);
+	CU_ASSERT_EQUAL(st.unwind_errors, 0);
+	pd_machine_free(m);
+}
+
 static void test_build_id_mismatch(void)
 {
 	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
@@ -1454,6 +1518,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
 	    !CU_add_test(s, "DWARF unwinding of this process", test_unwind_self) ||
+	    !CU_add_test(s, "one note for untested unwinding", test_unwind_untested_note) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||
 	    !CU_add_test(s, "build-id mismatch", test_build_id_mismatch) ||
 	    !CU_add_test(s, "diagnostics of symbols and unwinding", test_sym_diags) ||

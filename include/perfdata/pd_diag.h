@@ -189,6 +189,7 @@ enum pd_severity {
 	_PD(853, UNWIND_NO_SP, NOTE, "no stack pointer or pc among the user registers: user stack not unwound") \
 	_PD(854, UNWIND_LOOP, NOTE, "call frame information does not move the stack: the unwind ends there") \
 	_PD(855, UNWIND_ARCH, NOTE, "user stacks of this architecture are not unwound") \
+	_PD(856, UNWIND_UNTESTED, NOTE, "aarch64 user stacks are unwound by a register mapping no test compares: frames may be wrong") \
 	/* input/output and resources: 900..999 */				\
 	_PD(901, IO_ERROR, ERROR, "read error")				\
 	_PD(902, NO_MEMORY, ERROR, "out of memory")
