@@ -722,8 +722,8 @@ static bool get_varint(FILE *f, uint64_t *v)
 /*
  * Move every stack in memory to the spill file, one record each:
  * varints ev, pid, tid (as u32), has_tid, comm, n, n location ids, count,
- * period.  Returns 0, or -2 (errno set) when the file cannot be made or
- * written.
+ * period.  Returns 0, or PD_STATUS_IO (errno set) when the file cannot be
+ * made or written.
  */
 static int spill(struct pp_prof *p)
 {
@@ -734,7 +734,7 @@ static int spill(struct pp_prof *p)
 		p->spill = tmpfile();
 		if (!p->spill) {
 			p->spill_failed = true;
-			return -2;
+			return PD_STATUS_IO;
 		}
 	}
 	for (i = 0; i < p->nr_stacks; i++) {
@@ -752,7 +752,7 @@ static int spill(struct pp_prof *p)
 		len += put_varint(buf + len, sk->period);
 		if (fwrite(buf, 1, len, p->spill) != len) {
 			p->spill_failed = true;
-			return -2;
+			return PD_STATUS_IO;
 		}
 	}
 	/* the table keeps its size: the next window fills it as much */

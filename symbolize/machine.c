@@ -673,10 +673,11 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	struct thread *idle;
 	const char *env;
 	char buf[PATH_MAX];
+	int ret = PD_STATUS_NOMEM, err;
 
 	*out = NULL;
 	if (!m)
-		return -1;
+		return PD_STATUS_NOMEM;
 	if (opts)
 		m->env.opts = *opts;
 	m->env.rootfd = -1;
@@ -692,11 +693,15 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	if (m->env.opts.symfs && m->env.opts.symfs[0]) {
 		char real[PATH_MAX];
 
+		ret = PD_STATUS_IO;
 		if (!realpath(m->env.opts.symfs, real))
 			goto fail;
-		m->env.symfs = strdup(real);
 		m->env.rootfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (!m->env.symfs || m->env.rootfd < 0)
+		if (m->env.rootfd < 0)
+			goto fail;
+		ret = PD_STATUS_NOMEM;
+		m->env.symfs = strdup(real);
+		if (!m->env.symfs)
 			goto fail;
 	}
 	if (m->env.opts.buildid_dir) {
@@ -719,9 +724,11 @@ int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out)
 	*out = m;
 	return 0;
 fail:
+	/* the reason a root could not be opened outlives the cleanup */
+	err = ret == PD_STATUS_NOMEM ? ENOMEM : errno;
 	pd_machine_free(m);
-	errno = ENOMEM;
-	return -1;
+	errno = err;
+	return ret;
 }
 
 void pd_machine_free(struct pd_machine *m)
@@ -827,7 +834,7 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 		if (!b->filename)
 			continue;
 		if (add_build_id(m, b->misc & 7, b->pid, b->filename, b->id, b->size) < 0)
-			return -1;
+			return PD_STATUS_NOMEM;
 	}
 	return 0;
 }
@@ -1341,10 +1348,10 @@ int pd_machine_process(struct pd_machine *m, const struct pd_record *rec)
 {
 	pd_sym_at_record(&m->env, rec);
 	if (machine_update(m, rec) < 0)
-		return -1;
+		return PD_STATUS_NOMEM;
 	if (!m->env.opts.processes || !rec->decoded)
 		return 0;
-	return procs_update(m, rec);
+	return procs_update(m, rec) < 0 ? PD_STATUS_NOMEM : 0;
 }
 
 int pd_machine_count_sample(struct pd_machine *m, const struct pd_record *rec, int event_index,
@@ -1356,7 +1363,7 @@ int pd_machine_count_sample(struct pd_machine *m, const struct pd_record *rec, i
 	if (!m->env.opts.processes)
 		return 0;
 	p = pd_procs_get(&m->procs, s->sample_type & PD_SAMPLE_TID ? (int32_t)s->pid : -1);
-	return p ? pd_proc_count(p, event_index, period) : -1;
+	return p && pd_proc_count(p, event_index, period) == 0 ? 0 : PD_STATUS_NOMEM;
 }
 
 int pd_machine_processes(struct pd_machine *m, pd_sym_process_fn fn, void *arg)
@@ -1365,7 +1372,7 @@ int pd_machine_processes(struct pd_machine *m, pd_sym_process_fn fn, void *arg)
 	size_t i;
 
 	if (m->procs.nr && !v)
-		return -1;
+		return PD_STATUS_NOMEM;
 	for (i = 0; i < m->procs.nr; i++) {
 		struct pd_sym_process pr = v[i]->pub;
 		struct thread *t;

@@ -1125,6 +1125,14 @@ static void test_sym_diags(void)
 	pd_machine_resolve(m, 40, 40, PD_CPUMODE_USER, 0x10010, &fr[0]);
 	CU_ASSERT_EQUAL(pd_machine_diag_count(m, PD_SYM_NO_FILE), 1);
 	pd_machine_free(m);
+
+	/* a status, as the core's: a root that cannot be opened is an I/O failure */
+	o.symfs = "/nonexistent-symfs-root";
+	m = NULL;
+	errno = 0;
+	CU_ASSERT_EQUAL(pd_machine_new(&o, &m), PD_STATUS_IO);
+	CU_ASSERT_EQUAL(errno, ENOENT);
+	CU_ASSERT_PTR_NULL(m);
 }
 
 /*

@@ -29,7 +29,11 @@
  *	pd_machine_free(m);
  *
  * Strings in results point into the machine and stay valid until
- * pd_machine_free().  Files named inside perf.data are treated as input:
+ * pd_machine_free().  A function that can fail returns, as the core's do,
+ * 0 or a negative enum pd_status (pd_consts.h): PD_STATUS_NOMEM when
+ * memory runs out, PD_STATUS_IO when a system call fails; answers that
+ * are not failures (no symbol, no such thread, no build id) are stated
+ * with each function.  Files named inside perf.data are treated as input:
  * only regular files are opened, read-only; with a symfs root no path may
  * leave that root; a missing, unreadable or mismatching file becomes one
  * diagnostic for its DSO (below) and leaves that DSO without symbols.
@@ -176,7 +180,10 @@ struct pd_sym_stats {
 
 struct pd_machine;
 
-/* Returns 0 and sets *out, or -1 with errno (ENOMEM, EINVAL). */
+/*
+ * Returns 0 and sets *out; PD_STATUS_IO when the symfs root cannot be
+ * opened (errno says why), PD_STATUS_NOMEM when memory runs out.
+ */
 int pd_machine_new(const struct pd_sym_opts *opts, struct pd_machine **out);
 void pd_machine_free(struct pd_machine *m);
 
@@ -184,15 +191,15 @@ void pd_machine_free(struct pd_machine *m);
  * Take what the header knows: build ids (DSOs are created with them, as
  * perf does before reading any record) and the os release.  Call before the
  * first record; pipe mode may also feed HEADER_BUILD_ID records through
- * pd_machine_process().
+ * pd_machine_process().  Returns 0 or PD_STATUS_NOMEM.
  */
 int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f);
 
 /*
  * Update the state from one record: COMM, FORK, EXIT, MMAP, MMAP2,
  * KSYMBOL, HEADER_BUILD_ID change it; SAMPLE creates its thread if needed
- * (as perf does).  Other records are ignored.  Returns 0, or -1 on
- * allocation failure.
+ * (as perf does).  Other records are ignored.  Returns 0, or
+ * PD_STATUS_NOMEM.
  */
 int pd_machine_process(struct pd_machine *m, const struct pd_record *rec);
 
@@ -320,7 +327,7 @@ struct pd_sym_process {
  * Charge one sample of `rec` (a decoded sample with an event, already
  * given to pd_machine_process()) to its process: event `event_index`
  * with `period` (pd_members.h: a record may stand for several samples).
- * Returns 0, or -1 when out of memory; 0 and nothing done without
+ * Returns 0, or PD_STATUS_NOMEM; 0 and nothing done without
  * opts.processes.
  */
 int pd_machine_count_sample(struct pd_machine *m, const struct pd_record *rec, int event_index,
@@ -330,7 +337,7 @@ typedef void (*pd_sym_process_fn)(void *arg, const struct pd_sym_process *p);
 
 /*
  * Call `fn` for every process kept (opts.processes), by increasing pid.
- * Returns 0, or -1 when out of memory (no call made).
+ * Returns 0, or PD_STATUS_NOMEM (no call made).
  */
 int pd_machine_processes(struct pd_machine *m, pd_sym_process_fn fn, void *arg);
 
