@@ -391,104 +391,11 @@ static const struct csv_inl *inl_of(struct csv_ctx *c, const struct pd_sym_frame
 /* ------------------------------------------------------------ resolution */
 
 /*
- * Resolving a frame through the machine costs a thread lookup, a map
- * search and a symbol search; most frames of a profile repeat.  A
- * direct-mapped cache answers repeats, keyed by what the machine says a
- * frame depends on: (pd_machine_version(), cpumode, ip).  The version
- * changes with every map change that matters, so entries never need
- * invalidating, and the threads of a process share theirs.
- */
-#define RCACHE_SIZE	(1u << 15)
-
-/*
- * A hit reads one cache line: the key and the frame's names live in
- * rc_key, the full frame (needed only by the functions and lines tables
- * and on a miss) in a parallel array.
- */
-struct rc_key {
-	_Alignas(64) uint64_t ip;
-	uint64_t version;	/* 0: empty (the machine never gives 0) */
-	uint64_t used;		/* sample_no of the last sample that used it */
-	const struct csv_fname *name;
-	const struct csv_inl *inl;
-	uint8_t mode;		/* cpumode, RC_UNWOUND for an unwound frame */
-};
-
-#define RC_UNWOUND	0x80
-
-struct csv_rcache {
-	struct rc_key k[RCACHE_SIZE];
-	struct pd_sym_frame f[RCACHE_SIZE];
-};
-
-static inline uint32_t rc_slot(uint64_t version, uint8_t mode, uint64_t ip)
-{
-	return (uint32_t)(csv_hash_u64(ip ^ (version * 0x9e3779b97f4a7c15ULL), mode) &
-			  (RCACHE_SIZE - 1));
-}
-
-/*
- * Frame `idx` of the current sample.  Returns false when out of memory;
- * sets c->rc_loaded when resolving loaded a DSO, which changes the
- * versions of the frames still to come.
- */
-static bool resolve_one(struct csv_ctx *c, int32_t pid, int32_t tid, uint8_t mode, uint64_t ip,
-			uint64_t version, uint32_t slot, size_t idx, struct csv_frame *out)
-{
-	struct rc_key *e = &c->rcache->k[slot];
-	struct pd_sym_frame *dst;
-	const struct csv_fname *name;
-	const struct csv_inl *inl;
-	uint64_t kver;
-	bool loaded;
-
-	out->depth = 0;
-	if (e->ip == ip && e->version == version && e->mode == mode && version) {
-		e->used = c->sample_no;
-		out->name = e->name;
-		out->f = &c->rcache->f[slot];
-		out->inl = e->inl;
-		return true;
-	}
-	/* never evict a frame this very sample still points to */
-	dst = e->used == c->sample_no ? &c->frames[idx] : &c->rcache->f[slot];
-	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
-	pd_machine_resolve(c->m, pid, tid, mode & ~RC_UNWOUND, ip, dst);
-	dst->unwound = mode & RC_UNWOUND;
-	/* a DSO load moves the kernel version (and with it every other) */
-	loaded = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
-	name = fname_of(c, dst);
-	if (!name)
-		return false;
-	inl = inl_of(c, dst, name);
-	if (!inl && c->nomem)
-		return false;
-	if (dst == &c->rcache->f[slot]) {
-		e->ip = ip;
-		e->mode = mode;
-		e->name = name;
-		e->inl = inl;
-		e->used = c->sample_no;
-		/* after a DSO load the key is stale already: no hits for it */
-		e->version = loaded ? 0 : version;
-	}
-	if (loaded)
-		c->rc_loaded = true;
-	out->name = name;
-	out->f = dst;
-	out->inl = inl;
-	return true;
-}
-
-static inline uint64_t key_version(uint8_t mode, uint64_t uver, uint64_t kver)
-{
-	return (mode & ~RC_UNWOUND) == PD_CPUMODE_USER ? uver : kver;
-}
-
-/*
  * The frames of a sample, innermost first: the symbolizer's stack walk
  * (pd_machine_sample_stack(), shared with every symbolized output), each
- * entry resolved through the cache.
+ * entry resolved through the frame cache, which keeps its name and inline
+ * frames.  A frame's name and inline frames follow from its DSO, address
+ * and symbol: the cache's site for them keeps them for every process.
  */
 static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 			     struct csv_frame *out)
@@ -496,43 +403,46 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 	const struct pd_sample *s = &rec->u.sample;
 	int32_t pid = -1, tid = -1;
 	struct pd_sym_ip st[PD_SYM_MAX_STACK];
-	uint32_t slots[PD_SYM_MAX_STACK];
-	uint64_t uver, kver;
-	size_t n, i, j;
+	const struct csv_fname *name;
+	const struct csv_inl *inl;
+	size_t n, i;
 
 	if (s->sample_type & PD_SAMPLE_TID) {
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
-	n = pd_machine_sample_stack(c->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
-	uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
-	kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
-	c->rc_loaded = false;
-	/*
-	 * Two passes: the first finds every frame's cache slot and prefetches
-	 * it, so that the cache misses of a deep stack overlap instead of
-	 * coming one after the other.
-	 */
-	for (i = 0; i < n; i++) {
-		/* an unwound frame has inline frames, a recorded one none: keyed apart */
-		if (st[i].unwound)
-			st[i].cpumode |= RC_UNWOUND;
-		slots[i] = rc_slot(key_version(st[i].cpumode, uver, kver), st[i].cpumode, st[i].ip);
-		__builtin_prefetch(&c->rcache->k[slots[i]]);
+	/* made with the first sample: the machine comes with the input */
+	if (!c->fc && pd_frame_cache_new(c->m, PD_FRAME_CACHE_FRAMES, &c->fc) < 0) {
+		c->nomem = true;
+		return 0;
 	}
+	n = pd_machine_sample_stack(c->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
+	n = pd_frame_cache_stack(c->fc, pid, tid, st, n, c->refs);
 	for (i = 0; i < n; i++) {
-		if (c->rc_loaded) {
-			/* a DSO load moved every version: key the rest anew */
-			uver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_USER);
-			kver = pd_machine_version(c->m, pid, tid, PD_CPUMODE_KERNEL);
-			for (j = i; j < n; j++)
-				slots[j] = rc_slot(key_version(st[j].cpumode, uver, kver),
-						   st[j].cpumode, st[j].ip);
-			c->rc_loaded = false;
+		const struct pd_frame_ref *r = &c->refs[i];
+		uint64_t *v = r->value;
+
+		if (!v[0] && r->site && r->site[0]) {
+			v[0] = r->site[0];
+			v[1] = r->site[1];
+		} else if (!v[0]) {
+			name = fname_of(c, r->frame);
+			if (!name)
+				return 0;
+			inl = inl_of(c, r->frame, name);
+			if (!inl && c->nomem)
+				return 0;
+			v[0] = (uintptr_t)name;
+			v[1] = (uintptr_t)inl;
+			if (r->site) {
+				r->site[0] = v[0];
+				r->site[1] = v[1];
+			}
 		}
-		if (!resolve_one(c, pid, tid, st[i].cpumode, st[i].ip,
-				 key_version(st[i].cpumode, uver, kver), slots[i], i, &out[i]))
-			return 0;
+		out[i].name = (const struct csv_fname *)(uintptr_t)v[0];
+		out[i].inl = (const struct csv_inl *)(uintptr_t)v[1];
+		out[i].f = r->frame;
+		out[i].depth = 0;
 	}
 	return n;
 }
@@ -1652,10 +1562,7 @@ void csv_finish(struct csv_ctx *c)
 int csv_ctx_init(struct csv_ctx *c)
 {
 	c->folded_ev = -1;
-	c->rcache = aligned_alloc(64, sizeof(*c->rcache));
-	if (c->rcache)
-		memset(c->rcache, 0, sizeof(*c->rcache));
-	return c->rcache ? 0 : -1;
+	return 0;
 }
 
 void csv_ctx_free(struct csv_ctx *c)
@@ -1672,6 +1579,6 @@ void csv_ctx_free(struct csv_ctx *c)
 	csv_strings_free(&c->str);
 	csv_arena_free(&c->arena);
 	pd_members_free(c->members);
-	free(c->rcache);
+	pd_frame_cache_free(c->fc);
 	free(c->scratch);
 }

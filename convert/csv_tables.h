@@ -125,11 +125,9 @@ struct csv_ctx {
 	struct csv_map srccache;
 	struct csv_map folded;
 
-	/* resolution cache, see resolve_one() */
-	struct csv_rcache *rcache;
-	bool rc_loaded;		/* a DSO was loaded while resolving this sample */
-
-	struct pd_sym_frame frames[PD_SYM_MAX_STACK];	/* frames the cache could not keep */
+	/* resolved frames, with their names and inline frames */
+	struct pd_frame_cache *fc;
+	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
 	struct csv_map inls;	/* struct csv_inl by (DSO, address) */
 	struct csv_frame xfr[CSV_MAX_XSTACK];	/* the sample's frames, inline ones expanded */
 	const char *fkey[CSV_MAX_XSTACK + 2];

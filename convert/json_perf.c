@@ -75,81 +75,33 @@ static void kv_s(struct je *j, unsigned int depth, const char *k, const char *s)
 
 /*
  * Rendered frames.  Big recordings resolve the same few thousand addresses
- * millions of times; the text of a frame only depends on what the machine
- * resolves it against, which pd_machine_version() names: entries are keyed
- * by (version, cpumode, ip), so a map change makes the old ones unreachable
- * instead of wrong, and the threads of a process share theirs.  Bounded:
- * cleared when full.
+ * millions of times: the frame cache (pd_frame_cache) keeps where the text
+ * of each frame is in an arena, which is emptied when full.
  */
-#define FC_SLOTS	(1u << 15)	/* power of two */
-#define FC_MAX_USED	(FC_SLOTS / 2)
 #define FC_ARENA	(1u << 20)
-
-struct fc_ent {
-	uint64_t ip;
-	uint64_t version;
-	uint32_t off;		/* of the text in the arena */
-	uint16_t len;
-	uint8_t cpumode;
-	uint8_t gen;		/* valid when equal to the cache generation */
-};
-
-struct frame_cache {
-	struct fc_ent *ent;
-	char *arena;
-	uint32_t arena_used;
-	uint32_t used;
-	uint8_t gen;
-};
-
-static void fc_clear(struct frame_cache *fc)
-{
-	if (!fc->ent)
-		return;
-	fc->arena_used = 0;
-	fc->used = 0;
-	if (++fc->gen == 0) {
-		/* generations wrapped: forget for real */
-		memset(fc->ent, 0, FC_SLOTS * sizeof(*fc->ent));
-		fc->gen = 1;
-	}
-}
-
-static struct fc_ent *fc_slot(struct frame_cache *fc, uint64_t version, uint8_t cpumode,
-			      uint64_t ip)
-{
-	uint64_t h = (ip ^ version * 0xff51afd7ed558ccdULL ^ cpumode) * 0x9e3779b97f4a7c15ULL;
-	uint32_t i = (uint32_t)(h >> 48) & (FC_SLOTS - 1);
-
-	for (;; i = (i + 1) & (FC_SLOTS - 1)) {
-		struct fc_ent *e = &fc->ent[i];
-
-		if (e->gen != fc->gen ||
-		    (e->ip == ip && e->version == version && e->cpumode == cpumode))
-			return e;
-	}
-}
 
 struct perf_ctx {
 	struct jconv *c;
-	struct frame_cache fcache;
+	struct pd_frame_cache *fc;	/* resolved frames: where their text is */
+	struct pd_frame_ref *frames;	/* the stack's, JROW_MAX_FRAMES */
+	char *arena;			/* rendered frames, FC_ARENA bytes (NULL: none) */
+	uint32_t arena_used;
 	bool headers_done;
 	bool first_sample;
 	size_t nr_events_seen;
 	uint64_t combined_sample_type;
 	/* the samples a READ sample stands for */
 	struct pd_members *members;
-	struct pd_sym_frame frame;
 
 	/*
 	 * Samples are written by a second thread (batch_pipe.h): this one
 	 * resolves and hands over each sample as a struct jrow, whose frames
-	 * point into the frame cache's arena or into the row's own text.
-	 * The arena is only cleared once every row is written (fc_clear_due).
+	 * point into the arena or into the row's own text.  The arena is only
+	 * emptied once every row is written (fc_clear_due).
 	 */
 	struct batch_pipe pipe;
 	bool piped;		/* the pipe runs: the document is the writer's */
-	bool fc_clear_due;	/* clear the frame cache before the next sample */
+	bool fc_clear_due;	/* empty the arena before the next sample */
 	bool nomem;
 	struct je text;		/* the text of the row being built */
 	struct jref *refs;	/* its frames */
@@ -246,13 +198,13 @@ static void write_headers(struct perf_ctx *pc)
 	pc->headers_done = true;
 }
 
-static void write_frame(struct je *j, const struct pd_sym_frame *f, bool resolved)
+static void write_frame(struct je *j, const struct pd_sym_frame *f)
 {
 	delim(j, false, 4);
 	je_c(j, '{');
 	key(j, false, 5, "ip");
 	je_hexstr(j, f->ip);
-	if (resolved && f->sym && f->sym[0]) {
+	if (f->sym && f->sym[0]) {
 		key(j, true, 5, "symbol");
 		je_str(j, f->sym, SIZE_MAX);
 		if (f->has_map && f->dso_short && f->dso_short[0]) {
@@ -264,100 +216,64 @@ static void write_frame(struct je *j, const struct pd_sym_frame *f, bool resolve
 	je_c(j, '}');
 }
 
-static void bare_frame(struct perf_ctx *pc, uint64_t ip)
-{
-	memset(&pc->frame, 0, sizeof(pc->frame));
-	pc->frame.ip = ip;
-}
-
-/* What resolving in (pid, tid, cpumode) depends on; see pd_machine_version(). */
-static uint64_t frame_version(struct perf_ctx *pc, int32_t pid, int32_t tid, uint8_t cpumode)
-{
-	/* without a machine a frame is its address alone */
-	return pc->c->m ? pd_machine_version(pc->c->m, pid, tid, cpumode) : 1;
-}
-
 /*
- * The text of one frame, from the cache or rendered into the row's text.
- * Returns true when resolving it loaded a DSO: the versions of the frames
- * still to come have changed.
+ * The text of one frame, from the arena or rendered into the row's text.
+ * The frame cache keeps where it is for the entry, and for the site
+ * (DSO and address) while the address is the same: the text shows it.
  */
-static bool frame_ref(struct perf_ctx *pc, uint64_t version, int32_t pid, int32_t tid,
-		      uint8_t cpumode, uint64_t ip, struct jref *ref)
+static void frame_ref(struct perf_ctx *pc, const struct pd_frame_ref *r, struct jref *ref)
 {
-	struct frame_cache *fc = &pc->fcache;
+	const struct pd_sym_frame *f = r->frame;
 	struct je *t = &pc->text;
-	struct fc_ent *e = NULL;
-	uint64_t kver;
+	uint64_t *v = r->value;
 	size_t start, len;
-	bool moved;
-	int ok = 0;
 
-	/* version 0: the machine ran out of memory; nothing is cached then */
-	if (fc->ent && version) {
-		e = fc_slot(fc, version, cpumode, ip);
-		if (e->gen == fc->gen) {
-			ref->off = e->off;
-			ref->len = e->len;
-			return false;
-		}
+	if (!v[0] && r->site && r->site[0] && r->site[1] == f->ip)
+		v[0] = r->site[0];
+	if (v[0]) {
+		ref->off = (uint32_t)v[0];
+		ref->len = (uint32_t)(v[0] >> 32);
+		return;
 	}
-	kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
-	if (pc->c->m)
-		ok = pd_machine_resolve(pc->c->m, pid, tid, cpumode, ip, &pc->frame);
-	else
-		bare_frame(pc, ip);
-	/* a DSO load changes the kernel version: this key is stale already */
-	moved = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL) != kver;
 	start = t->ob.len;
-	write_frame(t, &pc->frame, ok > 0);
+	write_frame(t, f);
 	len = t->ob.len - start;
-	if (e && !moved && len <= UINT16_MAX && !pc->fc_clear_due) {
-		if (fc->used >= FC_MAX_USED || FC_ARENA - fc->arena_used < len) {
-			/* rows in flight still read the arena: clear it between samples */
+	if (pc->arena && len <= UINT16_MAX && !pc->fc_clear_due) {
+		if (FC_ARENA - pc->arena_used < len) {
+			/* rows in flight still read the arena: empty it between samples */
 			pc->fc_clear_due = true;
 		} else {
-			e->ip = ip;
-			e->version = version;
-			e->cpumode = cpumode;
-			e->gen = fc->gen;
-			e->len = (uint16_t)len;
-			e->off = fc->arena_used;
-			memcpy(fc->arena + fc->arena_used, t->ob.buf + start, len);
-			fc->arena_used += (uint32_t)len;
-			fc->used++;
+			v[0] = (uint64_t)len << 32 | pc->arena_used;
+			if (r->site) {
+				r->site[0] = v[0];
+				r->site[1] = f->ip;
+			}
+			memcpy(pc->arena + pc->arena_used, t->ob.buf + start, len);
+			pc->arena_used += (uint32_t)len;
 			t->ob.len = start;
-			ref->off = e->off;
-			ref->len = e->len;
-			return moved;
+			ref->off = (uint32_t)v[0];
+			ref->len = (uint32_t)len;
+			return;
 		}
 	}
 	ref->off = (uint32_t)start;
 	ref->len = (uint32_t)len | JREF_INLINE;
-	return moved;
 }
 
 /* The frames of a sample into pc->refs; returns how many. */
 static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
 			      int32_t tid)
 {
-	uint64_t uver, kver;
-	size_t n, i;
+	size_t n, k, i;
 
 	/* perf data convert's stack: every entry, unknown markers skipped, no unwinding */
 	n = pd_machine_sample_stack(pc->c->m, rec, PD_STACK_CONVERT, pc->stack, JROW_MAX_FRAMES);
-	uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
-	kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
-	for (i = 0; i < n; i++) {
-		uint8_t cpumode = pc->stack[i].cpumode;
-
-		if (frame_ref(pc, cpumode == PD_CPUMODE_USER ? uver : kver, pid, tid, cpumode,
-			      pc->stack[i].ip, &pc->refs[i])) {
-			uver = frame_version(pc, pid, tid, PD_CPUMODE_USER);
-			kver = frame_version(pc, pid, tid, PD_CPUMODE_KERNEL);
-		}
-	}
-	return (uint32_t)n;
+	k = pd_frame_cache_stack(pc->fc, pid, tid, pc->stack, n, pc->frames);
+	if (k < n)
+		pc->nomem = true;
+	for (i = 0; i < k; i++)
+		frame_ref(pc, &pc->frames[i], &pc->refs[i]);
+	return (uint32_t)k;
 }
 
 /* One sample, perf's layout; runs on the writing thread. */
@@ -448,7 +364,8 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 
 	if (pc->fc_clear_due) {
 		rows_sync(pc);
-		fc_clear(&pc->fcache);
+		pd_frame_cache_forget(pc->fc);
+		pc->arena_used = 0;
 		pc->fc_clear_due = false;
 	}
 	if (s->sample_type & PD_SAMPLE_TID) {
@@ -515,7 +432,7 @@ static void write_sample(struct perf_ctx *pc, const struct pd_record *rec,
 	memcpy(r->frames, pc->refs, n * sizeof(*r->frames));
 	memcpy(&r->frames[n], t->ob.buf, t->ob.len);
 	if (direct) {
-		format_row(c->je, pc->fcache.arena, r);
+		format_row(c->je, pc->arena, r);
 		free(r);
 	} else {
 		batch_pipe_commit(&pc->pipe, size);
@@ -564,23 +481,17 @@ static int perf_begin(struct drv *d, void *w)
 	c->perf = pc;
 	pc->c = c;
 	pc->first_sample = true;
-	pc->fcache.ent = calloc(FC_SLOTS, sizeof(*pc->fcache.ent));
-	pc->fcache.arena = malloc(FC_ARENA);
-	if (!pc->fcache.ent || !pc->fcache.arena) {
-		/* work without the cache */
-		free(pc->fcache.ent);
-		free(pc->fcache.arena);
-		pc->fcache.ent = NULL;
-		pc->fcache.arena = NULL;
-	}
-	pc->fcache.gen = 1;
+	/* without it every frame is rendered anew */
+	pc->arena = malloc(FC_ARENA);
 	pc->refs = malloc(JROW_MAX_FRAMES * sizeof(*pc->refs));
+	pc->frames = malloc(JROW_MAX_FRAMES * sizeof(*pc->frames));
 	pc->stack = malloc(JROW_MAX_FRAMES * sizeof(*pc->stack));
-	if (!pc->refs || !pc->stack || je_init_mem(&pc->text) < 0 ||
+	if (!pc->refs || !pc->frames || !pc->stack || je_init_mem(&pc->text) < 0 ||
+	    pd_frame_cache_new(c->m, 0, &pc->fc) < 0 ||
 	    pd_members_new(c->r, c->sel, &pc->members) < 0)
 		return PD_STATUS_NOMEM;
 	pc->writer.j = c->je;
-	pc->writer.arena = pc->fcache.arena;
+	pc->writer.arena = pc->arena;
 	/* without a thread the rows are written here, batch by batch */
 	pc->piped = batch_pipe_start(&pc->pipe, write_rows, &pc->writer) == 0;
 
@@ -645,10 +556,11 @@ static int perf_close(struct drv *d, void *w, int code)
 	perf_rows_done(pc);
 	pd_members_free(pc->members);
 	free(pc->refs);
+	free(pc->frames);
 	free(pc->stack);
 	je_free(&pc->text);
-	free(pc->fcache.ent);
-	free(pc->fcache.arena);
+	pd_frame_cache_free(pc->fc);
+	free(pc->arena);
 	free(pc);
 	c->perf = NULL;
 	return code;

@@ -127,18 +127,6 @@ struct pp_stack {
  */
 #define LOC_BUDGET	(2u << 20)
 
-/* A direct-mapped cache of resolved frames, keyed as to-csv keys its own. */
-#define LCACHE_SIZE	(1u << 16)
-
-struct lc_slot {
-	uint64_t ip;
-	uint64_t version;	/* 0: empty */
-	uint32_t loc_id;
-	uint8_t mode;		/* cpumode, LC_UNWOUND for an unwound frame */
-};
-
-#define LC_UNWOUND	0x80
-
 struct pp_ev {
 	uint64_t samples;
 	int type_idx;		/* column of Sample.value, 0 until written */
@@ -168,8 +156,8 @@ struct pp_prof {
 	struct csv_arena stack_arena;
 	FILE *spill;			/* NULL until the first spill */
 	bool spill_failed;
-	struct lc_slot *lcache;
-	bool loaded;		/* the last resolution loaded a DSO */
+	struct pd_frame_cache *fc;	/* resolved frames: location ids */
+	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
 	/* last comm seen and its string index: consecutive samples repeat it */
 	const char *last_comm;
 	uint64_t last_comm_idx;
@@ -568,7 +556,7 @@ static bool loc_table_room(struct pp_prof *p)
  * while the table holds it.  A new location goes to the output at once,
  * so that only its key stays in memory.  0 when out of memory.
  */
-static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
+static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f, uint64_t *map_id)
 {
 	struct pp_mapping *mp = f->has_map && f->dso ? mapping_of(p, f) : NULL;
 	struct pp_line lines[PD_SYM_MAX_INLINE + 1];
@@ -586,6 +574,7 @@ static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 	mapping_id = mp ? mp->id : 0;
 	if (mapping_id >= LOC_UNWOUND)
 		return 0;
+	*map_id = mapping_id;
 	map_key = (uint32_t)mapping_id | (f->unwound ? LOC_UNWOUND : 0);
 	h = loc_hash(map_key, address, f->sym);
 	if (p->loc_cap) {
@@ -616,42 +605,30 @@ static uint64_t loc_of(struct pp_prof *p, const struct pd_sym_frame *f)
 	return id;
 }
 
-static inline uint32_t lc_slot(uint64_t version, uint8_t mode, uint64_t ip)
-{
-	return (uint32_t)(csv_hash_u64(ip ^ (version * 0x9e3779b97f4a7c15ULL), mode) &
-			  (LCACHE_SIZE - 1));
-}
-
 /*
- * The location of one stack entry, through the cache keyed by the
- * machine's version of what resolving it depends on (see
- * pd_machine_version()).  Sets p->loaded when resolving loaded a DSO:
- * every version moved and the entries still to come need new keys.
- * 0 when out of memory.
+ * The location of a stack entry the frame cache did not know.  Its site
+ * (the DSO and address, shared by every process mapping the DSO) keeps
+ * the location id with the mapping and the offset inside the map that
+ * the id stands for: where those are the same, so is the location
+ * (mapping, address, symbol).  0 when out of memory.
  */
-static uint32_t frame_loc(struct pp_prof *p, int32_t pid, int32_t tid,
-			  const struct pd_sym_ip *e, uint64_t version, uint32_t slot)
+static uint32_t frame_loc(struct pp_prof *p, const struct pd_frame_ref *r)
 {
-	struct lc_slot *c = &p->lcache[slot];
-	/* an unwound frame has inline frames, a recorded one none: keyed apart */
-	uint8_t mode = e->cpumode | (e->unwound ? LC_UNWOUND : 0);
-	struct pd_sym_frame f;
-	uint64_t kver, id;
+	const struct pd_sym_frame *f = r->frame;
+	uint64_t *site = r->site, map_id = 0, id;
 
-	if (c->version == version && c->ip == e->ip && c->mode == mode && version)
-		return c->loc_id;
-	kver = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL);
-	pd_machine_resolve(p->m, pid, tid, e->cpumode, e->ip, &f);
-	f.unwound = e->unwound;
-	p->loaded = pd_machine_version(p->m, pid, tid, PD_CPUMODE_KERNEL) != kver;
-	id = loc_of(p, &f);
-	if (!id)
-		return 0;
-	c->ip = e->ip;
-	c->mode = mode;
-	c->loc_id = (uint32_t)id;
-	/* after a DSO load this key is stale already */
-	c->version = p->loaded ? 0 : version;
+	if (site && site[0]) {
+		const struct pp_mapping *mp = p->map_list[(site[0] >> 32) - 1];
+
+		if (site[1] == f->ip - f->map_start && mp->pgoff == f->map_pgoff &&
+		    mp->end - mp->start == f->map_end - f->map_start)
+			return (uint32_t)site[0];
+	}
+	id = loc_of(p, f, &map_id);
+	if (id && site && map_id) {
+		site[0] = map_id << 32 | id;
+		site[1] = f->ip - f->map_start;
+	}
 	return (uint32_t)id;
 }
 
@@ -879,13 +856,11 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 {
 	const struct pd_sample *s = &rec->u.sample;
 	struct pd_sym_ip st[PD_SYM_MAX_STACK];
-	uint32_t slots[PD_SYM_MAX_STACK];
 	struct stack_key k = { 0 };
 	struct agg_rec *ar;
 	size_t ar_len;
-	uint64_t uver, kver;
 	int64_t comm;
-	size_t n, i, j;
+	size_t n, i;
 
 	if (ev < 0 || rec->type != PD_REC_SAMPLE || !rec->decoded)
 		return 0;
@@ -906,36 +881,17 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 		k.has_tid = true;
 	}
 	n = pd_machine_sample_stack(p->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
-	uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
-	kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
-	if (!uver || !kver)
+	if (pd_frame_cache_stack(p->fc, k.pid, k.tid, st, n, p->refs) < n)
 		return PD_STATUS_NOMEM;
-	/*
-	 * Two passes, as to-csv does: the slots of every entry are found and
-	 * prefetched first, so that the cache misses of a deep stack overlap.
-	 */
 	for (i = 0; i < n; i++) {
-		slots[i] = lc_slot(st[i].cpumode == PD_CPUMODE_USER ? uver : kver, st[i].cpumode,
-				   st[i].ip);
-		__builtin_prefetch(&p->lcache[slots[i]]);
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t ver = st[i].cpumode == PD_CPUMODE_USER ? uver : kver;
-		uint32_t id = frame_loc(p, k.pid, k.tid, &st[i], ver, slots[i]);
+		uint64_t *v = p->refs[i].value;
 
-		if (!id)
-			return PD_STATUS_NOMEM;
-		p->key[i] = id;
-		if (p->loaded) {
-			/* a DSO load moved every version: key the rest anew */
-			uver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_USER);
-			kver = pd_machine_version(p->m, k.pid, k.tid, PD_CPUMODE_KERNEL);
-			if (!uver || !kver)
+		if (!v[0]) {
+			v[0] = frame_loc(p, &p->refs[i]);
+			if (!v[0])
 				return PD_STATUS_NOMEM;
-			for (j = i + 1; j < n; j++)
-				slots[j] = lc_slot(st[j].cpumode == PD_CPUMODE_USER ? uver : kver,
-						   st[j].cpumode, st[j].ip);
 		}
+		p->key[i] = (uint32_t)v[0];
 	}
 	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
 	if (comm < 0 || comm > UINT32_MAX)
@@ -1525,9 +1481,10 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 		if (b < p->loc_budget)
 			p->loc_budget = b;
 	}
-	p->lcache = calloc(LCACHE_SIZE, sizeof(*p->lcache));
+	if (pd_frame_cache_new(m, 0, &p->fc) < 0)
+		p->fc = NULL;
 	p->gz = calloc(1, sizeof(*p->gz));
-	if (!p->lcache || !p->gz)
+	if (!p->fc || !p->gz)
 		goto fail;
 	p->gz->base.append = gz_append;
 	p->gz->out = out;
@@ -1582,7 +1539,7 @@ void pp_free(struct pp_prof *p)
 	free(p->loc_tab);
 	free(p->map_list);
 	free(p->stack_list);
-	free(p->lcache);
+	pd_frame_cache_free(p->fc);
 	free(p->ev);
 	free(p);
 }

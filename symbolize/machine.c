@@ -1152,7 +1152,7 @@ static int do_fork(struct pd_machine *m, const struct pd_record *rec)
 	return 0;
 }
 
-static void invalidate_cache(struct pd_machine *m, const struct pd_dso *d);
+static void invalidate_cache(struct pd_machine *m, struct pd_dso *d);
 
 static int do_ksymbol(struct pd_machine *m, const struct pd_rec_ksymbol *ks)
 {
@@ -1188,6 +1188,8 @@ static int do_ksymbol(struct pd_machine *m, const struct pd_rec_ksymbol *ks)
 	d->short_name = strdup(ks->name);
 	if (!d->short_name)
 		return -1;
+	/* an existing one (registered again) changes its names and symbols */
+	invalidate_cache(m, d);
 	if (!pd_symtab_insert(&d->syms, 0, ks->len, PD_STB_GLOBAL, PD_STT_FUNC, ks->name,
 			      strlen(ks->name)))
 		return -1;
@@ -1669,21 +1671,25 @@ static uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, uint64_
 	return c->sym;
 }
 
-static void invalidate_cache(struct pd_machine *m, const struct pd_dso *d)
+static void invalidate_cache(struct pd_machine *m, struct pd_dso *d)
 {
 	size_t i;
 
+	d->sym_gen++;
 	for (i = 0; i < (1u << CACHE_BITS); i++)
 		if (m->cache[i].dso == d)
 			m->cache[i].dso = NULL;
 }
 
-static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
-		      struct pd_sym_frame *f)
+/*
+ * The map half of resolving: fills every field of *f but the symbol ones
+ * and returns the DSO (loaded now if it was not), NULL without a map.
+ */
+static struct pd_dso *resolve_map_in(struct pd_machine *m, struct thread *t, uint8_t cpumode,
+				     uint64_t ip, struct pd_sym_frame *f)
 {
 	struct map *mp = NULL;
 	struct pd_dso *d;
-	uint32_t s;
 	bool user = false;
 
 	memset(f, 0, sizeof(*f));
@@ -1718,7 +1724,7 @@ static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, u
 		}
 	}
 	if (!mp)
-		return 0;
+		return NULL;
 	d = mp->dso;
 	f->has_map = true;
 	f->user_map = user;
@@ -1736,13 +1742,26 @@ static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, u
 	f->dso_short = d->short_name;
 	f->dso_path = d->long_name;
 	f->dso_kind = d->kind;
-	s = sym_lookup(m, d, f->addr);
+	return d;
+}
+
+int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
+{
+	const struct pd_dso *d = f->dso;
+	uint32_t s = sym_lookup(m, d, f->addr);
+
 	if (!s)
 		return 0;
 	f->sym = pd_symtab_name(&d->syms, s);
 	f->sym_start = d->syms.n[s].start;
 	f->sym_off = f->addr - f->sym_start;
 	return 1;
+}
+
+static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
+		      struct pd_sym_frame *f)
+{
+	return resolve_map_in(m, t, cpumode, ip, f) ? pd_machine_resolve_sym(m, f) : 0;
 }
 
 uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode)
@@ -1760,6 +1779,12 @@ uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint
 		t->as->stamp = ++m->seq;
 	}
 	return t->as->stamp;
+}
+
+const struct pd_dso *pd_machine_resolve_map(struct pd_machine *m, int32_t pid, int32_t tid,
+					    uint8_t cpumode, uint64_t ip, struct pd_sym_frame *f)
+{
+	return resolve_map_in(m, thread_findnew(m, pid, tid), cpumode, ip, f);
 }
 
 int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode,

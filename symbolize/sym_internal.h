@@ -102,6 +102,11 @@ struct pd_dso {
 	struct pd_dso *next;	/* creation order */
 	uint64_t diags;		/* bit (code - PD_SYM_DIAG_FIRST) per code already reported */
 	uint8_t word_type;	/* PD_DSO_WORD_*: its ELF's word size, read once */
+	/*
+	 * Changes whenever its symbols or names may give other answers (a
+	 * load, a KSYMBOL record): the frame cache keys its sites with it.
+	 */
+	uint32_t sym_gen;
 };
 
 /* pd_dso.word_type, as perf's dso__type() tells them apart */
@@ -325,6 +330,17 @@ int pd_proc_count(struct pd_proc *p, int ev, uint64_t period);
 /* Every process by increasing pid, malloc'ed (NULL when none or out of memory: check nr). */
 struct pd_proc **pd_procs_sorted(const struct pd_proc_table *t);
 void pd_procs_free(struct pd_proc_table *t);
+
+/*
+ * Resolving in two halves, for the frame cache (frame_cache.c): the map
+ * half fills every field of *f but the symbol ones (loading the DSO if it
+ * was not) and returns the DSO, NULL when no map covers the address; the
+ * symbol half fills the symbol fields of a frame with a DSO, from (DSO,
+ * address) alone, and returns 1 when a symbol covers it.
+ */
+const struct pd_dso *pd_machine_resolve_map(struct pd_machine *m, int32_t pid, int32_t tid,
+					    uint8_t cpumode, uint64_t ip, struct pd_sym_frame *f);
+int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f);
 
 /* small helpers */
 void pd_hex(const uint8_t *id, size_t n, char *out);

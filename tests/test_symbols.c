@@ -750,6 +750,133 @@ static void test_perf_map(void)
 	pd_machine_free(m);
 }
 
+/*
+ * The frame cache: entries of a process hit, another process mapping the
+ * same DSO elsewhere misses them but shares the sites (symbol and the
+ * caller's site words), and forgetting clears the caller's words.
+ */
+static void test_frame_cache(void)
+{
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_machine *m;
+	struct pd_frame_cache *fc;
+	struct pd_frame_ref r[3];
+	struct pd_sym_ip st[3] = {
+		{ 0x5500001010ULL, PD_CPUMODE_USER, false },
+		{ 0x5500001050ULL, PD_CPUMODE_USER, false },
+		{ 0x5500001010ULL, PD_CPUMODE_USER, false },
+	};
+	const struct pd_sym_ip other = { 0x5500001030ULL, PD_CPUMODE_USER, false };
+	char root[320], path[400];
+
+	snprintf(root, sizeof(root), "%s/fcroot", tdir);
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/tmp/perf-4242.map", root);
+	write_file(path, "7f0000001000 40 jit_one\n7f0000001040 20 jit_two\n");
+	o.symfs = root;
+	m = new_machine(&o, NULL);
+	/* one file, two processes, two places: addr = ip - start + pgoff */
+	mmap2(m, 4242, 4242, 0x5500000000ULL, 0x10000, 0x7f0000000000ULL, 5,
+	      "/tmp/perf-4242.map", PD_CPUMODE_USER);
+	mmap2(m, 4343, 4343, 0x6600000000ULL, 0x10000, 0x7f0000000000ULL, 5,
+	      "/tmp/perf-4242.map", PD_CPUMODE_USER);
+	CU_ASSERT_EQUAL_FATAL(pd_frame_cache_new(m, PD_FRAME_CACHE_FRAMES, &fc), 0);
+
+	/* loading a DSO moves every version: what was resolved with it is not kept */
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4242, 4242, &other, 1, r), 1);
+	CU_ASSERT_STRING_EQUAL(r[0].frame->sym, "jit_one");
+	r[0].value[0] = 10;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4242, 4242, &other, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4242, 4242, st, 3, r), 3);
+	CU_ASSERT_STRING_EQUAL(r[0].frame->sym, "jit_one");
+	CU_ASSERT_EQUAL(r[0].frame->sym_off, 0x10);
+	CU_ASSERT_STRING_EQUAL(r[1].frame->sym, "jit_two");
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[0].site);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[1].site);
+	CU_ASSERT_EQUAL(r[0].site[0], 0);
+	/*
+	 * The same entry twice in a stack: the caller has not set its words
+	 * yet, so the second is resolved again, beside the first.
+	 */
+	CU_ASSERT_PTR_NOT_EQUAL(r[2].value, r[0].value);
+	CU_ASSERT_EQUAL(r[2].value[0], 0);
+	CU_ASSERT_STRING_EQUAL(r[2].frame->sym, "jit_one");
+	r[0].value[0] = 11;
+	r[0].site[0] = 21;
+	r[1].value[0] = 12;
+	r[1].site[0] = 22;
+
+	/* a repeat: the entries with the caller's words, no site */
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4242, 4242, st, 2, r), 2);
+	CU_ASSERT_EQUAL(r[0].value[0], 11);
+	CU_ASSERT_EQUAL(r[1].value[0], 12);
+	CU_ASSERT_PTR_NULL(r[0].site);
+	CU_ASSERT_STRING_EQUAL(r[1].frame->sym, "jit_two");
+
+	/* another process: new entries, the same sites */
+	st[0].ip = 0x6600001010ULL;
+	st[1].ip = 0x6600001050ULL;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4343, 4343, st, 2, r), 2);
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[0].site);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[1].site);
+	CU_ASSERT_EQUAL(r[0].site[0], 21);
+	CU_ASSERT_EQUAL(r[1].site[0], 22);
+	CU_ASSERT_STRING_EQUAL(r[0].frame->sym, "jit_one");
+	CU_ASSERT_EQUAL(r[0].frame->ip, 0x6600001010ULL);
+	CU_ASSERT_EQUAL(r[0].frame->map_start, 0x6600000000ULL);
+	CU_ASSERT_EQUAL(r[0].frame->addr, 0x7f0000001010ULL);
+
+	/* an unwound frame has inline frames: a site of its own */
+	st[0].unwound = true;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4343, 4343, st, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[0].site);
+	CU_ASSERT_EQUAL(r[0].site[0], 0);
+	CU_ASSERT_TRUE(r[0].frame->unwound);
+	st[0].unwound = false;
+
+	/* a map change: the process's entries are gone, its sites are not */
+	mmap2(m, 4343, 4343, 0x6600100000ULL, 0x1000, 0, 5, "//anon", PD_CPUMODE_USER);
+	r[1].value[0] = 0;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4343, 4343, st, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+	CU_ASSERT_EQUAL(r[0].site[0], 21);
+
+	/* forgotten: the caller's words are {0, 0} again, the symbols stay */
+	pd_frame_cache_forget(fc);
+	st[0].ip = 0x5500001010ULL;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 4242, 4242, st, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].value[0], 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r[0].site);
+	CU_ASSERT_EQUAL(r[0].site[0], 0);
+	CU_ASSERT_STRING_EQUAL(r[0].frame->sym, "jit_one");
+	pd_frame_cache_free(fc);
+
+	/* without a machine a frame is its address */
+	CU_ASSERT_EQUAL_FATAL(pd_frame_cache_new(NULL, 0, &fc), 0);
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 1, 1, st, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].frame->ip, 0x5500001010ULL);
+	CU_ASSERT_FALSE(r[0].frame->has_map);
+	CU_ASSERT_PTR_NULL(r[0].site);
+	/* nothing kept: resolved again */
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 1, 1, st, 1, r), 1);
+	CU_ASSERT_PTR_NOT_NULL(r[0].frame);
+	r[0].value[0] = 5;
+	CU_ASSERT_EQUAL(pd_frame_cache_stack(fc, 1, 1, st, 1, r), 1);
+	CU_ASSERT_EQUAL(r[0].value[0], 5);
+	CU_ASSERT_PTR_NULL(r[0].frame);
+	pd_frame_cache_free(fc);
+	CU_ASSERT_EQUAL(pd_frame_cache_new(NULL, 0x100, &fc), -1);
+	CU_ASSERT_EQUAL(errno, EINVAL);
+	pd_machine_free(m);
+}
+
 static void test_elf_pie_nopie(void)
 {
 	static const struct { const char *name, *flags; } v[] = {
@@ -1525,6 +1652,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
+	    !CU_add_test(s, "frame cache: entries and shared sites", test_frame_cache) ||
 	    !CU_add_test(s, "DWARF unwinding of this process", test_unwind_self) ||
 	    !CU_add_test(s, "one note for untested unwinding", test_unwind_untested_note) ||
 	    !CU_add_test(s, "ELF PIE, non-PIE, shared object", test_elf_pie_nopie) ||

@@ -279,6 +279,69 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
 				 struct pd_sym_frame *frames, size_t max);
 
+/*
+ * A cache of resolved frames, for outputs that resolve the same addresses
+ * over and over, with two levels:
+ *   entries  keyed by what pd_machine_version() says a frame depends on,
+ *            (version, cpumode, ip, unwound): a map change makes old
+ *            entries unreachable instead of wrong, and the threads of a
+ *            process share theirs;
+ *   sites    below them, keyed by (DSO, address inside it, unwound): the
+ *            symbol found there is the same in every process that maps
+ *            the DSO (a new process, or a forked copy, misses every entry
+ *            but finds the sites its parent filled), so each site is
+ *            looked up in the symbol table once.
+ * Each entry and each site keeps two words of the caller's, what it made
+ * of the frame (a name, a location, rendered text), so that a repeat
+ * costs one lookup.  Direct-mapped and bounded; no allocation per stack.
+ */
+struct pd_frame_cache;
+
+/* keep every entry's frame: pd_frame_ref.frame is set on hits too */
+#define PD_FRAME_CACHE_FRAMES	0x1
+
+/* What the cache gives for one stack entry. */
+struct pd_frame_ref {
+	/*
+	 * The caller's two words for the entry: {0, 0} until it sets them.
+	 * A nonzero first word says the entry is known; an entry whose
+	 * first word is still 0 is resolved again (with its frame).
+	 */
+	uint64_t *value;
+	/*
+	 * The caller's two words for the site, {0, 0} until it sets them:
+	 * they may only hold what follows from (DSO, address, unwound) and
+	 * the symbol there, since other processes share them.  NULL on an
+	 * entry hit, and for a frame without a DSO.
+	 */
+	uint64_t *site;
+	/*
+	 * The frame (its `unwound` set as the stack entry's): whenever
+	 * value[0] is 0, else with PD_FRAME_CACHE_FRAMES only (else NULL).
+	 */
+	const struct pd_sym_frame *frame;
+};
+
+/*
+ * A cache resolving through `m`; with m NULL every frame is its bare
+ * address (ip only).  Returns 0, or -1 with errno (ENOMEM, EINVAL).
+ */
+int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame_cache **out);
+void pd_frame_cache_free(struct pd_frame_cache *c);
+
+/*
+ * Resolve the n entries of a stack of thread (pid, tid): out[i] for st[i],
+ * valid until the next call (an entry of the stack never evicts another
+ * of the same stack).  Returns how many: n, fewer only when there was no
+ * memory for a stack deeper than PD_SYM_MAX_STACK.  When the machine has
+ * no memory for the thread the entries are resolved but not kept.
+ */
+size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
+			    const struct pd_sym_ip *st, size_t n, struct pd_frame_ref *out);
+
+/* Forget every value and site value of the caller's (what they stood for is gone). */
+void pd_frame_cache_forget(struct pd_frame_cache *c);
+
 /* perf's printed comm for a thread now (the newest COMM delivered). */
 const char *pd_machine_comm(struct pd_machine *m, int32_t pid, int32_t tid);
 /* The comm that was current at `time` (last COMM with time <= `time`). */

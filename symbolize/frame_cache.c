@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * frame_cache.c - resolved frames of repeating addresses (pd_frame_cache,
+ * see pd_symbols.h), the one cache under to-csv, to-pprof and to-json.
+ *
+ * Resolving a frame through the machine costs a thread lookup, a map
+ * search and a symbol search, and the caller's own work on the frame (a
+ * name to intern, a location to find, text to render); most frames of a
+ * profile repeat.  Two direct-mapped tables answer repeats:
+ *
+ * Entries, keyed by (pd_machine_version(), cpumode, ip, unwound): the
+ * version changes with every map change that matters, so entries never
+ * need invalidating, and the threads of a process share theirs.  A hit
+ * reads one half cache line: the key and the caller's two words.
+ *
+ * Sites, keyed by (DSO, address inside it, unwound, the DSO's symbol
+ * generation), for the entries' misses: a new process (every fork gets
+ * a version of its own) or a DSO load (which moves every version) misses
+ * all entries, but the symbol at an address of a DSO is the same in every
+ * process, so after the map search the site gives the symbol and the
+ * caller's words for it without a symbol search.  The generation moves
+ * when the DSO's symbols change (a KSYMBOL record), which retires its
+ * sites.
+ *
+ * The entries of one stack never evict each other: a bit per slot marks
+ * the slots the stack being resolved points to, and an entry that lands
+ * on a marked slot is resolved into spare room instead (not kept).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_internal.h"
+
+#define ENT_BITS	16	/* 32 bytes each, and a frame with PD_FRAME_CACHE_FRAMES */
+#define SITE_BITS	15	/* 64 bytes each */
+#define NO_SITE		UINT32_MAX
+
+/* in an entry's key: an unwound frame has inline frames, a recorded one none */
+#define MODE_UNWOUND	0x80
+
+struct ent {
+	uint64_t ip;
+	uint64_t key;		/* version << 16 | gen << 8 | mode; 0: empty */
+	uint64_t value[2];
+};
+
+struct site {
+	_Alignas(64) const struct pd_dso *dso;	/* NULL: empty */
+	uint64_t addr;
+	const char *sym;
+	uint64_t sym_start;
+	uint64_t value[2];
+	uint32_t dso_gen;	/* the DSO's sym_gen when it was filled */
+	uint8_t gen;		/* value is the caller's when equal to the cache's gen */
+	bool unwound;
+};
+
+struct pd_frame_cache {
+	struct pd_machine *m;
+	struct ent *ents;
+	struct pd_sym_frame *frames;	/* per entry, with PD_FRAME_CACHE_FRAMES */
+	struct site *sites;
+	uint64_t *ent_mark, *site_mark;	/* slots the current stack points to */
+	unsigned int ent_shift;
+	uint8_t gen;		/* pd_frame_cache_forget() count, never 0 */
+	/* per stack entry, room for `cap` */
+	size_t cap;
+	uint64_t *key;
+	uint32_t *idx, *sidx;
+	uint64_t (*spare)[4];	/* an entry's and a site's words that are not kept */
+	struct pd_sym_frame *spare_frames;
+};
+
+static inline bool marked(const uint64_t *bits, uint32_t i)
+{
+	return bits[i / 64] >> (i % 64) & 1;
+}
+
+static inline void mark(uint64_t *bits, uint32_t i)
+{
+	bits[i / 64] |= 1ULL << (i % 64);
+}
+
+static inline void unmark(uint64_t *bits, uint32_t i)
+{
+	bits[i / 64] &= ~(1ULL << (i % 64));
+}
+
+static int grow(struct pd_frame_cache *c, size_t n)
+{
+	size_t cap = c->cap ? c->cap : PD_SYM_MAX_STACK;
+	void *p;
+
+	while (cap < n)
+		cap *= 2;
+#define GROW(field) \
+	do { \
+		p = realloc(c->field, cap * sizeof(*c->field)); \
+		if (!p) \
+			return -1; \
+		c->field = p; \
+	} while (0)
+	GROW(key);
+	GROW(idx);
+	GROW(sidx);
+	GROW(spare);
+	GROW(spare_frames);
+#undef GROW
+	c->cap = cap;
+	return 0;
+}
+
+int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame_cache **out)
+{
+	struct pd_frame_cache *c;
+	size_t n = (size_t)1 << ENT_BITS;
+
+	*out = NULL;
+	if (flags & ~(unsigned int)PD_FRAME_CACHE_FRAMES) {
+		errno = EINVAL;
+		return -1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->m = m;
+	c->gen = 1;
+	c->ent_shift = 64 - ENT_BITS;
+	c->ents = aligned_alloc(64, n * sizeof(*c->ents));
+	c->sites = aligned_alloc(64, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+	c->ent_mark = calloc(n / 64, sizeof(*c->ent_mark));
+	c->site_mark = calloc(((size_t)1 << SITE_BITS) / 64, sizeof(*c->site_mark));
+	if (flags & PD_FRAME_CACHE_FRAMES)
+		c->frames = calloc(n, sizeof(*c->frames));
+	if (!c->ents || !c->sites || !c->ent_mark || !c->site_mark ||
+	    (flags & PD_FRAME_CACHE_FRAMES && !c->frames) || grow(c, PD_SYM_MAX_STACK) < 0) {
+		pd_frame_cache_free(c);
+		errno = ENOMEM;
+		return -1;
+	}
+	memset(c->ents, 0, n * sizeof(*c->ents));
+	memset(c->sites, 0, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+	*out = c;
+	return 0;
+}
+
+void pd_frame_cache_free(struct pd_frame_cache *c)
+{
+	if (!c)
+		return;
+	free(c->ents);
+	free(c->frames);
+	free(c->sites);
+	free(c->ent_mark);
+	free(c->site_mark);
+	free(c->key);
+	free(c->idx);
+	free(c->sidx);
+	free(c->spare);
+	free(c->spare_frames);
+	free(c);
+}
+
+void pd_frame_cache_forget(struct pd_frame_cache *c)
+{
+	/* entries are keyed with the generation, sites check it */
+	if (++c->gen == 0) {
+		/* generations wrapped: forget for real */
+		memset(c->ents, 0, ((size_t)1 << (64 - c->ent_shift)) * sizeof(*c->ents));
+		memset(c->sites, 0, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+		c->gen = 1;
+	}
+}
+
+/* An entry's key; 0 (never kept) when the machine had no version for it. */
+static inline uint64_t ent_key(const struct pd_frame_cache *c, const struct pd_sym_ip *e,
+			       uint64_t uver, uint64_t kver)
+{
+	uint64_t version = e->cpumode == PD_CPUMODE_USER ? uver : kver;
+
+	/* versions come one by one from a counter: 2^48 of them is out of reach */
+	if (!version || version >> 48)
+		return 0;
+	return version << 16 | (uint64_t)c->gen << 8 | e->cpumode | (e->unwound ? MODE_UNWOUND : 0);
+}
+
+static inline uint32_t ent_slot(const struct pd_frame_cache *c, uint64_t ip, uint64_t key)
+{
+	uint64_t x = ip * 0x9e3779b97f4a7c15ULL ^ key * 0xff51afd7ed558ccdULL;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return (uint32_t)(x >> c->ent_shift);
+}
+
+static inline uint32_t site_slot(const struct pd_dso *d, uint64_t addr, bool unwound)
+{
+	uint64_t x = addr * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)(uintptr_t)d * 0xff51afd7ed558ccdULL ^ unwound;
+
+	x ^= x >> 32;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return (uint32_t)(x >> (64 - SITE_BITS));
+}
+
+/*
+ * Resolve stack entry i into *f: the map through the machine, the symbol
+ * through the sites.  Sets c->sidx[i] and returns the caller's words for
+ * the site (NULL without a DSO).
+ */
+static uint64_t *resolve(struct pd_frame_cache *c, int32_t pid, int32_t tid,
+			 const struct pd_sym_ip *e, size_t i, struct pd_sym_frame *f)
+{
+	const struct pd_dso *d;
+	struct site *s;
+	uint32_t si;
+
+	c->sidx[i] = NO_SITE;
+	if (!c->m) {
+		memset(f, 0, sizeof(*f));
+		f->ip = e->ip;
+		f->unwound = e->unwound;
+		return NULL;
+	}
+	d = pd_machine_resolve_map(c->m, pid, tid, e->cpumode, e->ip, f);
+	f->unwound = e->unwound;
+	if (!d)
+		return NULL;
+	si = site_slot(d, f->addr, e->unwound);
+	s = &c->sites[si];
+	if (s->dso == d && s->addr == f->addr && s->unwound == e->unwound &&
+	    s->dso_gen == d->sym_gen) {
+		f->sym = s->sym;
+		if (s->sym) {
+			f->sym_start = s->sym_start;
+			f->sym_off = f->addr - s->sym_start;
+		}
+		if (s->gen != c->gen) {
+			s->gen = c->gen;
+			s->value[0] = s->value[1] = 0;
+		}
+	} else {
+		pd_machine_resolve_sym(c->m, f);
+		if (marked(c->site_mark, si)) {
+			/* an entry of this stack points to it */
+			c->spare[i][2] = c->spare[i][3] = 0;
+			return &c->spare[i][2];
+		}
+		s->dso = d;
+		s->addr = f->addr;
+		s->sym = f->sym;
+		s->sym_start = f->sym_start;
+		s->value[0] = s->value[1] = 0;
+		s->dso_gen = d->sym_gen;
+		s->gen = c->gen;
+		s->unwound = e->unwound;
+	}
+	mark(c->site_mark, si);
+	c->sidx[i] = si;
+	return s->value;
+}
+
+size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
+			    const struct pd_sym_ip *st, size_t n, struct pd_frame_ref *out)
+{
+	struct pd_machine *m = c->m;
+	uint64_t uver = 1, kver = 1, k0 = 0;
+	size_t i, j;
+
+	/* resolved as far as there is room */
+	if (n > c->cap && grow(c, n) < 0)
+		n = c->cap;
+	/* version 0 (the machine out of memory): resolved, but not kept */
+	if (m) {
+		uver = pd_machine_version(m, pid, tid, PD_CPUMODE_USER);
+		kver = pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL);
+	}
+	/*
+	 * Two passes: the first finds every entry's slot and prefetches it,
+	 * so that the cache misses of a deep stack overlap instead of coming
+	 * one after the other.
+	 */
+	for (i = 0; i < n; i++) {
+		c->key[i] = ent_key(c, &st[i], uver, kver);
+		c->idx[i] = ent_slot(c, st[i].ip, c->key[i]);
+		__builtin_prefetch(&c->ents[c->idx[i]]);
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t slot = c->idx[i];
+		struct ent *e = &c->ents[slot];
+		struct pd_frame_ref *r = &out[i];
+		uint64_t key = c->key[i];
+		struct pd_sym_frame *f;
+		bool own;
+
+		/* an entry the caller kept nothing for is resolved again */
+		if (e->key == key && e->ip == st[i].ip && key && e->value[0]) {
+			mark(c->ent_mark, slot);
+			c->sidx[i] = NO_SITE;
+			r->value = e->value;
+			r->site = NULL;
+			r->frame = c->frames ? &c->frames[slot] : NULL;
+			continue;
+		}
+		/* never evict an entry this very stack points to */
+		own = key && !marked(c->ent_mark, slot);
+		f = own && c->frames ? &c->frames[slot] : &c->spare_frames[i];
+		if (m)
+			k0 = pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL);
+		r->site = resolve(c, pid, tid, &st[i], i, f);
+		r->frame = f;
+		if (own) {
+			mark(c->ent_mark, slot);
+			e->ip = st[i].ip;
+			e->key = key;
+			e->value[0] = e->value[1] = 0;
+			r->value = e->value;
+		} else {
+			c->spare[i][0] = c->spare[i][1] = 0;
+			r->value = c->spare[i];
+		}
+		/* a DSO load moves the kernel version, and with it every other */
+		if (m && pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL) != k0) {
+			/* this key is stale already: no hits for it */
+			if (own)
+				e->key = 0;
+			uver = pd_machine_version(m, pid, tid, PD_CPUMODE_USER);
+			kver = pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL);
+			for (j = i + 1; j < n; j++) {
+				c->key[j] = ent_key(c, &st[j], uver, kver);
+				c->idx[j] = ent_slot(c, st[j].ip, c->key[j]);
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		unmark(c->ent_mark, c->idx[i]);
+		if (c->sidx[i] != NO_SITE)
+			unmark(c->site_mark, c->sidx[i]);
+	}
+	return n;
+}
