@@ -26,7 +26,6 @@
  * the slots the stack being resolved points to, and an entry that lands
  * on a marked slot is resolved into spare room instead (not kept).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,13 +116,11 @@ int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame
 	size_t n = (size_t)1 << ENT_BITS;
 
 	*out = NULL;
-	if (flags & ~(unsigned int)PD_FRAME_CACHE_FRAMES) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (flags & ~(unsigned int)PD_FRAME_CACHE_FRAMES)
+		return PD_STATUS_MALFORMED;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return -1;
+		return PD_STATUS_NOMEM;
 	c->m = m;
 	c->gen = 1;
 	c->ent_shift = 64 - ENT_BITS;
@@ -136,8 +133,7 @@ int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame
 	if (!c->ents || !c->sites || !c->ent_mark || !c->site_mark ||
 	    (flags & PD_FRAME_CACHE_FRAMES && !c->frames) || grow(c, PD_SYM_MAX_STACK) < 0) {
 		pd_frame_cache_free(c);
-		errno = ENOMEM;
-		return -1;
+		return PD_STATUS_NOMEM;
 	}
 	memset(c->ents, 0, n * sizeof(*c->ents));
 	memset(c->sites, 0, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));

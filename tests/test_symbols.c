@@ -872,7 +872,7 @@ static void test_frame_cache(void)
 	CU_ASSERT_EQUAL(r[0].value[0], 5);
 	CU_ASSERT_PTR_NULL(r[0].frame);
 	pd_frame_cache_free(fc);
-	CU_ASSERT_EQUAL(pd_frame_cache_new(NULL, 0x100, &fc), -1);
+	CU_ASSERT_EQUAL(pd_frame_cache_new(NULL, 0x100, &fc), PD_STATUS_MALFORMED);
 	CU_ASSERT_EQUAL(errno, EINVAL);
 	pd_machine_free(m);
 }

@@ -324,7 +324,8 @@ struct pd_frame_ref {
 
 /*
  * A cache resolving through `m`; with m NULL every frame is its bare
- * address (ip only).  Returns 0, or -1 with errno (ENOMEM, EINVAL).
+ * address (ip only).  Returns 0, PD_STATUS_NOMEM, or PD_STATUS_MALFORMED
+ * for flags this version does not know.
  */
 int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame_cache **out);
 void pd_frame_cache_free(struct pd_frame_cache *c);
