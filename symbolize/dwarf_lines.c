@@ -310,7 +310,8 @@ static int64_t file_id(struct str_pool *sp, struct file_ids *fi, Dwarf_Files *fi
 	int64_t id;
 
 	if (fi->files != files) {
-		memset(fi->id, 0, fi->n * sizeof(*fi->id));
+		if (fi->n)	/* no array yet: nothing to forget (memset of NULL) */
+			memset(fi->id, 0, fi->n * sizeof(*fi->id));
 		fi->files = files;
 	}
 	if (idx < fi->n && fi->id[idx])
@@ -1280,7 +1281,8 @@ static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpo
 	e->pos = (uint32_t)dl->npos;
 	e->nr = (uint8_t)nr;
 	e->used = 1;
-	memcpy(&dl->pos[dl->npos], p, nr * sizeof(*p));
+	if (nr)		/* an empty answer may come before any array */
+		memcpy(&dl->pos[dl->npos], p, nr * sizeof(*p));
 	dl->npos += nr;
 	dl->cache_nr++;
 }
