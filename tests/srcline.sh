@@ -185,7 +185,11 @@ chains() {
 	awk 'NR == FNR { v2o["0x" $2] = $1; next }
 		/^0x/ { if (a != "") print a s; x = $1; sub(/^0x0*/, "0x", x); a = v2o[x]; s = ""; np = 0; next }
 		{ if (np % 2 == 0) fn = $1
-		  else { loc = $1; n = split(loc, p, "/"); loc = p[n]; if (loc ~ /^\?\?/) loc = "??:0"
+		  else { loc = $1; n = split(loc, p, "/"); loc = p[n]
+			 # "??:0", "??:?": nothing known; "FILE:?" (also an
+			 # empty FILE): no line row, a file from the ELF
+			 # symbols, which perfsym does not give
+			 if (loc ~ /^\?\?/ || loc ~ /:\?$/) loc = "??:0"
 			 f[np] = fn; l[np] = loc }
 		  np++
 		  if (np % 2 == 0) s = s "|" loc ";" fn }
