@@ -41,6 +41,15 @@ int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * A message without the hint, one line on stderr after standard output
+ * is flushed:
+ *	PROG: CMD: text
+ * (PROG: text when `cmd` is NULL).
+ */
+void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
  * An unknown option or a missing argument seen by getopt_long() (`c` is
  * what it returned, '?' or ':' with opterr 0), as tool_usage_error().
  */
@@ -96,6 +105,15 @@ void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d
  * does not exist yet is never the input.
  */
 bool tool_output_is_input(const char *in, const char *out);
+
+/*
+ * Refuse an output that is the input (tool_output_is_input()), with
+ * nothing touched: returns TOOL_EXIT_USAGE after one of
+ *	PROG: CMD: output 'OUT' is the input: refusing to overwrite it
+ *	PROG: CMD: standard output is the input: refusing to overwrite it
+ * else TOOL_EXIT_OK.
+ */
+int tool_check_output(const char *prog, const char *cmd, const char *in, const char *out);
 
 /*
  * A path given in an option (--symfs DIR, --kallsyms FILE, --buildid-dir

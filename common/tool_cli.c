@@ -26,6 +26,18 @@ int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
 	return TOOL_EXIT_USAGE;
 }
 
+void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int tool_bad_option(const char *prog, const char *cmd, int argc, char **argv, int c)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";

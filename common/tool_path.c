@@ -59,6 +59,17 @@ bool tool_output_is_input(const char *in, const char *out)
 	return false;
 }
 
+int tool_check_output(const char *prog, const char *cmd, const char *in, const char *out)
+{
+	if (!tool_output_is_input(in, out))
+		return TOOL_EXIT_OK;
+	if (strcmp(out, "-"))
+		tool_error(prog, cmd, "output '%s' is the input: refusing to overwrite it", out);
+	else
+		tool_error(prog, cmd, "standard output is the input: refusing to overwrite it");
+	return TOOL_EXIT_USAGE;
+}
+
 int tool_check_option_path(const char *prog, const char *option, const char *path, bool dir)
 {
 	char what[64];

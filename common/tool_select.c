@@ -4,7 +4,6 @@
  * read samples (see tool_select.h).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +13,8 @@
 #include "tool.h"
 #include "tool_select.h"
 
-static void sel_error(const struct cli_select *cs, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sel_error(const struct cli_select *cs, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	if (cs->cmd)
-		fprintf(stderr, "%s: %s: ", cs->prog, cs->cmd);
-	else
-		fprintf(stderr, "%s: ", cs->prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+/* "PROG: CMD: text" (tool.h) */
+#define sel_error(cs, ...)	tool_error((cs)->prog, (cs)->cmd, __VA_ARGS__)
 
 void cli_select_init(struct cli_select *cs, const char *prog, const char *cmd)
 {

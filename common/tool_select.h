@@ -36,6 +36,12 @@ enum {
 	CLI_OPT_NO_UNWIND,
 	CLI_OPT_MAX_STACK,
 	CLI_OPT_NO_INLINE,
+	/* the other shared groups of tool_args.h */
+	CLI_OPT_STRICT,
+	CLI_OPT_SYMFS,
+	CLI_OPT_KALLSYMS,
+	CLI_OPT_BUILDID_DIR,
+	CLI_OPT_SRCLINE,
 };
 
 #define CLI_SELECT_SHORTOPTS "i:"

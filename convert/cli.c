@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-const char *cli_progname = "perfconv";
+const char *cli_progname = CLI_PROGNAME;
 
 void cli_error(const char *fmt, ...)
 {
@@ -25,17 +25,6 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-int cli_check_output(const char *cmd, const char *in, const char *out)
-{
-	if (!tool_output_is_input(in, out))
-		return CLI_EXIT_OK;
-	if (strcmp(out, "-"))
-		cli_error("%s: output '%s' is the input: refusing to overwrite it", cmd, out);
-	else
-		cli_error("%s: standard output is the input: refusing to overwrite it", cmd);
-	return CLI_EXIT_USAGE;
 }
 
 void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)

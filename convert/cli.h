@@ -44,18 +44,11 @@ enum cli_exit {
 };
 
 /* Program name used in messages ("perfconv"). */
+#define CLI_PROGNAME "perfconv"
 extern const char *cli_progname;
 
 /* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/*
- * Every command that writes a file refuses an output that is its input
- * (common/tool.h: the same file, also through links, or a file inside a
- * directory-mode input): returns CLI_EXIT_USAGE after a message then, with
- * nothing touched, else CLI_EXIT_OK.  `out` "-" is standard output.
- */
-int cli_check_output(const char *cmd, const char *in, const char *out);
 
 /*
  * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag

@@ -264,7 +264,7 @@ int cmd_file_to_pipe(int argc, char **argv)
 		cli_error("file-to-pipe: empty output name");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_check_output("file-to-pipe", in, fw.out))
+	if (tool_check_output(cli_progname, "file-to-pipe", in, fw.out))
 		return CLI_EXIT_USAGE;
 	/* as to-proto: a binary stream on a terminal is garbage and no use */
 	if (!strcmp(fw.out, "-") && isatty(STDOUT_FILENO)) {

@@ -540,7 +540,7 @@ int cmd_pipe_to_file(int argc, char **argv)
 		cli_error("pipe-to-file: empty output name");
 		return CLI_EXIT_USAGE;
 	}
-	if (cli_check_output("pipe-to-file", in, p.out))
+	if (tool_check_output(cli_progname, "pipe-to-file", in, p.out))
 		return CLI_EXIT_USAGE;
 	if (strcmp(p.out, "-") && stat(p.out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "

@@ -111,14 +111,14 @@ static int check_outputs(const struct csv_ctx *c, const char *input, const char 
 	int i;
 
 	if (!dir)
-		return cli_check_output("to-csv", input, "-");
-	if (cli_check_output("to-csv", input, dir))
+		return tool_check_output(cli_progname, "to-csv", input, "-");
+	if (tool_check_output(cli_progname, "to-csv", input, dir))
 		return -1;
 	for (i = 0; i < CSV_NR_TABLES; i++) {
 		if (!c->want[i])
 			continue;
 		snprintf(path, sizeof(path), "%s/%s.csv", dir, csv_table_names[i]);
-		if (cli_check_output("to-csv", input, path))
+		if (tool_check_output(cli_progname, "to-csv", input, path))
 			return -1;
 	}
 	return 0;

@@ -268,7 +268,7 @@ int cmd_to_json(int argc, char **argv)
 		return ret < 0 ? tool_finish_output(cli_progname, CLI_EXIT_OK) : ret;
 	}
 	input = o.input;
-	code = cli_check_output("to-json", input, o.output ? o.output : "-");
+	code = tool_check_output(cli_progname, "to-json", input, o.output ? o.output : "-");
 	if (code) {
 		cli_select_free(&o.cs);
 		return code;

@@ -135,87 +135,51 @@ static const struct writer_ops pprof_ops = {
 	.close = pprof_close,
 };
 
-enum { OPT_NO_SRCLINE = 0x1200, OPT_SYMFS, OPT_KALLSYMS, OPT_STRICT };
+/* --no-srcline, the one option of its own */
+static int pprof_option(int c, const char *arg, void *w)
+{
+	struct pprof_writer *pw = w;
+
+	pw->srcline = false;
+	return 0;
+}
+
+static const struct option pprof_longopts[] = {
+	{ "no-srcline", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd to_pprof_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "to-pprof",
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT |
+		  TOOL_ARG_SYMBOLS,
+	.longopts = pprof_longopts,
+	.option = pprof_option,
+	.usage = usage,
+	.binary = "a compressed profile",
+	.binary_how = "redirect",
+	.binary_tail = "> out.pb.gz",
+};
 
 int cmd_to_pprof(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-srcline", no_argument, NULL, OPT_NO_SRCLINE },
-		CLI_UNWIND_LONGOPTS,
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "to-pprof", .ro = PD_READER_OPTS_INIT };
-	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
 	struct pprof_writer pw = { .srcline = true };
-	struct cli_select cs;
-	const char *input;
-	int ch, code = CLI_EXIT_USAGE, taken;
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
 
-	cli_select_init(&cs, cli_progname, "to-pprof");
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			pw.output = optarg;
-			break;
-		case OPT_NO_SRCLINE:
-			pw.srcline = false;
-			break;
-		case OPT_SYMFS:
-			so.symfs = optarg;
-			break;
-		case OPT_KALLSYMS:
-			so.kallsyms = optarg;
-			break;
-		case OPT_STRICT:
-			o.strict = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
-			goto done;
-		default:
-			taken = cli_common_option(&cs, &so, ch, optarg, argc, argv);
-			if (taken) {
-				code = taken;
-				goto done;
-			}
-		}
-	}
-	input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!input) {
-		usage(stderr);
-		goto done;
-	}
-	if (cli_check_output("to-pprof", input, pw.output ? pw.output : "-") ||
-	    tool_check_sym_paths(cli_progname, so.symfs, so.kallsyms, NULL))
-		goto done;
-	if (!pw.output && isatty(STDOUT_FILENO)) {
-		cli_error("to-pprof: refusing to write a compressed profile to a terminal");
-		fprintf(stderr, "Use -o OUT, or redirect: %s to-pprof %s > out.pb.gz\n",
-			cli_progname, input);
-		goto done;
-	}
-	cli_select_reader_opts(&cs, &o.ro);
-	so.srcline = pw.srcline;
+	code = tool_args_parse(&to_pprof_cmd, argc, argv, &a, &pw);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	drv_opts_from_args(&o, &a);
+	a.so.srcline = pw.srcline;
 	/* perf's order: it decides the comm and the maps of every sample */
 	o.ro.time_order = true;
-	o.input = input;
-	o.cs = &cs;
-	o.so = &so;
-	pw.sel = cs.sel;
+	o.so = &a.so;
+	pw.output = a.output;
+	pw.sel = a.cs.sel;
 	code = drv_run(&o, &pprof_ops, &pw);
-done:
-	cli_select_free(&cs);
+	tool_args_free(&a);
 	return code;
 }

@@ -148,73 +148,47 @@ static const struct writer_ops proto_ops = {
 	.close = proto_close,
 };
 
+/* --quipper-compat, the one option of its own */
+static int proto_option(int c, const char *arg, void *w)
+{
+	struct proto_writer *pw = w;
+
+	pw->compat = true;
+	return 0;
+}
+
+static const struct option proto_longopts[] = {
+	{ "quipper-compat", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd to_proto_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "to-proto",
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
+	.longopts = proto_longopts,
+	.option = proto_option,
+	.usage = usage,
+	.binary = "binary protobuf",
+	.binary_how = "redirect",
+	.binary_tail = "> out.pb",
+};
+
 int cmd_to_proto(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "quipper-compat", no_argument, NULL, 'q' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "to-proto", .ro = PD_READER_OPTS_INIT };
 	struct proto_writer pw = { 0 };
-	struct cli_select cs;
-	int c, taken, code;
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
 
-	cli_select_init(&cs, cli_progname, "to-proto");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			pw.output = optarg;
-			break;
-		case 'q':
-			pw.compat = true;
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			cli_select_free(&cs);
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			taken = cli_common_option(&cs, NULL, c, optarg, argc, argv);
-			if (taken) {
-				cli_select_free(&cs);
-				return taken;
-			}
-		}
-	}
-	o.input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!o.input) {
-		cli_select_free(&cs);
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (cli_check_output("to-proto", o.input, pw.output ? pw.output : "-")) {
-		cli_select_free(&cs);
-		return CLI_EXIT_USAGE;
-	}
-	if (!pw.output && isatty(STDOUT_FILENO)) {
-		cli_error("to-proto: refusing to write binary protobuf to a terminal");
-		fprintf(stderr, "Use -o OUT, or redirect: %s to-proto %s > out.pb\n", cli_progname,
-			o.input);
-		cli_select_free(&cs);
-		return CLI_EXIT_USAGE;
-	}
-	cli_select_reader_opts(&cs, &o.ro);
-	o.cs = &cs;
+	code = tool_args_parse(&to_proto_cmd, argc, argv, &a, &pw);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	drv_opts_from_args(&o, &a);
+	pw.output = a.output;
 	/* the records inside COMPRESSED ones are delivered in their place */
 	o.ro.skip_compressed = true;
-
 	code = drv_run(&o, &proto_ops, &pw);
-	cli_select_free(&cs);
+	tool_args_free(&a);
 	return code;
 }

@@ -3,6 +3,7 @@
  * driver.c - the one read loop of perfconv's converters (driver.h).
  */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +143,17 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 	if (tick)
 		progress_end();
 	return werr == DRV_STOP ? 0 : werr;
+}
+
+void drv_opts_from_args(struct drv_opts *o, struct tool_args *a)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = a->cmd->name;
+	o->input = a->input;
+	o->cs = &a->cs;
+	o->verbose = a->verbose;
+	o->strict = a->strict;
+	cli_select_reader_opts(&a->cs, &o->ro);
 }
 
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)

@@ -48,6 +48,7 @@
 #include "perfdata/pd_symbols.h"
 
 #include "cli.h"
+#include "../common/tool_args.h"
 #include "../common/tool_select.h"
 
 #define DRV_STOP 1
@@ -106,6 +107,13 @@ struct drv {
 	/* the writer's (or the machine's) negative status that ended the run, or 0 */
 	int werr;
 };
+
+/*
+ * The driver's options from the command line (common/tool_args.h): the
+ * command's name, the input, the selection, -v and --strict; the reader
+ * options otherwise as PD_READER_OPTS_INIT, symbolization off.
+ */
+void drv_opts_from_args(struct drv_opts *o, struct tool_args *a);
 
 /* Run the conversion; returns the command's CLI_EXIT_* code. */
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);

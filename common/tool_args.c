@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tool_args.c - the one parser of the commands' command lines (tool_args.h).
+ */
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+#include "tool_args.h"
+
+/* the shared groups' long options, each with the group that brings it */
+static const struct {
+	unsigned int group;
+	struct option opt;
+} shared_longopts[] = {
+	{ TOOL_ARG_OUTPUT, { "output", required_argument, NULL, 'o' } },
+	{ TOOL_ARG_VERBOSE, { "verbose", no_argument, NULL, 'v' } },
+	{ TOOL_ARG_STRICT, { "strict", no_argument, NULL, CLI_OPT_STRICT } },
+	{ TOOL_ARG_SYMBOLS, { "symfs", required_argument, NULL, CLI_OPT_SYMFS } },
+	{ TOOL_ARG_SYMBOLS, { "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS } },
+	{ TOOL_ARG_SYMBOLS, { "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND } },
+	{ TOOL_ARG_SYMBOLS, { "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE } },
+	{ TOOL_ARG_SYMBOLS, { "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK } },
+	{ TOOL_ARG_BUILDID_DIR, { "buildid-dir", required_argument, NULL, CLI_OPT_BUILDID_DIR } },
+	{ TOOL_ARG_SRCLINE, { "srcline", no_argument, NULL, CLI_OPT_SRCLINE } },
+	{ TOOL_ARG_INPUT | TOOL_ARG_SELECT, { "input", required_argument, NULL, 'i' } },
+	{ TOOL_ARG_SELECT, { "pid", required_argument, NULL, CLI_OPT_PID } },
+	{ TOOL_ARG_SELECT, { "tid", required_argument, NULL, CLI_OPT_TID } },
+	{ TOOL_ARG_SELECT, { "comm", required_argument, NULL, CLI_OPT_COMM } },
+	{ TOOL_ARG_SELECT, { "cpu", required_argument, NULL, CLI_OPT_CPU } },
+	{ TOOL_ARG_SELECT, { "time", required_argument, NULL, CLI_OPT_TIME } },
+	{ TOOL_ARG_SELECT, { "reltime", no_argument, NULL, CLI_OPT_RELTIME } },
+	{ TOOL_ARG_SELECT, { "event", required_argument, NULL, CLI_OPT_EVENT } },
+	{ ~0u, { "help", no_argument, NULL, 'h' } },
+};
+
+#define NR_SHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
+/* room for the shared options and a command's own */
+#define MAX_LONGOPTS 64
+
+static size_t build_longopts(const struct tool_cmd *cmd, struct option *opts)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NR_SHARED; i++)
+		if (shared_longopts[i].group & cmd->groups)
+			opts[n++] = shared_longopts[i].opt;
+	for (i = 0; cmd->longopts && cmd->longopts[i].name && n < MAX_LONGOPTS - 1; i++)
+		opts[n++] = cmd->longopts[i];
+	memset(&opts[n], 0, sizeof(opts[n]));
+	return n;
+}
+
+/* "-o:vhi:" and the command's own: a leading ':' reports a missing argument */
+static void build_shortopts(const struct tool_cmd *cmd, char *buf, size_t size)
+{
+	unsigned int g = cmd->groups;
+
+	snprintf(buf, size, ":%s%sh%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
+		 g & TOOL_ARG_VERBOSE ? "v" : "", g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT) ? "i:" : "",
+		 cmd->shortopts ? cmd->shortopts : "");
+}
+
+static bool own_option(const struct tool_cmd *cmd, int c)
+{
+	size_t i;
+
+	if (c == '?' || c == ':')
+		return false;
+	if (cmd->shortopts && c < 256 && strchr(cmd->shortopts, c))
+		return true;
+	for (i = 0; cmd->longopts && cmd->longopts[i].name; i++)
+		if (cmd->longopts[i].val == c)
+			return true;
+	return false;
+}
+
+/* A shared option that is no selection or stack option: true when taken. */
+static bool shared_option(struct tool_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case 'o':
+		a->output = arg;
+		return true;
+	case 'v':
+		a->verbose = true;
+		return true;
+	case CLI_OPT_STRICT:
+		a->strict = true;
+		return true;
+	case CLI_OPT_SYMFS:
+		a->so.symfs = arg;
+		return true;
+	case CLI_OPT_KALLSYMS:
+		a->so.kallsyms = arg;
+		return true;
+	case CLI_OPT_BUILDID_DIR:
+		a->so.buildid_dir = arg;
+		return true;
+	case CLI_OPT_SRCLINE:
+		a->so.srcline = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool tool_args_to_stdout(const struct tool_args *a)
+{
+	return !a->output || ((a->cmd->groups & TOOL_ARG_DASH_STDOUT) && !strcmp(a->output, "-"));
+}
+
+/* The checks of a parsed command line: 0, or the exit code after a message. */
+static int check_args(const struct tool_cmd *cmd, struct tool_args *a)
+{
+	const char *prog = cmd->prog, *name = cmd->name;
+
+	if ((cmd->groups & TOOL_ARG_NAMED) && a->output && !*a->output) {
+		tool_error(prog, name, "empty output name");
+		return TOOL_EXIT_USAGE;
+	}
+	if ((cmd->groups & TOOL_ARG_OUTPUT) &&
+	    tool_check_output(prog, name, a->input, a->output ? a->output : "-"))
+		return TOOL_EXIT_USAGE;
+	if (tool_check_sym_paths(prog, a->so.symfs, a->so.kallsyms, a->so.buildid_dir))
+		return TOOL_EXIT_USAGE;
+	/* a binary stream on a terminal is garbage and no use */
+	if (cmd->binary && tool_args_to_stdout(a) && isatty(STDOUT_FILENO)) {
+		tool_error(prog, name, "refusing to write %s to a terminal", cmd->binary);
+		fprintf(stderr, "Use -o OUT, or %s: %s %s %s %s\n", cmd->binary_how, prog, name,
+			a->input, cmd->binary_tail);
+		return TOOL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct tool_args *a,
+		    void *ctx)
+{
+	struct option longopts[MAX_LONGOPTS];
+	char shortopts[64];
+	int c, code;
+
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	cli_select_init(&a->cs, cmd->prog, cmd->name);
+	build_longopts(cmd, longopts);
+	build_shortopts(cmd, shortopts, sizeof(shortopts));
+	/* glibc: optind 0 also resets the state kept between calls */
+	optind = 0;
+	/* every command words its usage errors the same way (tool_bad_option()) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h') {
+			cmd->usage(stdout);
+			tool_args_free(a);
+			return tool_finish_output(cmd->prog, TOOL_EXIT_OK);
+		}
+		if (own_option(cmd, c))
+			code = cmd->option(c, optarg, ctx);
+		else if (shared_option(a, c, optarg))
+			code = 0;
+		else
+			code = cli_common_option(&a->cs, cmd->groups & TOOL_ARG_SYMBOLS ? &a->so : NULL,
+						 c, optarg, argc, argv);
+		if (code) {
+			tool_args_free(a);
+			return code;
+		}
+	}
+	a->input = cli_select_input(&a->cs, argc, argv, optind, cmd->default_input);
+	if (!a->input)
+		cmd->usage(stderr);
+	code = a->input ? check_args(cmd, a) : TOOL_EXIT_USAGE;
+	if (code) {
+		tool_args_free(a);
+		return code;
+	}
+	return TOOL_ARGS_RUN;
+}
+
+void tool_args_free(struct tool_args *a)
+{
+	cli_select_free(&a->cs);
+}

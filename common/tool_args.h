@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tool_args.h - one parser for the command lines of the commands that
+ * read one recording (perfconv's subcommands, perfsym).
+ *
+ * A command describes itself in a struct tool_cmd: the groups of options
+ * it shares with the others, and its own options.  tool_args_parse()
+ * scans argv with getopt_long() over both, handles every shared group the
+ * one way (the input, the selection, -v, --strict, the symbol options,
+ * the output and its checks), hands the command's own options to its
+ * callback, and leaves the result in a struct tool_args.  The command
+ * keeps only its own options and its work.
+ */
+#ifndef PERFDATA_TOOL_ARGS_H
+#define PERFDATA_TOOL_ARGS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "perfdata/pd_symbols.h"
+#include "tool_select.h"
+
+/* The groups of shared options a command takes (struct tool_cmd.groups). */
+enum tool_arg_group {
+	TOOL_ARG_OUTPUT = 1 << 0,	/* -o, --output OUT, never the input */
+	TOOL_ARG_VERBOSE = 1 << 1,	/* -v, --verbose */
+	TOOL_ARG_STRICT = 1 << 2,	/* --strict */
+	TOOL_ARG_INPUT = 1 << 3,	/* -i, --input FILE */
+	TOOL_ARG_SELECT = 1 << 4,	/* -i and --pid, --tid, ... --event (tool_select.h) */
+	/* --symfs, --kallsyms, --no-unwind, --no-inline, --max-stack: into args.so */
+	TOOL_ARG_SYMBOLS = 1 << 5,
+	TOOL_ARG_BUILDID_DIR = 1 << 6,	/* --buildid-dir DIR */
+	TOOL_ARG_SRCLINE = 1 << 7,	/* --srcline: args.so.srcline */
+	/* modifiers of TOOL_ARG_OUTPUT: */
+	TOOL_ARG_DASH_STDOUT = 1 << 8,	/* -o - is standard output */
+	TOOL_ARG_NAMED = 1 << 9,	/* -o '' is refused */
+};
+
+struct tool_cmd {
+	const char *prog;		/* "perfconv", for messages */
+	const char *name;		/* "to-proto", or NULL for a program without commands */
+	unsigned int groups;		/* enum tool_arg_group */
+	const char *shortopts;		/* the command's own short options ("xt"), or NULL */
+	const struct option *longopts;	/* its own long options, { NULL } ended, or NULL */
+	/*
+	 * One of the command's own options (a value of shortopts or
+	 * longopts): 0 when taken, else the exit code after a message.
+	 */
+	int (*option)(int c, const char *arg, void *ctx);
+	void (*usage)(FILE *f);		/* --help on stdout; on stderr without an input */
+	const char *default_input;	/* without FILE and -i; NULL: perf's rule */
+	/*
+	 * Binary output, refused on a terminal when it would go to standard
+	 * output: "CMD: refusing to write BINARY to a terminal", then
+	 * "Use -o OUT, or BINARY_HOW: PROG CMD INPUT BINARY_TAIL".
+	 */
+	const char *binary;		/* "binary protobuf"; NULL: text */
+	const char *binary_how;		/* "redirect" */
+	const char *binary_tail;	/* "> out.pb" */
+};
+
+struct tool_args {
+	const struct tool_cmd *cmd;
+	const char *input;		/* as given: a path, a directory or "-" */
+	const char *output;		/* -o OUT; NULL when not given */
+	bool verbose;
+	bool strict;
+	struct cli_select cs;		/* -i and the selection */
+	struct pd_sym_opts so;		/* the symbol options */
+};
+
+/* tool_args_parse() found the command line good: run the command. */
+#define TOOL_ARGS_RUN (-1)
+
+/*
+ * Parse argv[0..argc) (argv[0] is the command's name) for `cmd`; `ctx` is
+ * handed to cmd->option.  After the options, in this order: the input
+ * (cli_select_input(); the usage on stderr when there is none), an empty
+ * output name (TOOL_ARG_NAMED), an output that is the input, the paths of
+ * the symbol options (tool_check_sym_paths()), binary output on a
+ * terminal.  Returns TOOL_ARGS_RUN, with `a` to be freed by
+ * tool_args_free(); else the exit code, with `a` freed: 0 (or 3 when
+ * standard output failed) after --help, 2 after a message.
+ */
+int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct tool_args *a,
+		    void *ctx);
+
+void tool_args_free(struct tool_args *a);
+
+/* Does the output go to standard output (no -o, or -o - when that means it)? */
+bool tool_args_to_stdout(const struct tool_args *a);
+
+#endif /* PERFDATA_TOOL_ARGS_H */
