@@ -105,15 +105,11 @@ static int make_dir(const char *dir)
 }
 
 /* No table may be written over the input (nor into a directory-mode input). */
-static int check_outputs(const struct csv_ctx *c, const char *input, const char *dir)
+static int check_tables(const struct csv_ctx *c, const char *input, const char *dir)
 {
 	char path[4096];
 	int i;
 
-	if (!dir)
-		return tool_check_output(cli_progname, "to-csv", input, "-");
-	if (tool_check_output(cli_progname, "to-csv", input, dir))
-		return -1;
 	for (i = 0; i < CSV_NR_TABLES; i++) {
 		if (!c->want[i])
 			continue;
@@ -243,30 +239,63 @@ static const struct writer_ops csv_ops = {
 	.close = csv_close_op,
 };
 
+/* -t, --table and --folded-period */
+static int csv_option(int ch, const char *arg, void *ctx)
+{
+	struct csv_ctx *c = ctx;
+
+	if (ch == 'P')
+		c->folded_period = true;
+	else if (add_tables(c->want, arg))
+		return CLI_EXIT_USAGE;
+	return 0;
+}
+
+static const struct option csv_longopts[] = {
+	{ "table", required_argument, NULL, 't' },
+	{ "folded-period", no_argument, NULL, 'P' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd to_csv_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "to-csv",
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT |
+		  TOOL_ARG_SYMBOLS | TOOL_ARG_SRCLINE,
+	.shortopts = "t:",
+	.longopts = csv_longopts,
+	.option = csv_option,
+	.usage = usage,
+};
+
+/* The tables of the command line; 0, or -1 after a message. */
+static int choose_tables(struct csv_ctx *c, const char *dir, bool srcline)
+{
+	int i, n = 0;
+
+	for (i = 0; i < CSV_NR_TABLES; i++)
+		n += c->want[i];
+	if (!n) {
+		if (!dir) {
+			cli_error("to-csv: give -o DIR for all tables, or --table NAME for one on stdout");
+			return -1;
+		}
+		for (i = 0; i < CSV_NR_TABLES; i++)
+			c->want[i] = i != CSV_LINES || srcline;
+	} else if (!dir && n != 1) {
+		cli_error("to-csv: standard output takes one table: use -o DIR for more");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_to_csv(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "table", required_argument, NULL, 't' },
-		{ "srcline", no_argument, NULL, 'S' },
-		{ "symfs", required_argument, NULL, 'F' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "folded-period", no_argument, NULL, 'P' },
-		CLI_UNWIND_LONGOPTS,
-		{ "strict", no_argument, NULL, 's' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "to-csv", .ro = PD_READER_OPTS_INIT };
-	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
 	struct csv_writer cw = { 0 };
-	struct cli_select cs;
+	struct tool_args a;
+	struct drv_opts o;
 	struct csv_ctx *c;
-	const char *dir = NULL, *input;
-	bool any = false, srcline = false;
-	int ch, i, code, taken;
+	int code;
 
 	c = calloc(1, sizeof(*c));
 	if (!c || csv_ctx_init(c)) {
@@ -276,101 +305,38 @@ int cmd_to_csv(int argc, char **argv)
 		free(c);
 		return CLI_EXIT_IO;
 	}
+	code = tool_args_parse(&to_csv_cmd, argc, argv, &a, c);
+	if (code != TOOL_ARGS_RUN)
+		goto out_ctx;
 	code = CLI_EXIT_USAGE;
-	cli_select_init(&cs, cli_progname, "to-csv");
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, ":o:t:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			dir = optarg;
-			break;
-		case 't':
-			if (add_tables(c->want, optarg))
-				goto out;
-			any = true;
-			break;
-		case 'S':
-			srcline = true;
-			break;
-		case 'F':
-			so.symfs = optarg;
-			break;
-		case 'K':
-			so.kallsyms = optarg;
-			break;
-		case 'P':
-			c->folded_period = true;
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			code = tool_finish_output(cli_progname, CLI_EXIT_OK);
-			goto out;
-		default:
-			taken = cli_common_option(&cs, &so, ch, optarg, argc, argv);
-			if (taken) {
-				code = taken;
-				goto out;
-			}
-		}
-	}
-	input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!input) {
-		usage(stderr);
-		goto out;
-	}
-	cli_select_reader_opts(&cs, &o.ro);
-	if (!any) {
-		if (!dir) {
-			cli_error("to-csv: give -o DIR for all tables, or --table NAME for one on stdout");
-			goto out;
-		}
-		for (i = 0; i < CSV_NR_TABLES; i++)
-			c->want[i] = i != CSV_LINES || srcline;
-	}
-	if (!dir) {
-		int n = 0;
-
-		for (i = 0; i < CSV_NR_TABLES; i++)
-			n += c->want[i];
-		if (n != 1) {
-			cli_error("to-csv: standard output takes one table: use -o DIR for more");
-			goto out;
-		}
-	}
-	if (check_outputs(c, input, dir) ||
-	    tool_check_sym_paths(cli_progname, so.symfs, so.kallsyms, NULL))
+	if (choose_tables(c, a.output, a.so.srcline) ||
+	    (a.output && check_tables(c, a.input, a.output)))
 		goto out;
 	/* asking for the lines table is asking for source lines */
 	if (c->want[CSV_LINES])
-		srcline = true;
+		a.so.srcline = true;
 	/*
 	 * The functions table names each function's source file: one DWARF
 	 * lookup per distinct function, loaded only for DSOs that have it.
 	 */
-	so.srcline = srcline || c->want[CSV_FUNCTIONS];
-	so.processes = c->want[CSV_PROCESSES];
-	c->srcline = so.srcline;
+	a.so.srcline = a.so.srcline || c->want[CSV_FUNCTIONS];
+	a.so.processes = c->want[CSV_PROCESSES];
+	c->srcline = a.so.srcline;
 
+	drv_opts_from_args(&o, &a);
 	/* perf script's order: it decides comm and maps of every sample */
 	o.ro.time_order = true;
-	o.input = input;
-	o.cs = &cs;
-	o.so = &so;
+	o.so = &a.so;
 	cw.c = c;
-	cw.dir = dir;
-	cw.sel = cs.sel;
+	cw.dir = a.output;
+	cw.sel = a.cs.sel;
 	code = drv_run(&o, &csv_ops, &cw);
 	c->m = NULL;
 	c->r = NULL;
 out:
+	tool_args_free(&a);
+out_ctx:
 	csv_ctx_free(c);
 	free(c);
-	cli_select_free(&cs);
 	return code;
 }

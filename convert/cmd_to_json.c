@@ -25,13 +25,9 @@
 
 #define OUT_BUF_SIZE (1024 * 1024)
 
+/* the options of to-json's own */
 struct to_json_opts {
-	const char *output;
-	bool full, jsonl, ordered, symbols, strict, progress, verbose;
-	bool trace_fields;
-	struct pd_sym_opts so;
-	struct cli_select cs;
-	const char *input;
+	bool full, jsonl, ordered, symbols, trace_fields, progress;
 };
 
 static void usage(FILE *f)
@@ -67,99 +63,54 @@ static void usage(FILE *f)
 		cli_progname);
 }
 
-enum {
-	OPT_FULL = 256, OPT_JSONL, OPT_ORDERED, OPT_SYMBOLS, OPT_NO_TRACE, OPT_SYMFS,
-	OPT_KALLSYMS, OPT_BUILDID_DIR, OPT_STRICT, OPT_NO_PROGRESS,
-};
+enum { OPT_FULL = 256, OPT_JSONL, OPT_ORDERED, OPT_SYMBOLS, OPT_NO_TRACE, OPT_NO_PROGRESS };
 
-static int parse_opts(int argc, char **argv, struct to_json_opts *o)
+static int json_option(int c, const char *arg, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "full", no_argument, NULL, OPT_FULL },
-		{ "jsonl", no_argument, NULL, OPT_JSONL },
-		{ "ordered", no_argument, NULL, OPT_ORDERED },
-		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
-		{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		CLI_UNWIND_LONGOPTS,
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, taken;
+	struct to_json_opts *o = ctx;
 
-	memset(o, 0, sizeof(*o));
-	o->progress = true;
-	o->trace_fields = true;
-	cli_select_init(&o->cs, cli_progname, "to-json");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FULL:
-			o->full = true;
-			break;
-		case OPT_JSONL:
-			o->full = o->jsonl = true;
-			break;
-		case OPT_ORDERED:
-			o->ordered = true;
-			break;
-		case OPT_SYMBOLS:
-			o->symbols = true;
-			break;
-		case OPT_NO_TRACE:
-			o->trace_fields = false;
-			break;
-		case OPT_SYMFS:
-			o->so.symfs = optarg;
-			break;
-		case OPT_KALLSYMS:
-			o->so.kallsyms = optarg;
-			break;
-		case OPT_BUILDID_DIR:
-			o->so.buildid_dir = optarg;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_NO_PROGRESS:
-			o->progress = false;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			taken = cli_common_option(&o->cs, &o->so, c, optarg, argc, argv);
-			if (taken)
-				return taken;
-		}
-	}
-	o->input = cli_select_input(&o->cs, argc, argv, optind, NULL);
-	if (!o->input) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (tool_check_sym_paths(cli_progname, o->so.symfs, o->so.kallsyms, o->so.buildid_dir))
-		return CLI_EXIT_USAGE;
-	if (!o->full && (o->ordered || o->symbols)) {
-		cli_error("to-json: --ordered and --symbols need --full "
-			  "(the default document is always ordered and symbolized)");
-		return CLI_EXIT_USAGE;
+	switch (c) {
+	case OPT_FULL:
+		o->full = true;
+		break;
+	case OPT_JSONL:
+		o->full = o->jsonl = true;
+		break;
+	case OPT_ORDERED:
+		o->ordered = true;
+		break;
+	case OPT_SYMBOLS:
+		o->symbols = true;
+		break;
+	case OPT_NO_TRACE:
+		o->trace_fields = false;
+		break;
+	default:
+		o->progress = false;
+		break;
 	}
 	return 0;
 }
+
+static const struct option json_longopts[] = {
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "jsonl", no_argument, NULL, OPT_JSONL },
+	{ "ordered", no_argument, NULL, OPT_ORDERED },
+	{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+	{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd to_json_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "to-json",
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE |
+		  TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR,
+	.longopts = json_longopts,
+	.option = json_option,
+	.usage = usage,
+};
 
 /*
  * to-json's writer ops: the output (a temporary file renamed into place
@@ -255,43 +206,24 @@ static const struct writer_ops to_json_ops = {
 
 int cmd_to_json(int argc, char **argv)
 {
-	struct drv_opts d = { .cmd = "to-json", .ro = PD_READER_OPTS_INIT };
-	struct to_json_opts o;
+	struct to_json_opts o = { .trace_fields = true, .progress = true };
+	struct drv_opts d;
+	struct tool_args a;
 	struct to_json tj;
 	const char *input;
 	struct stat st;
-	int ret, code;
+	int code;
 
-	ret = parse_opts(argc, argv, &o);
-	if (ret) {
-		cli_select_free(&o.cs);
-		return ret < 0 ? tool_finish_output(cli_progname, CLI_EXIT_OK) : ret;
-	}
-	input = o.input;
-	code = tool_check_output(cli_progname, "to-json", input, o.output ? o.output : "-");
-	if (code) {
-		cli_select_free(&o.cs);
+	code = tool_args_parse(&to_json_cmd, argc, argv, &a, &o);
+	if (code != TOOL_ARGS_RUN)
 		return code;
+	input = a.input;
+	code = CLI_EXIT_USAGE;
+	if (!o.full && (o.ordered || o.symbols)) {
+		cli_error("to-json: --ordered and --symbols need --full "
+			  "(the default document is always ordered and symbolized)");
+		goto out;
 	}
-
-	memset(&tj, 0, sizeof(tj));
-	tj.c.input = input;
-	tj.c.jsonl = o.jsonl;
-	tj.c.trace_fields = o.trace_fields;
-	tj.c.sel = o.cs.sel;
-	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
-	/* "-" is standard output */
-	tj.output = o.output && strcmp(o.output, "-") ? o.output : NULL;
-	d.input = input;
-	d.cs = &o.cs;
-	d.verbose = o.verbose;
-	d.strict = o.strict;
-	d.progress = o.progress;
-	/* perf's converter reads in time order; --full keeps file order unless asked */
-	d.ro.time_order = o.full ? o.ordered : true;
-	d.ro.skip_compressed = !o.full;
-	cli_select_reader_opts(&o.cs, &d.ro);
-
 	/*
 	 * Symbols in file order need a second, time-ordered pass over the
 	 * input (sym_ahead.c): a pipe cannot be read twice.
@@ -300,11 +232,23 @@ int cmd_to_json(int argc, char **argv)
 		cli_error("to-json: --symbols without --ordered reads the input twice "
 			  "(a sample's maps can come after it in the file), which a pipe "
 			  "cannot be: add --ordered or give a file");
-		cli_select_free(&o.cs);
-		return CLI_EXIT_USAGE;
+		goto out;
 	}
+
+	memset(&tj, 0, sizeof(tj));
+	tj.c.input = input;
+	tj.c.jsonl = o.jsonl;
+	tj.c.trace_fields = o.trace_fields;
+	tj.c.sel = a.cs.sel;
+	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
+	tj.output = tool_args_to_stdout(&a) ? NULL : a.output;
+	drv_opts_from_args(&d, &a);
+	d.progress = o.progress;
+	/* perf's converter reads in time order; --full keeps file order unless asked */
+	d.ro.time_order = o.full ? o.ordered : true;
+	d.ro.skip_compressed = !o.full;
 	if (!o.full || o.symbols) {
-		d.so = &o.so;
+		d.so = &a.so;
 		/* in file order the machine is fed by the time-ordered reader */
 		tj.second_reader = d.writer_feeds_machine = o.full && !o.ordered;
 	}
@@ -316,6 +260,7 @@ int cmd_to_json(int argc, char **argv)
 	}
 
 	code = drv_run(&d, &to_json_ops, &tj);
-	cli_select_free(&o.cs);
+out:
+	tool_args_free(&a);
 	return code;
 }
