@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 extern const char fmt_digit_pairs[200];
 
@@ -62,15 +65,43 @@ static inline size_t fmt_hex(char *p, uint64_t v)
 	return n;
 }
 
+/* The count of hex digits of v: 1 for 0. */
+static inline size_t fmt_hex_len(uint64_t v)
+{
+	return v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+}
+
 /*
  * The digits of v in lower-case hexadecimal at p, no prefix, all at once
  * rather than one by one (callchains are lists of them): writes 16 bytes
- * at p, of which the first (the count returned) are the digits.
+ * at p, of which the first (the count returned) are the digits.  The
+ * digits are shifted to the top of the word first, so that the 16 bytes
+ * start with them.
  */
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline size_t fmt_hex_wide(char *p, uint64_t v)
+{
+	size_t n = fmt_hex_len(v);
+	/* the most significant byte first in memory */
+	uint64_t w = __builtin_bswap64(v << (64 - 4 * n));
+	const __m128i low4 = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_cvtsi64_si128((long long)w);
+	/* each byte's high nibble, then its low one */
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi64(x, 4), low4),
+				      _mm_and_si128(x, low4));
+	/* '0' + nibble, and 'a' - '0' - 10 more for those above 9 */
+	__m128i above9 = _mm_cmpgt_epi8(d, _mm_set1_epi8(9));
+
+	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+	d = _mm_add_epi8(d, _mm_and_si128(above9, _mm_set1_epi8('a' - '0' - 10)));
+	_mm_storeu_si128((__m128i *)(void *)p, d);
+	return n;
+}
+#else
 static inline size_t fmt_hex_wide(char *p, uint64_t v)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	size_t n = fmt_hex_len(v);
 	uint64_t w = v << (64 - 4 * n), half[2];
 	int i;
 
@@ -91,5 +122,6 @@ static inline size_t fmt_hex_wide(char *p, uint64_t v)
 	memcpy(p, half, 16);
 	return n;
 }
+#endif
 
 #endif /* PERFCONV_FMT_NUM_H */

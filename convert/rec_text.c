@@ -464,22 +464,51 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 	struct text_sink *ts = ctx;
 	struct out_buf *b = ts->b;
 	bool markers = flags & PD_VF_CALLCHAIN;
+	char *p, *end;
 	uint64_t i;
 
 	sink_key(ts, name, flags);
 	put_c(b, '[');
+	/*
+	 * Tens of millions of values in a big file: the write position stays
+	 * in a local rather than in b->len, which every byte stored through
+	 * b->buf could alias.
+	 */
+	p = b->buf + b->len;
+	end = b->buf + b->cap;
 	for (i = 0; i < nr; i++) {
-		/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
-		const char *marker = markers && v[i] >= PD_CONTEXT_MAX ? pd_context_name(v[i]) : NULL;
+		const char *marker;
 
-		room(b, 19);
-		if (i)
-			b->buf[b->len++] = ',';
-		if (marker)
-			put_s(b, marker);
-		else
-			put_hex_at(b, v[i]);
+		/* ',', "0x" and 16 digits; a marker name is shorter */
+		if (end - p < 19) {
+			b->len = (size_t)(p - b->buf);
+			out_buf_grow(b, 19);
+			p = b->buf + b->len;
+			end = b->buf + b->cap;
+		}
+		*p = ',';
+		p += i != 0;
+		/* callchain context markers by name: [KERNEL,0x..,USER,0x..] */
+		marker = markers && v[i] >= PD_CONTEXT_MAX ? pd_context_name(v[i]) : NULL;
+		if (marker) {
+			size_t n = strlen(marker);
+
+			if (n > 18) {
+				b->len = (size_t)(p - b->buf);
+				put_s(b, marker);
+				p = b->buf + b->len;
+				end = b->buf + b->cap;
+			} else {
+				memcpy(p, marker, n);
+				p += n;
+			}
+			continue;
+		}
+		p[0] = '0';
+		p[1] = 'x';
+		p += 2 + fmt_hex_wide(p + 2, v[i]);
 	}
+	b->len = (size_t)(p - b->buf);
 	put_c(b, ']');
 }
 
