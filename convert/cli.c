@@ -2,14 +2,10 @@
 /*
  * cli.c - helpers shared by the perfconv subcommands.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -140,11 +136,4 @@ void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep)
 	}
 	if (first)
 		fputs("0", f);
-}
-
-void cli_getopt_reset(void)
-{
-	/* glibc: optind 0 also resets the state kept between calls */
-	optind = 0;
-	opterr = 0;
 }

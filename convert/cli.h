@@ -99,12 +99,4 @@ const char *cli_format_bits(char *buf, size_t size, uint64_t v,
 /* attr flag names, with precise_ip shown once as "precise_ip=N". */
 void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep);
 
-/*
- * Commands scan their options with getopt_long(); cli_getopt_reset()
- * prepares a fresh scan and turns getopt's own messages off so that every
- * command words them the same way.
- */
-void cli_getopt_reset(void);
-/* an unknown option or missing argument: tool_bad_option(cli_progname, CMD, ...) */
-
 #endif /* PERFCONV_CLI_H */

@@ -196,6 +196,7 @@ static void flush_before_diag(const struct pd_diag *d, void *arg)
 
 struct dump_writer {
 	struct dump_ctx dc;
+	bool time_order;
 	const struct cli_select *cs;
 };
 
@@ -249,62 +250,54 @@ static void usage(FILE *f)
 		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
+/* -x, --hex and -t, --time-order */
+static int dump_option(int c, const char *arg, void *w)
+{
+	struct dump_writer *dw = w;
+
+	if (c == 'x')
+		dw->dc.hex = true;
+	else
+		dw->time_order = true;
+	return 0;
+}
+
+static const struct option dump_longopts[] = {
+	{ "hex", no_argument, NULL, 'x' },
+	{ "time-order", no_argument, NULL, 't' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd dump_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "dump",
+	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
+	.shortopts = "xt",
+	.longopts = dump_longopts,
+	.option = dump_option,
+	.usage = usage,
+};
+
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "hex", no_argument, NULL, 'x' },
-		{ "time-order", no_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "dump", .ro = PD_READER_OPTS_INIT };
 	struct dump_writer dw;
-	struct cli_select cs;
-	int c, code, taken;
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
 
 	memset(&dw, 0, sizeof(dw));
-	cli_select_init(&cs, cli_progname, "dump");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":xtvh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			dw.dc.hex = true;
-			break;
-		case 't':
-			o.ro.time_order = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			cli_select_free(&cs);
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			taken = cli_select_option(&cs, c, optarg);
-			if (taken <= 0) {
-				cli_select_free(&cs);
-				return taken ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "dump", argc, argv, c);
-			}
-		}
-	}
-	o.input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!o.input) {
-		cli_select_free(&cs);
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	cli_select_reader_opts(&cs, &o.ro);
-	o.cs = &cs;
-	dw.cs = &cs;
+	code = tool_args_parse(&dump_cmd, argc, argv, &a, &dw);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	drv_opts_from_args(&o, &a);
+	o.ro.time_order = dw.time_order;
+	dw.cs = &a.cs;
 
 	out.len = 0;
 	o.diag_hook = flush_before_diag;
 
 	code = drv_run(&o, &dump_ops, &dw);
-	cli_select_free(&cs);
+	tool_args_free(&a);
 	out_flush();
 	if (out.err) {
 		tool_io_error(cli_progname, "write", NULL, out.err);

@@ -216,66 +216,48 @@ static const struct writer_ops f2p_ops = {
 	.close = f2p_close,
 };
 
+/* --fsync, the one option of its own */
+static int f2p_option(int c, const char *arg, void *arg_fw)
+{
+	struct f2p_writer *fw = arg_fw;
+
+	fw->wo.fsync = true;
+	return 0;
+}
+
+static const struct option f2p_longopts[] = {
+	{ "fsync", no_argument, NULL, 'F' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd file_to_pipe_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "file-to-pipe",
+	/* only -i: every record is written */
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
+		  TOOL_ARG_INPUT,
+	.longopts = f2p_longopts,
+	.option = f2p_option,
+	.usage = usage,
+	.binary = "a binary stream",
+	.binary_how = "a pipe",
+	.binary_tail = "| perf script -i -",
+};
+
 int cmd_file_to_pipe(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "fsync", no_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "file-to-pipe", .ro = PD_READER_OPTS_INIT };
-	struct f2p_writer fw = { .out = "-", .wo = PD_WRITER_OPTS_INIT };
-	struct cli_select cs;
-	const char *in;
-	int c, code;
+	struct f2p_writer fw = { .wo = PD_WRITER_OPTS_INIT };
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
 
-	cli_select_init(&cs, cli_progname, "file-to-pipe");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			fw.out = optarg;
-			break;
-		case 'F':
-			fw.wo.fsync = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			/* only -i: every record is written */
-			code = cli_common_option(&cs, NULL, c, optarg, argc, argv);
-			if (code)
-				return code;
-		}
-	}
-	in = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!in) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (!*fw.out) {
-		cli_error("file-to-pipe: empty output name");
-		return CLI_EXIT_USAGE;
-	}
-	if (tool_check_output(cli_progname, "file-to-pipe", in, fw.out))
-		return CLI_EXIT_USAGE;
-	/* as to-proto: a binary stream on a terminal is garbage and no use */
-	if (!strcmp(fw.out, "-") && isatty(STDOUT_FILENO)) {
-		cli_error("file-to-pipe: refusing to write a binary stream to a terminal");
-		fprintf(stderr, "Use -o OUT, or a pipe: %s file-to-pipe %s | perf script -i -\n",
-			cli_progname, in);
-		return CLI_EXIT_USAGE;
-	}
-	cli_diag_init(&fw.wd, fw.out, o.verbose);
-	o.input = in;
+	code = tool_args_parse(&file_to_pipe_cmd, argc, argv, &a, &fw);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	fw.out = a.output ? a.output : "-";
+	cli_diag_init(&fw.wd, fw.out, a.verbose);
+	drv_opts_from_args(&o, &a);
 	code = drv_run(&o, &f2p_ops, &fw);
-	cli_select_free(&cs);
+	tool_args_free(&a);
 	return code;
 }

@@ -560,63 +560,59 @@ static const struct writer_ops info_ops = {
 	.close = info_close,
 };
 
+/* --json, the one option of its own */
+static int info_option(int c, const char *arg, void *w)
+{
+	struct info_ctx *ic = w;
+
+	ic->json = true;
+	return 0;
+}
+
+static const struct option info_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd info_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "info",
+	/* only -i: info has no selection */
+	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
+	.shortopts = "j",
+	.longopts = info_longopts,
+	.option = info_option,
+	.usage = usage,
+};
+
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "info", .ro = PD_READER_OPTS_INIT };
-	struct cli_select cs;
 	struct info_ctx ic;
-	bool verbose = false;
-	int c, code;
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
 
 	memset(&ic, 0, sizeof(ic));
-	cli_select_init(&cs, cli_progname, "info");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":jvh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			ic.json = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			/* only -i: info has no selection */
-			code = cli_select_option(&cs, c, optarg);
-			if (code <= 0)
-				return code ? CLI_EXIT_USAGE : tool_bad_option(cli_progname, "info", argc, argv, c);
-		}
-	}
-	ic.path = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!ic.path) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
+	code = tool_args_parse(&info_cmd, argc, argv, &a, &ic);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	drv_opts_from_args(&o, &a);
+	ic.path = a.input;
 	if (ic.json) {
 		ic.diags = json_array();
 		if (!ic.diags) {
 			cli_error("out of memory");
+			tool_args_free(&a);
 			return CLI_EXIT_IO;
 		}
 		o.diag_hook = collect_diag;
 		o.diag_hook_arg = &ic;
 	}
-	o.input = ic.path;
-	o.verbose = verbose;
 	o.close_unopened = true;
 	code = drv_run(&o, &info_ops, &ic);
 	code = tool_finish_output(cli_progname, code);
 	json_decref(ic.diags);
 	free(ic.rc.other);
-	cli_select_free(&cs);
+	tool_args_free(&a);
 	return code;
 }

@@ -483,78 +483,64 @@ static const struct writer_ops p2f_ops = {
 	.close = p2f_close,
 };
 
+/* --fsync, the one option of its own */
+static int p2f_option(int c, const char *arg, void *arg_p)
+{
+	struct p2f *p = arg_p;
+
+	p->wo.fsync = true;
+	return 0;
+}
+
+static const struct option p2f_longopts[] = {
+	{ "fsync", no_argument, NULL, 'F' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd pipe_to_file_cmd = {
+	.prog = CLI_PROGNAME,
+	.name = "pipe-to-file",
+	/* only -i: the stream is copied whole */
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_STRICT |
+		  TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
+	.longopts = p2f_longopts,
+	.option = p2f_option,
+	.usage = usage,
+	/* a stream comes on standard input unless named */
+	.default_input = "-",
+};
+
 int cmd_pipe_to_file(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "fsync", no_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct drv_opts o = { .cmd = "pipe-to-file", .ro = PD_READER_OPTS_INIT };
-	struct cli_select cs;
-	const char *in;
+	struct tool_args a;
+	struct drv_opts o;
 	struct stat st;
 	struct p2f p;
-	int c, code;
+	int code;
 
 	memset(&p, 0, sizeof(p));
-	p.out = "-";
 	p.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
-	cli_select_init(&cs, cli_progname, "pipe-to-file");
-	cli_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":o:vh" CLI_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			p.out = optarg;
-			break;
-		case 'S':
-			p.strict = true;
-			break;
-		case 'F':
-			p.wo.fsync = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return tool_finish_output(cli_progname, CLI_EXIT_OK);
-		default:
-			/* only -i: the stream is copied whole */
-			code = cli_common_option(&cs, NULL, c, optarg, argc, argv);
-			if (code)
-				return code;
-		}
-	}
-	/* a stream comes on standard input unless named */
-	in = cli_select_input(&cs, argc, argv, optind, "-");
-	if (!in) {
-		usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (!*p.out) {
-		cli_error("pipe-to-file: empty output name");
-		return CLI_EXIT_USAGE;
-	}
-	if (tool_check_output(cli_progname, "pipe-to-file", in, p.out))
-		return CLI_EXIT_USAGE;
+	code = tool_args_parse(&pipe_to_file_cmd, argc, argv, &a, &p);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	p.out = a.output ? a.output : "-";
+	code = CLI_EXIT_USAGE;
 	if (strcmp(p.out, "-") && stat(p.out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
 			  "needs a seekable output (its header is written last)", p.out);
-		return CLI_EXIT_USAGE;
+		goto out;
 	}
 	if (!strcmp(p.out, "-") && !stdout_seekable()) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
-		return CLI_EXIT_USAGE;
+		goto out;
 	}
 
-	cli_diag_init(&p.wd, p.out, o.verbose);
-	o.input = in;
+	cli_diag_init(&p.wd, p.out, a.verbose);
+	drv_opts_from_args(&o, &a);
+	/* --strict is this command's own rule (p2f_end), not the driver's first-warning stop */
+	p.strict = a.strict;
+	o.strict = false;
 	o.diag_filter = p2f_diag;
 	o.diag_filter_arg = &p;
 	/*
@@ -564,6 +550,7 @@ int cmd_pipe_to_file(int argc, char **argv)
 	 */
 	o.ro.sample_fixed_only = !p.strict;
 	code = drv_run(&o, &p2f_ops, &p);
-	cli_select_free(&cs);
+out:
+	tool_args_free(&a);
 	return code;
 }
