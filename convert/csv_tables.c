@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "cli.h"
 #include "csv_tables.h"
 #include "rec_text.h"
@@ -54,19 +55,9 @@ static void *nomem(struct csv_ctx *c)
 
 static struct csv_evsum *evsum(struct csv_ctx *c, struct csv_evvec *v, int ev)
 {
-	size_t need = (size_t)ev + 1;
-
-	if (need > v->nr) {
-		/* pipe mode learns events while reading: grow on demand */
-		size_t n = need < 4 ? 4 : need * 2;
-		struct csv_evsum *nv = realloc(v->v, n * sizeof(*nv));
-
-		if (!nv)
-			return nomem(c);
-		memset(nv + v->nr, 0, (n - v->nr) * sizeof(*nv));
-		v->v = nv;
-		v->nr = n;
-	}
+	/* pipe mode learns events while reading: grow on demand */
+	if (!grow_array(&v->v, &v->nr, (size_t)ev + 1, sizeof(*v->v)))
+		return nomem(c);
 	return &v->v[ev];
 }
 
@@ -127,24 +118,9 @@ static void put_cpu(struct csv_out *o, const struct pd_record *rec)
 		csv_empty(o);
 }
 
-/* At least n bytes in *buf (*cap of them allocated); false when out of memory. */
-static bool grow_buf(char **buf, size_t *cap, size_t n)
-{
-	char *p;
-
-	if (n <= *cap)
-		return true;
-	p = realloc(*buf, n);
-	if (!p)
-		return false;
-	*buf = p;
-	*cap = n;
-	return true;
-}
-
 static bool ensure_scratch(struct csv_ctx *c, size_t n)
 {
-	if (grow_buf(&c->scratch, &c->scratch_cap, n))
+	if (grow_array(&c->scratch, &c->scratch_cap, n, 1))
 		return true;
 	c->nomem = true;
 	return false;
@@ -893,7 +869,7 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 		csv_eol(o);
 		return;
 	}
-	if (!grow_buf(&sf->scratch, &sf->cap, need + 1)) {
+	if (!grow_array(&sf->scratch, &sf->cap, need + 1, 1)) {
 		/* the row is lost: say so through the table's error */
 		if (!o->sink.err)
 			o->sink.err = ENOMEM;

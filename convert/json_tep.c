@@ -14,6 +14,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "../common/grow.h"
 #include "json_tep.h"
 
 /* Formats looked up so far, by tracepoint id: samples repeat a few ids. */
@@ -384,15 +385,8 @@ static struct jtep_cache *lookup(struct jtep *t, uint64_t id)
 	for (i = 0; i < t->nr_cache; i++)
 		if (t->cache[i].id == id)
 			return &t->cache[i];
-	if (t->nr_cache == t->cap_cache) {
-		size_t ncap = t->cap_cache ? t->cap_cache * 2 : 8;
-		struct jtep_cache *nc = realloc(t->cache, ncap * sizeof(*nc));
-
-		if (!nc)
-			return NULL;
-		t->cache = nc;
-		t->cap_cache = ncap;
-	}
+	if (!grow_array(&t->cache, &t->cap_cache, t->nr_cache + 1, sizeof(*t->cache)))
+		return NULL;
 	c = &t->cache[t->nr_cache++];
 	c->id = id;
 	c->ev = id <= INT32_MAX ? tep_find_event(t->tep, (int)id) : NULL;

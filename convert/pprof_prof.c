@@ -31,6 +31,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "../common/grow.h"
 #include "batch_pipe.h"
 #include "csv_agg.h"
 #include "pprof_prof.h"
@@ -168,26 +169,6 @@ struct pp_prof {
 	uint32_t key[PD_SYM_MAX_STACK];
 };
 
-/* ------------------------------------------------------------ growable arrays */
-
-static bool grow(void *pv, size_t *cap, size_t need, size_t size)
-{
-	void **p = pv;
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
-
 /* ------------------------------------------------------------ strings */
 
 struct str_key {
@@ -212,7 +193,7 @@ static int64_t str_idx_n(struct pp_prof *p, const char *s, size_t len)
 
 	if (e)
 		return (int64_t)e->idx;
-	if (len > UINT32_MAX || !grow(&p->str_by_idx, &p->cap_strs, p->nr_strs + 1,
+	if (len > UINT32_MAX || !grow_array(&p->str_by_idx, &p->cap_strs, p->nr_strs + 1,
 				      sizeof(*p->str_by_idx)))
 		return -1;
 	e = csv_arena_alloc(&p->arena, sizeof(*e) + len + 1);
@@ -289,7 +270,7 @@ static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_fram
 	fn = str_idx(p, name);
 	bid = build_id_idx(p, f->dso);
 	if (fn < 0 || bid < 0 ||
-	    !grow(&p->map_list, &p->cap_maps, p->nr_maps + 1, sizeof(*p->map_list)))
+	    !grow_array(&p->map_list, &p->cap_maps, p->nr_maps + 1, sizeof(*p->map_list)))
 		return NULL;
 	mp = csv_arena_alloc(&p->arena, sizeof(*mp));
 	if (!mp || csv_map_add(&p->mappings, h, mp))
@@ -335,7 +316,7 @@ static struct pp_func *func_new(struct pp_prof *p, struct csv_map *map, uint64_t
 {
 	struct pp_func *fn;
 
-	if (!grow(&p->funcs, &p->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
+	if (!grow_array(&p->funcs, &p->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
 		return NULL;
 	fn = csv_arena_alloc(&p->arena, sizeof(*fn));
 	if (!fn || csv_map_add(map, h, fn))
@@ -802,7 +783,7 @@ static int agg_add(struct pp_prof *p, const struct agg_rec *ar)
 					k.comm ^ ((uint64_t)ar->ev << 40)));
 	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
 	if (!sk) {
-		if (!grow(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
+		if (!grow_array(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
 			  sizeof(*p->stack_list)))
 			return PD_STATUS_NOMEM;
 		if (p->stack_arena.total + p->stacks.cap * sizeof(*p->stacks.slots) +
@@ -864,16 +845,8 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 
 	if (ev < 0 || rec->type != PD_REC_SAMPLE || !rec->decoded)
 		return 0;
-	if ((size_t)ev >= p->nr_ev) {
-		size_t cap = p->nr_ev;
-		struct pp_ev *ne;
-
-		if (!grow(&p->ev, &cap, (size_t)ev + 1, sizeof(*p->ev)))
-			return PD_STATUS_NOMEM;
-		ne = p->ev;
-		memset(ne + p->nr_ev, 0, (cap - p->nr_ev) * sizeof(*ne));
-		p->nr_ev = cap;
-	}
+	if (!grow_array(&p->ev, &p->nr_ev, (size_t)ev + 1, sizeof(*p->ev)))
+		return PD_STATUS_NOMEM;
 	k.pid = k.tid = -1;
 	if (s->sample_type & PD_SAMPLE_TID) {
 		k.pid = (int32_t)s->pid;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 
@@ -68,26 +69,9 @@ void pq_free(struct pq_state *q)
 	free(q);
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *v;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	v = realloc(*p, n * elem);
-	if (!v)
-		return false;
-	*p = v;
-	*cap = n;
-	return true;
-}
-
 static bool push_addr(struct pq_state *q, uint64_t v)
 {
-	if (!grow((void **)&q->addr, &q->cap_addr, q->nr_addr + 1, sizeof(*q->addr)))
+	if (!grow_array(&q->addr, &q->cap_addr, q->nr_addr + 1, sizeof(*q->addr)))
 		return false;
 	q->addr[q->nr_addr++] = v;
 	return true;
@@ -124,7 +108,7 @@ static bool save_mmap(struct pq_state *q, const struct pd_record *rec, struct pq
 	size_t n = strlen(rec->u.mmap.filename) + 1;
 	char *root;
 
-	if (!grow((void **)&q->mmaps, &q->cap_mmaps, q->nr_mmaps + 1, sizeof(*q->mmaps)))
+	if (!grow_array(&q->mmaps, &q->cap_mmaps, q->nr_mmaps + 1, sizeof(*q->mmaps)))
 		return false;
 	root = malloc(n);
 	if (!root)
@@ -157,7 +141,7 @@ int pq_record(struct pq_state *q, const struct pd_record *rec, const struct pm_s
 		    (meta->attrs[0].attr.flags & PD_ATTR_EXCLUDE_KERNEL))
 			return 0;
 	}
-	if (!grow((void **)&q->ev, &q->cap_ev, q->nr_ev + 1, sizeof(*q->ev)))
+	if (!grow_array(&q->ev, &q->cap_ev, q->nr_ev + 1, sizeof(*q->ev)))
 		return -1;
 	e = &q->ev[q->nr_ev];
 	memset(e, 0, sizeof(*e));
@@ -536,7 +520,7 @@ static struct mapper *mapper_get(struct mappers *ms, uint32_t pid, uint32_t ppid
 
 	if (idx >= 0)
 		return &ms->m[idx];
-	if (!grow((void **)&ms->m, &ms->cap, ms->nr + 1, sizeof(*ms->m)))
+	if (!grow_array(&ms->m, &ms->cap, ms->nr + 1, sizeof(*ms->m)))
 		goto nomem;
 	m = &ms->m[ms->nr];
 	memset(m, 0, sizeof(*m));
@@ -601,7 +585,7 @@ static bool mapper_insert(struct mapper *m, uint64_t start, uint64_t len)
 		struct range old = m->r[i];
 		size_t add = (old.start < start) + (old.end > end);
 
-		if (!grow((void **)&m->r, &m->cap, m->nr + add, sizeof(*m->r)))
+		if (!grow_array(&m->r, &m->cap, m->nr + add, sizeof(*m->r)))
 			return false;
 		memmove(&m->r[i + 1 + add], &m->r[i + 1], (m->nr - i - 1) * sizeof(*m->r));
 		m->nr += add;
@@ -622,7 +606,7 @@ static bool mapper_insert(struct mapper *m, uint64_t start, uint64_t len)
 	for (j = i; j < m->nr && m->r[j].start <= end; j++)
 		;
 	if (j == i) {
-		if (!grow((void **)&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
+		if (!grow_array(&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
 			return false;
 		memmove(&m->r[i + 1], &m->r[i], (m->nr - i) * sizeof(*m->r));
 		m->nr++;

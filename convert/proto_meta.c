@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "proto_event.h"
 #include "proto_meta.h"
 
@@ -39,22 +40,19 @@ static void clear_attrs(struct pm_state *st)
 	}
 	free(st->attrs);
 	st->attrs = NULL;
-	st->nr_attrs = 0;
+	st->nr_attrs = st->cap_attrs = 0;
 }
 
 static void add_attr(struct pm_state *st, const struct pd_attr *a, uint32_t real_size,
 		     const uint64_t *ids, size_t nr_ids, const char *name)
 {
-	struct pm_attr *v = realloc(st->attrs, (st->nr_attrs + 1) * sizeof(*v));
 	struct pm_attr *x;
 
-	if (!v) {
+	if (!grow_array(&st->attrs, &st->cap_attrs, st->nr_attrs + 1, sizeof(*x))) {
 		st->nomem = true;
 		return;
 	}
-	st->attrs = v;
-	x = &v[st->nr_attrs++];
-	memset(x, 0, sizeof(*x));
+	x = &st->attrs[st->nr_attrs++];
 	x->attr = *a;
 	x->real_size = real_size;
 	/* a feature that failed to decode may hold a count without its array */
@@ -72,36 +70,22 @@ static void add_attr(struct pm_state *st, const struct pd_attr *a, uint32_t real
 
 static void add_etype(struct pm_state *st, uint64_t id, const char *name)
 {
-	struct pm_etype *v = realloc(st->etypes, (st->nr_etypes + 1) * sizeof(*v));
-
-	if (!v) {
+	if (!grow_array(&st->etypes, &st->cap_etypes, st->nr_etypes + 1, sizeof(*st->etypes))) {
 		st->nomem = true;
 		return;
 	}
-	st->etypes = v;
-	v[st->nr_etypes].id = id;
-	v[st->nr_etypes].name = xstrdup(st, name);
+	st->etypes[st->nr_etypes].id = id;
+	st->etypes[st->nr_etypes].name = xstrdup(st, name);
 	st->nr_etypes++;
 }
 
 static struct pm_build_id *add_bid(struct pm_state *st)
 {
-	struct pm_build_id *b;
-
-	if (st->nr_bids == st->cap_bids) {
-		size_t cap = st->cap_bids ? 2 * st->cap_bids : 16;
-		struct pm_build_id *v = realloc(st->bids, cap * sizeof(*v));
-
-		if (!v) {
-			st->nomem = true;
-			return NULL;
-		}
-		st->bids = v;
-		st->cap_bids = cap;
+	if (!grow_array(&st->bids, &st->cap_bids, st->nr_bids + 1, sizeof(*st->bids))) {
+		st->nomem = true;
+		return NULL;
 	}
-	b = &st->bids[st->nr_bids++];
-	memset(b, 0, sizeof(*b));
-	return b;
+	return &st->bids[st->nr_bids++];
 }
 
 /* quipper trims trailing all-zero 4-byte groups off the 20-byte hash. */

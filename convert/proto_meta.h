@@ -46,9 +46,9 @@ struct pm_state {
 	bool ext;		/* write extensions (not --quipper-compat) */
 	bool pipe;
 	struct pm_attr *attrs;
-	size_t nr_attrs;
+	size_t nr_attrs, cap_attrs;
 	struct pm_etype *etypes;
-	size_t nr_etypes;
+	size_t nr_etypes, cap_etypes;
 	size_t nr_pipe_event_types;	/* HEADER_EVENT_TYPE records seen */
 	uint64_t mask;			/* metadata_mask[0] */
 	struct pm_build_id *bids;

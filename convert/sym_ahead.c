@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/grow.h"
 #include "sym_ahead.h"
 
 /* a regular file on standard input is read again through its own open */
@@ -52,7 +53,7 @@ struct sym_ahead {
 	struct ahead_entry *ents;
 	size_t nr_ents, cap_ents;
 	uint32_t *free_ents;		/* stack of unused entries */
-	size_t nr_free;
+	size_t nr_free, cap_free;
 	/* open addressing, linear probing: entry index + 1, 0 empty */
 	uint32_t *ht;
 	size_t ht_cap, live;
@@ -230,24 +231,10 @@ static int new_entry(struct sym_ahead *a, uint32_t *out)
 		*out = a->free_ents[--a->nr_free];
 		return 0;
 	}
-	if (a->nr_ents == a->cap_ents) {
-		size_t cap = a->cap_ents ? 2 * a->cap_ents : 256;
-		struct ahead_entry *ents;
-		uint32_t *fr;
-
-		if (cap > UINT32_MAX - 1)
-			return -1;
-		ents = realloc(a->ents, cap * sizeof(*ents));
-		if (!ents)
-			return -1;
-		a->ents = ents;
-		fr = realloc(a->free_ents, cap * sizeof(*fr));
-		if (!fr)
-			return -1;
-		a->free_ents = fr;
-		a->cap_ents = cap;
-	}
-	memset(&a->ents[a->nr_ents], 0, sizeof(a->ents[0]));
+	if (a->nr_ents >= UINT32_MAX - 1 ||
+	    !grow_array(&a->ents, &a->cap_ents, a->nr_ents + 1, sizeof(*a->ents)) ||
+	    !grow_array(&a->free_ents, &a->cap_free, a->nr_ents + 1, sizeof(*a->free_ents)))
+		return -1;
 	*out = (uint32_t)a->nr_ents++;
 	return 0;
 }
@@ -258,14 +245,8 @@ static int resolve_into(struct sym_ahead *a, const struct pd_record *rec, uint32
 	struct ahead_entry *en = &a->ents[e];
 	size_t n = pd_machine_resolve_sample(a->m, rec, a->tmp, PD_SYM_MAX_STACK), i;
 
-	if (n > en->cap) {
-		struct ahead_frame *f = realloc(en->frames, n * sizeof(*f));
-
-		if (!f)
-			return -1;
-		en->frames = f;
-		en->cap = n;
-	}
+	if (!grow_array(&en->frames, &en->cap, n, sizeof(*en->frames)))
+		return -1;
 	for (i = 0; i < n; i++) {
 		const struct pd_sym_frame *s = &a->tmp[i];
 		struct ahead_frame *f = &en->frames[i];
