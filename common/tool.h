@@ -116,6 +116,13 @@ bool tool_output_is_input(const char *in, const char *out);
 int tool_check_output(const char *prog, const char *cmd, const char *in, const char *out);
 
 /*
+ * The input of a command given none: perf's rule, standard input ("-")
+ * when it is a pipe, else perf.data in the current directory; NULL after
+ *	PROG: CMD: no input file given, and no perf.data in the current directory
+ */
+const char *tool_default_input(const char *prog, const char *cmd);
+
+/*
  * A path given in an option (--symfs DIR, --kallsyms FILE, --buildid-dir
  * DIR) must be usable before anything is read: a directory that can be
  * searched (`dir`), else a file that can be opened for reading.  Returns

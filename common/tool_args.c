@@ -106,6 +106,28 @@ static bool shared_option(struct tool_args *a, int c, const char *arg)
 	}
 }
 
+/*
+ * An option that is neither the command's own nor handled above: a stack
+ * option when `so` is not NULL, a selection or input option, or a usage
+ * error naming the command.  Returns 0 when it was taken, else the exit
+ * code (2) after a message.
+ */
+static int select_or_stack_option(struct cli_select *cs, struct pd_sym_opts *so, int c,
+				  const char *arg, int argc, char **argv)
+{
+	int taken;
+
+	if (so) {
+		taken = cli_unwind_option(cs->cmd ? cs->cmd : cs->prog, c, arg, so);
+		if (taken)
+			return taken < 0 ? TOOL_EXIT_USAGE : 0;
+	}
+	taken = cli_select_option(cs, c, arg);
+	if (taken > 0)
+		return 0;
+	return taken < 0 ? TOOL_EXIT_USAGE : tool_bad_option(cs->prog, cs->cmd, argc, argv, c);
+}
+
 bool tool_args_to_stdout(const struct tool_args *a)
 {
 	return !a->output || ((a->cmd->groups & TOOL_ARG_DASH_STDOUT) && !strcmp(a->output, "-"));
@@ -139,6 +161,7 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 		    void *ctx)
 {
 	struct option longopts[MAX_LONGOPTS];
+	bool symbols = cmd->groups & TOOL_ARG_SYMBOLS;
 	char shortopts[64];
 	int c, code;
 
@@ -162,8 +185,8 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 		else if (shared_option(a, c, optarg))
 			code = 0;
 		else
-			code = cli_common_option(&a->cs, cmd->groups & TOOL_ARG_SYMBOLS ? &a->so : NULL,
-						 c, optarg, argc, argv);
+			code = select_or_stack_option(&a->cs, symbols ? &a->so : NULL, c, optarg,
+						      argc, argv);
 		if (code) {
 			tool_args_free(a);
 			return code;

@@ -70,6 +70,19 @@ int tool_check_output(const char *prog, const char *cmd, const char *in, const c
 	return TOOL_EXIT_USAGE;
 }
 
+const char *tool_default_input(const char *prog, const char *cmd)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	if (access("perf.data", F_OK) < 0) {
+		tool_error(prog, cmd, "no input file given, and no perf.data in the current directory");
+		return NULL;
+	}
+	return "perf.data";
+}
+
 int tool_check_option_path(const char *prog, const char *option, const char *path, bool dir)
 {
 	char what[64];

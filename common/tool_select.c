@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tool.h"
 #include "tool_select.h"
@@ -112,7 +110,6 @@ int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_op
 const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int first,
 			     const char *fallback)
 {
-	struct stat st;
 	int left = argc - first;
 
 	if (left > 1 || (left == 1 && cs->input)) {
@@ -125,14 +122,7 @@ const char *cli_select_input(struct cli_select *cs, int argc, char **argv, int f
 		return cs->input;
 	if (fallback)
 		return fallback;
-	/* perf's rule: a pipe on standard input is the input, else perf.data */
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	if (access("perf.data", F_OK) < 0) {
-		sel_error(cs, "no input file given, and no perf.data in the current directory");
-		return NULL;
-	}
-	return "perf.data";
+	return tool_default_input(cs->prog, cs->cmd);
 }
 
 bool cli_select_active(const struct cli_select *cs)
@@ -271,20 +261,4 @@ const char *cli_select_describe(const struct cli_select *cs, char *buf, size_t s
 	if (cs->reltime)
 		snprintf(buf + len, size - len, "%s--reltime", len ? " " : "");
 	return buf;
-}
-
-int cli_common_option(struct cli_select *cs, struct pd_sym_opts *so, int c, const char *arg,
-		      int argc, char **argv)
-{
-	int taken;
-
-	if (so) {
-		taken = cli_unwind_option(cs->cmd ? cs->cmd : cs->prog, c, arg, so);
-		if (taken)
-			return taken < 0 ? TOOL_EXIT_USAGE : 0;
-	}
-	taken = cli_select_option(cs, c, arg);
-	if (taken > 0)
-		return 0;
-	return taken < 0 ? TOOL_EXIT_USAGE : tool_bad_option(cs->prog, cs->cmd, argc, argv, c);
 }

@@ -7,13 +7,12 @@
  *	-i, --input FILE   the input, as the positional argument
  *	--pid, --tid, --comm, --cpu LIST, --time RANGES, --reltime, --event NAMES
  *
- * A command appends CLI_SELECT_LONGOPTS to its getopt_long() table and
- * CLI_SELECT_SHORTOPTS to its short options, hands every option it does
- * not know itself to cli_select_option(), takes its input from
- * cli_select_input(), and passes cli_select_reader_opts() to the reader,
- * which does the selecting (lib/select.c).  In common/, beside the other
- * command-line helpers (tool.h), so that perfsym shares it without
- * depending on perfconv's code.
+ * The one parser of the command lines (tool_args.h) hands these options
+ * to cli_select_option() and takes the input from cli_select_input(); a
+ * command passes cli_select_reader_opts() to the reader, which does the
+ * selecting (lib/select.c).  In common/, beside the other command-line
+ * helpers (tool.h), so that perfsym shares it without depending on
+ * perfconv's code.
  */
 #ifndef PERFDATA_TOOL_SELECT_H
 #define PERFDATA_TOOL_SELECT_H
@@ -25,6 +24,7 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/pd_symbols.h"
 
+/* the values getopt_long() returns for the shared long options (tool_args.c) */
 enum {
 	CLI_OPT_PID = 0x1100,
 	CLI_OPT_TID,
@@ -44,32 +44,12 @@ enum {
 	CLI_OPT_SRCLINE,
 };
 
-#define CLI_SELECT_SHORTOPTS "i:"
-
-#define CLI_INPUT_LONGOPTS \
-	{ "input", required_argument, NULL, 'i' }
-
-#define CLI_SELECT_LONGOPTS						\
-	CLI_INPUT_LONGOPTS,						\
-	{ "pid", required_argument, NULL, CLI_OPT_PID },		\
-	{ "tid", required_argument, NULL, CLI_OPT_TID },		\
-	{ "comm", required_argument, NULL, CLI_OPT_COMM },		\
-	{ "cpu", required_argument, NULL, CLI_OPT_CPU },		\
-	{ "time", required_argument, NULL, CLI_OPT_TIME },		\
-	{ "reltime", no_argument, NULL, CLI_OPT_RELTIME },		\
-	{ "event", required_argument, NULL, CLI_OPT_EVENT }
-
 /*
  * The stack options of the commands that symbolize (perfsym, to-csv,
- * to-json --full --symbols, to-pprof): CLI_UNWIND_LONGOPTS in the table,
- * options handed to cli_unwind_option() which sets pd_sym_opts' no_unwind,
- * no_inline and max_stack.
+ * to-json --full --symbols, to-pprof), TOOL_ARG_SYMBOLS of tool_args.h:
+ * cli_unwind_option() sets pd_sym_opts' no_unwind, no_inline and
+ * max_stack.
  */
-#define CLI_UNWIND_LONGOPTS						\
-	{ "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND },		\
-	{ "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE },		\
-	{ "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK }
-
 #define CLI_UNWIND_HELP								\
 	"      --no-unwind       do not unwind the user stack of --call-graph dwarf\n" \
 	"                        samples: the recorded callchain only\n"	\
@@ -123,16 +103,6 @@ void cli_select_free(struct cli_select *cs);
  * is wrong (a message was printed: exit 2).
  */
 int cli_select_option(struct cli_select *cs, int c, const char *arg);
-
-/*
- * The end of every command's option loop, for an option the command does
- * not know itself: a stack option when `so` is not NULL
- * (cli_unwind_option()), a selection or input option, or a usage error
- * naming the command.  Returns 0 when it was taken, else the exit code
- * (2) after a message.
- */
-int cli_common_option(struct cli_select *cs, struct pd_sym_opts *so, int c, const char *arg,
-		      int argc, char **argv);
 
 /*
  * The input of the command: -i FILE, or the one argument left at

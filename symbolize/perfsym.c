@@ -33,8 +33,8 @@
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_symbols.h"
 
-/* the input and selection options every command that writes samples shares */
-#include "../common/tool_select.h"
+/* the command line shared with perfconv: the input, selection and symbol options */
+#include "../common/tool_args.h"
 /* the message shape of every command */
 #include "../common/tool.h"
 
@@ -121,101 +121,76 @@ static void print_frame(struct pd_machine *m, const struct pd_sym_frame *f, bool
 		print_srcline(m, f);
 }
 
+/* perfsym's own options; the others are the groups of tool_args.h */
+struct perfsym_opts {
+	bool bench;
+	bool file_order;
+	bool verbose;
+};
+
+static int perfsym_option(int c, const char *arg, void *ctx)
+{
+	struct perfsym_opts *po = ctx;
+
+	if (c == 'b')
+		po->bench = true;
+	else if (c == 'o')
+		po->file_order = true;
+	else
+		po->verbose = true;
+	return 0;
+}
+
+static const struct option perfsym_longopts[] = {
+	{ "bench", no_argument, NULL, 'b' },
+	{ "file-order", no_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_cmd perfsym_cmd = {
+	.prog = "perfsym",
+	.groups = TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR | TOOL_ARG_SRCLINE,
+	/* -v without --verbose, as it always was */
+	.shortopts = "v",
+	.longopts = perfsym_longopts,
+	.option = perfsym_option,
+	.usage = usage,
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "srcline", no_argument, NULL, 's' },
-		{ "bench", no_argument, NULL, 'b' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "kallsyms", required_argument, NULL, 'k' },
-		{ "buildid-dir", required_argument, NULL, 'B' },
-		{ "file-order", no_argument, NULL, 'o' },
-		CLI_UNWIND_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct cli_select cs;
+	struct perfsym_opts po = { 0 };
+	struct tool_args args;
 	const char *input;
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
-	struct pd_sym_opts so = PD_SYM_OPTS_INIT;
 	struct diag_count dc = { 0 };
 	struct pd_sym_frame *frames;
 	struct pd_machine *m;
 	struct pd_members *members;
 	struct pd_reader *r;
 	const struct pd_record *rec;
-	bool bench = false, srcline = false, verbose = false;
+	bool bench, srcline;
 	uint64_t nframes = 0, nsamples = 0, warm_frames = 0;
 	double t0, t_res = 0, t_warm = 0;
-	int opt, ret;
+	int ret;
 
-	ro.time_order = true;
+	ret = tool_args_parse(&perfsym_cmd, argc, argv, &args, &po);
+	if (ret != TOOL_ARGS_RUN)
+		return ret;
+	input = args.input;
+	bench = po.bench;
+	srcline = args.so.srcline;
+	ro.time_order = !po.file_order;
 	ro.skip_compressed = true;
-	cli_select_init(&cs, "perfsym", NULL);
-	while ((opt = getopt_long(argc, argv, "vh" CLI_SELECT_SHORTOPTS, lopts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			srcline = so.srcline = true;
-			break;
-		case 'b':
-			bench = true;
-			break;
-		case 'S':
-			so.symfs = optarg;
-			break;
-		case 'k':
-			so.kallsyms = optarg;
-			break;
-		case 'B':
-			so.buildid_dir = optarg;
-			break;
-		case 'o':
-			ro.time_order = false;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			cli_select_free(&cs);
-			usage(stdout);
-			return TOOL_EXIT_OK;
-		default:
-			ret = cli_unwind_option("perfsym", opt, optarg, &so);
-			if (ret < 0) {
-				cli_select_free(&cs);
-				return TOOL_EXIT_USAGE;
-			}
-			if (ret > 0)
-				break;
-			ret = cli_select_option(&cs, opt, optarg);
-			if (ret <= 0) {
-				if (!ret)
-					usage(stderr);
-				cli_select_free(&cs);
-				return TOOL_EXIT_USAGE;
-			}
-		}
-	}
-	input = cli_select_input(&cs, argc, argv, optind, NULL);
-	if (!input) {
-		usage(stderr);
-		cli_select_free(&cs);
-		return TOOL_EXIT_USAGE;
-	}
-	if (tool_check_sym_paths("perfsym", so.symfs, so.kallsyms, so.buildid_dir)) {
-		cli_select_free(&cs);
-		return TOOL_EXIT_USAGE;
-	}
-	cli_select_reader_opts(&cs, &ro);
+	cli_select_reader_opts(&args.cs, &ro);
 	dc.name = input;
-	dc.verbose = verbose;
+	dc.verbose = po.verbose;
 	ro.diag_fn = print_diag;
 	ro.diag_arg = &dc;
-	so.diag_fn = print_diag;
-	so.diag_arg = &dc;
+	args.so.diag_fn = print_diag;
+	args.so.diag_arg = &dc;
 	frames = calloc(PD_SYM_MAX_STACK, sizeof(*frames));
-	if (!frames || pd_machine_new(&so, &m) < 0) {
+	if (!frames || pd_machine_new(&args.so, &m) < 0) {
 		/* the paths of the options were checked: only memory can fail here */
 		fprintf(stderr, "perfsym: out of memory\n");
 		return TOOL_EXIT_IO;
@@ -225,22 +200,22 @@ int main(int argc, char **argv)
 		/* the reader said why (print_diag) */
 		pd_machine_free(m);
 		free(frames);
-		cli_select_free(&cs);
+		tool_args_free(&args);
 		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
 	}
-	if (cli_select_check(&cs, r, false)) {
+	if (cli_select_check(&args.cs, r, false)) {
 		pd_reader_close(r);
 		pd_machine_free(m);
 		free(frames);
-		cli_select_free(&cs);
+		tool_args_free(&args);
 		return TOOL_EXIT_USAGE;
 	}
-	if (pd_members_new(r, cs.sel, &members) < 0) {
+	if (pd_members_new(r, args.cs.sel, &members) < 0) {
 		fprintf(stderr, "perfsym: out of memory\n");
 		pd_reader_close(r);
 		pd_machine_free(m);
 		free(frames);
-		cli_select_free(&cs);
+		tool_args_free(&args);
 		return TOOL_EXIT_IO;
 	}
 	pd_machine_add_features(m, pd_reader_features(r));
@@ -328,13 +303,13 @@ int main(int argc, char **argv)
 		       st.cache_hits + st.cache_misses ?
 		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);
 	}
-	if (ret >= 0 && cli_select_check(&cs, r, true))
+	if (ret >= 0 && cli_select_check(&args.cs, r, true))
 		ret = TOOL_EXIT_USAGE;
 	pd_members_free(members);
 	pd_reader_close(r);
 	pd_machine_free(m);
 	free(frames);
-	cli_select_free(&cs);
+	tool_args_free(&args);
 	if (ret < 0)
 		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
 	/* ret: 0, or TOOL_EXIT_USAGE for a selection that matched no event */

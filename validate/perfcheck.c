@@ -14,8 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "perfcheck.h"
 
@@ -87,7 +85,6 @@ int main(int argc, char **argv)
 	static const char **inputs;
 	size_t nr_inputs = 0;
 	bool list = false;
-	struct stat st;
 	int c, i;
 
 	/* -i FILE and FILE arguments, in the order given */
@@ -157,13 +154,8 @@ int main(int argc, char **argv)
 		inputs[nr_inputs++] = argv[i];
 	if (!nr_inputs) {
 		/* perf's rule: a pipe on standard input, else ./perf.data */
-		if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode)) {
-			inputs[nr_inputs++] = "-";
-		} else if (!access("perf.data", F_OK)) {
-			inputs[nr_inputs++] = "perf.data";
-		} else {
-			fprintf(stderr, "%s: no input file given, and no perf.data in the current "
-				"directory\n", progname);
+		inputs[nr_inputs++] = tool_default_input(progname, NULL);
+		if (!inputs[0]) {
 			usage(stderr);
 			free(inputs);
 			return PC_EXIT_USAGE;
