@@ -5,8 +5,8 @@
  *
  *	perfconv to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR] FILE|-
  *
- * One pass in time order feeds the symbolization machine and every
- * selected table (csv_tables.c).  Streaming tables keep no state per
+ * One pass in time order feeds the symbolization machine (when a selected
+ * table needs symbols) and every selected table (csv_tables.c).  Streaming tables keep no state per
  * record; the aggregated ones grow with their distinct keys only.
  */
 #include <errno.h>
@@ -326,7 +326,8 @@ int cmd_to_csv(int argc, char **argv)
 	drv_opts_from_args(&o, &a);
 	/* perf script's order: it decides comm and maps of every sample */
 	o.ro.time_order = true;
-	o.so = &a.so;
+	/* the records and side-band tables need no symbols: no machine for them */
+	o.so = csv_wants_symbols(c) ? &a.so : NULL;
 	cw.c = c;
 	cw.dir = a.output;
 	cw.sel = a.cs.sel;

@@ -1143,7 +1143,8 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 		es->samples++;
 		es->period += mbr.period;
 		/* the machine keeps the process table (pd_sym_opts.processes) */
-		if (pd_machine_count_sample(c->m, rec, ev, mbr.period) < 0) {
+		if (c->want[CSV_PROCESSES] &&
+		    pd_machine_count_sample(c->m, rec, ev, mbr.period) < 0) {
 			c->nomem = true;
 			return;
 		}
@@ -1178,9 +1179,19 @@ static void sample_record(struct csv_ctx *c, const struct pd_record *rec)
 		c->nomem = true;
 }
 
+bool csv_wants_symbols(const struct csv_ctx *c)
+{
+	return c->want[CSV_SAMPLES] || c->want[CSV_PROCESSES] || c->want[CSV_FUNCTIONS] ||
+	       c->want[CSV_LINES] || c->want[CSV_FOLDED];
+}
+
 void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 {
-	stats_record(c, rec);
+	/* the counts of the stats table, and its samples and period per event */
+	bool counts = c->want[CSV_STATS];
+
+	if (counts)
+		stats_record(c, rec);
 	if (c->want[CSV_RECORDS])
 		records_row(c, rec);
 	if (!rec->decoded)
@@ -1189,7 +1200,7 @@ void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 	switch (rec->type) {
 	case PD_REC_SAMPLE:
 		/* a sample without its attr has no event: nothing to charge it to */
-		if (rec->event_index >= 0) {
+		if (rec->event_index >= 0 && (counts || csv_wants_symbols(c))) {
 			struct csv_evsum *es = evsum(c, &c->ev, rec->event_index);
 
 			if (es)

@@ -143,6 +143,12 @@ struct csv_ctx {
 int csv_ctx_init(struct csv_ctx *c);
 void csv_ctx_free(struct csv_ctx *c);
 
+/*
+ * Whether a wanted table needs the symbolizer's machine (samples,
+ * processes, functions, lines, folded); without one, c->m stays NULL.
+ */
+bool csv_wants_symbols(const struct csv_ctx *c);
+
 /* A record, after pd_machine_process(): updates every aggregate and streaming table. */
 void csv_record(struct csv_ctx *c, const struct pd_record *rec);
 
