@@ -38,30 +38,67 @@ static const struct {
 #define NR_SHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
 /* room for the shared options and a command's own */
 #define MAX_LONGOPTS 64
+#define MAX_SHORTOPTS 64
+/* what getopt_long() returns for the long-only flag i of a command */
+#define FLAG_VAL 0x1400
 
-static size_t build_longopts(const struct tool_cmd *cmd, struct option *opts)
+static bool end_of_flags(const struct tool_flag *f)
 {
+	return !f->name && !f->short_name;
+}
+
+static int flag_val(const struct tool_flag *f, size_t i)
+{
+	return f->short_name ? f->short_name : FLAG_VAL + (int)i;
+}
+
+static void build_longopts(const struct tool_cmd *cmd, struct option *opts)
+{
+	const struct tool_flag *f;
 	size_t i, n = 0;
 
 	for (i = 0; i < NR_SHARED; i++)
 		if (shared_longopts[i].group & cmd->groups)
 			opts[n++] = shared_longopts[i].opt;
+	for (i = 0, f = cmd->flags; f && !end_of_flags(&f[i]) && n < MAX_LONGOPTS - 1; i++) {
+		if (f[i].name)
+			opts[n++] = (struct option){ f[i].name, no_argument, NULL, flag_val(&f[i], i) };
+	}
 	for (i = 0; cmd->longopts && cmd->longopts[i].name && n < MAX_LONGOPTS - 1; i++)
 		opts[n++] = cmd->longopts[i];
 	memset(&opts[n], 0, sizeof(opts[n]));
-	return n;
 }
 
-/* "-o:vhi:" and the command's own: a leading ':' reports a missing argument */
+/* ":o:vhi:" and the command's own: a leading ':' reports a missing argument */
 static void build_shortopts(const struct tool_cmd *cmd, char *buf, size_t size)
 {
 	unsigned int g = cmd->groups;
+	const struct tool_flag *f;
+	size_t i, n;
 
-	snprintf(buf, size, ":%s%sh%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
-		 g & TOOL_ARG_VERBOSE ? "v" : "", g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT) ? "i:" : "",
-		 cmd->shortopts ? cmd->shortopts : "");
+	n = (size_t)snprintf(buf, size, ":%s%sh%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
+			     g & TOOL_ARG_VERBOSE ? "v" : "",
+			     g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT) ? "i:" : "",
+			     cmd->shortopts ? cmd->shortopts : "");
+	for (i = 0, f = cmd->flags; f && !end_of_flags(&f[i]) && n < size - 1; i++)
+		if (f[i].short_name)
+			buf[n++] = f[i].short_name;
+	buf[n < size ? n : size - 1] = '\0';
 }
 
+/* The command's own bool option `c`, or NULL. */
+static const struct tool_flag *own_flag(const struct tool_cmd *cmd, int c)
+{
+	const struct tool_flag *f = cmd->flags;
+	size_t i;
+
+	for (i = 0; f && !end_of_flags(&f[i]); i++)
+		if (flag_val(&f[i], i) == c)
+			return &f[i];
+	return NULL;
+}
+
+/* One of the command's own options that take an argument? */
 static bool own_option(const struct tool_cmd *cmd, int c)
 {
 	size_t i;
@@ -128,6 +165,24 @@ static int select_or_stack_option(struct cli_select *cs, struct pd_sym_opts *so,
 	return taken < 0 ? TOOL_EXIT_USAGE : tool_bad_option(cs->prog, cs->cmd, argc, argv, c);
 }
 
+/* Option `c` from getopt_long(): 0 when taken, else the exit code after a message. */
+static int take_option(const struct tool_cmd *cmd, struct tool_args *a, void *ctx, int c,
+		       int argc, char **argv)
+{
+	const struct tool_flag *flag = own_flag(cmd, c);
+	bool symbols = cmd->groups & TOOL_ARG_SYMBOLS;
+
+	if (flag) {
+		*(bool *)((char *)ctx + flag->offset) = flag->value;
+		return 0;
+	}
+	if (own_option(cmd, c))
+		return cmd->option(c, optarg, ctx);
+	if (shared_option(a, c, optarg))
+		return 0;
+	return select_or_stack_option(&a->cs, symbols ? &a->so : NULL, c, optarg, argc, argv);
+}
+
 bool tool_args_to_stdout(const struct tool_args *a)
 {
 	return !a->output || ((a->cmd->groups & TOOL_ARG_DASH_STDOUT) && !strcmp(a->output, "-"));
@@ -161,8 +216,7 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 		    void *ctx)
 {
 	struct option longopts[MAX_LONGOPTS];
-	bool symbols = cmd->groups & TOOL_ARG_SYMBOLS;
-	char shortopts[64];
+	char shortopts[MAX_SHORTOPTS];
 	int c, code;
 
 	memset(a, 0, sizeof(*a));
@@ -180,13 +234,7 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 			tool_args_free(a);
 			return tool_finish_output(cmd->prog, TOOL_EXIT_OK);
 		}
-		if (own_option(cmd, c))
-			code = cmd->option(c, optarg, ctx);
-		else if (shared_option(a, c, optarg))
-			code = 0;
-		else
-			code = select_or_stack_option(&a->cs, symbols ? &a->so : NULL, c, optarg,
-						      argc, argv);
+		code = take_option(cmd, a, ctx, c, argc, argv);
 		if (code) {
 			tool_args_free(a);
 			return code;

@@ -16,6 +16,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "perfdata/pd_symbols.h"
@@ -37,10 +38,27 @@ enum tool_arg_group {
 	TOOL_ARG_NAMED = 1 << 9,	/* -o '' is refused */
 };
 
+/*
+ * An option of a command's own that only sets a bool in the command's
+ * context (the `ctx` of tool_args_parse()), written
+ *	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true)
+ */
+struct tool_flag {
+	const char *name;	/* the long name, or NULL for a short option only */
+	char short_name;	/* 'x', or 0 for a long option only */
+	size_t offset;		/* of the bool in the context */
+	bool value;		/* what the option sets it to */
+};
+
+#define TOOL_FLAG(name, short_name, type, member, value)	\
+	{ name, short_name, offsetof(type, member), value }
+
 struct tool_cmd {
 	const char *prog;		/* "perfconv", for messages */
 	const char *name;		/* "to-proto", or NULL for a program without commands */
 	unsigned int groups;		/* enum tool_arg_group */
+	const struct tool_flag *flags;	/* its own bool options, { NULL, 0 } ended, or NULL */
+	/* its own options that take more (an argument), with their callback: */
 	const char *shortopts;		/* the command's own short options ("xt"), or NULL */
 	const struct option *longopts;	/* its own long options, { NULL } ended, or NULL */
 	/*

@@ -250,31 +250,17 @@ static void usage(FILE *f)
 		CLI_INPUT_HELP_TAIL, cli_progname);
 }
 
-/* -x, --hex and -t, --time-order */
-static int dump_option(int c, const char *arg, void *w)
-{
-	struct dump_writer *dw = w;
-
-	if (c == 'x')
-		dw->dc.hex = true;
-	else
-		dw->time_order = true;
-	return 0;
-}
-
-static const struct option dump_longopts[] = {
-	{ "hex", no_argument, NULL, 'x' },
-	{ "time-order", no_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag dump_flags[] = {
+	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true),
+	TOOL_FLAG("time-order", 't', struct dump_writer, time_order, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd dump_cmd = {
 	.prog = CLI_PROGNAME,
 	.name = "dump",
 	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
-	.shortopts = "xt",
-	.longopts = dump_longopts,
-	.option = dump_option,
+	.flags = dump_flags,
 	.usage = usage,
 };
 

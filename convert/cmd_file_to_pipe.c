@@ -216,18 +216,9 @@ static const struct writer_ops f2p_ops = {
 	.close = f2p_close,
 };
 
-/* --fsync, the one option of its own */
-static int f2p_option(int c, const char *arg, void *arg_fw)
-{
-	struct f2p_writer *fw = arg_fw;
-
-	fw->wo.fsync = true;
-	return 0;
-}
-
-static const struct option f2p_longopts[] = {
-	{ "fsync", no_argument, NULL, 'F' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag f2p_flags[] = {
+	TOOL_FLAG("fsync", 0, struct f2p_writer, wo.fsync, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd file_to_pipe_cmd = {
@@ -236,8 +227,7 @@ static const struct tool_cmd file_to_pipe_cmd = {
 	/* only -i: every record is written */
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_INPUT,
-	.longopts = f2p_longopts,
-	.option = f2p_option,
+	.flags = f2p_flags,
 	.usage = usage,
 	.binary = "a binary stream",
 	.binary_how = "a pipe",

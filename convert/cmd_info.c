@@ -560,18 +560,9 @@ static const struct writer_ops info_ops = {
 	.close = info_close,
 };
 
-/* --json, the one option of its own */
-static int info_option(int c, const char *arg, void *w)
-{
-	struct info_ctx *ic = w;
-
-	ic->json = true;
-	return 0;
-}
-
-static const struct option info_longopts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag info_flags[] = {
+	TOOL_FLAG("json", 'j', struct info_ctx, json, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd info_cmd = {
@@ -579,9 +570,7 @@ static const struct tool_cmd info_cmd = {
 	.name = "info",
 	/* only -i: info has no selection */
 	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
-	.shortopts = "j",
-	.longopts = info_longopts,
-	.option = info_option,
+	.flags = info_flags,
 	.usage = usage,
 };
 

@@ -483,18 +483,9 @@ static const struct writer_ops p2f_ops = {
 	.close = p2f_close,
 };
 
-/* --fsync, the one option of its own */
-static int p2f_option(int c, const char *arg, void *arg_p)
-{
-	struct p2f *p = arg_p;
-
-	p->wo.fsync = true;
-	return 0;
-}
-
-static const struct option p2f_longopts[] = {
-	{ "fsync", no_argument, NULL, 'F' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag p2f_flags[] = {
+	TOOL_FLAG("fsync", 0, struct p2f, wo.fsync, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd pipe_to_file_cmd = {
@@ -503,8 +494,7 @@ static const struct tool_cmd pipe_to_file_cmd = {
 	/* only -i: the stream is copied whole */
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_STRICT |
 		  TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
-	.longopts = p2f_longopts,
-	.option = p2f_option,
+	.flags = p2f_flags,
 	.usage = usage,
 	/* a stream comes on standard input unless named */
 	.default_input = "-",

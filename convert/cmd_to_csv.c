@@ -239,22 +239,22 @@ static const struct writer_ops csv_ops = {
 	.close = csv_close_op,
 };
 
-/* -t, --table and --folded-period */
+/* -t, --table NAME[,NAME...] */
 static int csv_option(int ch, const char *arg, void *ctx)
 {
 	struct csv_ctx *c = ctx;
 
-	if (ch == 'P')
-		c->folded_period = true;
-	else if (add_tables(c->want, arg))
-		return CLI_EXIT_USAGE;
-	return 0;
+	return add_tables(c->want, arg) ? CLI_EXIT_USAGE : 0;
 }
 
 static const struct option csv_longopts[] = {
 	{ "table", required_argument, NULL, 't' },
-	{ "folded-period", no_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 },
+};
+
+static const struct tool_flag csv_flags[] = {
+	TOOL_FLAG("folded-period", 0, struct csv_ctx, folded_period, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd to_csv_cmd = {
@@ -262,6 +262,7 @@ static const struct tool_cmd to_csv_cmd = {
 	.name = "to-csv",
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT |
 		  TOOL_ARG_SYMBOLS | TOOL_ARG_SRCLINE,
+	.flags = csv_flags,
 	.shortopts = "t:",
 	.longopts = csv_longopts,
 	.option = csv_option,

@@ -63,43 +63,14 @@ static void usage(FILE *f)
 		cli_progname);
 }
 
-enum { OPT_FULL = 256, OPT_JSONL, OPT_ORDERED, OPT_SYMBOLS, OPT_NO_TRACE, OPT_NO_PROGRESS };
-
-static int json_option(int c, const char *arg, void *ctx)
-{
-	struct to_json_opts *o = ctx;
-
-	switch (c) {
-	case OPT_FULL:
-		o->full = true;
-		break;
-	case OPT_JSONL:
-		o->full = o->jsonl = true;
-		break;
-	case OPT_ORDERED:
-		o->ordered = true;
-		break;
-	case OPT_SYMBOLS:
-		o->symbols = true;
-		break;
-	case OPT_NO_TRACE:
-		o->trace_fields = false;
-		break;
-	default:
-		o->progress = false;
-		break;
-	}
-	return 0;
-}
-
-static const struct option json_longopts[] = {
-	{ "full", no_argument, NULL, OPT_FULL },
-	{ "jsonl", no_argument, NULL, OPT_JSONL },
-	{ "ordered", no_argument, NULL, OPT_ORDERED },
-	{ "symbols", no_argument, NULL, OPT_SYMBOLS },
-	{ "no-trace-fields", no_argument, NULL, OPT_NO_TRACE },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag json_flags[] = {
+	TOOL_FLAG("full", 0, struct to_json_opts, full, true),
+	TOOL_FLAG("jsonl", 0, struct to_json_opts, jsonl, true),
+	TOOL_FLAG("ordered", 0, struct to_json_opts, ordered, true),
+	TOOL_FLAG("symbols", 0, struct to_json_opts, symbols, true),
+	TOOL_FLAG("no-trace-fields", 0, struct to_json_opts, trace_fields, false),
+	TOOL_FLAG("no-progress", 0, struct to_json_opts, progress, false),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd to_json_cmd = {
@@ -107,8 +78,7 @@ static const struct tool_cmd to_json_cmd = {
 	.name = "to-json",
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR,
-	.longopts = json_longopts,
-	.option = json_option,
+	.flags = json_flags,
 	.usage = usage,
 };
 
@@ -218,6 +188,8 @@ int cmd_to_json(int argc, char **argv)
 	if (code != TOOL_ARGS_RUN)
 		return code;
 	input = a.input;
+	/* --jsonl is --full as JSON Lines */
+	o.full = o.full || o.jsonl;
 	code = CLI_EXIT_USAGE;
 	if (!o.full && (o.ordered || o.symbols)) {
 		cli_error("to-json: --ordered and --symbols need --full "

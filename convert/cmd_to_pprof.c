@@ -135,18 +135,9 @@ static const struct writer_ops pprof_ops = {
 	.close = pprof_close,
 };
 
-/* --no-srcline, the one option of its own */
-static int pprof_option(int c, const char *arg, void *w)
-{
-	struct pprof_writer *pw = w;
-
-	pw->srcline = false;
-	return 0;
-}
-
-static const struct option pprof_longopts[] = {
-	{ "no-srcline", no_argument, NULL, 'n' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag pprof_flags[] = {
+	TOOL_FLAG("no-srcline", 0, struct pprof_writer, srcline, false),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd to_pprof_cmd = {
@@ -154,8 +145,7 @@ static const struct tool_cmd to_pprof_cmd = {
 	.name = "to-pprof",
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT |
 		  TOOL_ARG_SYMBOLS,
-	.longopts = pprof_longopts,
-	.option = pprof_option,
+	.flags = pprof_flags,
 	.usage = usage,
 	.binary = "a compressed profile",
 	.binary_how = "redirect",

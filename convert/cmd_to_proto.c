@@ -148,26 +148,16 @@ static const struct writer_ops proto_ops = {
 	.close = proto_close,
 };
 
-/* --quipper-compat, the one option of its own */
-static int proto_option(int c, const char *arg, void *w)
-{
-	struct proto_writer *pw = w;
-
-	pw->compat = true;
-	return 0;
-}
-
-static const struct option proto_longopts[] = {
-	{ "quipper-compat", no_argument, NULL, 'q' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag proto_flags[] = {
+	TOOL_FLAG("quipper-compat", 0, struct proto_writer, compat, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd to_proto_cmd = {
 	.prog = CLI_PROGNAME,
 	.name = "to-proto",
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
-	.longopts = proto_longopts,
-	.option = proto_option,
+	.flags = proto_flags,
 	.usage = usage,
 	.binary = "binary protobuf",
 	.binary_how = "redirect",

@@ -128,32 +128,18 @@ struct perfsym_opts {
 	bool verbose;
 };
 
-static int perfsym_option(int c, const char *arg, void *ctx)
-{
-	struct perfsym_opts *po = ctx;
-
-	if (c == 'b')
-		po->bench = true;
-	else if (c == 'o')
-		po->file_order = true;
-	else
-		po->verbose = true;
-	return 0;
-}
-
-static const struct option perfsym_longopts[] = {
-	{ "bench", no_argument, NULL, 'b' },
-	{ "file-order", no_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_flag perfsym_flags[] = {
+	TOOL_FLAG("bench", 0, struct perfsym_opts, bench, true),
+	TOOL_FLAG("file-order", 0, struct perfsym_opts, file_order, true),
+	/* -v without --verbose, as it always was */
+	TOOL_FLAG(NULL, 'v', struct perfsym_opts, verbose, true),
+	{ NULL, 0, 0, false },
 };
 
 static const struct tool_cmd perfsym_cmd = {
 	.prog = "perfsym",
 	.groups = TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR | TOOL_ARG_SRCLINE,
-	/* -v without --verbose, as it always was */
-	.shortopts = "v",
-	.longopts = perfsym_longopts,
-	.option = perfsym_option,
+	.flags = perfsym_flags,
 	.usage = usage,
 };
 
