@@ -62,6 +62,12 @@ int tool_bad_option(const char *prog, const char *cmd, int argc, char **argv, in
 bool tool_parse_u64(const char *s, uint64_t *out);
 
 /*
+ * --version: "PROG VERSION" on standard output, the library's version
+ * (the commands ship with it).  Returns tool_finish_output()'s code.
+ */
+int tool_print_version(const char *prog);
+
+/*
  * Standard output could not be written (a full disk, a closed pipe): an
  * I/O error, not a success.  Returns `code`, or TOOL_EXIT_IO after a
  * message.

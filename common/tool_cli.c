@@ -65,6 +65,12 @@ bool tool_parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
+int tool_print_version(const char *prog)
+{
+	printf("%s %s\n", prog, pd_version());
+	return tool_finish_output(prog, TOOL_EXIT_OK);
+}
+
 int tool_finish_output(const char *prog, int code)
 {
 	/* fflush() reports a failed write of buffered data, ferror() an earlier one */

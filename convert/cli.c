@@ -3,25 +3,12 @@
  * cli.c - helpers shared by the perfconv subcommands.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
 const char *cli_progname = CLI_PROGNAME;
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", cli_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)
 {

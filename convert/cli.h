@@ -48,7 +48,7 @@ enum cli_exit {
 extern const char *cli_progname;
 
 /* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define cli_error(...)	tool_error(cli_progname, NULL, __VA_ARGS__)
 
 /*
  * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag

@@ -70,9 +70,7 @@ int main(int argc, char **argv)
 		return tool_finish_output(cli_progname, CLI_EXIT_OK);
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		/* the command ships with the library: one version for both */
-		printf("%s %s\n", cli_progname, pd_version());
-		return tool_finish_output(cli_progname, CLI_EXIT_OK);
+		return tool_print_version(cli_progname);
 	}
 	if (cmd[0] == '-') {
 		cli_error("unknown option '%s'", cmd);

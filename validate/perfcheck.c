@@ -136,8 +136,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return tool_finish_output(progname, PC_EXIT_OK);
 		case 'V':
-			printf("%s %s\n", progname, pd_version());
-			return tool_finish_output(progname, PC_EXIT_OK);
+			return tool_print_version(progname);
 		default:
 			return tool_bad_option(progname, NULL, argc, argv, c);
 		}
