@@ -1926,6 +1926,21 @@ bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_
 	return true;
 }
 
+bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low)
+{
+	struct aspace *a = as;
+	size_t i;
+
+	/* sorted by start: the first map of the DSO is its lowest */
+	for (i = 0; i < a->nr; i++) {
+		if (a->maps[i].dso == d && !a->maps[i].identity) {
+			*low = a->maps[i].start;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool pd_machine_uw_any_image(struct pd_machine *m, void *as)
 {
 	struct aspace *a = as;

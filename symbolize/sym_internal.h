@@ -284,6 +284,12 @@ const char *pd_machine_arch(const struct pd_machine *m);
 int pd_machine_uw_space(struct pd_machine *m, int32_t pid, int32_t tid, struct pd_uw_space *out);
 /* the file-backed map covering addr; loads its DSO */
 bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_uw_map *out);
+/*
+ * The lowest start of the maps of DSO d in the address space, maps left
+ * from before an exec included (perf keeps them too): perf's libunwind
+ * glue takes it, minus the first PT_LOAD's page, for the DSO's load bias.
+ */
+bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low);
 /* some map of the address space has a readable ELF image (loads DSOs until one has) */
 bool pd_machine_uw_any_image(struct pd_machine *m, void *as);
 

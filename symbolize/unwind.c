@@ -45,6 +45,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,6 +70,9 @@ struct uw_mod {
 	struct pd_dso *dso;
 	uint64_t base;		/* map start - pgoff: where file offset 0 would be */
 	uint64_t start, end;	/* the module's address range in the Dwfl */
+	uint64_t elf_base;	/* first PT_LOAD's page (UINT64_MAX: unknown) */
+	uint64_t low, low_stamp; /* lowest map of the DSO, at address-space version */
+	bool low_ok;
 };
 
 struct pd_unwind_space {
@@ -122,6 +126,7 @@ struct uw_rule {
 	const struct pd_dso *dso;	/* NULL: empty slot */
 	uint64_t pc;			/* address in the module (minus its bias) */
 	bool fast;
+	bool found;			/* some FDE covers pc */
 	uint8_t cfa_reg;		/* DWARF register: 6 or 7 */
 	uint8_t how[UW_NR_TRACKED];
 	int64_t cfa_off;
@@ -209,7 +214,7 @@ struct uw_regdesc {
 };
 
 static const struct uw_regdesc regdesc[UW_ARCH_NR] = {
-	[UW_ARCH_X86_64] = { x86_64_dwarf_to_perf, 7, 8, 7, -1, EM_X86_64, ELFCLASS64 },
+	[UW_ARCH_X86_64] = { x86_64_dwarf_to_perf, 7, 8, 7, 16, EM_X86_64, ELFCLASS64 },
 	[UW_ARCH_I386] = { i386_dwarf_to_perf, 7, 8, 4, 8, EM_386, ELFCLASS32 },
 	[UW_ARCH_AARCH64] = { aarch64_dwarf_to_perf, 31, 32, 31, -1, EM_AARCH64, ELFCLASS64 },
 };
@@ -436,8 +441,8 @@ static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	if (rd->elfclass == ELFCLASS32)
 		pc = (uint32_t)pc;
 	/*
-	 * i386 CFI names eip (the return address column) in expressions: the
-	 * PLT's CFA depends on where in an entry eip is.
+	 * The PLT's CFI names eip or rip (the return address column) in a
+	 * CFA expression: it depends on where in an entry the pc is.
 	 */
 	if (rd->dwarf_pc >= 0) {
 		Dwarf_Word w = pc;
@@ -560,6 +565,24 @@ static void space_free(void *state)
 	free(sp);
 }
 
+/* the page of a module's first PT_LOAD (perf's elf_base_address()) */
+static uint64_t first_load_page(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(mod, &bias);
+	size_t i, n = 0;
+
+	if (!e || elf_getphdrnum(e, &n) != 0)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			return ph.p_vaddr & ~(uint64_t)4095;
+	}
+	return UINT64_MAX;
+}
+
 /*
  * Make sure the DSO mapped at `pc` is a module of the space's Dwfl at the
  * right place.  A module left from maps that have changed since makes the
@@ -600,6 +623,7 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	um->u = u;
 	um->dso = mp.dso;
 	um->base = base;
+	um->elf_base = UINT64_MAX;
 	um->next = sp->mods;
 	sp->mods = um;
 	fd = pd_sym_open(pd_machine_env(u->m), path, mp.dso->runtime_path ? true : mp.dso->syms_under_root);
@@ -616,6 +640,7 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud)
 		*ud = um;
+	um->elf_base = first_load_page(mod);
 }
 
 static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)
@@ -869,37 +894,131 @@ static const struct uw_rule *rule_get(struct pd_unwinder *u, const struct pd_dso
 	memset(r, 0, sizeof(*r));
 	r->dso = dso;
 	r->pc = pc;
-	if (dwarf_cfi_addrframe(cfi, pc, &fr) == 0)
+	if (dwarf_cfi_addrframe(cfi, pc, &fr) == 0) {
+		r->found = true;
 		r->fast = rule_decode(fr, r);
+	}
 	free(fr);
 	return r;
 }
 
-/* The row libdw's walk would use for the frame at `pc` (NULL: not ours to apply). */
+/*
+ * The load bias perf's libunwind glue gives a DSO's .eh_frame_hdr
+ * (read_unwind_spec_eh_frame): the lowest start of any map of the DSO in
+ * the address space minus its first PT_LOAD's page.  Maps left from the
+ * image before an exec count too (perf keeps them), so in a process that
+ * exec'd again (a shell script running its program, a wrapper) a library
+ * both images use is looked up where the older image had it: the search
+ * is off by the distance between the two, finds no FDE (or, when the two
+ * are close, another function's) and libunwind falls back to its guesses.
+ */
+static uint64_t perf_bias(struct pd_unwinder *u, struct uw_mod *um, uint64_t bias)
+{
+	if (um->elf_base == UINT64_MAX)
+		return bias;
+	if (um->low_stamp != u->spc.stamp || !um->low_stamp) {
+		um->low_ok = pd_machine_uw_dso_low(u->spc.as, um->dso, &um->low);
+		um->low_stamp = u->spc.stamp;
+	}
+	if (!um->low_ok)
+		return bias;
+	return um->low - um->elf_base;
+}
+
+enum uw_look {
+	UW_LOOK_FAST,		/* a row the fast path applies */
+	UW_LOOK_LIBDW,		/* another row, or no .eh_frame: libdw's walk */
+	UW_LOOK_NONE,		/* .eh_frame has no FDE for it (as perf looks) */
+	UW_LOOK_STOP,		/* no readable file with CFI is mapped there */
+};
+
+/* The row perf's lookup finds for the frame at `pc`, if the fast path can apply it. */
 static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_space *sp,
-				       uint64_t pc)
+				       uint64_t pc, enum uw_look *look)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, pc);
 	const struct uw_rule *r;
 	struct uw_mod *um;
-	Dwarf_Addr bias = 0;
+	Dwarf_Addr bias = 0, dbias;
 	Dwarf_CFI *cfi;
 	void **ud;
 
+	/*
+	 * perf's find_proc_info fails for an address outside any readable
+	 * file (anonymous or JIT memory, a file it cannot open, garbage):
+	 * the stack ends there, where libdw would guess on from rbp.
+	 */
+	*look = UW_LOOK_STOP;
 	if (!mod)
 		return NULL;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	um = ud ? *ud : NULL;
 	if (!um)
 		return NULL;
+	*look = UW_LOOK_LIBDW;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (!cfi)
+	if (!cfi) {
+		if (!dwfl_module_dwarf_cfi(mod, &dbias))
+			*look = UW_LOOK_STOP;
 		return NULL;
-	r = rule_get(u, um->dso, cfi, pc - bias);
-	return r->fast ? r : NULL;
+	}
+	r = rule_get(u, um->dso, cfi, pc - perf_bias(u, um, bias));
+	if (r->fast) {
+		*look = UW_LOOK_FAST;
+		return r;
+	}
+	/* perf tries .debug_frame next: left to libdw, which does too */
+	if (!r->found && !dwfl_module_dwarf_cfi(mod, &dbias))
+		*look = UW_LOOK_NONE;
+	return NULL;
 }
 
 enum uw_fast { UW_FAST_LIBDW = -2 };
+
+/*
+ * perf's libunwind (x86_64 unw_step, libunwind 1.6) when no FDE covers
+ * the frame at `pc`: a signal trampoline is recognised by its code (left
+ * to libdw here), a lazy PLT entry has its return address at rsp, and
+ * anything else is guessed to keep its frame pointer: the caller's rbp
+ * is at [rbp] and its return address at [rbp + 8], taken when rbp lies
+ * within 16 KiB above the frame's stack pointer and [rbp] can be read;
+ * the caller's stack pointer is the frame's plus 16.  No rbp (or 0) ends
+ * the stack.  Returns 1 with the caller's registers in val/set (the
+ * return address, 0 included, in val[UW_RA]), 0 when the stack ends
+ * here, -1 when libdw must unwind the sample.
+ */
+static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64_t *val)
+{
+	uint64_t w0 = 0, w1 = 0, rbp, rbp1, ra;
+	bool code = logged_read(u, pc, &w0) && logged_read(u, pc + 8, &w1);
+
+	if (code && w0 == 0x0f0000000fc0c748ULL && (w1 & 0xff) == 0x05)
+		return -1;		/* mov $15,%rax; syscall: rt_sigreturn */
+	if (!set[UW_RSP])
+		return 0;
+	if (code && (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
+	    ((w1 >> 24) & 0xff) == 0xe9) {
+		/* jmp *GOT(%rip); push $n; jmp .plt: called, nothing pushed yet */
+		if (!set[UW_RBP] || !logged_read(u, val[UW_RSP], &ra))
+			return 0;
+		val[UW_RSP] += 8;
+		val[UW_RA] = ra;
+		set[UW_RA] = true;
+		return 1;
+	}
+	if (!set[UW_RBP] || val[UW_RBP] == 0)
+		return 0;
+	rbp = val[UW_RBP];
+	if (!logged_read(u, rbp, &rbp1) || rbp < val[UW_RSP] || rbp - val[UW_RSP] > 0x4000)
+		return 0;
+	if (!logged_read(u, rbp + 8, &ra))
+		return 0;
+	val[UW_RBP] = rbp1;
+	val[UW_RSP] += 16;
+	val[UW_RA] = ra;
+	set[UW_RA] = true;
+	return 1;
+}
 
 /*
  * Unwind an x86_64 sample as libdw's dwfl_getthread_frames with cb_frame
@@ -912,6 +1031,7 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 	uint64_t val[UW_NR_TRACKED] = { 0 }, nval[UW_NR_TRACKED];
 	bool set[UW_NR_TRACKED] = { false }, nset[UW_NR_TRACKED];
 	const struct uw_rule *r;
+	enum uw_look how;
 	bool initial = true;
 	size_t steps;
 	int i;
@@ -932,12 +1052,22 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		}
 
 		/* cb_frame's part */
+		if (!initial && pc == 0) {
+			/*
+			 * libunwind's frame-pointer guess read a return address
+			 * of 0: perf prints it as 0 - 1, and the next step finds
+			 * no map for it.
+			 */
+			u->frames[u->nframes++] = UINT64_MAX;
+			u->stopped = true;
+			return 1;
+		}
 		report_module(u, sp, pc);
 		if (u->conflict)
 			return UW_FAST_LIBDW;
 		look = initial ? pc : pc - 1;
-		r = fast_rule(u, sp, look);
-		if (!r)
+		r = fast_rule(u, sp, look, &how);
+		if (how == UW_LOOK_LIBDW)
 			return UW_FAST_LIBDW;
 		if (initial) {
 			u->first_seen = true;
@@ -965,6 +1095,17 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		if (u->nframes >= u->max_stack) {
 			u->stopped = true;
 			return 1;
+		}
+		if (how == UW_LOOK_STOP)
+			return 0;
+		if (!r) {
+			int g = libunwind_guess(u, pc, set, val);
+
+			if (g <= 0)
+				return g == 0 ? 1 : UW_FAST_LIBDW;
+			pc = val[UW_RA];
+			initial = false;
+			continue;
 		}
 
 		/* libdw's handle_cfi for the tracked registers */
@@ -1004,7 +1145,8 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 /* last_ra_unreadable_or_zero for a walk the fast path did */
 static bool fast_last_ra_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
 {
-	const struct uw_rule *r = fast_rule(u, sp, u->last_pc);
+	enum uw_look how;
+	const struct uw_rule *r = fast_rule(u, sp, u->last_pc, &how);
 	uint64_t base, ra = 1;
 
 	/* libdw gives CFA + 0 as one op, and the test wants two */

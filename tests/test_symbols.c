@@ -994,9 +994,16 @@ static void uw_feed_maps(struct pd_machine *m)
 		unsigned long long lo, hi, off;
 		char perm[8];
 
+		/*
+		 * every file-backed map, as perf record --call-graph dwarf
+		 * records them (mmap_data): perf's unwinder takes a DSO's
+		 * lowest map for where it is loaded
+		 */
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perm, &off,
-			   path) == 5 && perm[2] == 'x' && path[0] == '/')
-			mmap2(m, 77, 77, lo, hi - lo, off, 5, path, PD_CPUMODE_USER);
+			   path) == 5 && path[0] == '/')
+			mmap2(m, 77, 77, lo, hi - lo, off,
+			      (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
+			      (perm[2] == 'x' ? 4 : 0), path, PD_CPUMODE_USER);
 	}
 	fclose(f);
 }
