@@ -91,12 +91,7 @@ static int write_event_name(struct pd_writer *w, const struct pd_event *ev)
 /* ---- the writer ops (driver.h) ---- */
 
 struct f2p_writer {
-	const char *out;		/* "-": standard output */
-	struct pd_writer_opts wo;
-	struct cli_diag wd;		/* the writer's diagnostics */
-	struct out_sink sink;
-	bool sink_open;
-	struct pd_writer *w;
+	struct drv_perf_out out;
 	int wstatus;			/* the writer's failure, or 0 */
 	bool committed;			/* w is gone */
 };
@@ -143,31 +138,21 @@ static int write_header(struct pd_writer *w, struct pd_reader *r)
 static int f2p_begin(struct drv *d, void *arg)
 {
 	struct f2p_writer *fw = arg;
-	bool to_stdout = !strcmp(fw->out, "-");
 
 	if (pd_reader_header(d->r)->mode == PD_MODE_PIPE) {
 		cli_error("file-to-pipe: %s is already a pipe-mode stream", d->cd.name);
 		return CLI_EXIT_USAGE;
 	}
-	fw->wo.mode = PD_WRITER_PIPE;
-	fw->wo.diag_fn = cli_diag_cb;
-	fw->wo.diag_arg = &fw->wd;
-	if (out_sink_open(&fw->sink, cli_progname, "file-to-pipe", to_stdout ? NULL : fw->out,
-			  NULL) < 0)
+	if (drv_perf_out_open(d, &fw->out, "file-to-pipe", PD_WRITER_PIPE) < 0)
 		return PD_STATUS_IO;
-	fw->sink_open = true;
-	fw->sink.mode = 0600;	/* as perf record makes perf.data files */
-	fw->sink.sync_dir = fw->wo.fsync;
-	if (pd_writer_open_fd(fw->sink.fd, to_stdout ? "<stdout>" : fw->out, &fw->wo, &fw->w) < 0)
-		return PD_STATUS_IO;
-	fw->wstatus = write_header(fw->w, d->r);
+	fw->wstatus = write_header(fw->out.w, d->r);
 	return fw->wstatus < 0 ? cli_exit_code(fw->wstatus, &d->cd) : 0;
 }
 
 static int f2p_record(struct drv *d, void *arg, const struct pd_record *rec)
 {
 	struct f2p_writer *fw = arg;
-	int status = pd_writer_copy_record(fw->w, rec);
+	int status = pd_writer_copy_record(fw->out.w, rec);
 
 	if (status >= 0)
 		return 0;
@@ -179,17 +164,12 @@ static int f2p_record(struct drv *d, void *arg, const struct pd_record *rec)
 static int f2p_end(struct drv *d, void *arg)
 {
 	struct f2p_writer *fw = arg;
-	int status;
 
 	/* a stream cut by a damaged input is no stream: nothing is kept */
 	if (fw->wstatus < 0 || d->status < 0)
 		return 0;
-	status = pd_writer_commit(fw->w);
 	fw->committed = true;
-	fw->sink_open = false;
-	if (out_sink_close(&fw->sink, status >= 0) < 0 || status < 0)
-		return PD_STATUS_IO;
-	return 0;
+	return drv_perf_out_commit(&fw->out) < 0 ? PD_STATUS_IO : 0;
 }
 
 static int f2p_close(struct drv *d, void *arg, int code)
@@ -198,13 +178,10 @@ static int f2p_close(struct drv *d, void *arg, int code)
 
 	if (fw->committed)
 		return code;
-	if (fw->w)
-		pd_writer_abort(fw->w);
-	if (fw->sink_open)
-		out_sink_close(&fw->sink, false);
+	drv_perf_out_abort(&fw->out);
 	if (fw->wstatus < 0)
 		code = cli_exit_code(fw->wstatus, &d->cd);
-	if ((fw->wstatus < 0 || d->status < 0) && fw->wd.count[PD_SEV_ERROR])
+	if ((fw->wstatus < 0 || d->status < 0) && fw->out.wd.count[PD_SEV_ERROR])
 		code = CLI_EXIT_IO;
 	return code;
 }
@@ -217,7 +194,7 @@ static const struct writer_ops f2p_ops = {
 };
 
 static const struct tool_flag f2p_flags[] = {
-	TOOL_FLAG("fsync", 0, struct f2p_writer, wo.fsync, true),
+	TOOL_FLAG("fsync", 0, struct f2p_writer, out.wo.fsync, true),
 	{ NULL, 0, 0, false },
 };
 
@@ -236,7 +213,7 @@ static const struct tool_cmd file_to_pipe_cmd = {
 
 int cmd_file_to_pipe(int argc, char **argv)
 {
-	struct f2p_writer fw = { .wo = PD_WRITER_OPTS_INIT };
+	struct f2p_writer fw = { .out.wo = PD_WRITER_OPTS_INIT };
 	struct tool_args a;
 	struct drv_opts o;
 	int code;
@@ -244,8 +221,7 @@ int cmd_file_to_pipe(int argc, char **argv)
 	code = tool_args_parse(&file_to_pipe_cmd, argc, argv, &a, &fw);
 	if (code != TOOL_ARGS_RUN)
 		return code;
-	fw.out = a.output ? a.output : "-";
-	cli_diag_init(&fw.wd, fw.out, a.verbose);
+	fw.out.path = a.output ? a.output : "-";
 	drv_opts_from_args(&o, &a);
 	code = drv_run(&o, &f2p_ops, &fw);
 	tool_args_free(&a);

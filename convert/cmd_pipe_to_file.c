@@ -29,15 +29,10 @@
 #include "perfdata/pd_writer.h"
 
 struct p2f {
-	const char *out;	/* "-": standard output */
-	struct pd_writer_opts wo;
-	struct out_sink sink;
-	bool sink_open;
-	struct pd_writer *w;
+	struct drv_perf_out out;
 	int wstatus;		/* convert_record()'s failure, or 0 */
 	int code;		/* the exit code, once p2f_end() made it */
 	bool done;
-	struct cli_diag wd;	/* output findings */
 	bool strict;
 	bool opened;		/* the stream header was read: later fatal findings end the stream */
 	bool ended_early;
@@ -387,7 +382,6 @@ static int finish_features(struct p2f *p, struct pd_writer *w, struct pd_reader 
 static int p2f_begin(struct drv *d, void *arg)
 {
 	struct p2f *p = arg;
-	bool to_stdout = !strcmp(p->out, "-");
 
 	p->opened = true;
 	open_source(p, d->o->input);
@@ -396,24 +390,13 @@ static int p2f_begin(struct drv *d, void *arg)
 			  "see file-to-pipe)", d->cd.name);
 		return CLI_EXIT_USAGE;
 	}
-	p->wo.mode = PD_WRITER_FILE;
-	p->wo.diag_fn = cli_diag_cb;
-	p->wo.diag_arg = &p->wd;
-	if (out_sink_open(&p->sink, cli_progname, "pipe-to-file", to_stdout ? NULL : p->out,
-			  NULL) < 0)
-		return PD_STATUS_IO;
-	p->sink_open = true;
-	p->sink.mode = 0600;	/* as perf record makes perf.data files */
-	p->sink.sync_dir = p->wo.fsync;
-	if (pd_writer_open_fd(p->sink.fd, to_stdout ? "<stdout>" : p->out, &p->wo, &p->w) < 0)
-		return PD_STATUS_IO;
-	return 0;
+	return drv_perf_out_open(d, &p->out, "pipe-to-file", PD_WRITER_FILE);
 }
 
 static int p2f_record(struct drv *d, void *arg, const struct pd_record *rec)
 {
 	struct p2f *p = arg;
-	int status = convert_record(p, p->w, d->r, rec);
+	int status = convert_record(p, p->out.w, d->r, rec);
 
 	if (status >= 0)
 		return 0;
@@ -432,9 +415,9 @@ static int p2f_end(struct drv *d, void *arg)
 	if (status == PD_STATUS_MALFORMED && p->ended_early)
 		status = 0;	/* the stream stops there: convert what came before */
 	if (status >= 0)
-		status = span_flush(p, p->w);
+		status = span_flush(p, p->out.w);
 	if (status >= 0)
-		status = finish_features(p, p->w, d->r);
+		status = finish_features(p, p->out.w, d->r);
 
 	p->done = true;
 	if (status < 0 || (p->strict && (p->ended_early || cd->count[PD_SEV_ERROR]))) {
@@ -443,7 +426,7 @@ static int p2f_end(struct drv *d, void *arg)
 				  p->ended_early ? "the stream ends early" : "errors in the input");
 		p->code = status == PD_STATUS_IO || status == PD_STATUS_NOMEM ? CLI_EXIT_IO :
 			  CLI_EXIT_MALFORMED;
-		if (p->wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
+		if (p->out.wd.count[PD_SEV_ERROR] && status != PD_STATUS_MALFORMED)
 			p->code = CLI_EXIT_IO;
 		return 0;
 	}
@@ -452,11 +435,7 @@ static int p2f_end(struct drv *d, void *arg)
 	 * damaged feature) still makes the exit status say so; the end of a
 	 * cut stream is not counted (p2f_diag).
 	 */
-	status = pd_writer_commit(p->w);
-	p->w = NULL;
-	p->sink_open = false;
-	if (out_sink_close(&p->sink, status >= 0) < 0)
-		status = PD_STATUS_IO;
+	status = drv_perf_out_commit(&p->out);
 	p->code = status < 0 ? CLI_EXIT_IO : cd->count[PD_SEV_ERROR] ? CLI_EXIT_MALFORMED :
 		  CLI_EXIT_OK;
 	return 0;
@@ -466,10 +445,7 @@ static int p2f_close(struct drv *d, void *arg, int code)
 {
 	struct p2f *p = arg;
 
-	if (p->w)
-		pd_writer_abort(p->w);
-	if (p->sink_open)
-		out_sink_close(&p->sink, false);
+	drv_perf_out_abort(&p->out);
 	if (p->own_src)
 		close(p->src_fd);
 	free(p->aux_index);
@@ -484,7 +460,7 @@ static const struct writer_ops p2f_ops = {
 };
 
 static const struct tool_flag p2f_flags[] = {
-	TOOL_FLAG("fsync", 0, struct p2f, wo.fsync, true),
+	TOOL_FLAG("fsync", 0, struct p2f, out.wo.fsync, true),
 	{ NULL, 0, 0, false },
 };
 
@@ -509,24 +485,23 @@ int cmd_pipe_to_file(int argc, char **argv)
 	int code;
 
 	memset(&p, 0, sizeof(p));
-	p.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
+	p.out.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
 	code = tool_args_parse(&pipe_to_file_cmd, argc, argv, &a, &p);
 	if (code != TOOL_ARGS_RUN)
 		return code;
-	p.out = a.output ? a.output : "-";
+	p.out.path = a.output ? a.output : "-";
 	code = CLI_EXIT_USAGE;
-	if (strcmp(p.out, "-") && stat(p.out, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (strcmp(p.out.path, "-") && stat(p.out.path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
-			  "needs a seekable output (its header is written last)", p.out);
+			  "needs a seekable output (its header is written last)", p.out.path);
 		goto out;
 	}
-	if (!strcmp(p.out, "-") && !stdout_seekable()) {
+	if (!strcmp(p.out.path, "-") && !stdout_seekable()) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
 		goto out;
 	}
 
-	cli_diag_init(&p.wd, p.out, a.verbose);
 	drv_opts_from_args(&o, &a);
 	/* --strict is this command's own rule (p2f_end), not the driver's first-warning stop */
 	p.strict = a.strict;

@@ -230,3 +230,43 @@ int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, in
 	}
 	return code;
 }
+
+int drv_perf_out_open(const struct drv *d, struct drv_perf_out *po, const char *cmd,
+		      enum pd_writer_mode mode)
+{
+	bool to_stdout = !strcmp(po->path, "-");
+
+	cli_diag_init(&po->wd, po->path, d->o->verbose);
+	po->wo.mode = mode;
+	po->wo.diag_fn = cli_diag_cb;
+	po->wo.diag_arg = &po->wd;
+	if (out_sink_open(&po->sink, cli_progname, cmd, to_stdout ? NULL : po->path, NULL) < 0)
+		return PD_STATUS_IO;
+	po->sink_open = true;
+	po->sink.mode = 0600;
+	po->sink.sync_dir = po->wo.fsync;
+	if (pd_writer_open_fd(po->sink.fd, to_stdout ? "<stdout>" : po->path, &po->wo, &po->w) < 0)
+		return PD_STATUS_IO;
+	return 0;
+}
+
+int drv_perf_out_commit(struct drv_perf_out *po)
+{
+	int status = pd_writer_commit(po->w);
+
+	po->w = NULL;
+	po->sink_open = false;
+	if (out_sink_close(&po->sink, status >= 0) < 0 && status >= 0)
+		status = PD_STATUS_IO;
+	return status;
+}
+
+void drv_perf_out_abort(struct drv_perf_out *po)
+{
+	if (po->w)
+		pd_writer_abort(po->w);
+	po->w = NULL;
+	if (po->sink_open)
+		out_sink_close(&po->sink, false);
+	po->sink_open = false;
+}

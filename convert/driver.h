@@ -46,8 +46,10 @@
 
 #include "perfdata/perfdata.h"
 #include "perfdata/pd_symbols.h"
+#include "perfdata/pd_writer.h"
 
 #include "cli.h"
+#include "../common/out_sink.h"
 #include "../common/tool_args.h"
 #include "../common/tool_select.h"
 
@@ -118,13 +120,41 @@ void drv_opts_from_args(struct drv_opts *o, struct tool_args *a);
 /* Run the conversion; returns the command's CLI_EXIT_* code. */
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
 
-struct out_sink;
-
 /*
  * The usual close of a writer's one output: kept when the run completed
  * and no usage error turned up at its end (pipe mode's --event); a failed
  * close, or a write error on standard output, makes the code CLI_EXIT_IO.
  */
 int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, int code);
+
+/*
+ * A perf.data file or stream written by the core's writer (pd_writer.h)
+ * through the output sink: the output of pipe-to-file and file-to-pipe.
+ */
+struct drv_perf_out {
+	const char *path;		/* "-": standard output */
+	struct pd_writer_opts wo;	/* the command's (--fsync); the mode is open's */
+	struct cli_diag wd;		/* the writer's diagnostics, counted */
+	struct out_sink sink;
+	bool sink_open;
+	struct pd_writer *w;		/* NULL once committed */
+};
+
+/*
+ * Open po->path for a writer in `mode`: a file is kept with mode 0600, as
+ * perf record makes perf.data files, and with --fsync its directory is
+ * flushed after the rename.  Returns 0, or PD_STATUS_IO after a message.
+ */
+int drv_perf_out_open(const struct drv *d, struct drv_perf_out *po, const char *cmd,
+		      enum pd_writer_mode mode);
+
+/*
+ * Finish the output and keep it: returns 0, or a negative status (the
+ * writer's, or PD_STATUS_IO when the file could not be kept).
+ */
+int drv_perf_out_commit(struct drv_perf_out *po);
+
+/* Drop an output not committed: nothing is left at its path. */
+void drv_perf_out_abort(struct drv_perf_out *po);
 
 #endif /* PERFCONV_DRIVER_H */
