@@ -219,8 +219,8 @@ static int csv_close_op(struct drv *d, void *w, int code)
 	if (c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
 		const struct pd_event *e = pd_reader_event(c->r, (size_t)c->folded_ev);
 
-		fprintf(stderr, "%s: to-csv: folded holds the samples of %s only (choose with --event)\n",
-			cli_progname, e ? e->name : "?");
+		cli_error("to-csv: folded holds the samples of %s only (choose with --event)",
+			  e ? e->name : "?");
 	}
 	csv_samples_stop(c);
 	werr = csv_write_error(c);

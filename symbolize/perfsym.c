@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 	frames = calloc(PD_SYM_MAX_STACK, sizeof(*frames));
 	if (!frames || pd_machine_new(&args.so, &m) < 0) {
 		/* the paths of the options were checked: only memory can fail here */
-		fprintf(stderr, "perfsym: out of memory\n");
+		tool_error("perfsym", NULL, "out of memory");
 		return TOOL_EXIT_IO;
 	}
 	ret = pd_reader_open(input, &ro, &r);
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 		return TOOL_EXIT_USAGE;
 	}
 	if (pd_members_new(r, args.cs.sel, &members) < 0) {
-		fprintf(stderr, "perfsym: out of memory\n");
+		tool_error("perfsym", NULL, "out of memory");
 		pd_reader_close(r);
 		pd_machine_free(m);
 		free(frames);
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		double a, b;
 
 		if (pd_machine_process(m, rec) < 0) {
-			fprintf(stderr, "perfsym: out of memory\n");
+			tool_error("perfsym", NULL, "out of memory");
 			break;
 		}
 		if (rec->type != PD_REC_SAMPLE || !rec->decoded)
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (mret < 0) {
-			fprintf(stderr, "perfsym: out of memory\n");
+			tool_error("perfsym", NULL, "out of memory");
 			ret = PD_STATUS_NOMEM;
 			break;
 		}

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	/* -i FILE and FILE arguments, in the order given */
 	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
 	if (!inputs) {
-		fprintf(stderr, "%s: out of memory\n", progname);
+		tool_error(progname, NULL, "out of memory");
 		return PC_EXIT_IO;
 	}
 	opterr = 0;
