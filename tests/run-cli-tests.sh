@@ -150,6 +150,47 @@ expect_stdout "--version"
 expect 0 "" -- info --help
 expect 0 "" -- dump --help
 
+# --- the shared options each command takes (its groups in tool_args.c) ---
+# An option a command takes is scanned and --help after it answers (exit
+# 0); one it does not take is a usage error before --help is reached.
+shared_opts="-o --output -v --verbose --strict -i --input --pid --tid --comm --cpu --time
+	--reltime --event --symfs --kallsyms --no-unwind --no-inline --max-stack --buildid-dir
+	--srcline"
+opt_arg() {
+	case $1 in
+	-o|--output) echo "$tmp/unused" ;;
+	-i|--input) echo corpus/basic.data ;;
+	--pid|--tid|--cpu|--max-stack) echo 1 ;;
+	--comm|--event) echo x ;;
+	--time) echo 1,2 ;;
+	--symfs|--buildid-dir) echo / ;;
+	--kallsyms) echo /dev/null ;;
+	esac
+}
+takes() {
+	for opt in $shared_opts; do
+		case " $2 " in
+		*" $opt "*) expect 0 "" -- "$1" $opt $(opt_arg $opt) --help ;;
+		*) expect 2 "perfconv: $1: unknown option '$opt'" -- "$1" $opt $(opt_arg $opt) --help ;;
+		esac
+	done
+}
+sel="-i --input --pid --tid --comm --cpu --time --reltime --event"
+sym="--symfs --kallsyms --no-unwind --no-inline --max-stack"
+takes info "-v --verbose -i --input"
+takes dump "-v --verbose $sel"
+takes to-json "-o --output -v --verbose --strict $sel $sym --buildid-dir"
+takes to-csv "-o --output -v --verbose --strict $sel $sym --srcline"
+takes to-proto "-o --output -v --verbose --strict $sel"
+takes to-pprof "-o --output -v --verbose --strict $sel $sym"
+takes pipe-to-file "-o --output -v --verbose --strict -i --input"
+takes file-to-pipe "-o --output -v --verbose -i --input"
+if [ -f corpus/basic.data ]; then
+	expect 2 "perfconv: file-to-pipe: empty output name" -- file-to-pipe -o "" corpus/basic.data
+	expect 2 "perfconv: pipe-to-file: empty output name" -- \
+		pipe-to-file -o "" corpus/basic.pipe.data
+fi
+
 # --- missing input: exit 3 --------------------------------------------
 # One shape for every command: the path, what was attempted, strerror.
 missing=$tmp/does-not-exist.data
