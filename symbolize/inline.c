@@ -190,10 +190,30 @@ static bool has_pc_attr(Dwarf_Die *die)
 	return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
 }
 
-/* Depth-first: the path of functions below `die` whose ranges hold vaddr. */
+/* The length of the range of `die` that holds vaddr (0: none does). */
+static uint64_t range_len_at(Dwarf_Die *die, uint64_t vaddr)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		if (vaddr >= lo && vaddr < hi)
+			return hi - lo;
+	return 0;
+}
+
+/*
+ * Depth-first: the path of functions below `die` whose ranges hold vaddr.
+ * Where several functions of one level hold it (gas gives an assembly
+ * function one DW_TAG_subprogram per alias: __execve, __GI___execve,
+ * execve, __GI_execve), addr2line takes the one whose range there is the
+ * shortest, and of equal ones the last (binutils dwarf2.c,
+ * lookup_address_in_function_table): so does this.
+ */
 static bool find_path(Dwarf_Die *die, uint64_t vaddr, const char **raw, uint32_t *n, int depth)
 {
-	Dwarf_Die child;
+	Dwarf_Die child, best;
+	uint64_t best_len = 0;
 
 	if (depth > 64 || dwarf_child(die, &child) != 0)
 		return false;
@@ -201,13 +221,16 @@ static bool find_path(Dwarf_Die *die, uint64_t vaddr, const char **raw, uint32_t
 		int tag = dwarf_tag(&child);
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			if (dwarf_haspc(&child, vaddr) <= 0)
-				continue;
-			if (*n < INL_MAX_NEST)
-				raw[(*n)++] = die_func_name(&child);
-			find_path(&child, vaddr, raw, n, depth + 1);
-			return true;
+			uint64_t len = range_len_at(&child, vaddr);
+
+			if (len && (!best_len || len <= best_len)) {
+				best = child;
+				best_len = len;
+			}
+			continue;
 		}
+		if (best_len)
+			continue;
 		if (tag != DW_TAG_lexical_block && tag != DW_TAG_namespace &&
 		    tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
 		    tag != DW_TAG_union_type && tag != DW_TAG_try_block &&
@@ -219,7 +242,12 @@ static bool find_path(Dwarf_Die *die, uint64_t vaddr, const char **raw, uint32_t
 		if (find_path(&child, vaddr, raw, n, depth + 1))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
+	if (!best_len)
+		return false;
+	if (*n < INL_MAX_NEST)
+		raw[(*n)++] = die_func_name(&best);
+	find_path(&best, vaddr, raw, n, depth + 1);
+	return true;
 }
 
 /*
