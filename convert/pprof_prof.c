@@ -420,7 +420,7 @@ static int loc_inline_lines(struct pp_prof *p, struct pp_mapping *mp,
 	}
 	if (mp) {
 		mp->with_func++;
-		if (sl.nr && sl.pos[n - 1].file)
+		if (sl.nr && sl.pos[n - 1].file && sl.pos[n - 1].file[0])
 			mp->with_file++;
 		if (sl.nr && sl.pos[n - 1].line)
 			mp->with_line++;
@@ -476,12 +476,16 @@ static int loc_lines(struct pp_prof *p, struct pp_mapping *mp, const struct pd_s
 	}
 	if (mp) {
 		mp->with_func++;
-		if (sl.nr && sl.pos[sl.nr - 1].file)
+		/* "": an unnamed STT_FILE symbol, which names no file */
+		if (sl.nr && sl.pos[sl.nr - 1].file && sl.pos[sl.nr - 1].file[0])
 			mp->with_file++;
 		if (sl.nr && sl.pos[sl.nr - 1].line)
 			mp->with_line++;
-		/* debug info of the address: its inlined functions are known */
-		if (sl.nr)
+		/*
+		 * debug info of the address: its inlined functions are known (a
+		 * file from the ELF symbols says nothing of them)
+		 */
+		if (sl.nr && !sl.from_symtab)
 			mp->with_inline_info++;
 	}
 	return sl.nr ? (int)sl.nr : 1;

@@ -108,6 +108,7 @@ struct cache_ent {
 	uint32_t pos;		/* first entry in dl->pos */
 	uint8_t nr;
 	uint8_t used;
+	uint8_t symtab;		/* the answer came from the ELF symbols */
 };
 
 /* a cached position: string ids */
@@ -1261,7 +1262,7 @@ static bool cache_grow(struct pd_dwarf_lines *dl)
 
 /* Remember an answer; a failure only costs a later lookup. */
 static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpos *p,
-		      unsigned int nr)
+		      unsigned int nr, bool symtab)
 {
 	struct cache_ent *e;
 
@@ -1281,6 +1282,7 @@ static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpo
 	e->pos = (uint32_t)dl->npos;
 	e->nr = (uint8_t)nr;
 	e->used = 1;
+	e->symtab = symtab;
 	if (nr)		/* an empty answer may come before any array */
 		memcpy(&dl->pos[dl->npos], p, nr * sizeof(*p));
 	dl->npos += nr;
@@ -1307,19 +1309,32 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 	struct pd_dwarf_lines *dl = d->dwarf;
 	struct cpos pos[PD_SYM_MAX_INLINE + 1];
 	unsigned int nr;
+	const char *file;
+	bool symtab = false;
 	uint64_t a;
 	int r;
 
 	out->nr = 0;
+	out->from_symtab = false;
 	if (!dl && !d->dwarf_tried) {
 		d->dwarf_tried = true;
 		d->dwarf = dl = dwarf_open(env, d);
 		if (!dl)
 			*err = 1;
 	}
-	if (!dl)
-		return 0;
 	a = debug_addr(d, addr);
+	if (!dl) {
+		/* no DWARF at all: the symbol table's answer is a bisection */
+		file = pd_elf_symbol_srcfile(env, d, a);
+		if (!file)
+			return 0;
+		out->pos[0].func = NULL;
+		out->pos[0].file = file;
+		out->pos[0].line = 0;
+		out->nr = 1;
+		out->from_symtab = true;
+		return 1;
+	}
 	if (dl->cache_cap) {
 		const struct cache_ent *e = cache_slot(dl, a);
 
@@ -1327,13 +1342,30 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 			/* no position stored yet: no array either */
 			if (e->nr)
 				to_srcline(dl, &dl->pos[e->pos], e->nr, out);
+			out->from_symtab = e->symtab;
 			return out->nr > 0;
 		}
 	}
 	r = lookup(dl, d, a, pos, &nr);
 	if (r < 0)
 		return 0;
+	if (!r) {
+		/* no line row: binutils names the file of the ELF symbol around it */
+		int64_t id;
+
+		file = pd_elf_symbol_srcfile(env, d, a);
+		id = file ? str_id(&dl->strs, file) : 0;
+		if (id > 0) {
+			pos[0].func = 0;
+			pos[0].file = (uint32_t)id;
+			pos[0].line = 0;
+			nr = 1;
+			r = 1;
+			symtab = true;
+		}
+	}
 	to_srcline(dl, pos, nr, out);
-	cache_put(dl, a, pos, nr);
+	out->from_symtab = symtab;
+	cache_put(dl, a, pos, nr, symtab);
 	return r;
 }

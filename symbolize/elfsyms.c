@@ -677,3 +677,322 @@ void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
 		symsrc_close(&rt);
 	}
 }
+
+/* ------------------------------------------------------------ source files of symbols */
+
+/*
+ * Where no DWARF line covers an address, perf 6.1 still prints a source
+ * file: addr2line's libbfd falls back on the symbol table (elf_find_function
+ * in bfd/elf.c) and perf reads its "FILE:?" as line 0.  Of the symbols of
+ * the address's section that may be functions, bfd takes the one with the
+ * highest value at or below the address (the larger size on a tie, then
+ * the first), and names the file after the last STT_FILE symbol before it
+ * in table order - for a global symbol only while no STT_FILE has come
+ * after a symbol of another kind, since a linked file's globals follow the
+ * local symbols of all its objects.  The address's section is the first
+ * allocated section of the file that holds it.
+ *
+ * The index keeps the symbols that can be chosen, sorted by section and
+ * value with one per (section, value), each with the file bfd would name:
+ * a lookup is a bisection.
+ */
+
+#ifndef STT_RELC
+#define STT_RELC	8
+#define STT_SRELC	9
+#endif
+
+#define SRCFILE_MAX_SYMS	(1u << 22)	/* larger tables get no index */
+#define SRCFILE_MAX_NAME	4096		/* longer file names are not used */
+#define SRCFILE_NONE		UINT32_MAX
+
+struct srcfile_sec {
+	uint64_t lo, hi;	/* [lo, hi) */
+	uint32_t shndx;
+};
+
+struct srcfile_sym {
+	uint64_t value;
+	uint32_t shndx;
+	uint32_t file;		/* offset in names, SRCFILE_NONE */
+};
+
+struct srcfile_cand {
+	struct srcfile_sym s;
+	uint64_t size;
+	uint32_t order;
+};
+
+struct pd_elf_srcfiles {
+	struct srcfile_sec *secs;	/* allocated sections, in header order */
+	size_t nsecs;
+	struct srcfile_sym *syms;
+	size_t nsyms;
+	char *names;
+	size_t names_len;
+};
+
+void pd_elf_srcfiles_free(struct pd_dso *d)
+{
+	struct pd_elf_srcfiles *sf = d->srcfiles;
+
+	if (!sf)
+		return;
+	free(sf->secs);
+	free(sf->syms);
+	free(sf->names);
+	free(sf);
+	d->srcfiles = NULL;
+}
+
+static int cmp_srcfile_cand(const void *a, const void *b)
+{
+	const struct srcfile_cand *x = a, *y = b;
+
+	if (x->s.shndx != y->s.shndx)
+		return x->s.shndx < y->s.shndx ? -1 : 1;
+	if (x->s.value != y->s.value)
+		return x->s.value < y->s.value ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;	/* the larger one wins */
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Types bfd never takes for a function (maybe_function_sym). */
+static bool srcfile_not_function(int type)
+{
+	return type == STT_SECTION || type == STT_FILE || type == STT_OBJECT ||
+	       type == STT_COMMON || type == STT_TLS || type == STT_RELC || type == STT_SRELC;
+}
+
+/* A string of the string table, NULL when it does not end inside it. */
+static const char *srcfile_str(const Elf_Data *str, uint64_t off, size_t *len)
+{
+	const char *p;
+
+	if (!str || !str->d_buf || off >= str->d_size)
+		return NULL;
+	p = (const char *)str->d_buf + off;
+	*len = strnlen(p, str->d_size - off);
+	return *len < str->d_size - off ? p : NULL;
+}
+
+/* The allocated sections: the first that holds an address is bfd's. */
+static bool srcfile_sections(Elf *elf, struct pd_elf_srcfiles *sf, uint64_t **lo_by_idx,
+			     size_t *nidx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shnum, n = 0;
+
+	if (elf_getshdrnum(elf, &shnum) != 0 || shnum == 0)
+		return false;
+	sf->secs = calloc(shnum, sizeof(*sf->secs));
+	*lo_by_idx = calloc(shnum, sizeof(**lo_by_idx));
+	if (!sf->secs || !*lo_by_idx)
+		return false;
+	*nidx = shnum;
+	while ((scn = elf_nextscn(elf, scn)) != NULL && n < shnum) {
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size ||
+		    sh.sh_addr > UINT64_MAX - sh.sh_size || idx >= shnum)
+			continue;
+		sf->secs[n].lo = sh.sh_addr;
+		sf->secs[n].hi = sh.sh_addr + sh.sh_size;
+		sf->secs[n].shndx = (uint32_t)idx;
+		n++;
+		/* +1: 0 marks a section no address falls in */
+		(*lo_by_idx)[idx] = sh.sh_addr + 1;
+	}
+	sf->nsecs = n;
+	return n > 0;
+}
+
+/* Copy a file name into the index; SRCFILE_NONE when it cannot be kept. */
+static uint32_t srcfile_keep_name(struct pd_elf_srcfiles *sf, size_t *cap, size_t max,
+				  const char *name, size_t len)
+{
+	uint32_t off;
+
+	if (len > SRCFILE_MAX_NAME || sf->names_len + len + 1 > max ||
+	    sf->names_len + len + 1 > UINT32_MAX - 1)
+		return SRCFILE_NONE;
+	if (sf->names_len + len + 1 > *cap) {
+		size_t ncap = *cap ? *cap : 256;
+		char *p;
+
+		while (ncap < sf->names_len + len + 1)
+			ncap *= 2;
+		p = realloc(sf->names, ncap);
+		if (!p)
+			return SRCFILE_NONE;
+		sf->names = p;
+		*cap = ncap;
+	}
+	off = (uint32_t)sf->names_len;
+	memcpy(sf->names + off, name, len);
+	sf->names[off + len] = '\0';
+	sf->names_len += len + 1;
+	return off;
+}
+
+static struct pd_elf_srcfiles *srcfiles_build(Elf *elf)
+{
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL_SEEN } state = NOTHING_SEEN;
+	struct pd_elf_srcfiles *sf = calloc(1, sizeof(*sf));
+	struct srcfile_cand *cand = NULL;
+	uint64_t *lo_by_idx = NULL;
+	Elf_Scn *scn = NULL, *symtab = NULL, *strscn;
+	Elf_Data *data, *str;
+	GElf_Shdr sh, strsh;
+	size_t nidx = 0, nr, i, ncand = 0, names_cap = 0, names_max, k, entsize;
+	const char *file = NULL;
+	size_t file_len = 0;
+	uint32_t file_off = SRCFILE_NONE;	/* file's copy, once one symbol needed it */
+	bool ok = false;
+
+	if (!sf)
+		return NULL;
+	/* bfd reads the first SHT_SYMTAB; a file with none has no fallback */
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			symtab = scn;
+			break;
+		}
+	}
+	if (!symtab || !sh.sh_entsize || !srcfile_sections(elf, sf, &lo_by_idx, &nidx))
+		goto out;
+	strscn = elf_getscn(elf, sh.sh_link);
+	data = elf_getdata(symtab, NULL);
+	if (!strscn || !gelf_getshdr(strscn, &strsh) || strsh.sh_type != SHT_STRTAB || !data)
+		goto out;
+	str = elf_getdata(strscn, NULL);
+	if (!str || !str->d_buf)
+		goto out;
+	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!entsize)
+		goto out;
+	nr = data->d_size / entsize;
+	if (nr > SRCFILE_MAX_SYMS)
+		goto out;
+	/* names are copies of table strings: a sane file needs less than this */
+	names_max = 2 * str->d_size + 4096;
+	cand = malloc((nr ? nr : 1) * sizeof(*cand));
+	if (!cand)
+		goto out;
+	for (i = 1; i < nr; i++) {	/* bfd skips the null symbol */
+		GElf_Sym s;
+		int type, bind;
+		uint64_t lo;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		bind = GELF_ST_BIND(s.st_info);
+		if (type == STT_FILE) {
+			file = srcfile_str(str, s.st_name, &file_len);
+			file_off = SRCFILE_NONE;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL_SEEN;
+			continue;
+		}
+		if (srcfile_not_function(type) || s.st_shndx == SHN_UNDEF ||
+		    s.st_shndx >= SHN_LORESERVE || s.st_shndx >= nidx || !lo_by_idx[s.st_shndx])
+			goto next;
+		/* annobin's markers: local hidden untyped symbols of size 0 */
+		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
+		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
+			goto next;
+		/* bfd counts from the section start: one below it is never chosen */
+		lo = lo_by_idx[s.st_shndx] - 1;
+		if (s.st_value < lo)
+			goto next;
+		cand[ncand].s.value = s.st_value;
+		cand[ncand].s.shndx = s.st_shndx;
+		cand[ncand].s.file = SRCFILE_NONE;
+		cand[ncand].size = s.st_size ? s.st_size : 1;
+		cand[ncand].order = (uint32_t)i;
+		if (file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL_SEEN)) {
+			if (file_off == SRCFILE_NONE)
+				file_off = srcfile_keep_name(sf, &names_cap, names_max, file, file_len);
+			cand[ncand].s.file = file_off;
+		}
+		ncand++;
+next:
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+	}
+	if (!ncand)
+		goto out;
+	qsort(cand, ncand, sizeof(*cand), cmp_srcfile_cand);
+	sf->syms = malloc(ncand * sizeof(*sf->syms));
+	if (!sf->syms)
+		goto out;
+	for (i = 0, k = 0; i < ncand; i++) {
+		if (k && sf->syms[k - 1].shndx == cand[i].s.shndx &&
+		    sf->syms[k - 1].value == cand[i].s.value)
+			continue;
+		sf->syms[k++] = cand[i].s;
+	}
+	sf->nsyms = k;
+	ok = true;
+out:
+	free(cand);
+	free(lo_by_idx);
+	if (!ok) {
+		free(sf->secs);
+		free(sf->syms);
+		free(sf->names);
+		free(sf);
+		return NULL;
+	}
+	return sf;
+}
+
+const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr)
+{
+	struct pd_elf_srcfiles *sf = d->srcfiles;
+	const struct srcfile_sec *sec = NULL;
+	size_t i, lo, hi;
+
+	if (!sf && !d->srcfiles_tried) {
+		int fd;
+
+		d->srcfiles_tried = true;
+		fd = d->syms_path ? pd_sym_open(env, d->syms_path, d->syms_under_root) : -1;
+		if (fd >= 0) {
+			Elf *elf;
+
+			pd_elf_init();
+			elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+			if (elf && elf_kind(elf) == ELF_K_ELF)
+				d->srcfiles = sf = srcfiles_build(elf);
+			if (elf)
+				elf_end(elf);
+			close(fd);
+		}
+	}
+	if (!sf)
+		return NULL;
+	for (i = 0; i < sf->nsecs && !sec; i++)
+		if (addr >= sf->secs[i].lo && addr < sf->secs[i].hi)
+			sec = &sf->secs[i];
+	if (!sec)
+		return NULL;
+	/* the last symbol at or below (section, addr) */
+	lo = 0;
+	hi = sf->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct srcfile_sym *s = &sf->syms[mid];
+
+		if (s->shndx < sec->shndx || (s->shndx == sec->shndx && s->value <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || sf->syms[lo - 1].shndx != sec->shndx || sf->syms[lo - 1].file == SRCFILE_NONE)
+		return NULL;
+	return sf->names + sf->syms[lo - 1].file;
+}

@@ -329,6 +329,7 @@ static void dso_set_build_id(struct pd_dso *d, const uint8_t *id, size_t size)
 static void dso_free(struct pd_dso *d)
 {
 	pd_dwarf_free(d);
+	pd_elf_srcfiles_free(d);
 	/* through the DSO, so that the model does not depend on inline.c */
 	if (d->inl_free)
 		d->inl_free(d);
@@ -1852,6 +1853,7 @@ int pd_machine_srcline(struct pd_machine *m, const struct pd_sym_frame *f,
 	int err = 0, r;
 
 	out->nr = 0;
+	out->from_symtab = false;
 	if (!m->env.opts.srcline)
 		return -1;
 	if (!d || !f->has_map)

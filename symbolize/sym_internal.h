@@ -98,6 +98,8 @@ struct pd_dso {
 	void *inl;		/* struct pd_inline_dso * (inline.c), lazily */
 	void (*inl_free)(struct pd_dso *d);	/* set with inl: the machine frees it so */
 	bool inl_tried;
+	void *srcfiles;		/* struct pd_elf_srcfiles * (elfsyms.c), lazily */
+	bool srcfiles_tried;
 	struct pd_dso *hnext;	/* hash chain by name */
 	struct pd_dso *next;	/* creation order */
 	uint64_t diags;		/* bit (code - PD_SYM_DIAG_FIRST) per code already reported */
@@ -207,6 +209,15 @@ int pd_elf_fd_build_id(int fd, uint8_t *id, size_t max);
 void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d);
 /* Load ELF symbols from an in-memory image (the vdso). */
 int pd_elf_load_mem(struct pd_dso *d, const void *image, size_t size);
+/*
+ * What binutils names as the source file of a symbol-file address that no
+ * DWARF line covers: the file of the ELF symbol around it (the STT_FILE
+ * symbol before it in d->syms_path's .symtab), NULL when there is none.
+ * The DSO's index is built on first use; names stay valid until
+ * pd_elf_srcfiles_free().
+ */
+const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr);
+void pd_elf_srcfiles_free(struct pd_dso *d);
 
 /* elf_note.c */
 /*

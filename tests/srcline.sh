@@ -20,7 +20,12 @@
 #  4. to-csv's functions table: the source file of each function of libc
 #     and of the library is the one addr2line gives for its start;
 #  5. the same under --symfs, where the library's .debug file is found in
-#     the root's /usr/lib/debug.
+#     the root's /usr/lib/debug;
+#  6. a program built without -g (tests/srcline/nogprog.c): where no DWARF
+#     line covers an address, addr2line (so perf) names the file of the ELF
+#     symbol around it, line 0 ("nogprog.c:0"; ":0" for an unnamed STT_FILE
+#     symbol): perfsym --srcline against perf script and addr2line, the
+#     lines and functions tables against perf report and addr2line.
 # libc checks are skipped (and counted) when libc6-dbg is not installed;
 # the whole test is skipped where perf, gcc or binutils are missing or perf
 # may not record.
@@ -73,6 +78,7 @@ CF="-O2 -g -fno-omit-frame-pointer"
 	strip --strip-all lib/libsrcdbg.so
 	objcopy --add-gnu-debuglink=lib/libsrcdbg.so.debug lib/libsrcdbg.so
 	gcc $CF -o srcprog "$SRC/srcprog.c" -Llib -lsrcdbg -Wl,-rpath,"$T/lib"
+	gcc -O2 -fno-omit-frame-pointer -o nogprog "$SRC/nogprog.c"
 	# the same files under a symfs root, the .debug file in /usr/lib/debug
 	mkdir -p "root$T/lib" "root/usr/lib/debug$T/lib"
 	cp srcprog "root$T/"
@@ -100,11 +106,12 @@ LIB_DEBUG=$T/lib/libsrcdbg.so.debug
 
 # ------------------------------------------------------------ helpers
 # "$PERF" script -F ip,sym,srcline: "ADDR KEY" per frame; KEY is the base name
-# and line perf prints, "-" when it prints none
+# and line perf prints (":0" for the empty file name of an unnamed STT_FILE
+# symbol), "-" when it prints none
 norm_perf() {
 	awk '/^\t/ { if (have) print a, k; a = $1; k = "-"; have = 1; next }
 	     /^  [^ ]/ { if (have && k == "-") { s = $1
-			 if (s ~ /^[^ :]+:[0-9]+$/ && s !~ /^\?\?:/) { n = split(s, p, "/"); k = p[n] } }
+			 if (s ~ /^[^ :]*:[0-9]+$/ && s !~ /^\?\?:/) { n = split(s, p, "/"); k = p[n] } }
 			 next }
 	     END { if (have) print a, k }' "$1"
 }
@@ -187,9 +194,10 @@ chains() {
 		{ if (np % 2 == 0) fn = $1
 		  else { loc = $1; n = split(loc, p, "/"); loc = p[n]
 			 # "??:0", "??:?": nothing known; "FILE:?" (also an
-			 # empty FILE): no line row, a file from the ELF
-			 # symbols, which perfsym does not give
-			 if (loc ~ /^\?\?/ || loc ~ /:\?$/) loc = "??:0"
+			 # empty FILE): no line row, the file of the ELF
+			 # symbol around it, which perf reads as line 0
+			 if (loc ~ /^\?\?/) loc = "??:0"
+			 else sub(/:\?$/, ":0", loc)
 			 f[np] = fn; l[np] = loc }
 		  np++
 		  if (np % 2 == 0) s = s "|" loc ";" fn }
@@ -276,24 +284,30 @@ if [ "$nsamples" = "$sums" ]; then
 else
 	ko "lines table: samples and period add up to $sums, the recording has $nsamples"
 fi
-"$PERF" report -i rec.data --stdio --no-children -g none --sort srcline -F sample,srcline 2> /dev/null |
-	awk '!/^#/ && NF == 2 && $2 ~ /^[^ :]+:[0-9]+$/ && $2 !~ /^\?\?:/ { n = split($2, p, "/"); c[p[n]] += $1 }
-	     END { for (k in c) print k, c[k] }' | sort > report.lines
-awk -F, '{ sub(/\r$/, "") } NR > 1 && $2 != "" { n = split($2, p, "/"); c[p[n] ":" $3] += $4 }
-	 END { for (k in c) print k, c[k] }' lines1.csv | sort > ours.lines
-if [ -s report.lines ] && cmp -s report.lines ours.lines; then
-	echo "srcline.sh: lines table: $(wc -l < ours.lines) lines agree with perf report --sort srcline"
-	ok
-else
-	ko "lines table differs from perf report --sort srcline"
-	diff report.lines ours.lines | head -10
-fi
+# report_lines NAME DATA LINES_CSV: samples per file:line against perf
+# report --sort srcline (a line without a file name, ":0", is left out of
+# both: the lines table has no file for it)
+report_lines() {
+	"$PERF" report -i "$2" --stdio --no-children -g none --sort srcline -F sample,srcline 2> /dev/null |
+		awk '!/^#/ && NF == 2 && $2 ~ /^[^ :]+:[0-9]+$/ && $2 !~ /^\?\?:/ { n = split($2, p, "/"); c[p[n]] += $1 }
+		     END { for (k in c) print k, c[k] }' | sort > "$1.report.lines"
+	awk -F, '{ sub(/\r$/, "") } NR > 1 && $2 != "" { n = split($2, p, "/"); c[p[n] ":" $3] += $4 }
+		 END { for (k in c) print k, c[k] }' "$3" | sort > "$1.ours.lines"
+	if [ -s "$1.report.lines" ] && cmp -s "$1.report.lines" "$1.ours.lines"; then
+		echo "srcline.sh: $1 lines table: $(wc -l < "$1.ours.lines") lines agree with perf report --sort srcline"
+		ok
+	else
+		ko "$1 lines table differs from perf report --sort srcline"
+		diff "$1.report.lines" "$1.ours.lines" | head -10
+	fi
+}
+report_lines rec rec.data lines1.csv
 
 # ------------------------------------------------------------ 4. functions
 # functions table: srcfile of each function of DSO = addr2line's outermost
 # file at the function's start
-functions() {	# name dso debugfile
-	awk -F, -v dso="$2" '{ sub(/\r$/, "") } $2 == dso && $4 != "" { print substr($4, 3) "," $9 }' functions.csv | sort -u > "$1.fn"
+functions() {	# name dso debugfile [functions.csv]
+	awk -F, -v dso="$2" '{ sub(/\r$/, "") } $2 == dso && $4 != "" { print substr($4, 3) "," $9 }' "${4:-functions.csv}" | sort -u > "$1.fn"
 	if [ ! -s "$1.fn" ]; then
 		ko "functions table: no function of $2"
 		return
@@ -331,5 +345,31 @@ if compare_perf symfs perf.symfs perfsym.symfs "$LIB"; then ok; else ko "under -
 awk '$5 == "('"$LIB"')" && $4 != "-"' symfs.pairs | grep -q . ||
 	ko "under --symfs: no line for the library (its .debug is in the root's /usr/lib/debug)"
 chains symfslib "$LIB" "$LIB" "$T/root/usr/lib/debug$T/lib/libsrcdbg.so.debug" perfsym.symfs
+
+# ------------------------------------------------------------ 6. no DWARF
+NOG=$T/nogprog
+if "$PERF" record -N -q -g -F 2999 -o nog.data ./nogprog 20 > /dev/null 2> nog.err; then
+	"$PERF" script -i nog.data -F ip,sym,srcline > perf.nog 2> /dev/null
+	"$PERFSYM" --srcline nog.data > perfsym.nog 2> /dev/null
+	if compare_perf nog perf.nog perfsym.nog; then ok; else ko "without DWARF: perfsym --srcline differs from perf script"; fi
+	# the static function has the file of its STT_FILE symbol, line 0; the
+	# global one none (as perf printed them: compare_perf checked that)
+	awk -v d="($NOG)" '$5 == d && $2 == "nogprog.c:0" { s++ } $5 == d && $2 == "-" { g++ }
+		END { exit !(s > 0 && g > 0) }' nog.pairs ||
+		ko "without DWARF: no frame of $NOG with nogprog.c:0 and none without a line"
+	chains nog "$NOG" "$NOG" "$NOG" perfsym.nog
+	if "$PERFCONV" to-csv --srcline --table lines nog.data > nog.lines.csv 2> nog.csv.err; then
+		report_lines nog nog.data nog.lines.csv
+	else
+		ko "to-csv --srcline --table lines nog.data: exit $?: $(head -1 nog.csv.err)"
+	fi
+	if "$PERFCONV" to-csv --table functions nog.data > nog.functions.csv 2> nog.csv.err; then
+		functions fnnog "$NOG" "$NOG" nog.functions.csv
+	else
+		ko "to-csv --table functions nog.data: exit $?: $(head -1 nog.csv.err)"
+	fi
+else
+	ko "perf record of tests/srcline/nogprog.c failed: $(tail -1 nog.err)"
+fi
 
 finish

@@ -163,6 +163,12 @@ struct pd_sym_srcpos {
 
 struct pd_sym_srcline {
 	unsigned int nr;	/* 0: no line information */
+	/*
+	 * No debug information covers the address: pos[0] alone, line 0, names
+	 * the file that the ELF symbol table gives the function around it (as
+	 * addr2line, so perf, does); "" for an unnamed STT_FILE symbol.
+	 */
+	bool from_symtab;
 	struct pd_sym_srcpos pos[PD_SYM_MAX_INLINE + 1];
 };
 
