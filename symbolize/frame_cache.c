@@ -192,8 +192,8 @@ static inline uint32_t ent_slot(const struct pd_frame_cache *c, uint64_t ip, uin
 
 static inline uint32_t site_slot(const struct pd_dso *d, uint64_t addr, bool unwound)
 {
-	uint64_t x = addr * 0x9e3779b97f4a7c15ULL ^
-		     (uint64_t)(uintptr_t)d * 0xff51afd7ed558ccdULL ^ unwound;
+	uint64_t x = addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)d->seq * 0xff51afd7ed558ccdULL ^
+		     unwound;
 
 	x ^= x >> 32;
 	x *= 0xc4ceb9fe1a85ec53ULL;

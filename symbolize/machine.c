@@ -262,6 +262,7 @@ static struct pd_dso *dso_new(struct pd_machine *m, const char *name, enum pd_ds
 	else
 		m->dsos = d;
 	m->dsos_tail = d;
+	d->seq = (uint32_t)m->nr_dsos;
 	m->nr_dsos++;
 	m->st.dsos++;
 	return d;

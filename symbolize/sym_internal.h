@@ -109,6 +109,12 @@ struct pd_dso {
 	 * load, a KSYMBOL record): the frame cache keys its sites with it.
 	 */
 	uint32_t sym_gen;
+	/*
+	 * Its number in creation order: hashing it instead of the address
+	 * keeps the frame cache's collisions, and so what it answers, the
+	 * same from one run to the next.
+	 */
+	uint32_t seq;
 };
 
 /* pd_dso.word_type, as perf's dso__type() tells them apart */
