@@ -128,6 +128,33 @@ struct pp_stack {
  */
 #define LOC_BUDGET	(2u << 20)
 
+/*
+ * The spilled stacks as the Sample messages they become, deflated by the
+ * aggregating thread as it spills them (into one raw deflate stream in a
+ * second temporary file), so that writing the profile copies them instead
+ * of encoding and deflating them all at the end, when nothing else is
+ * left to do on the other threads.  An encoded Sample has a value column
+ * per event with samples: the columns are those of the events seen until
+ * the first spill, and they stand only when no other event has samples
+ * after it (else the samples come from the spill file as before).
+ */
+#define ZSPILL_BUF	(256u << 10)
+
+struct zspill {
+	z_stream z;
+	bool ready;		/* z initialized */
+	bool off;		/* a failure, or columns that moved: not used */
+	FILE *f;
+	uint32_t crc;		/* of the encoded bytes, and how many */
+	uint64_t len;
+	uint8_t *seen;		/* by event index: has samples */
+	uint32_t *col;		/* by event index: its column, from the first spill */
+	size_t nr_seen, nt;	/* room in seen and col; columns (1 + events seen) */
+	uint8_t *buf;		/* encoded, not deflated yet */
+	size_t buf_len, buf_cap;
+	unsigned char out[64u << 10];
+};
+
 struct pp_ev {
 	uint64_t samples;
 	int type_idx;		/* column of Sample.value, 0 until written */
@@ -157,6 +184,7 @@ struct pp_prof {
 	struct csv_arena stack_arena;
 	FILE *spill;			/* NULL until the first spill */
 	bool spill_failed;
+	struct zspill *zs;		/* the spilled samples encoded and deflated */
 	struct pd_frame_cache *fc;	/* resolved frames: location ids */
 	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
 	/* last comm seen and its string index: consecutive samples repeat it */
@@ -654,6 +682,9 @@ static int64_t comm_idx(struct pp_prof *p, const char *comm)
 
 /* ------------------------------------------------------------ spill file */
 
+static void zspill_add(struct pp_prof *p);
+static void zspill_seen(struct pp_prof *p, uint32_t ev);
+
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
 	size_t n = 0;
@@ -699,6 +730,7 @@ static int spill(struct pp_prof *p)
 			return PD_STATUS_IO;
 		}
 	}
+	zspill_add(p);
 	for (i = 0; i < p->nr_stacks; i++) {
 		const struct pp_stack *sk = p->stack_list[i];
 
@@ -785,6 +817,8 @@ static int agg_add(struct pp_prof *p, const struct agg_rec *ar)
 	h = csv_hash_bytes(ar->loc, ar->n * sizeof(*ar->loc),
 			   csv_hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
 					k.comm ^ ((uint64_t)ar->ev << 40)));
+	if (ar->ev >= p->zs->nr_seen || !p->zs->seen[ar->ev])
+		zspill_seen(p, ar->ev);
 	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
 	if (!sk) {
 		if (!grow_array(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
@@ -931,6 +965,8 @@ struct gz_buf {
 	uint8_t *big;		/* a piece larger than a batch */
 	size_t big_cap;
 	struct batch_pipe pipe;
+	uint32_t crc;		/* of the bytes deflated so far, for the gzip trailer */
+	uint64_t isize;		/* how many */
 	unsigned char chunk[GZ_CHUNK];
 };
 
@@ -959,6 +995,8 @@ static void gz_deflate(struct gz_buf *g, const uint8_t *data, size_t len)
 		/* zlib's input pointer is not const; deflate() only reads it */
 		g->z.next_in = (Bytef *)(uintptr_t)data;
 		g->z.avail_in = n;
+		g->crc = (uint32_t)crc32_z(g->crc, data, n);
+		g->isize += n;
 		gz_run(g, Z_NO_FLUSH);
 		data += n;
 		len -= n;
@@ -1018,12 +1056,57 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 	batch_pipe_commit(&g->pipe, len);
 }
 
-/* Everything handed over deflated, the second thread stopped, the stream ended. */
+/* A 32-bit little-endian word of the gzip trailer. */
+static void put_le32(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	b[2] = (uint8_t)(v >> 16);
+	b[3] = (uint8_t)(v >> 24);
+}
+
+/*
+ * Everything handed over deflated, the second thread stopped, the stream
+ * ended and the gzip trailer (CRC-32 and size of what was deflated) after
+ * it.
+ */
 static void gz_finish(struct gz_buf *g)
 {
+	uint8_t trailer[8];
+
 	batch_pipe_finish(&g->pipe);
-	if (!g->failed)
-		gz_run(g, Z_FINISH);
+	if (g->failed)
+		return;
+	gz_run(g, Z_FINISH);
+	put_le32(trailer, g->crc);
+	put_le32(trailer + 4, (uint32_t)g->isize);
+	out_sink_write(g->out, trailer, sizeof(trailer));
+}
+
+/*
+ * Put `len` bytes whose raw deflate data (ending byte-aligned, no final
+ * block) is in `f` and whose CRC-32 is `crc` into the stream here.  A
+ * full flush first ends what was deflated so far on a byte and empties
+ * the compressor's window, so that no later block refers back across the
+ * spliced bytes.  false when `f` could not be read.
+ */
+static bool gz_splice(struct gz_buf *g, FILE *f, uint32_t crc, uint64_t len)
+{
+	size_t n;
+
+	batch_pipe_sync(&g->pipe);
+	if (g->failed)
+		return true;
+	gz_run(g, Z_FULL_FLUSH);
+	if (fseek(f, 0, SEEK_SET))
+		return false;
+	while ((n = fread(g->chunk, 1, GZ_CHUNK, f)) > 0)
+		out_sink_write(g->out, g->chunk, n);
+	if (ferror(f))
+		return false;
+	g->crc = (uint32_t)crc32_combine(g->crc, crc, (z_off_t)len);
+	g->isize += len;
+	return true;
 }
 
 /* ------------------------------------------------------------ wire format */
@@ -1230,63 +1313,225 @@ static inline uint8_t *put_label(uint8_t *b, size_t len, uint64_t key, uint64_t 
 	return wire_field(b, 3, num);
 }
 
+/* The sizes of one Sample's parts, from sample_shape(). */
+struct sample_shape {
+	size_t nt, col;		/* value columns, and the period's (0: none) */
+	size_t loc_len, val_len, lab_len[3], smp_len;
+	uint64_t pid, tid;
+	unsigned int n;
+};
+
 /*
- * One Sample in a Profile of its own: location ids, then the values
- * (the count first, the period in its event's column, zeros elsewhere),
- * then the labels pid, tid and comm (only comm without a thread).
+ * The shape of stack sk's Sample with nt value columns, the period in
+ * column col; returns its size in bytes.
  */
-static void write_sample(struct pp_prof *p, struct gz_buf *g, size_t nt,
-			 const struct pp_stack *sk)
+static size_t sample_shape(struct sample_shape *sh, size_t nt, size_t col,
+			   const struct pp_stack *sk)
 {
-	size_t col = sk->ev < p->nr_ev && p->ev[sk->ev].type_idx > 0 ?
-		     (size_t)p->ev[sk->ev].type_idx : 0;
-	uint64_t pid = (uint64_t)(int64_t)sk->pid, tid = (uint64_t)(int64_t)sk->tid;
-	size_t loc_len = 0, val_len, lab_len[3], smp_len = 0, k;
-	unsigned int n = sk->n < PD_SYM_MAX_STACK ? sk->n : PD_SYM_MAX_STACK;
-	uint8_t *b, *start;
+	size_t k;
 
-	if (col >= nt)
-		col = 0;
-	for (k = 0; k < n; k++)
-		loc_len += wire_varint_len(sk->loc[k]);
-	val_len = wire_varint_len(sk->count) + nt - 1;
-	if (col)
-		val_len += wire_varint_len(sk->period) - 1;
-	if (loc_len)
-		smp_len += 1 + wire_varint_len(loc_len) + loc_len;
-	smp_len += 1 + wire_varint_len(val_len) + val_len;
-	lab_len[0] = label_len(STR_PID, 0, pid);
-	lab_len[1] = label_len(STR_TID, 0, tid);
-	lab_len[2] = label_len(STR_COMM, sk->comm, 0);
+	sh->nt = nt;
+	sh->col = col < nt ? col : 0;
+	sh->pid = (uint64_t)(int64_t)sk->pid;
+	sh->tid = (uint64_t)(int64_t)sk->tid;
+	sh->n = sk->n < PD_SYM_MAX_STACK ? sk->n : PD_SYM_MAX_STACK;
+	sh->loc_len = 0;
+	sh->smp_len = 0;
+	for (k = 0; k < sh->n; k++)
+		sh->loc_len += wire_varint_len(sk->loc[k]);
+	sh->val_len = wire_varint_len(sk->count) + nt - 1;
+	if (sh->col)
+		sh->val_len += wire_varint_len(sk->period) - 1;
+	if (sh->loc_len)
+		sh->smp_len += 1 + wire_varint_len(sh->loc_len) + sh->loc_len;
+	sh->smp_len += 1 + wire_varint_len(sh->val_len) + sh->val_len;
+	sh->lab_len[0] = label_len(STR_PID, 0, sh->pid);
+	sh->lab_len[1] = label_len(STR_TID, 0, sh->tid);
+	sh->lab_len[2] = label_len(STR_COMM, sk->comm, 0);
 	for (k = sk->has_tid ? 0 : 2; k < 3; k++)
-		smp_len += 1 + wire_varint_len(lab_len[k]) + lab_len[k];
+		sh->smp_len += 1 + wire_varint_len(sh->lab_len[k]) + sh->lab_len[k];
+	return 1 + wire_varint_len(sh->smp_len) + sh->smp_len;
+}
 
-	start = b = gz_reserve(g, 1 + wire_varint_len(smp_len) + smp_len);
-	if (!b)
-		return;
+/*
+ * One Sample in a Profile of its own at b (sample_shape()'s size):
+ * location ids, then the values (the count first, the period in its
+ * event's column, zeros elsewhere), then the labels pid, tid and comm
+ * (only comm without a thread).  Returns the end.
+ */
+static uint8_t *sample_put(uint8_t *b, const struct sample_shape *sh, const struct pp_stack *sk)
+{
+	size_t k;
+
 	*b++ = WIRE_LEN(2);
-	b = wire_varint(b, smp_len);
-	if (loc_len) {
+	b = wire_varint(b, sh->smp_len);
+	if (sh->loc_len) {
 		*b++ = WIRE_LEN(1);
-		b = wire_varint(b, loc_len);
-		for (k = 0; k < n; k++)
+		b = wire_varint(b, sh->loc_len);
+		for (k = 0; k < sh->n; k++)
 			b = wire_varint(b, sk->loc[k]);
 	}
 	*b++ = WIRE_LEN(2);
-	b = wire_varint(b, val_len);
+	b = wire_varint(b, sh->val_len);
 	b = wire_varint(b, sk->count);
-	for (k = 1; k < nt; k++) {
-		if (k == col)
+	for (k = 1; k < sh->nt; k++) {
+		if (k == sh->col)
 			b = wire_varint(b, sk->period);
 		else
 			*b++ = 0;
 	}
 	if (sk->has_tid) {
-		b = put_label(b, lab_len[0], STR_PID, 0, pid);
-		b = put_label(b, lab_len[1], STR_TID, 0, tid);
+		b = put_label(b, sh->lab_len[0], STR_PID, 0, sh->pid);
+		b = put_label(b, sh->lab_len[1], STR_TID, 0, sh->tid);
 	}
-	b = put_label(b, lab_len[2], STR_COMM, sk->comm, 0);
-	gz_commit(g, start, b);
+	return put_label(b, sh->lab_len[2], STR_COMM, sk->comm, 0);
+}
+
+static void write_sample(struct pp_prof *p, struct gz_buf *g, size_t nt,
+			 const struct pp_stack *sk)
+{
+	size_t col = sk->ev < p->nr_ev && p->ev[sk->ev].type_idx > 0 ?
+		     (size_t)p->ev[sk->ev].type_idx : 0;
+	struct sample_shape sh;
+	uint8_t *b, *start;
+
+	start = b = gz_reserve(g, sample_shape(&sh, nt, col, sk));
+	if (!b)
+		return;
+	gz_commit(g, start, sample_put(b, &sh, sk));
+}
+
+/* ------------------------------------------------------------ spilled samples, deflated */
+
+/* Deflate `len` bytes into the file (with `flush`); on failure it is off. */
+static void zspill_deflate(struct zspill *zs, const uint8_t *data, size_t len, int flush)
+{
+	size_t n;
+	int ret;
+
+	zs->z.next_in = (Bytef *)(uintptr_t)data;
+	zs->z.avail_in = (uInt)len;
+	do {
+		zs->z.next_out = zs->out;
+		zs->z.avail_out = sizeof(zs->out);
+		ret = deflate(&zs->z, flush);
+		n = sizeof(zs->out) - zs->z.avail_out;
+		if (ret == Z_STREAM_ERROR || (n && fwrite(zs->out, 1, n, zs->f) != n)) {
+			zs->off = true;
+			return;
+		}
+	} while (zs->z.avail_out == 0);
+}
+
+static void zspill_flush_buf(struct zspill *zs)
+{
+	zs->crc = (uint32_t)crc32_z(zs->crc, zs->buf, zs->buf_len);
+	zs->len += zs->buf_len;
+	zspill_deflate(zs, zs->buf, zs->buf_len, Z_NO_FLUSH);
+	zs->buf_len = 0;
+}
+
+/* Event ev has samples (aggregating thread): a column of its own from the next spill. */
+static void zspill_seen(struct pp_prof *p, uint32_t ev)
+{
+	struct zspill *zs = p->zs;
+
+	if (zs->off)
+		return;
+	/* the spilled samples have no column for it */
+	if (zs->ready) {
+		zs->off = true;
+		return;
+	}
+	if (!grow_array(&zs->seen, &zs->nr_seen, (size_t)ev + 1, sizeof(*zs->seen))) {
+		zs->off = true;
+		return;
+	}
+	zs->seen[ev] = 1;
+}
+
+/* The stacks about to be spilled (aggregating thread), encoded and deflated. */
+static void zspill_add(struct pp_prof *p)
+{
+	struct zspill *zs = p->zs;
+	struct sample_shape sh;
+	size_t i, len;
+
+	if (zs->off)
+		return;
+	if (!zs->ready) {
+		/* the columns, from now on */
+		zs->col = calloc(zs->nr_seen ? zs->nr_seen : 1, sizeof(*zs->col));
+		zs->buf = malloc(ZSPILL_BUF);
+		zs->f = tmpfile();
+		if (!zs->col || !zs->buf || !zs->f ||
+		    deflateInit2(&zs->z, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+			zs->off = true;
+			return;
+		}
+		zs->ready = true;
+		zs->buf_cap = ZSPILL_BUF;
+		zs->nt = 1;
+		for (i = 0; i < zs->nr_seen; i++)
+			if (zs->seen[i])
+				zs->col[i] = (uint32_t)zs->nt++;
+	}
+	for (i = 0; i < p->nr_stacks && !zs->off; i++) {
+		const struct pp_stack *sk = p->stack_list[i];
+
+		len = sample_shape(&sh, zs->nt, sk->ev < zs->nr_seen ? zs->col[sk->ev] : 0, sk);
+		if (zs->buf_cap - zs->buf_len < len)
+			zspill_flush_buf(zs);
+		if (zs->buf_cap < len) {
+			uint8_t *nb = realloc(zs->buf, len);
+
+			if (!nb) {
+				zs->off = true;
+				return;
+			}
+			zs->buf = nb;
+			zs->buf_cap = len;
+		}
+		zs->buf_len = (size_t)(sample_put(zs->buf + zs->buf_len, &sh, sk) - zs->buf);
+	}
+	if (!zs->off)
+		zspill_flush_buf(zs);
+}
+
+/*
+ * Whether the deflated spilled samples have the profile's columns: nt of
+ * them, each event's where write_header() put it.  Ends their stream on a
+ * byte (after the aggregating thread is done) when they do.
+ */
+static bool zspill_usable(struct pp_prof *p, size_t nt)
+{
+	struct zspill *zs = p->zs;
+	size_t i;
+
+	if (zs->off || !zs->ready || zs->nt != nt)
+		return false;
+	for (i = 0; i < p->nr_ev; i++) {
+		uint32_t col = i < zs->nr_seen ? zs->col[i] : 0;
+
+		if ((uint32_t)(p->ev[i].type_idx > 0 ? p->ev[i].type_idx : 0) != col)
+			return false;
+	}
+	zspill_deflate(zs, NULL, 0, Z_SYNC_FLUSH);
+	return !zs->off && !fflush(zs->f);
+}
+
+static void zspill_free(struct zspill *zs)
+{
+	if (!zs)
+		return;
+	if (zs->ready)
+		deflateEnd(&zs->z);
+	if (zs->f)
+		fclose(zs->f);
+	free(zs->seen);
+	free(zs->col);
+	free(zs->buf);
+	free(zs);
 }
 
 /* Spilled samples first (in the order they were spilled), then those in memory. */
@@ -1295,7 +1540,10 @@ static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
 	struct pp_stack *sk;
 	size_t i;
 
-	if (p->spill) {
+	if (p->spill && zspill_usable(p, nt)) {
+		if (!gz_splice(g, p->zs->f, p->zs->crc, p->zs->len))
+			p->spill_failed = true;
+	} else if (p->spill) {
 		sk = malloc(sizeof(*sk) + PD_SYM_MAX_STACK * sizeof(*sk->loc));
 		if (!sk)
 			return -1;
@@ -1439,6 +1687,8 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 		[STR_SAMPLES] = "samples", [STR_COUNT] = "count",
 		[STR_NANOSECONDS] = "nanoseconds",
 	};
+	/* magic, deflate, no flags, no time, fastest level, Unix */
+	static const uint8_t gzip_header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
 	struct pp_prof *p = calloc(1, sizeof(*p));
 	const char *env;
 	size_t i;
@@ -1461,22 +1711,26 @@ struct pp_prof *pp_new(struct pd_machine *m, bool srcline, struct out_sink *out)
 	if (pd_frame_cache_new(m, 0, &p->fc) < 0)
 		p->fc = NULL;
 	p->gz = calloc(1, sizeof(*p->gz));
-	if (!p->fc || !p->gz)
+	p->zs = calloc(1, sizeof(*p->zs));
+	if (!p->fc || !p->gz || !p->zs)
 		goto fail;
 	p->gz->base.append = gz_append;
 	p->gz->out = out;
 	/*
-	 * windowBits 15 + 16: a gzip header and trailer around the deflate
-	 * stream.  Level 1: the repeated labels and values of a profile
-	 * compress nearly as well as with the default level, at a fraction
-	 * of its time.
+	 * A raw deflate stream (windowBits -15) between a gzip header and
+	 * trailer of our own, so that the deflated spilled samples can go
+	 * into it (gz_splice()).  The header is zlib's for level 1 on Unix,
+	 * without a name or time.  Level 1: the repeated labels and values
+	 * of a profile compress nearly as well as with the default level, at
+	 * a fraction of its time.
 	 */
-	if (deflateInit2(&p->gz->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+	if (deflateInit2(&p->gz->z, Z_BEST_SPEED, Z_DEFLATED, -15, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(p->gz);
 		p->gz = NULL;
 		goto fail;
 	}
+	out_sink_write(out, gzip_header, sizeof(gzip_header));
 	if (batch_pipe_start(&p->gz->pipe, gz_batch, p->gz) ||
 	    batch_pipe_start(&p->agg, agg_batch, p))
 		goto fail;
@@ -1503,6 +1757,7 @@ void pp_free(struct pp_prof *p)
 	csv_arena_free(&p->stack_arena);
 	if (p->spill)
 		fclose(p->spill);
+	zspill_free(p->zs);
 	csv_arena_free(&p->arena);
 	if (p->gz) {
 		/* the second thread is done with the deflate state after this */
