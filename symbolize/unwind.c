@@ -127,7 +127,7 @@ struct uw_rule {
 	uint64_t pc;			/* address in the module (minus its bias) */
 	bool fast;
 	bool found;			/* some FDE covers pc */
-	uint8_t cfa_reg;		/* DWARF register: 6 or 7 */
+	uint8_t cfa_reg;		/* DWARF register: 6 or 7; UW_CFA_PLT */
 	uint8_t how[UW_NR_TRACKED];
 	int64_t cfa_off;
 	int64_t off[UW_NR_TRACKED];
@@ -826,6 +826,30 @@ out:
  * the frames are libdw's either way.
  */
 
+/*
+ * The CFA of a lazy PLT's entries as ld writes it: rsp + N, 8 more once
+ * the entry has pushed its index (from byte 11 of the 16 on):
+ * DW_OP_breg7 N; DW_OP_breg16 0; lit15; and; lit11; ge; lit3; shl; plus.
+ * libunwind evaluates it with rip, the frame's pc.
+ */
+#define UW_CFA_PLT	16
+
+static bool is_plt_cfa(const Dwarf_Op *ops, size_t nops)
+{
+	static const uint8_t want[] = {
+		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, DW_OP_lit11, DW_OP_ge,
+		DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+	};
+	size_t i;
+
+	if (nops != sizeof(want))
+		return false;
+	for (i = 0; i < nops; i++)
+		if (ops[i].atom != want[i])
+			return false;
+	return ops[1].number == 0;
+}
+
 static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
 {
 	Dwarf_Addr start, end;
@@ -837,7 +861,14 @@ static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
 
 	if (dwarf_frame_info(fr, &start, &end, &signalp) != 16 || signalp)
 		return false;
-	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1)
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0)
+		return false;
+	if (is_plt_cfa(ops, nops)) {
+		r->cfa_reg = UW_CFA_PLT;
+		r->cfa_off = (int64_t)ops[0].number;
+		goto regs;
+	}
+	if (nops != 1)
 		return false;
 	if (ops[0].atom == DW_OP_bregx) {
 		reg = ops[0].number;
@@ -851,6 +882,7 @@ static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
 	if (reg != 6 && reg != 7)
 		return false;
 	r->cfa_reg = (uint8_t)reg;
+regs:
 	for (i = 0; i < UW_NR_TRACKED; i++) {
 		size_t n = 1;
 
@@ -1109,10 +1141,12 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		}
 
 		/* libdw's handle_cfi for the tracked registers */
-		i = r->cfa_reg == 7 ? UW_RSP : UW_RBP;
+		i = r->cfa_reg == 6 ? UW_RBP : UW_RSP;
 		cfa_ok = set[i];
 		if (cfa_ok)
 			cfa = val[i] + (uint64_t)r->cfa_off;
+		if (cfa_ok && r->cfa_reg == UW_CFA_PLT && (pc & 15) >= 11)
+			cfa += 8;
 		for (i = 0; i < UW_NR_TRACKED; i++) {
 			nset[i] = false;
 			nval[i] = 0;

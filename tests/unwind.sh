@@ -29,6 +29,10 @@
 #    (counted with them), and exactly to-csv's folded table; -raw shows
 #    locations of several lines;
 #  - --no-unwind: no unwound user frame is left;
+#  - a C program exec'd by a shell script (libc and ld.so mapped by both
+#    images: perf looks their CFI up at the lowest map) calling through a
+#    lazy PLT (samples in the stub): every frame against perf script,
+#    with and without inline frames;
 #  - i386: the C program built with -m32, against perf where perf can
 #    unwind a 32-bit process, else against gdb on a core of each sample
 #    (tests/unwind/i386cores.py, gdbstacks.py); a part that cannot run
@@ -90,6 +94,10 @@ CF="-O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls"
 	gcc $CF -shared -fPIC -o libuwlib.so "$SRC/uwlib.c"
 	gcc $CF -o uwprog "$SRC/uwprog.c" -L. -luwlib -Wl,-rpath,"$T"
 	g++ $CF -o uwcpp "$SRC/uwcpp.cc"
+	gcc $CF -o uwexec "$SRC/uwexec.c" -L. -luwlib -Wl,-rpath,"$T" -Wl,-z,lazy
+	# sh, env and uwexec: three images, libc lowest in an older one 2 runs in 3
+	printf '#!/bin/sh\nexec env "$(dirname "$0")/uwexec" "$@"\n' > uwexec.sh
+	chmod +x uwexec.sh
 ) || fail "building the test programs failed"
 
 # ------------------------------------------------------------ record
@@ -263,6 +271,33 @@ if record short --call-graph dwarf,512 ./uwprog; then
 		echo "unwind.sh: note: no stack ran past its 512-byte copy"
 else
 	echo "unwind.sh: note: perf record --call-graph dwarf,512 failed, skipped"
+fi
+
+# a program exec'd by a shell script, calling through a lazy PLT: perf
+# looks libc's and ld.so's CFI up at their lowest maps, those of the shell
+# when it had them lower (perf keeps the maps from before an exec), finds
+# no FDE there and guesses from rbp; a sample in the PLT stub has its
+# callers (the stub's CFA is an expression on rip).  Every frame, with
+# and without inline frames, counted with the others.
+if record uwexec ./uwexec.sh 100000000; then
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwexec.perf
+	"$PERFSYM" --no-inline uwexec.data 2> /dev/null | keys > uwexec.mine
+	compare "uwexec (exec'd by a shell script)" uwexec.perf uwexec.mine
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | keys > uwexec.iperf
+	"$PERFSYM" uwexec.data 2> /dev/null | keys > uwexec.imine
+	n=$(wc -l < uwexec.iperf)
+	d=$(diff uwexec.iperf uwexec.imine | grep -c '^<')
+	itotal=$((itotal + n))
+	ibad=$((ibad + d))
+	echo "unwind.sh: uwexec with inline frames: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff uwexec.iperf uwexec.imine | head -6 | sed 's/^/    /'
+	# perf 6.1 names the stubs of .plt after the symbol before them (_init)
+	grep -q -E '^uwexec [0-9 ]*\| [0-9a-f]+ (_init|uwlib_tiny@plt) \(' uwexec.mine ||
+		echo "unwind.sh: note: no sample in uwexec's PLT stub"
+	grep -q "^uwexec .*__libc_start_call_main (" uwexec.mine ||
+		fail "uwexec: no unwound frame reaches __libc_start_call_main"
+else
+	sk "perf record of a program exec'd by a shell script failed: $(tail -1 uwexec.err)"
 fi
 
 # the deep recursion ends where perf ends it (127 frames), the signal

@@ -13,3 +13,9 @@ __attribute__((noinline)) void uwlib_call(void (*cb)(int), int n)
 	cb(n);
 	uwlib_sink++;
 }
+
+/* called through a lazily bound PLT in uwexec's loop: short, so that samples land in the stub */
+__attribute__((noinline)) unsigned long uwlib_tiny(unsigned long x)
+{
+	return x * 33 + 7;
+}
