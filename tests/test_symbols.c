@@ -5,8 +5,9 @@
  * compiled with gcc at test time: map overlap and replacement, fork
  * inheritance, exec and comm history, exit and pid reuse, kallsyms and
  * perf map files, build-id mismatch, symfs escapes, PIE and non-PIE
- * address translation, callchain context markers, and the symbol table's
- * alias and size rules.
+ * address translation, callchain context markers, the symbol table's
+ * alias and size rules, and the source files of ELF symbols where there is
+ * no DWARF (also from damaged files).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1644,6 +1645,160 @@ static void test_line_prefix_spans(void)
 	free(spans);
 }
 
+/* ---- source files of ELF symbols (no DWARF) ---- */
+
+static const char nog_src[] =
+	"static volatile long sink;\n"
+	"static __attribute__((noinline)) void hot_static(long n) { long i; for (i = 0; i < n; i++) sink += i; }\n"
+	"__attribute__((noinline)) void hot_global(long n) { long i; for (i = 0; i < n; i++) sink -= i; }\n"
+	"int main(int argc, char **argv) { (void)argv; hot_static(argc); hot_global(argc); return 0; }\n";
+
+/*
+ * Where a symbol of `path` is: its value, and the file offsets of its
+ * .symtab entry, of the .symtab section header and of the ELF header's
+ * fields the tests below damage.
+ */
+struct elf_spot {
+	uint64_t value;
+	uint64_t sym_off;	/* the symbol's entry */
+	uint64_t file_sym_off;	/* the entry of the last STT_FILE symbol before it */
+	uint64_t symtab_shdr_off;
+};
+
+static bool elf_spot(const char *path, const char *name, struct elf_spot *out)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || !gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t k;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		out->symtab_shdr_off = eh.e_shoff + elf_ndxscn(scn) * eh.e_shentsize;
+		for (k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Sym sy;
+			const char *n;
+
+			gelf_getsym(d, (int)k, &sy);
+			if (GELF_ST_TYPE(sy.st_info) == STT_FILE)
+				out->file_sym_off = sh.sh_offset + k * sh.sh_entsize;
+			n = elf_strptr(e, sh.sh_link, sy.st_name);
+			if (n && !strcmp(n, name)) {
+				out->value = sy.st_value;
+				out->sym_off = sh.sh_offset + k * sh.sh_entsize;
+				found = true;
+				break;
+			}
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return found;
+}
+
+/* The file name the symbol-table fallback gives for addr of path. */
+static const char *symbol_srcfile(const char *path, uint64_t addr, char *buf, size_t size)
+{
+	struct pd_sym_env env;
+	struct pd_dso d;
+	const char *f;
+
+	memset(&env, 0, sizeof(env));
+	env.rootfd = -1;
+	memset(&d, 0, sizeof(d));
+	d.syms_path = (char *)(uintptr_t)path;
+	f = pd_elf_symbol_srcfile(&env, &d, addr);
+	if (f)
+		snprintf(buf, size, "%s", f);
+	pd_elf_srcfiles_free(&d);
+	return f ? buf : NULL;
+}
+
+/* Copy src to dst with `len` bytes of `bytes` written at `off`. */
+static void patched_copy(const char *src, const char *dst, uint64_t off, const void *bytes,
+			 size_t len)
+{
+	char cmd[3 * PATH_MAX];
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "cp %s %s", src, dst);
+	CU_ASSERT_FATAL(system(cmd) == 0);
+	fd = open(dst, O_WRONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(pwrite(fd, bytes, len, (off_t)off) == (ssize_t)len);
+	close(fd);
+}
+
+static void test_symbol_srcfile(void)
+{
+	char path[PATH_MAX], bad[PATH_MAX], buf[256];
+	struct elf_spot st, gl;
+	const char *f;
+	uint32_t huge = 0xfffffff0u, link;
+	uint64_t zero = 0;
+
+	if (!have_gcc) {
+		fprintf(stderr, "(gcc missing: ELF tests skipped) ");
+		return;
+	}
+	/* no -g: only the symbol table names files (src-5.c: strlen("nog-x")) */
+	CU_ASSERT_FATAL(compile("nog-x", "-O2", nog_src));
+	snprintf(path, sizeof(path), "%s/nog-x", tdir);
+	snprintf(bad, sizeof(bad), "%s/nog-bad", tdir);
+	CU_ASSERT_FATAL(elf_spot(path, "hot_static", &st) || elf_spot(path, "hot_static.constprop.0", &st));
+	CU_ASSERT_FATAL(elf_spot(path, "hot_global", &gl));
+
+	/* a local function: the STT_FILE before it, inside and at its start */
+	f = symbol_srcfile(path, st.value + 1, buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(f);
+	if (f)
+		CU_ASSERT_STRING_EQUAL(f, "src-5.c");
+	f = symbol_srcfile(path, st.value, buf, sizeof(buf));
+	CU_ASSERT(f && !strcmp(f, "src-5.c"));
+	/* a global one after the STT_FILE symbols of several objects: none */
+	CU_ASSERT_PTR_NULL(symbol_srcfile(path, gl.value + 1, buf, sizeof(buf)));
+	/* an address in no section */
+	CU_ASSERT_PTR_NULL(symbol_srcfile(path, 0, buf, sizeof(buf)));
+	CU_ASSERT_PTR_NULL(symbol_srcfile(path, ~0ULL, buf, sizeof(buf)));
+
+	/* damaged files: no answer, nothing read outside the file */
+	patched_copy(path, bad, st.file_sym_off, &huge, 4);	/* st_name past .strtab */
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+	link = 0;						/* sh_link: no string table */
+	patched_copy(path, bad, st.symtab_shdr_off + 40, &link, 4);
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+	link = 0xffff;						/* sh_link: no such section */
+	patched_copy(path, bad, st.symtab_shdr_off + 40, &link, 4);
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+	patched_copy(path, bad, st.symtab_shdr_off + 56, &zero, 8);	/* sh_entsize 0 */
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+	zero = 0x7ffffff0ull;					/* sh_size past the file */
+	patched_copy(path, bad, st.symtab_shdr_off + 32, &zero, 8);
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+	zero = 0xffff;						/* the function in no section */
+	patched_copy(path, bad, st.sym_off + 6, &zero, 2);
+	f = symbol_srcfile(bad, st.value + 1, buf, sizeof(buf));
+	CU_ASSERT(!f || strcmp(f, "src-5.c"));	/* a function before it, if any */
+	zero = 0;						/* the file is a symbol table no more */
+	patched_copy(path, bad, st.symtab_shdr_off + 4, &zero, 4);
+	CU_ASSERT_PTR_NULL(symbol_srcfile(bad, st.value + 1, buf, sizeof(buf)));
+}
+
 int pd_test_register_symbols(void)
 {
 	CU_pSuite s = CU_add_suite("symbols", suite_init, suite_clean);
@@ -1668,7 +1823,8 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
 	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
 	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||
-	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans))
+	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans) ||
+	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
