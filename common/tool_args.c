@@ -32,11 +32,12 @@ static const struct {
 	{ TOOL_ARG_SELECT, { "time", required_argument, NULL, CLI_OPT_TIME } },
 	{ TOOL_ARG_SELECT, { "reltime", no_argument, NULL, CLI_OPT_RELTIME } },
 	{ TOOL_ARG_SELECT, { "event", required_argument, NULL, CLI_OPT_EVENT } },
+	/* every command takes -h, --help */
 	{ ~0u, { "help", no_argument, NULL, 'h' } },
 };
 
 #define NR_SHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
-/* room for the shared options and a command's own */
+/* room for the shared options and a command's own (to-json, the most, has 27) */
 #define MAX_LONGOPTS 64
 #define MAX_SHORTOPTS 64
 /* what getopt_long() returns for the long-only flag i of a command */

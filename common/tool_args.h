@@ -58,7 +58,11 @@ struct tool_cmd {
 	const char *name;		/* "to-proto", or NULL for a program without commands */
 	unsigned int groups;		/* enum tool_arg_group */
 	const struct tool_flag *flags;	/* its own bool options, { NULL, 0 } ended, or NULL */
-	/* its own options that take more (an argument), with their callback: */
+	/*
+	 * Its own options that take an argument, with their callback; their
+	 * values are characters ('t'), never those of the shared options
+	 * (0x1100 and up, tool_select.h) or of the flags (0x1400 and up).
+	 */
 	const char *shortopts;		/* the command's own short options ("xt"), or NULL */
 	const struct option *longopts;	/* its own long options, { NULL } ended, or NULL */
 	/*
@@ -93,7 +97,8 @@ struct tool_args {
 
 /*
  * Parse argv[0..argc) (argv[0] is the command's name) for `cmd`; `ctx` is
- * handed to cmd->option.  After the options, in this order: the input
+ * the command's context, where its flags set their bools and which
+ * cmd->option is handed.  After the options, in this order: the input
  * (cli_select_input(); the usage on stderr when there is none), an empty
  * output name (TOOL_ARG_NAMED), an output that is the input, the paths of
  * the symbol options (tool_check_sym_paths()), binary output on a
