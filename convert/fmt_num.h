@@ -17,38 +17,60 @@
 #endif
 
 extern const char fmt_digit_pairs[200];
+/* 10^i for i in 0..19 */
+extern const uint64_t fmt_pow10[20];
 
 static inline size_t fmt_dec_len(uint64_t v)
 {
-	size_t n = 1;
+	/* log10 from log2 (1233 / 4096 ~ log10(2)), then one comparison */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	if (v >= 1000)
-		return n + 3;
-	if (v >= 100)
-		return n + 2;
-	return v >= 10 ? n + 1 : n;
+	return t + (v >= fmt_pow10[t]) + (v == 0);
 }
 
-/* Digits of v in decimal at p (up to 20 bytes); returns their count. */
+/* x < 100 as two digits at p */
+static inline void fmt_dec2(char *p, unsigned int x)
+{
+	memcpy(p, fmt_digit_pairs + 2 * x, 2);
+}
+
+/* x < 10^8 as exactly 8 digits at p: two independent halves, short dependency chains */
+static inline void fmt_dec8(char *p, uint32_t x)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	fmt_dec2(p, hi / 100);
+	fmt_dec2(p + 2, hi % 100);
+	fmt_dec2(p + 4, lo / 100);
+	fmt_dec2(p + 6, lo % 100);
+}
+
+/*
+ * Digits of v in decimal at p (up to 20 bytes); returns their count.
+ * Written from the end: blocks of eight digits split off with one 64-bit
+ * division each, the rest in 32 bits, two digits at a time.
+ */
 static inline size_t fmt_u64(char *p, uint64_t v)
 {
-	size_t n = fmt_dec_len(v), i = n;
+	size_t n = fmt_dec_len(v);
+	char *e = p + n;
+	uint32_t x;
 
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		i -= 2;
-		memcpy(p + i, fmt_digit_pairs + 2 * r, 2);
+	while (v >= 100000000) {
+		e -= 8;
+		fmt_dec8(e, (uint32_t)(v % 100000000));
+		v /= 100000000;
 	}
-	if (v >= 10)
-		memcpy(p, fmt_digit_pairs + 2 * v, 2);
+	x = (uint32_t)v;
+	while (x >= 100) {
+		e -= 2;
+		fmt_dec2(e, x % 100);
+		x /= 100;
+	}
+	if (x >= 10)
+		fmt_dec2(p, x);
 	else
-		p[0] = (char)('0' + v);
+		p[0] = (char)('0' + x);
 	return n;
 }
 
