@@ -277,22 +277,33 @@ static inline bool vec_any(text_vec v)
 /*
  * What p[0..n) needs as a field.  The text is every row's last field and
  * hundreds of bytes long, so it is looked at 16 bytes at a time, the
- * comparisons accumulated and tested once at the end.
+ * comparisons accumulated and tested every 64 bytes: once a byte asks for
+ * quotes (the ',' of a list, in most rows), only what needs repair is
+ * looked for, in the sign bits of the bytes and of the '"' comparisons.
  */
 static unsigned int text_needs(const char *p, size_t n)
 {
-	text_vec quote = { 0 }, bytes = { 0 }, v;
-	bool q, b;
-	size_t i;
+	const text_vec high = (text_vec){ 0 } + 0x80;
+	text_vec quote = { 0 }, bytes = { 0 }, v, dq;
+	bool q = false, b;
+	size_t i = 0, stop;
 
-	for (i = 0; n - i >= 16; i += 16) {
-		memcpy(&v, p + i, 16);
-		quote |= (text_vec)(v == ',') | (text_vec)(v == '"') |
-			 (text_vec)(v == '\r') | (text_vec)(v == '\n');
-		bytes |= (text_vec)(v > 0x7f) | (text_vec)(v == '"');
+	while (!q && n - i >= 16) {
+		stop = n - i >= 64 ? i + 64 : n;
+		for (; stop - i >= 16; i += 16) {
+			memcpy(&v, p + i, 16);
+			dq = (text_vec)(v == '"');
+			quote |= (text_vec)(v == ',') | dq | (text_vec)(v == '\r') |
+				 (text_vec)(v == '\n');
+			bytes |= v | dq;
+		}
+		q = vec_any(quote);
 	}
-	q = vec_any(quote);
-	b = vec_any(bytes);
+	for (; n - i >= 16; i += 16) {
+		memcpy(&v, p + i, 16);
+		bytes |= v | (text_vec)(v == '"');
+	}
+	b = vec_any(bytes & high);
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
