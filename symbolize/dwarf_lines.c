@@ -20,12 +20,17 @@
  * copied into the DSO's own pool.  Answers are cached per (DSO, address):
  * profiles repeat addresses.
  *
- * Memory: libdw keeps, for as long as its handle is open, every debug
- * section (decompressed when the file has them compressed, as libc6-dbg's
- * files do) and its own form of every line table read.  Nothing here
- * points into it once a CU is read, so the handles of all DSOs together
- * are kept within DWARF_OPEN_BUDGET: the least recently used are closed
- * and opened again when another of their CUs is needed.
+ * Memory: libdw keeps, for as long as its Dwarf handle is open, its own
+ * form of every line table and DIE read; nothing here points into it once
+ * a CU is read, so the Dwarf handles of all DSOs together are kept within
+ * LIBDW_BUDGET (the least recently used ended first; another is made over
+ * the same Elf handle in a fraction of a millisecond).  The Elf handle holds the debug sections:
+ * decompressed whole when the file has them compressed (libc6-dbg's
+ * files), else mapped from the file, whose pages are dropped again after
+ * every CU read (they come back from the page cache when needed).  The
+ * Elf handles of all DSOs together are kept within DWARF_OPEN_BUDGET: the
+ * least recently used are closed and opened again when another of their
+ * CUs is needed.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -33,7 +38,12 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "sym_internal.h"
 
@@ -42,8 +52,12 @@
 #define MAX_CACHE	(1u << 16)	/* cached addresses per DSO, then it starts again */
 #define MAX_STRINGS	(1u << 24)	/* distinct strings per DSO */
 
-/* estimated memory of the open libdw handles of a machine, all DSOs */
+/* estimated memory of the open Elf handles of a machine, all DSOs */
 #define DWARF_OPEN_BUDGET	((size_t)24 << 20)
+/* what stays of a handle whose mapped pages are dropped: libelf's section list */
+#define MAPPED_HANDLE_BYTES	((size_t)256 << 10)
+/* estimated memory of the Dwarf handles of a machine, all DSOs */
+#define LIBDW_BUDGET		((size_t)1 << 20)
 /* libdw's memory per line row read (its Dwarf_Line and sorting) */
 #define LIBDW_ROW_BYTES		64
 
@@ -133,10 +147,13 @@ struct str_pool {
 
 struct pd_dwarf_lines {
 	struct pd_sym_env *env;
-	/* the libdw handle, while open */
+	/* the Elf handle, while open */
 	int fd;
 	Elf *elf;
-	Dwarf *dw;
+	void *map;		/* the file, mapped here when its pages may be dropped */
+	size_t map_size;
+	Dwarf *dw;		/* over elf, within LIBDW_BUDGET */
+	size_t dw_cost;		/* its estimated memory */
 	Elf_Data *debug_line;	/* uncompressed, for the file-name spans */
 	size_t cost;		/* its estimated memory */
 	struct pd_dwarf_lines *newer, *older;	/* in env->dwarf_open */
@@ -360,15 +377,59 @@ static void handle_close(struct pd_dwarf_lines *dl)
 		dwarf_end(dl->dw);
 	if (dl->elf)
 		elf_end(dl->elf);
+	if (dl->map)
+		munmap(dl->map, dl->map_size);
 	if (dl->fd >= 0)
 		close(dl->fd);
 	dl->dw = NULL;
+	dl->dw_cost = 0;
 	dl->elf = NULL;
+	dl->map = NULL;
 	dl->fd = -1;
 	dl->debug_line = NULL;
 	handle_unlink(dl);
 	dl->env->dwarf_open_bytes -= dl->cost;
 	dl->cost = 0;
+#ifdef __GLIBC__
+	/*
+	 * The decompressed sections were freed in the middle of the heap,
+	 * where malloc keeps them resident until it reuses the space.
+	 */
+	if (dl->decompressed)
+		malloc_trim(0);
+#endif
+}
+
+/*
+ * A CU was read (rows: how many libdw's line table had): past the budget,
+ * the least recently used Dwarf handles end, and the pages of the mapped
+ * file go.
+ */
+static void handle_rest(struct pd_dwarf_lines *dl, size_t rows)
+{
+	struct pd_dwarf_lines *h, *oldest;
+	size_t total = 0;
+
+	if (dl->dw)
+		dl->dw_cost += rows * LIBDW_ROW_BYTES;
+	for (h = dl->env->dwarf_open; h; h = h->older)
+		total += h->dw_cost;
+	while (total > LIBDW_BUDGET) {
+		oldest = NULL;
+		for (h = dl->env->dwarf_open; h; h = h->older)
+			if (h->dw && h != dl)
+				oldest = h;
+		if (!oldest)
+			oldest = dl;
+		if (!oldest->dw)
+			break;
+		total -= oldest->dw_cost;
+		dwarf_end(oldest->dw);
+		oldest->dw = NULL;
+		oldest->dw_cost = 0;
+	}
+	if (dl->map)
+		madvise(dl->map, dl->map_size, MADV_DONTNEED);
 }
 
 /*
@@ -462,7 +523,44 @@ static size_t debug_sections_size(Elf *elf, bool *decompressed)
 	return total;
 }
 
-/* Open the DSO's symbol file with libdw; false when it cannot be used. */
+/*
+ * The file mapped read-only by us, so that its pages can be dropped after
+ * each CU: only a file in this machine's byte order whose debug sections
+ * are not compressed, which libelf and libdw then only read (libelf would
+ * write the header of a section it decompresses, and convert a file of
+ * the other byte order).  NULL when the file is not such a one.
+ */
+static Elf *elf_mapped(struct pd_dwarf_lines *dl)
+{
+	struct stat st;
+	bool compressed = false;
+	Elf *elf;
+	const char *ident;
+
+	if (fstat(dl->fd, &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
+		return NULL;
+	dl->map_size = (size_t)st.st_size;
+	dl->map = mmap(NULL, dl->map_size, PROT_READ, MAP_PRIVATE, dl->fd, 0);
+	if (dl->map == MAP_FAILED) {
+		dl->map = NULL;
+		return NULL;
+	}
+	elf = elf_memory(dl->map, dl->map_size);
+	ident = elf && elf_kind(elf) == ELF_K_ELF ? elf_getident(elf, NULL) : NULL;
+	if (ident && ident[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+					ELFDATA2LSB : ELFDATA2MSB)) {
+		debug_sections_size(elf, &compressed);
+		if (!compressed)
+			return elf;
+	}
+	if (elf)
+		elf_end(elf);
+	munmap(dl->map, dl->map_size);
+	dl->map = NULL;
+	return NULL;
+}
+
+/* Open the DSO's symbol file with libelf; false when it cannot be used. */
 static bool handle_open(struct pd_dwarf_lines *dl, struct pd_dso *d)
 {
 	size_t size;
@@ -471,11 +569,15 @@ static bool handle_open(struct pd_dwarf_lines *dl, struct pd_dso *d)
 	if (dl->fd < 0)
 		return false;
 	pd_elf_init();
-	dl->elf = elf_begin(dl->fd, ELF_C_READ_MMAP, NULL);
+	dl->elf = elf_mapped(dl);
+	if (!dl->elf)
+		dl->elf = elf_begin(dl->fd, ELF_C_READ_MMAP, NULL);
 	if (!dl->elf || elf_kind(dl->elf) != ELF_K_ELF)
 		goto fail;
 	/* before libdw decompresses them */
 	size = debug_sections_size(dl->elf, &dl->decompressed);
+	if (dl->map)
+		size = MAPPED_HANDLE_BYTES;
 	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
 	if (!dl->dw)
 		goto fail;
@@ -485,8 +587,11 @@ static bool handle_open(struct pd_dwarf_lines *dl, struct pd_dso *d)
 fail:
 	if (dl->elf)
 		elf_end(dl->elf);
+	if (dl->map)
+		munmap(dl->map, dl->map_size);
 	close(dl->fd);
 	dl->elf = NULL;
+	dl->map = NULL;
 	dl->fd = -1;
 	return false;
 }
@@ -1075,14 +1180,20 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct cu *c)
 	bool ok;
 
 	c->loaded = true;
-	if (!dl->dw && (dl->gone || !handle_open(dl, d))) {
+	if (!dl->elf && (dl->gone || !handle_open(dl, d))) {
 		dl->gone = true;	/* the file changed or went: what was read stays */
 		return true;
 	}
-	if (!dwarf_offdie(dl->dw, c->off, &die) || dwarf_tag(&die) != DW_TAG_compile_unit)
+	handle_used(dl, 0);
+	if (!dl->dw)
+		dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
+	if (!dl->dw || !dwarf_offdie(dl->dw, c->off, &die) ||
+	    dwarf_tag(&die) != DW_TAG_compile_unit) {
+		handle_rest(dl, 0);
 		return true;
+	}
 	ok = load_lines(dl, c, &die, &nread) && load_inlines(dl, c, &die);
-	handle_used(dl, nread * LIBDW_ROW_BYTES);
+	handle_rest(dl, nread);
 	if (!ok) {
 		Dwarf_Off off = c->off;
 
@@ -1210,6 +1321,7 @@ static struct pd_dwarf_lines *dwarf_open(struct pd_sym_env *env, struct pd_dso *
 		dwarf_lines_free(dl);
 		return NULL;
 	}
+	handle_rest(dl, 0);
 	return dl;
 }
 
