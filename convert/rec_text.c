@@ -93,27 +93,34 @@ static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
 /*
  * A string from the file, bounded by `max` bytes: control characters and
  * backslashes are escaped as \xNN so that every record stays on one line.
+ * The runs of bytes between them are copied whole.
  */
 void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
 {
-	size_t i;
+	size_t i = 0, j;
 
 	if (!s) {
 		put_s(b, "(null)");
 		return;
 	}
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (;;) {
+		unsigned char c = 0;
 
-		room(b, 4);
-		if (c < 0x20 || c == 0x7f || c == '\\') {
-			b->buf[b->len++] = '\\';
-			b->buf[b->len++] = 'x';
-			b->buf[b->len++] = hex_digits[c >> 4];
-			b->buf[b->len++] = hex_digits[c & 0xf];
-		} else {
-			b->buf[b->len++] = (char)c;
+		/* the NUL that ends the string is a control character too */
+		for (j = i; j < max; j++) {
+			c = (unsigned char)s[j];
+			if (c < 0x20 || c == 0x7f || c == '\\')
+				break;
 		}
+		out_buf_put(b, s + i, j - i);
+		if (j == max || !c)
+			return;
+		room(b, 4);
+		b->buf[b->len++] = '\\';
+		b->buf[b->len++] = 'x';
+		b->buf[b->len++] = hex_digits[c >> 4];
+		b->buf[b->len++] = hex_digits[c & 0xf];
+		i = j + 1;
 	}
 }
 
