@@ -110,12 +110,6 @@ bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n
 	return true;
 }
 
-static inline void sep(struct csv_out *o)
-{
-	if (o->nf++)
-		o->ob.buf[o->ob.len++] = ',';
-}
-
 /* Quoted and/or repaired field: byte by byte, the rare case. */
 static void str_slow(struct csv_out *o, const unsigned char *p, size_t n, bool quote)
 {
@@ -158,7 +152,7 @@ bool csv_is_plain(const char *s, size_t n)
 
 void csv_plain(struct csv_out *o, const char *s, size_t n)
 {
-	sep(o);
+	csv_sep(o);
 	csv_raw(o, s, n);
 }
 
@@ -176,7 +170,7 @@ void csv_strn(struct csv_out *o, const char *s, size_t n)
 		else if (c == ',' || c == '"' || c == '\n' || c == '\r')
 			quote = true;
 	}
-	sep(o);
+	csv_sep(o);
 	if (!quote && !high) {
 		csv_raw(o, s, n);
 		return;
@@ -203,56 +197,10 @@ size_t csv_fmt_hex(char *p, uint64_t v)
 	return fmt_hex(p, v);
 }
 
-/*
- * Number fields rely on the invariant that every field writer leaves at
- * least CSV_SMALL bytes free, so they never check the buffer themselves.
- */
-void csv_u64(struct csv_out *o, uint64_t v)
-{
-	sep(o);
-	o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, v);
-	csv_reserve(o, CSV_SMALL);
-}
-
-void csv_i64(struct csv_out *o, int64_t v)
-{
-	sep(o);
-	if (v < 0) {
-		o->ob.buf[o->ob.len++] = '-';
-		o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, (uint64_t)0 - (uint64_t)v);
-	} else {
-		o->ob.len += csv_fmt_u64(o->ob.buf + o->ob.len, (uint64_t)v);
-	}
-	csv_reserve(o, CSV_SMALL);
-}
-
-void csv_hex(struct csv_out *o, uint64_t v)
-{
-	sep(o);
-	o->ob.buf[o->ob.len++] = '0';
-	o->ob.buf[o->ob.len++] = 'x';
-	o->ob.len += csv_fmt_hex(o->ob.buf + o->ob.len, v);
-	csv_reserve(o, CSV_SMALL);
-}
-
-void csv_empty(struct csv_out *o)
-{
-	sep(o);
-	csv_reserve(o, CSV_SMALL);
-}
-
-void csv_eol(struct csv_out *o)
-{
-	o->ob.buf[o->ob.len++] = '\r';
-	o->ob.buf[o->ob.len++] = '\n';
-	o->nf = 0;
-	o->rows++;
-	csv_reserve(o, CSV_SMALL);
-}
 
 size_t csv_text_begin(struct csv_out *o)
 {
-	sep(o);
+	csv_sep(o);
 	/* in memory until csv_text_end(): half a field must never be written */
 	o->ob.fd = -1;
 	return o->ob.len;
