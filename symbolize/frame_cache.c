@@ -28,6 +28,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sym_internal.h"
 
@@ -86,6 +87,24 @@ static inline void unmark(uint64_t *bits, uint32_t i)
 	bits[i / 64] &= ~(1ULL << (i % 64));
 }
 
+/*
+ * A table of `size` bytes (a multiple of 2 MiB) on huge pages where the
+ * kernel gives them: lookups land anywhere in it, and with 4 KiB pages
+ * most of them would miss the TLB as well as the processor cache.
+ */
+#define HUGE_PAGE	((size_t)2 << 20)
+
+static void *table_alloc(size_t size)
+{
+	void *p = aligned_alloc(HUGE_PAGE, size);
+
+#ifdef MADV_HUGEPAGE
+	if (p)
+		madvise(p, size, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static int grow(struct pd_frame_cache *c, size_t n)
 {
 	size_t cap = c->cap ? c->cap : PD_SYM_MAX_STACK;
@@ -124,8 +143,8 @@ int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame
 	c->m = m;
 	c->gen = 1;
 	c->ent_shift = 64 - ENT_BITS;
-	c->ents = aligned_alloc(64, n * sizeof(*c->ents));
-	c->sites = aligned_alloc(64, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+	c->ents = table_alloc(n * sizeof(*c->ents));
+	c->sites = table_alloc(((size_t)1 << SITE_BITS) * sizeof(*c->sites));
 	c->ent_mark = calloc(n / 64, sizeof(*c->ent_mark));
 	c->site_mark = calloc(((size_t)1 << SITE_BITS) / 64, sizeof(*c->site_mark));
 	if (flags & PD_FRAME_CACHE_FRAMES)
