@@ -35,6 +35,7 @@
 #include "batch_pipe.h"
 #include "csv_agg.h"
 #include "pprof_prof.h"
+#include "proto_wire.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -685,18 +686,6 @@ static int64_t comm_idx(struct pp_prof *p, const char *comm)
 static void zspill_add(struct pp_prof *p);
 static void zspill_seen(struct pp_prof *p, uint32_t ev);
 
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
 static bool get_varint(FILE *f, uint64_t *v)
 {
 	unsigned int shift = 0;
@@ -720,7 +709,7 @@ static bool get_varint(FILE *f, uint64_t *v)
  */
 static int spill(struct pp_prof *p)
 {
-	uint8_t buf[16 * (8 + PD_SYM_MAX_STACK)];
+	uint8_t buf[16 * (8 + PD_SYM_MAX_STACK)], *e;
 	size_t i, k, len;
 
 	if (!p->spill) {
@@ -734,16 +723,17 @@ static int spill(struct pp_prof *p)
 	for (i = 0; i < p->nr_stacks; i++) {
 		const struct pp_stack *sk = p->stack_list[i];
 
-		len = put_varint(buf, sk->ev);
-		len += put_varint(buf + len, (uint32_t)sk->pid);
-		len += put_varint(buf + len, (uint32_t)sk->tid);
-		len += put_varint(buf + len, sk->has_tid);
-		len += put_varint(buf + len, sk->comm);
-		len += put_varint(buf + len, sk->n);
+		e = pw_put_varint(buf, sk->ev);
+		e = pw_put_varint(e, (uint32_t)sk->pid);
+		e = pw_put_varint(e, (uint32_t)sk->tid);
+		e = pw_put_varint(e, sk->has_tid);
+		e = pw_put_varint(e, sk->comm);
+		e = pw_put_varint(e, sk->n);
 		for (k = 0; k < sk->n; k++)
-			len += put_varint(buf + len, sk->loc[k]);
-		len += put_varint(buf + len, sk->count);
-		len += put_varint(buf + len, sk->period);
+			e = pw_put_varint(e, sk->loc[k]);
+		e = pw_put_varint(e, sk->count);
+		e = pw_put_varint(e, sk->period);
+		len = (size_t)(e - buf);
 		if (fwrite(buf, 1, len, p->spill) != len) {
 			p->spill_failed = true;
 			return PD_STATUS_IO;
@@ -1117,30 +1107,9 @@ static bool gz_splice(struct gz_buf *g, FILE *f, uint32_t crc, uint64_t len)
  * gives (fields in number order, proto3 zeros left out, repeated numbers
  * packed), without building a message of pointers for each.
  */
-static inline uint8_t *wire_varint(uint8_t *b, uint64_t v)
-{
-	while (v >= 0x80) {
-		*b++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*b++ = (uint8_t)v;
-	return b;
-}
-
-static inline size_t wire_varint_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* key (field number << 3 | wire type) of the fields used here: all below 16 */
-#define WIRE_VARINT(field)	((uint8_t)((field) << 3))
-#define WIRE_LEN(field)		((uint8_t)((field) << 3 | 2))
+#define WIRE_VARINT(field)	((uint8_t)((field) << 3 | PW_VARINT))
+#define WIRE_LEN(field)		((uint8_t)((field) << 3 | PW_LEN))
 
 /* A varint field, left out when zero as proto3 does. */
 static inline uint8_t *wire_field(uint8_t *b, unsigned int field, uint64_t v)
@@ -1148,7 +1117,7 @@ static inline uint8_t *wire_field(uint8_t *b, unsigned int field, uint64_t v)
 	if (!v)
 		return b;
 	*b++ = WIRE_VARINT(field);
-	return wire_varint(b, v);
+	return pw_put_varint(b, v);
 }
 
 /* ------------------------------------------------------------ writing */
@@ -1300,14 +1269,14 @@ out:
 /* Bytes of a label with these fields (zeros left out). */
 static inline size_t label_len(uint64_t key, uint64_t str, uint64_t num)
 {
-	return (key ? 1 + wire_varint_len(key) : 0) + (str ? 1 + wire_varint_len(str) : 0) +
-	       (num ? 1 + wire_varint_len(num) : 0);
+	return (key ? 1 + pw_varint_size(key) : 0) + (str ? 1 + pw_varint_size(str) : 0) +
+	       (num ? 1 + pw_varint_size(num) : 0);
 }
 
 static inline uint8_t *put_label(uint8_t *b, size_t len, uint64_t key, uint64_t str, uint64_t num)
 {
 	*b++ = WIRE_LEN(3);
-	b = wire_varint(b, len);
+	b = pw_put_varint(b, len);
 	b = wire_field(b, 1, key);
 	b = wire_field(b, 2, str);
 	return wire_field(b, 3, num);
@@ -1338,19 +1307,19 @@ static size_t sample_shape(struct sample_shape *sh, size_t nt, size_t col,
 	sh->loc_len = 0;
 	sh->smp_len = 0;
 	for (k = 0; k < sh->n; k++)
-		sh->loc_len += wire_varint_len(sk->loc[k]);
-	sh->val_len = wire_varint_len(sk->count) + nt - 1;
+		sh->loc_len += pw_varint_size(sk->loc[k]);
+	sh->val_len = pw_varint_size(sk->count) + nt - 1;
 	if (sh->col)
-		sh->val_len += wire_varint_len(sk->period) - 1;
+		sh->val_len += pw_varint_size(sk->period) - 1;
 	if (sh->loc_len)
-		sh->smp_len += 1 + wire_varint_len(sh->loc_len) + sh->loc_len;
-	sh->smp_len += 1 + wire_varint_len(sh->val_len) + sh->val_len;
+		sh->smp_len += 1 + pw_varint_size(sh->loc_len) + sh->loc_len;
+	sh->smp_len += 1 + pw_varint_size(sh->val_len) + sh->val_len;
 	sh->lab_len[0] = label_len(STR_PID, 0, sh->pid);
 	sh->lab_len[1] = label_len(STR_TID, 0, sh->tid);
 	sh->lab_len[2] = label_len(STR_COMM, sk->comm, 0);
 	for (k = sk->has_tid ? 0 : 2; k < 3; k++)
-		sh->smp_len += 1 + wire_varint_len(sh->lab_len[k]) + sh->lab_len[k];
-	return 1 + wire_varint_len(sh->smp_len) + sh->smp_len;
+		sh->smp_len += 1 + pw_varint_size(sh->lab_len[k]) + sh->lab_len[k];
+	return 1 + pw_varint_size(sh->smp_len) + sh->smp_len;
 }
 
 /*
@@ -1364,19 +1333,19 @@ static uint8_t *sample_put(uint8_t *b, const struct sample_shape *sh, const stru
 	size_t k;
 
 	*b++ = WIRE_LEN(2);
-	b = wire_varint(b, sh->smp_len);
+	b = pw_put_varint(b, sh->smp_len);
 	if (sh->loc_len) {
 		*b++ = WIRE_LEN(1);
-		b = wire_varint(b, sh->loc_len);
+		b = pw_put_varint(b, sh->loc_len);
 		for (k = 0; k < sh->n; k++)
-			b = wire_varint(b, sk->loc[k]);
+			b = pw_put_varint(b, sk->loc[k]);
 	}
 	*b++ = WIRE_LEN(2);
-	b = wire_varint(b, sh->val_len);
-	b = wire_varint(b, sk->count);
+	b = pw_put_varint(b, sh->val_len);
+	b = pw_put_varint(b, sk->count);
 	for (k = 1; k < sh->nt; k++) {
 		if (k == sh->col)
-			b = wire_varint(b, sk->period);
+			b = pw_put_varint(b, sk->period);
 		else
 			*b++ = 0;
 	}
@@ -1596,27 +1565,27 @@ static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
 
 	if (nr_lines > PD_SYM_MAX_INLINE + 1)
 		nr_lines = PD_SYM_MAX_INLINE + 1;
-	len = (id ? 1 + wire_varint_len(id) : 0) +
-	      (mapping_id ? 1 + wire_varint_len(mapping_id) : 0) +
-	      (address ? 1 + wire_varint_len(address) : 0);
+	len = (id ? 1 + pw_varint_size(id) : 0) +
+	      (mapping_id ? 1 + pw_varint_size(mapping_id) : 0) +
+	      (address ? 1 + pw_varint_size(address) : 0);
 	for (k = 0; k < nr_lines; k++) {
 		const struct pp_line *l = &lines[k];
 
-		line_len[k] = (l->function_id ? 1 + wire_varint_len(l->function_id) : 0) +
-			      (l->line ? 1 + wire_varint_len((uint64_t)l->line) : 0);
-		len += 1 + wire_varint_len(line_len[k]) + line_len[k];
+		line_len[k] = (l->function_id ? 1 + pw_varint_size(l->function_id) : 0) +
+			      (l->line ? 1 + pw_varint_size((uint64_t)l->line) : 0);
+		len += 1 + pw_varint_size(line_len[k]) + line_len[k];
 	}
-	start = b = gz_reserve(g, 1 + wire_varint_len(len) + len);
+	start = b = gz_reserve(g, 1 + pw_varint_size(len) + len);
 	if (!b)
 		return false;
 	*b++ = WIRE_LEN(4);
-	b = wire_varint(b, len);
+	b = pw_put_varint(b, len);
 	b = wire_field(b, 1, id);
 	b = wire_field(b, 2, mapping_id);
 	b = wire_field(b, 3, address);
 	for (k = 0; k < nr_lines; k++) {
 		*b++ = WIRE_LEN(4);
-		b = wire_varint(b, line_len[k]);
+		b = pw_put_varint(b, line_len[k]);
 		b = wire_field(b, 1, lines[k].function_id);
 		b = wire_field(b, 2, (uint64_t)lines[k].line);
 	}

@@ -55,17 +55,21 @@ static inline unsigned int pw_varint_size(uint64_t v)
 	return n;
 }
 
-/* Caller guarantees 10 bytes of room. */
-static inline void pw_varint_nocheck(struct pw_buf *b, uint64_t v)
+/* v as a varint at p, which has 10 bytes of room; returns the byte after it. */
+static inline uint8_t *pw_put_varint(uint8_t *p, uint64_t v)
 {
-	uint8_t *p = b->p + b->len;
-
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
 	*p++ = (uint8_t)v;
-	b->len = (size_t)(p - b->p);
+	return p;
+}
+
+/* Caller guarantees 10 bytes of room. */
+static inline void pw_varint_nocheck(struct pw_buf *b, uint64_t v)
+{
+	b->len = (size_t)(pw_put_varint(b->p + b->len, v) - b->p);
 }
 
 static inline void pw_varint(struct pw_buf *b, uint64_t v)
