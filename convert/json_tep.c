@@ -88,14 +88,18 @@ static const char *rd_bytes(struct blob *b, uint64_t n)
 
 /* libtraceevent wants NUL-terminated text for some parsers: copy. */
 /*
- * A NUL-terminated copy of a text section, with a second NUL after the
- * first: libtraceevent's printk-format parser takes the format one byte
- * after the ':' it splits a line on, and on a last line without a ':'
- * (or ending in one) that is one byte past the terminating NUL.
+ * The next text section (its size in `size_bytes` bytes, then the text)
+ * as a NUL-terminated copy, with a second NUL after the first:
+ * libtraceevent's printk-format parser takes the format one byte after
+ * the ':' it splits a line on, and on a last line without a ':' (or
+ * ending in one) that is one byte past the terminating NUL.  NULL when
+ * the section is empty, cut short, or the copy cannot be made.
  */
-static char *dup_text(const char *s, uint64_t n)
+static char *rd_text(struct blob *b, unsigned int size_bytes)
 {
-	char *d = malloc((size_t)n + 2);
+	uint64_t n = rd(b, size_bytes);
+	const char *s = rd_bytes(b, n);
+	char *d = s && n ? malloc((size_t)n + 2) : NULL;
 
 	if (d) {
 		memcpy(d, s, (size_t)n);
@@ -153,6 +157,7 @@ static struct jtep *jtep_build(const uint8_t *blob, size_t len, const char **why
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct blob b = { .p = blob, .len = len };
 	const char *version, *txt;
+	char *kallsyms, *printk, *cmdlines;
 	struct jtep *t;
 	unsigned int long_size, page_size, i, nr_sys;
 	uint64_t sz;
@@ -223,41 +228,20 @@ static struct jtep *jtep_build(const uint8_t *blob, size_t len, const char **why
 			break;
 	}
 	/* kallsyms, printk formats and saved cmdlines: used to print some fields */
-	if (!b.bad) {
-		sz = rd(&b, 4);
-		txt = rd_bytes(&b, sz);
-		if (txt && sz) {
-			char *s = dup_text(txt, sz);
-
-			if (s)
-				tep_parse_kallsyms(t->tep, s);
-			free(s);
-		}
+	kallsyms = b.bad ? NULL : rd_text(&b, 4);
+	printk = b.bad ? NULL : rd_text(&b, 4);
+	cmdlines = !b.bad && v06 && b.len - b.pos >= 8 ? rd_text(&b, 8) : NULL;
+	if (kallsyms)
+		tep_parse_kallsyms(t->tep, kallsyms);
+	if (printk) {
+		keep_printk_lines(printk);
+		tep_parse_printk_formats(t->tep, printk);
 	}
-	if (!b.bad) {
-		sz = rd(&b, 4);
-		txt = rd_bytes(&b, sz);
-		if (txt && sz) {
-			char *s = dup_text(txt, sz);
-
-			if (s) {
-				keep_printk_lines(s);
-				tep_parse_printk_formats(t->tep, s);
-			}
-			free(s);
-		}
-	}
-	if (!b.bad && v06 && b.len - b.pos >= 8) {
-		sz = rd(&b, 8);
-		txt = rd_bytes(&b, sz);
-		if (txt && sz) {
-			char *s = dup_text(txt, sz);
-
-			if (s)
-				tep_parse_saved_cmdlines(t->tep, s);
-			free(s);
-		}
-	}
+	if (cmdlines)
+		tep_parse_saved_cmdlines(t->tep, cmdlines);
+	free(kallsyms);
+	free(printk);
+	free(cmdlines);
 	if (!t->nr_events) {
 		*why = b.bad ? "tracing data is truncated" : "tracing data has no event format";
 		jtep_free(t);
