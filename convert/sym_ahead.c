@@ -245,8 +245,15 @@ static int resolve_into(struct sym_ahead *a, const struct pd_record *rec, uint32
 	struct ahead_entry *en = &a->ents[e];
 	size_t n = pd_machine_resolve_sample(a->m, rec, a->tmp, PD_SYM_MAX_STACK), i;
 
-	if (!grow_array(&en->frames, &en->cap, n, sizeof(*en->frames)))
-		return -1;
+	/* sized to the sample, not doubled: many entries are held at once */
+	if (n > en->cap) {
+		struct ahead_frame *f = realloc(en->frames, n * sizeof(*f));
+
+		if (!f)
+			return -1;
+		en->frames = f;
+		en->cap = n;
+	}
 	for (i = 0; i < n; i++) {
 		const struct pd_sym_frame *s = &a->tmp[i];
 		struct ahead_frame *f = &en->frames[i];
