@@ -125,14 +125,6 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* pd_machine_env() (sym_internal.h) relies on it */
 _Static_assert(offsetof(struct pd_machine, env) == 0, "env is the first member of a machine");
 
@@ -489,36 +481,12 @@ static struct thread *thread_find(struct pd_machine *m, int32_t tid)
 
 	if (m->last_thread && m->last_thread->tid == tid)
 		return m->last_thread;
-	for (t = m->th[hash_u64((uint64_t)(uint32_t)tid) & (m->th_nbuckets - 1)]; t; t = t->hnext)
+	for (t = m->th[pd_id_bucket(tid, m->th_nbuckets)]; t; t = t->hnext)
 		if (t->tid == tid) {
 			m->last_thread = t;
 			return t;
 		}
 	return NULL;
-}
-
-static int th_grow(struct pd_machine *m)
-{
-	size_t nb = m->th_nbuckets * 2, i;
-	struct thread **nh = calloc(nb, sizeof(*nh));
-
-	if (!nh)
-		return -1;
-	for (i = 0; i < m->th_nbuckets; i++) {
-		struct thread *t = m->th[i], *n;
-
-		for (; t; t = n) {
-			size_t b = hash_u64((uint64_t)(uint32_t)t->tid) & (nb - 1);
-
-			n = t->hnext;
-			t->hnext = nh[b];
-			nh[b] = t;
-		}
-	}
-	free(m->th);
-	m->th = nh;
-	m->th_nbuckets = nb;
-	return 0;
 }
 
 static int comm_push(struct thread *t, const char *s, uint64_t time)
@@ -547,7 +515,7 @@ static void thread_free(struct thread *t)
 
 static void thread_remove(struct pd_machine *m, struct thread *victim)
 {
-	struct thread **pp = &m->th[hash_u64((uint64_t)(uint32_t)victim->tid) & (m->th_nbuckets - 1)];
+	struct thread **pp = &m->th[pd_id_bucket(victim->tid, m->th_nbuckets)];
 
 	for (; *pp; pp = &(*pp)->hnext) {
 		if (*pp == victim) {
@@ -592,7 +560,9 @@ static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t 
 		thread_set_pid(m, t, pid);
 		return t;
 	}
-	if (m->nr_threads >= m->th_nbuckets && th_grow(m) < 0)
+	if (m->nr_threads >= m->th_nbuckets &&
+	    pd_id_table_grow(&m->th, &m->th_nbuckets, offsetof(struct thread, hnext),
+			     offsetof(struct thread, tid)) < 0)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -607,7 +577,7 @@ static struct thread *thread_findnew(struct pd_machine *m, int32_t pid, int32_t 
 		free(t);
 		return NULL;
 	}
-	b = hash_u64((uint64_t)(uint32_t)tid) & (m->th_nbuckets - 1);
+	b = pd_id_bucket(tid, m->th_nbuckets);
 	t->hnext = m->th[b];
 	m->th[b] = t;
 	m->nr_threads++;
@@ -1659,7 +1629,7 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 
 static uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, uint64_t addr)
 {
-	uint64_t h = hash_u64(addr ^ (uint64_t)(uintptr_t)d) & ((1u << CACHE_BITS) - 1);
+	uint64_t h = pd_hash_u64(addr ^ (uint64_t)(uintptr_t)d) & ((1u << CACHE_BITS) - 1);
 	struct cache_ent *c = &m->cache[h];
 
 	if (c->dso == d && c->addr == addr) {

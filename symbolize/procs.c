@@ -7,44 +7,40 @@
  * itself replaces the thread, and its history goes with it.  A table of
  * processes has to outlive that, so the machine keeps it beside the
  * threads and updates it from the same records (machine.c); this file is
- * the table alone and knows nothing of threads.
+ * the table alone and knows nothing of threads.  Both tables are chained
+ * by id and grow through the one rehash below, pd_id_table_grow().
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sym_internal.h"
 
-static uint64_t pid_hash(int32_t pid)
+int pd_id_table_grow(void *bucketsp, size_t *nbuckets, size_t next_off, size_t id_off)
 {
-	uint64_t x = (uint32_t)pid;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static int procs_grow(struct pd_proc_table *t)
-{
-	size_t nb = t->nbuckets ? t->nbuckets * 2 : 256, i;
-	struct pd_proc **nh = calloc(nb, sizeof(*nh));
+	size_t nb = *nbuckets ? *nbuckets * 2 : 256, i;
+	void **h, **nh = calloc(nb, sizeof(*nh));
 
 	if (!nh)
 		return -1;
-	for (i = 0; i < t->nbuckets; i++) {
-		struct pd_proc *p = t->h[i], *n;
+	memcpy(&h, bucketsp, sizeof(h));
+	for (i = 0; i < *nbuckets; i++) {
+		char *e = h[i], *n;
 
-		for (; p; p = n) {
-			size_t b = pid_hash(p->pub.pid) & (nb - 1);
+		for (; e; e = n) {
+			int32_t id;
+			size_t b;
 
-			n = p->hnext;
-			p->hnext = nh[b];
-			nh[b] = p;
+			memcpy(&n, e + next_off, sizeof(n));
+			memcpy(&id, e + id_off, sizeof(id));
+			b = pd_id_bucket(id, nb);
+			memcpy(e + next_off, &nh[b], sizeof(nh[b]));
+			nh[b] = e;
 		}
 	}
-	free(t->h);
-	t->h = nh;
-	t->nbuckets = nb;
+	free(h);
+	memcpy(bucketsp, &nh, sizeof(nh));
+	*nbuckets = nb;
 	return 0;
 }
 
@@ -57,19 +53,21 @@ struct pd_proc *pd_procs_get(struct pd_proc_table *t, int32_t pid)
 	if (t->last && t->last->pub.pid == pid)
 		return t->last;
 	if (t->nbuckets) {
-		for (p = t->h[pid_hash(pid) & (t->nbuckets - 1)]; p; p = p->hnext)
+		for (p = t->h[pd_id_bucket(pid, t->nbuckets)]; p; p = p->hnext)
 			if (p->pub.pid == pid) {
 				t->last = p;
 				return p;
 			}
 	}
-	if (t->nr >= t->nbuckets && procs_grow(t) < 0)
+	if (t->nr >= t->nbuckets &&
+	    pd_id_table_grow(&t->h, &t->nbuckets, offsetof(struct pd_proc, hnext),
+			     offsetof(struct pd_proc, pub.pid)) < 0)
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->pub.pid = pid;
-	b = pid_hash(pid) & (t->nbuckets - 1);
+	b = pd_id_bucket(pid, t->nbuckets);
 	p->hnext = t->h[b];
 	t->h[b] = p;
 	t->nr++;

@@ -338,6 +338,29 @@ struct pd_proc {
 	struct pd_proc *hnext;
 };
 
+/* The mix of a 64-bit key for the symbolizer's hash tables. */
+static inline uint64_t pd_hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Bucket of `id` (a tid, a pid) in a chained table of nbuckets, a power of two. */
+static inline size_t pd_id_bucket(int32_t id, size_t nbuckets)
+{
+	return pd_hash_u64((uint32_t)id) & (nbuckets - 1);
+}
+
+/*
+ * The one rehash of the tables chained by id, threads by tid (machine.c)
+ * and processes by pid: *bucketsp, an array of *nbuckets entry pointers,
+ * becomes twice as long (256 when empty).  Each entry keeps its chain
+ * link at next_off and its id, an int32_t, at id_off.  -1 on ENOMEM.
+ */
+int pd_id_table_grow(void *bucketsp, size_t *nbuckets, size_t next_off, size_t id_off);
+
 struct pd_proc_table {
 	struct pd_proc **h;		/* hash by pid */
 	size_t nbuckets, nr;
