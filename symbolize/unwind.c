@@ -113,8 +113,8 @@ enum uw_how {
 };
 
 /* the registers the fast path tracks, in uw_rule.how/off order */
-enum { UW_RBP = 0, UW_RSP, UW_RA, UW_NR_TRACKED };
-static const int uw_tracked_dwarf[UW_NR_TRACKED] = { 6, 7, 16 };
+enum { UW_RBP = 0, UW_RSP, UW_RA, UW_RBX, UW_NR_TRACKED };
+static const int uw_tracked_dwarf[UW_NR_TRACKED] = { 6, 7, 16, 3 };
 
 /*
  * The CFI row of one address of a DSO in the form the fast path can
@@ -127,7 +127,7 @@ struct uw_rule {
 	uint64_t pc;			/* address in the module (minus its bias) */
 	bool fast;
 	bool found;			/* some FDE covers pc */
-	uint8_t cfa_reg;		/* DWARF register: 6 or 7; UW_CFA_PLT */
+	uint8_t cfa_reg;		/* DWARF register: 3, 6 or 7; UW_CFA_PLT */
 	uint8_t how[UW_NR_TRACKED];
 	int64_t cfa_off;
 	int64_t off[UW_NR_TRACKED];
@@ -812,8 +812,9 @@ out:
 
 /*
  * Almost every frame of x86_64 code has one of a few CFI rows: the CFA is
- * rsp or rbp plus an offset, the return address and rbp are saved at
- * CFA + N or unchanged, rsp is the CFA.  For those, libdw's walk
+ * rsp, rbp or rbx plus an offset (or the lazy PLT's expression), the
+ * return address, rbp and rbx are saved at CFA + N or unchanged, rsp is
+ * the CFA.  For those, libdw's walk
  * (frame_unwind.c: handle_cfi) comes down to two additions and two reads,
  * but costs a search, a CFI program run and a few allocations per frame.
  * The fast path applies the row itself, with libdw's rules for registers
@@ -879,7 +880,8 @@ static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
 	} else {
 		return false;
 	}
-	if (reg != 6 && reg != 7)
+	/* rbx: ld.so's _dl_runtime_resolve keeps its CFA there */
+	if (reg != 3 && reg != 6 && reg != 7)
 		return false;
 	r->cfa_reg = (uint8_t)reg;
 regs:
@@ -1047,6 +1049,7 @@ static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64
 		return 0;
 	val[UW_RBP] = rbp1;
 	val[UW_RSP] += 16;
+	set[UW_RBX] = false;	/* every other register is lost */
 	val[UW_RA] = ra;
 	set[UW_RA] = true;
 	return 1;
@@ -1070,6 +1073,7 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 
 	set[UW_RBP] = perf_reg(rg, 6, &val[UW_RBP]);
 	set[UW_RSP] = perf_reg(rg, 7, &val[UW_RSP]);
+	set[UW_RBX] = perf_reg(rg, 1, &val[UW_RBX]);
 	for (steps = 0;; steps++) {
 		uint64_t cfa = 0, look;
 		bool cfa_ok;
@@ -1141,7 +1145,7 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		}
 
 		/* libdw's handle_cfi for the tracked registers */
-		i = r->cfa_reg == 6 ? UW_RBP : UW_RSP;
+		i = r->cfa_reg == 6 ? UW_RBP : r->cfa_reg == 3 ? UW_RBX : UW_RSP;
 		cfa_ok = set[i];
 		if (cfa_ok)
 			cfa = val[i] + (uint64_t)r->cfa_off;
