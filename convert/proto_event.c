@@ -77,6 +77,7 @@ enum pe_kind {
 	PK_BIT2,
 	PK_STR,
 	PK_STR_MD5,	/* the string, then its md5 prefix at the next field */
+	PK_IS_OUT,	/* a string: whether it is "out", as a bool */
 	PK_BYTES,
 	PK_DOUBLE,
 	PK_PACKED,	/* a list of values, packed */
@@ -138,7 +139,6 @@ static const struct pe_field messages[] = {
 	/* looked up for every record: SAMPLE first */
 	MSG(SAMPLE, EV_SAMPLE, 0, Q | D),
 	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D), MSG(READ, EV_READ, 7, D),
-	MSG(SWITCH, EV_CONTEXT_SWITCH, 4, Q | D), MSG(SWITCH_CPU_WIDE, EV_CONTEXT_SWITCH, 4, Q | D),
 	MSG(AUXTRACE_ERROR, EV_AUXTRACE_ERROR, 0, Q | D),
 	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D), MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, D),
 	MSG(SP_UNWINDING_RESULT, EV_SIMPLEPERF, 0, D),
@@ -154,6 +154,8 @@ static const struct pe_field messages[] = {
 	F("flags", 4, PK_BIT1), F("flags", 5, PK_BIT2), FF("flags", 1000, PK_U64, PF_EXT | PF_LATE),
 	MSG(AUXTRACE, EV_AUXTRACE, 0, Q), U("aux_size", 1), U("aux_offset", 2), U("reference", 3),
 	U("idx", 4), U32("tid", 5), U32("cpu", 6), F("data", 7, PK_BYTES),
+	MSG(SWITCH, EV_CONTEXT_SWITCH, 4, Q), MSG(SWITCH_CPU_WIDE, EV_CONTEXT_SWITCH, 4, Q),
+	F("direction", 1, PK_IS_OUT), U32("next_prev_pid", 2), U32("next_prev_tid", 3),
 	MSG(ITRACE_START, EV_ITRACE_START, 3, Q), U32("pid", 1), U32("tid", 2),
 	MSG(LOST_SAMPLES, EV_LOST_SAMPLES, 2, Q), U("lost", 1),
 	MSG(NAMESPACES, EV_NAMESPACES, 4, Q), U32("pid", 1), U32("tid", 2),
@@ -340,6 +342,10 @@ static void sink_str(void *ctx, const char *name, const char *str, size_t max, u
 	if (flags & PD_VF_SUMMARY)
 		return;
 	EACH_FIELD(s, f, name, str) {
+		if (f->kind == PK_IS_OUT) {
+			pw_bool(s->b, f->field, n == 3 && !memcmp(str, "out", 3));
+			continue;
+		}
 		pw_bytes(s->b, f->field, str, n);
 		if (f->kind == PK_STR_MD5)
 			pw_u64(s->b, f->field + 1, pw_md5_prefix(str ? str : "", n));
@@ -900,17 +906,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 		pw_close(b, m);
 		break;
 	}
-	case PD_REC_SWITCH:
-	case PD_REC_SWITCH_CPU_WIDE:
-		m = pw_open(b, EV_CONTEXT_SWITCH);
-		pw_bool(b, 1, rec->misc & PD_MISC_SWITCH_OUT);
-		if (type == PD_REC_SWITCH_CPU_WIDE) {
-			pw_u64(b, 2, rec->u.sw.next_prev_pid);
-			pw_u64(b, 3, rec->u.sw.next_prev_tid);
-		}
-		enc_si(b, 4, rec);
-		pw_close(b, m);
-		break;
 	case PD_REC_AUXTRACE_ERROR: {
 		const struct pd_rec_auxtrace_error *a = &rec->u.auxtrace_error;
 
