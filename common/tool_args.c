@@ -119,7 +119,8 @@ static bool shared_option(struct tool_args *a, int c, const char *arg)
 {
 	switch (c) {
 	case 'o':
-		a->output = arg;
+		/* "-" is standard output, as for the input */
+		a->output = strcmp(arg, "-") ? arg : NULL;
 		return true;
 	case 'v':
 		a->verbose = true;
@@ -184,11 +185,6 @@ static int take_option(const struct tool_cmd *cmd, struct tool_args *a, void *ct
 	return select_or_stack_option(&a->cs, symbols ? &a->so : NULL, c, optarg, argc, argv);
 }
 
-bool tool_args_to_stdout(const struct tool_args *a)
-{
-	return !a->output || ((a->cmd->groups & TOOL_ARG_DASH_STDOUT) && !strcmp(a->output, "-"));
-}
-
 /* The checks of a parsed command line: 0, or the exit code after a message. */
 static int check_args(const struct tool_cmd *cmd, struct tool_args *a)
 {
@@ -204,7 +200,7 @@ static int check_args(const struct tool_cmd *cmd, struct tool_args *a)
 	if (tool_check_sym_paths(prog, a->so.symfs, a->so.kallsyms, a->so.buildid_dir))
 		return TOOL_EXIT_USAGE;
 	/* a binary stream on a terminal is garbage and no use */
-	if (cmd->binary && tool_args_to_stdout(a) && isatty(STDOUT_FILENO)) {
+	if (cmd->binary && !a->output && isatty(STDOUT_FILENO)) {
 		tool_error(prog, name, "refusing to write %s to a terminal", cmd->binary);
 		fprintf(stderr, "Use -o OUT, or %s: %s %s %s %s\n", cmd->binary_how, prog, name,
 			a->input, cmd->binary_tail);

@@ -33,8 +33,7 @@ enum tool_arg_group {
 	TOOL_ARG_SYMBOLS = 1 << 5,
 	TOOL_ARG_BUILDID_DIR = 1 << 6,	/* --buildid-dir DIR */
 	TOOL_ARG_SRCLINE = 1 << 7,	/* --srcline: args.so.srcline */
-	/* modifiers of TOOL_ARG_OUTPUT: */
-	TOOL_ARG_DASH_STDOUT = 1 << 8,	/* -o - is standard output */
+	/* modifier of TOOL_ARG_OUTPUT: */
 	TOOL_ARG_NAMED = 1 << 9,	/* -o '' is refused */
 };
 
@@ -85,7 +84,7 @@ struct tool_cmd {
 struct tool_args {
 	const struct tool_cmd *cmd;
 	const char *input;		/* as given: a path, a directory or "-" */
-	const char *output;		/* -o OUT; NULL when not given */
+	const char *output;		/* -o OUT; NULL for standard output (none, or -o -) */
 	bool verbose;
 	bool strict;
 	struct cli_select cs;		/* -i and the selection */
@@ -110,8 +109,5 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 		    void *ctx);
 
 void tool_args_free(struct tool_args *a);
-
-/* Does the output go to standard output (no -o, or -o - when that means it)? */
-bool tool_args_to_stdout(const struct tool_args *a);
 
 #endif /* PERFDATA_TOOL_ARGS_H */

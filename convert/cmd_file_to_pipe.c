@@ -202,7 +202,7 @@ static const struct tool_cmd file_to_pipe_cmd = {
 	.prog = CLI_PROGNAME,
 	.name = "file-to-pipe",
 	/* only -i: every record is written */
-	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_INPUT,
 	.flags = f2p_flags,
 	.usage = usage,

@@ -468,7 +468,7 @@ static const struct tool_cmd pipe_to_file_cmd = {
 	.prog = CLI_PROGNAME,
 	.name = "pipe-to-file",
 	/* only -i: the stream is copied whole */
-	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_NAMED | TOOL_ARG_STRICT |
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_NAMED | TOOL_ARG_STRICT |
 		  TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
 	.flags = p2f_flags,
 	.usage = usage,

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"  folded     one line per distinct stack for flame graphs (not CSV)\n\n"
 		"  -o, --output DIR     write every table as DIR/NAME.csv (DIR is created)\n"
 		"  -t, --table NAME     only this table (repeat, or NAME,NAME); without -o\n"
-		"                       exactly one, written to standard output\n"
+		"                       (or with -o -) exactly one, written to standard output\n"
 		"      --srcline        source lines from debug info: adds the lines table\n"
 		"      --symfs DIR      look for every binary under DIR\n"
 		"      --kallsyms FILE  kernel symbols from FILE\n"

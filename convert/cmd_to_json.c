@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		"Convert a perf.data file to JSON.  Default: the document of\n"
 		"'perf data convert --to-json' (samples in time order, symbolized).\n\n"
 		"  -o, --output FILE     write FILE (complete or not at all) instead of stdout\n"
+		"                        (- is stdout)\n"
 		"      --full            lossless: header, attrs, features and every record\n"
 		"      --jsonl           --full as JSON Lines: the file description first,\n"
 		"                        then one line per record\n"
@@ -76,7 +77,7 @@ static const struct tool_flag json_flags[] = {
 static const struct tool_cmd to_json_cmd = {
 	.prog = CLI_PROGNAME,
 	.name = "to-json",
-	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_DASH_STDOUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE |
+	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR,
 	.flags = json_flags,
 	.usage = usage,
@@ -213,7 +214,7 @@ int cmd_to_json(int argc, char **argv)
 	tj.c.trace_fields = o.trace_fields;
 	tj.c.sel = a.cs.sel;
 	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
-	tj.output = tool_args_to_stdout(&a) ? NULL : a.output;
+	tj.output = a.output;
 	drv_opts_from_args(&d, &a);
 	d.progress = o.progress;
 	/* perf's converter reads in time order; --full keeps file order unless asked */

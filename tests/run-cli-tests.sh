@@ -259,6 +259,47 @@ for cmd in to-json to-proto to-pprof; do
 	ls "$tmp" | grep -q '\.tmp' && ko "perfconv $cmd -o FIFO: left a temporary file"
 done
 
+# --- -o -: standard output for every command that writes one stream ---
+# the bytes on stdout are those of the file, and no file named '-' is made
+if [ -f corpus/basic.data ]; then
+	case $PERFCONV in
+	/*) perfconv_abs=$PERFCONV ;;
+	*) perfconv_abs=$PWD/$PERFCONV ;;
+	esac
+	for cmd in to-json to-proto to-pprof file-to-pipe "to-csv --table stats"; do
+		rm -f "$tmp/dash.file"
+		# shellcheck disable=SC2086 # the table option is two words
+		(cd "$tmp" && "$perfconv_abs" $cmd -o - "$OLDPWD/corpus/basic.data" \
+			> "$tmp/dash.out" 2> "$tmp/err" < /dev/null)
+		check_result 0 "" "perfconv $cmd -o -"
+		[ -e "$tmp/-" ] && ko "perfconv $cmd -o -: made a file named '-'"
+		rm -rf "$tmp/-"
+		if [ "$cmd" = "to-csv --table stats" ]; then
+			"$PERFCONV" to-csv -o "$tmp/dash.dir" corpus/basic.data 2> /dev/null
+			cp "$tmp/dash.dir/stats.csv" "$tmp/dash.file" 2> /dev/null
+		else
+			# shellcheck disable=SC2086
+			"$PERFCONV" $cmd -o "$tmp/dash.file" corpus/basic.data 2> /dev/null
+		fi
+		if [ -s "$tmp/dash.file" ] && cmp -s "$tmp/dash.out" "$tmp/dash.file"; then
+			ok
+		else
+			ko "perfconv $cmd -o -: stdout differs from the -o FILE output"
+		fi
+	done
+	"$PERFCONV" pipe-to-file -o - corpus/basic.pipe.data > "$tmp/dash.data" 2> "$tmp/err"
+	check_result 0 "" "perfconv pipe-to-file -o - > FILE"
+	"$PERFCONV" pipe-to-file -o "$tmp/dash.file" corpus/basic.pipe.data 2> /dev/null
+	cmp -s "$tmp/dash.data" "$tmp/dash.file" && ok ||
+		ko "perfconv pipe-to-file -o -: stdout differs from the -o FILE output"
+	# to-csv writes a directory of tables: -o - takes exactly one --table
+	expect 2 "perfconv: to-csv: give -o DIR for all tables, or --table NAME for one on stdout" -- \
+		to-csv -o - corpus/basic.data
+	expect 2 "perfconv: to-csv: standard output takes one table: use -o DIR for more" -- \
+		to-csv -o - --table stats,comms corpus/basic.data
+	[ -e ./- ] && ko "perfconv to-csv -o -: made a directory named '-'"
+fi
+
 # --- exit statuses and summaries that agree with the documentation -----
 # --jsonl and --full: "complete" only when every record is in the output
 if [ -f corpus/bad/truncated-mid-record.data ]; then
@@ -295,10 +336,10 @@ fi
 
 # binary outputs refuse a terminal (run under script(1) for a pseudo-terminal)
 if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 2>&1; then
-	for cmd in to-proto file-to-pipe; do
+	for cmd in to-proto file-to-pipe "to-proto -o -" "to-pprof -o -" "file-to-pipe -o -"; do
 		script -qec "\"$PERFCONV\" $cmd corpus/basic.data; echo rc=\$?" /dev/null \
 			> "$tmp/tty" 2>&1 < /dev/null
-		if grep -q "^rc=2" "$tmp/tty" && grep -qF "perfconv: $cmd: refusing to write" "$tmp/tty" &&
+		if grep -q "^rc=2" "$tmp/tty" && grep -qF "perfconv: ${cmd%% *}: refusing to write" "$tmp/tty" &&
 		   ! grep -q "PERFILE2" "$tmp/tty"; then
 			ok
 		else
