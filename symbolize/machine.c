@@ -1899,6 +1899,11 @@ bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_
 	return true;
 }
 
+bool pd_machine_uw_mapped(void *as, uint64_t addr)
+{
+	return as_find(as, addr) != NULL;
+}
+
 bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low)
 {
 	struct aspace *a = as;

@@ -301,6 +301,8 @@ const char *pd_machine_arch(const struct pd_machine *m);
 int pd_machine_uw_space(struct pd_machine *m, int32_t pid, int32_t tid, struct pd_uw_space *out);
 /* the file-backed map covering addr; loads its DSO */
 bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_uw_map *out);
+/* some map of the address space, file-backed or not, covers addr */
+bool pd_machine_uw_mapped(void *as, uint64_t addr);
 /*
  * The lowest start of the maps of DSO d in the address space, maps left
  * from before an exec included (perf keeps them too): perf's libunwind

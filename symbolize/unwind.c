@@ -1021,6 +1021,22 @@ enum uw_fast { UW_FAST_LIBDW = -2 };
  * return address, 0 included, in val[UW_RA]), 0 when the stack ends
  * here, -1 when libdw must unwind the sample.
  */
+/*
+ * A word as perf's access_mem gives it to libunwind: an address that is
+ * neither in the copy nor readable from a file, but inside some map (the
+ * rest of [stack], anonymous memory), reads as 0 without an error; only
+ * an address outside every map fails.
+ */
+static bool perf_read(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
+{
+	if (logged_read(u, addr, val))
+		return true;
+	if (!pd_machine_uw_mapped(u->spc.as, addr))
+		return false;
+	*val = 0;
+	return true;
+}
+
 static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64_t *val)
 {
 	uint64_t w0 = 0, w1 = 0, rbp, rbp1, ra;
@@ -1033,7 +1049,7 @@ static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64
 	if (code && (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
 	    ((w1 >> 24) & 0xff) == 0xe9) {
 		/* jmp *GOT(%rip); push $n; jmp .plt: called, nothing pushed yet */
-		if (!set[UW_RBP] || !logged_read(u, val[UW_RSP], &ra))
+		if (!set[UW_RBP] || !perf_read(u, val[UW_RSP], &ra))
 			return 0;
 		val[UW_RSP] += 8;
 		val[UW_RA] = ra;
@@ -1043,9 +1059,9 @@ static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64
 	if (!set[UW_RBP] || val[UW_RBP] == 0)
 		return 0;
 	rbp = val[UW_RBP];
-	if (!logged_read(u, rbp, &rbp1) || rbp < val[UW_RSP] || rbp - val[UW_RSP] > 0x4000)
+	if (!perf_read(u, rbp, &rbp1) || rbp < val[UW_RSP] || rbp - val[UW_RSP] > 0x4000)
 		return 0;
-	if (!logged_read(u, rbp + 8, &ra))
+	if (!perf_read(u, rbp + 8, &ra))
 		return 0;
 	val[UW_RBP] = rbp1;
 	val[UW_RSP] += 16;
