@@ -365,6 +365,11 @@ uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr)
 	uint32_t x = t->root;
 
 	while (x != NIL) {
+		/* the next node is a cache miss either way: ask for both at once */
+		if (n[x].left != NIL)
+			__builtin_prefetch(&n[n[x].left]);
+		if (n[x].right != NIL)
+			__builtin_prefetch(&n[n[x].right]);
 		if (addr < n[x].start)
 			x = n[x].left;
 		else if (addr > n[x].end || (addr == n[x].end && n[x].start != n[x].end))
