@@ -78,6 +78,8 @@ enum pe_kind {
 	PK_STR,
 	PK_STR_MD5,	/* the string, then its md5 prefix at the next field */
 	PK_IS_OUT,	/* a string: whether it is "out", as a bool */
+	PK_READ_FIRST,	/* read values: the first one's value, the times, its id */
+	PK_READ_INFO,	/* read values: a ReadInfo message */
 	PK_BYTES,
 	PK_DOUBLE,
 	PK_PACKED,	/* a list of values, packed */
@@ -138,7 +140,7 @@ static const struct pe_field f_cpu_map[] = {
 static const struct pe_field messages[] = {
 	/* looked up for every record: SAMPLE first */
 	MSG(SAMPLE, EV_SAMPLE, 0, Q | D),
-	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D), MSG(READ, EV_READ, 7, D),
+	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D),
 	MSG(AUXTRACE_ERROR, EV_AUXTRACE_ERROR, 0, Q | D),
 	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D), MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, D),
 	MSG(SP_UNWINDING_RESULT, EV_SIMPLEPERF, 0, D),
@@ -154,6 +156,8 @@ static const struct pe_field messages[] = {
 	F("flags", 4, PK_BIT1), F("flags", 5, PK_BIT2), FF("flags", 1000, PK_U64, PF_EXT | PF_LATE),
 	MSG(AUXTRACE, EV_AUXTRACE, 0, Q), U("aux_size", 1), U("aux_offset", 2), U("reference", 3),
 	U("idx", 4), U32("tid", 5), U32("cpu", 6), F("data", 7, PK_BYTES),
+	MSG(READ, EV_READ, 7, 0), U32("pid", 1), U32("tid", 2), F("values", 3, PK_READ_FIRST),
+	FF("values", 1000, PK_READ_INFO, PF_LATE),
 	MSG(SWITCH, EV_CONTEXT_SWITCH, 4, Q), MSG(SWITCH_CPU_WIDE, EV_CONTEXT_SWITCH, 4, Q),
 	F("direction", 1, PK_IS_OUT), U32("next_prev_pid", 2), U32("next_prev_tid", 3),
 	MSG(ITRACE_START, EV_ITRACE_START, 3, Q), U32("pid", 1), U32("tid", 2),
@@ -269,8 +273,15 @@ static const struct pe_field *next_field(const struct pe_sink *s, const struct p
 	for (f = next_field(s, (s)->lv[(s)->depth].fields, name, set); f; \
 	     f = next_field(s, f + 1, name, set))
 
+static void enc_read_info(struct pw_buf *b, unsigned int field, const struct pd_read *rd);
+
+/* v: PK_READ_INFO's struct pd_read pointer */
 static void put_value(struct pw_buf *b, const struct pe_field *f, uint64_t v)
 {
+	if (f->kind == PK_READ_INFO) {
+		enc_read_info(b, f->field, (const struct pd_read *)(uintptr_t)v);
+		return;
+	}
 	if (f->kind == PK_U32)
 		v = (uint32_t)v;
 	else if (f->kind == PK_BOOL)
@@ -376,6 +387,27 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 	}
 }
 
+static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
+{
+	struct pe_sink *s = ctx;
+	const struct pe_field *f;
+
+	EACH_FIELD(s, f, name, true) {
+		if (f->kind == PK_READ_INFO && s->nlate < sizeof(s->late) / sizeof(s->late[0])) {
+			s->late[s->nlate++] = (struct pe_late){ f, (uintptr_t)rd, s->depth };
+		} else if (f->kind == PK_READ_FIRST) {
+			if (rd->nr)
+				pw_u64(s->b, f->field, rd->values[0].value);
+			if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED)
+				pw_u64(s->b, f->field + 1, rd->time_enabled);
+			if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING)
+				pw_u64(s->b, f->field + 2, rd->time_running);
+			if (rd->nr && (rd->format & PD_FORMAT_ID))
+				pw_u64(s->b, f->field + 3, rd->values[0].id);
+		}
+	}
+}
+
 static void push(struct pe_sink *s, const struct pe_field *fields, const struct pe_field *list,
 		 size_t mark)
 {
@@ -430,8 +462,8 @@ static void sink_end(void *ctx)
 }
 
 /*
- * read, regs, branch_stack, attr and feature belong to records whose
- * messages are written without the walk (SAMPLE, READ, HEADER_*).
+ * regs, branch_stack, attr and feature belong to records whose messages
+ * are written without the walk (SAMPLE, HEADER_*).
  */
 static const struct pd_visit_ops pe_sink_ops = {
 	.u64 = sink_u64,
@@ -447,6 +479,7 @@ static const struct pd_visit_ops pe_sink_ops = {
 	.obj_begin = sink_obj_begin,
 	.obj_end = sink_end,
 	.hex_list = sink_hex_list,
+	.read = sink_read,
 };
 
 /*
@@ -887,25 +920,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	case PD_REC_SAMPLE:
 		enc_sample(b, &rec->u.sample, ext);
 		break;
-	case PD_REC_READ: {
-		const struct pd_read *rd = &rec->u.read.values;
-
-		m = pw_open(b, EV_READ);
-		pw_u64(b, 1, rec->u.read.pid);
-		pw_u64(b, 2, rec->u.read.tid);
-		if (rd->nr)
-			pw_u64(b, 3, rd->values[0].value);
-		if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED)
-			pw_u64(b, 4, rd->time_enabled);
-		if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING)
-			pw_u64(b, 5, rd->time_running);
-		if (rd->nr && (rd->format & PD_FORMAT_ID))
-			pw_u64(b, 6, rd->values[0].id);
-		enc_si(b, 7, rec);
-		enc_read_info(b, 1000, rd);
-		pw_close(b, m);
-		break;
-	}
 	case PD_REC_AUXTRACE_ERROR: {
 		const struct pd_rec_auxtrace_error *a = &rec->u.auxtrace_error;
 
