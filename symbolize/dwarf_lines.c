@@ -17,7 +17,9 @@
  * on first use; a CU's line table (dwarf_getsrclines) and its
  * inlined-subroutine tree are read only when an address falls in that CU,
  * into compact sorted arrays searched by bisection, whose strings are
- * copied into the DSO's own pool.  Answers are cached per (DSO, address):
+ * copied into the DSO's own pool.  Those arrays of all DSOs together are
+ * kept within CU_TABLES_BUDGET: the least recently used CUs' are forgotten
+ * and read again when needed.  Answers are cached per (DSO, address):
  * profiles repeat addresses.
  *
  * Memory: libdw keeps, for as long as its Dwarf handle is open, its own
@@ -52,6 +54,8 @@
 #define MAX_CACHE	(1u << 16)	/* cached addresses per DSO, then it starts again */
 #define MAX_STRINGS	(1u << 24)	/* distinct strings per DSO */
 
+/* memory of the CUs' compact tables of a machine, all DSOs */
+#define CU_TABLES_BUDGET	((size_t)8 << 20)
 /* estimated memory of the open Elf handles of a machine, all DSOs */
 #define DWARF_OPEN_BUDGET	((size_t)24 << 20)
 /* what stays of a handle whose mapped pages are dropped: libelf's section list */
@@ -103,9 +107,12 @@ struct addr_range {
 	uint32_t node;
 };
 
-struct cu {
+struct pd_dwarf_cu {
 	Dwarf_Off off;		/* of its DIE: found again when libdw is reopened */
 	bool loaded;
+	/* while loaded with tables: in env's list, most recently used first */
+	struct pd_dwarf_cu *newer, *older;
+	size_t bytes;		/* of its tables */
 	struct line_row *rows;
 	size_t nrows;
 	struct inl *inl;
@@ -150,8 +157,9 @@ struct pd_dwarf_lines {
 	/* the Elf handle, while open */
 	int fd;
 	Elf *elf;
-	void *map;		/* the file, mapped here when its pages may be dropped */
+	char *map;		/* the file, mapped here when its pages may be dropped */
 	size_t map_size;
+	size_t keep_hdr, keep_sh_lo, keep_sh_hi;	/* pages never dropped */
 	Dwarf *dw;		/* over elf, within LIBDW_BUDGET */
 	size_t dw_cost;		/* its estimated memory */
 	Elf_Data *debug_line;	/* uncompressed, for the file-name spans */
@@ -160,7 +168,7 @@ struct pd_dwarf_lines {
 	bool gone;		/* could not be opened again: no more CUs */
 	bool decompressed;	/* its debug sections are compressed in the file */
 	/* what stays */
-	struct cu *cus;
+	struct pd_dwarf_cu *cus;
 	size_t ncus;
 	struct cu_range *cur;	/* CU ranges sorted by lo */
 	uint64_t *cur_maxhi;	/* running maximum of cur[].hi */
@@ -172,13 +180,82 @@ struct pd_dwarf_lines {
 	struct str_pool strs;
 };
 
-static void cu_free(struct cu *c)
+static void cu_free(struct pd_dwarf_cu *c)
 {
 	free(c->rows);
 	free(c->inl);
 	free(c->ranges);
 	free(c->top);
 	free(c->top_maxhi);
+}
+
+static void cu_unlink(struct pd_sym_env *env, struct pd_dwarf_cu *c)
+{
+	if (!c->bytes)
+		return;
+	if (c->newer)
+		c->newer->older = c->older;
+	else
+		env->dwarf_cu_newest = c->older;
+	if (c->older)
+		c->older->newer = c->newer;
+	else
+		env->dwarf_cu_oldest = c->newer;
+	c->newer = c->older = NULL;
+	env->dwarf_cu_bytes -= c->bytes;
+	c->bytes = 0;
+}
+
+/* Forget a CU's tables: they are read again when needed. */
+static void cu_unload(struct pd_sym_env *env, struct pd_dwarf_cu *c)
+{
+	Dwarf_Off off = c->off;
+
+	cu_unlink(env, c);
+	cu_free(c);
+	memset(c, 0, sizeof(*c));
+	c->off = off;
+}
+
+/* c was used: it becomes the newest. */
+static void cu_used(struct pd_sym_env *env, struct pd_dwarf_cu *c)
+{
+	if (!c->bytes || !c->newer)
+		return;
+	c->newer->older = c->older;
+	if (c->older)
+		c->older->newer = c->newer;
+	else
+		env->dwarf_cu_oldest = c->newer;
+	c->newer = NULL;
+	c->older = env->dwarf_cu_newest;
+	c->older->newer = c;
+	env->dwarf_cu_newest = c;
+}
+
+/*
+ * c was read: its tables join the others, and past the budget the least
+ * recently used are forgotten (never c itself).
+ */
+static void cu_loaded(struct pd_sym_env *env, struct pd_dwarf_cu *c)
+{
+	size_t bytes = c->nrows * sizeof(*c->rows) + c->ninl * sizeof(*c->inl) +
+		       c->cap_ranges * sizeof(*c->ranges) +
+		       c->ntop * (sizeof(*c->top) + sizeof(*c->top_maxhi));
+
+	if (!bytes)
+		return;
+	c->bytes = bytes;
+	c->newer = NULL;
+	c->older = env->dwarf_cu_newest;
+	if (c->older)
+		c->older->newer = c;
+	else
+		env->dwarf_cu_oldest = c;
+	env->dwarf_cu_newest = c;
+	env->dwarf_cu_bytes += bytes;
+	while (env->dwarf_cu_bytes > CU_TABLES_BUDGET && env->dwarf_cu_oldest != c)
+		cu_unload(env, env->dwarf_cu_oldest);
 }
 
 /* Grow *p (n used, *cap allocated, elements of size sz) to hold one more. */
@@ -428,8 +505,10 @@ static void handle_rest(struct pd_dwarf_lines *dl, size_t rows)
 		oldest->dw = NULL;
 		oldest->dw_cost = 0;
 	}
-	if (dl->map)
-		madvise(dl->map, dl->map_size, MADV_DONTNEED);
+	if (dl->map && dl->keep_sh_lo > dl->keep_hdr)
+		madvise(dl->map + dl->keep_hdr, dl->keep_sh_lo - dl->keep_hdr, MADV_DONTNEED);
+	if (dl->map && dl->map_size > dl->keep_sh_hi)
+		madvise(dl->map + dl->keep_sh_hi, dl->map_size - dl->keep_sh_hi, MADV_DONTNEED);
 }
 
 /*
@@ -523,12 +602,47 @@ static size_t debug_sections_size(Elf *elf, bool *decompressed)
 	return total;
 }
 
+/* Page-aligned [lo, hi) around bytes [off, off + len) of a map of size n. */
+static void page_span(size_t off, size_t len, size_t n, size_t *lo, size_t *hi)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	*lo = off / page * page;
+	*hi = len > n - off ? n : off + len;
+	*hi = *hi > n - (page - 1) ? n : (*hi + page - 1) / page * page;
+}
+
 /*
- * The file mapped read-only by us, so that its pages can be dropped after
- * each CU: only a file in this machine's byte order whose debug sections
- * are not compressed, which libelf and libdw then only read (libelf would
- * write the header of a section it decompresses, and convert a file of
- * the other byte order).  NULL when the file is not such a one.
+ * The pages libelf may write in a private map of the file: the ELF and
+ * program headers, and the section headers, which it updates in place for
+ * a section it decompresses.  False when the headers are not in the file.
+ */
+static bool header_pages(struct pd_dwarf_lines *dl, Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t shnum, lo;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum) != 0 ||
+	    eh.e_phoff > dl->map_size || eh.e_shoff > dl->map_size ||
+	    (uint64_t)eh.e_phnum * eh.e_phentsize > dl->map_size - eh.e_phoff ||
+	    (uint64_t)shnum * eh.e_shentsize > dl->map_size - eh.e_shoff)
+		return false;
+	page_span(0, eh.e_phoff + (size_t)eh.e_phnum * eh.e_phentsize > eh.e_ehsize ?
+		  eh.e_phoff + (size_t)eh.e_phnum * eh.e_phentsize : eh.e_ehsize,
+		  dl->map_size, &lo, &dl->keep_hdr);
+	page_span(eh.e_shoff, shnum * eh.e_shentsize, dl->map_size, &dl->keep_sh_lo,
+		  &dl->keep_sh_hi);
+	(void)lo;
+	return true;
+}
+
+/*
+ * The file mapped by us, so that its pages can be dropped after each CU:
+ * only a file in this machine's byte order, which libelf and libdw then
+ * only read - read-only when its debug sections are not compressed; else
+ * libelf writes the headers of the sections it decompresses, whose pages
+ * are then kept (a file of the other byte order it would convert in
+ * place).  NULL when the file is not such a one.
  */
 static Elf *elf_mapped(struct pd_dwarf_lines *dl)
 {
@@ -536,22 +650,38 @@ static Elf *elf_mapped(struct pd_dwarf_lines *dl)
 	bool compressed = false;
 	Elf *elf;
 	const char *ident;
+	int prot;
 
 	if (fstat(dl->fd, &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
 		return NULL;
 	dl->map_size = (size_t)st.st_size;
-	dl->map = mmap(NULL, dl->map_size, PROT_READ, MAP_PRIVATE, dl->fd, 0);
-	if (dl->map == MAP_FAILED) {
-		dl->map = NULL;
-		return NULL;
-	}
-	elf = elf_memory(dl->map, dl->map_size);
-	ident = elf && elf_kind(elf) == ELF_K_ELF ? elf_getident(elf, NULL) : NULL;
-	if (ident && ident[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-					ELFDATA2LSB : ELFDATA2MSB)) {
+	for (prot = PROT_READ;; prot |= PROT_WRITE) {
+		dl->map = mmap(NULL, dl->map_size, prot, MAP_PRIVATE, dl->fd, 0);
+		if (dl->map == MAP_FAILED) {
+			dl->map = NULL;
+			return NULL;
+		}
+		elf = elf_memory(dl->map, dl->map_size);
+		ident = elf && elf_kind(elf) == ELF_K_ELF ? elf_getident(elf, NULL) : NULL;
+		if (!ident || ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+						 ELFDATA2LSB : ELFDATA2MSB))
+			break;
+		/* libdw finds a dwz file by the path of the file's descriptor */
+		if (section_data(elf, ".gnu_debugaltlink"))
+			break;
 		debug_sections_size(elf, &compressed);
-		if (!compressed)
+		if (!compressed) {
+			dl->keep_hdr = 0;
+			dl->keep_sh_lo = dl->keep_sh_hi = dl->map_size;
 			return elf;
+		}
+		if (prot & PROT_WRITE) {
+			if (!header_pages(dl, elf))
+				break;
+			return elf;
+		}
+		elf_end(elf);
+		munmap(dl->map, dl->map_size);
 	}
 	if (elf)
 		elf_end(elf);
@@ -570,15 +700,25 @@ static bool handle_open(struct pd_dwarf_lines *dl, struct pd_dso *d)
 		return false;
 	pd_elf_init();
 	dl->elf = elf_mapped(dl);
+again:
 	if (!dl->elf)
 		dl->elf = elf_begin(dl->fd, ELF_C_READ_MMAP, NULL);
 	if (!dl->elf || elf_kind(dl->elf) != ELF_K_ELF)
 		goto fail;
 	/* before libdw decompresses them */
+	dl->decompressed = false;
 	size = debug_sections_size(dl->elf, &dl->decompressed);
-	if (dl->map)
+	if (dl->map && !dl->decompressed)
 		size = MAPPED_HANDLE_BYTES;
 	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
+	if (!dl->dw && dl->map) {
+		/* as libelf would have opened it */
+		elf_end(dl->elf);
+		munmap(dl->map, dl->map_size);
+		dl->elf = NULL;
+		dl->map = NULL;
+		goto again;
+	}
 	if (!dl->dw)
 		goto fail;
 	dl->debug_line = section_data(dl->elf, ".debug_line");
@@ -603,8 +743,10 @@ static void dwarf_lines_free(struct pd_dwarf_lines *dl)
 	size_t i;
 
 	handle_close(dl);
-	for (i = 0; i < dl->ncus; i++)
+	for (i = 0; i < dl->ncus; i++) {
+		cu_unlink(dl->env, &dl->cus[i]);
 		cu_free(&dl->cus[i]);
+	}
 	free(dl->cus);
 	free(dl->cur);
 	free(dl->cur_maxhi);
@@ -921,7 +1063,8 @@ static int64_t row_file(struct pd_dwarf_lines *dl, struct file_ids *fi, Dwarf_Li
 	return file_id(&dl->strs, fi, files, idx);
 }
 
-static bool load_lines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die, size_t *nread)
+static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
+		       size_t *nread)
 {
 	Dwarf_Lines *lines;
 	Dwarf_Attribute at;
@@ -1024,7 +1167,7 @@ static const char *die_name(Dwarf_Die *die)
 
 struct walk {
 	struct pd_dwarf_lines *dl;
-	struct cu *c;
+	struct pd_dwarf_cu *c;
 	Dwarf_Files *files;
 	size_t nfiles, cap_inl;
 	struct file_ids fi;
@@ -1053,7 +1196,7 @@ static bool may_hold_code(int tag)
 
 static void add_inline(struct walk *w, Dwarf_Die *die)
 {
-	struct cu *c = w->c;
+	struct pd_dwarf_cu *c = w->c;
 	struct inl *n;
 	Dwarf_Attribute at;
 	Dwarf_Word fidx = 0, line = 0;
@@ -1124,7 +1267,7 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 	} while (!w->nomem && dwarf_siblingof(&child, &child) == 0);
 }
 
-static bool load_inlines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die)
+static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die)
 {
 	struct walk w = { .dl = dl, .c = c };
 	size_t i, k = 0;
@@ -1136,6 +1279,12 @@ static bool load_inlines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die
 	free(w.fi.id);
 	if (w.nomem)
 		return false;
+	if (c->ninl < w.cap_inl) {
+		struct inl *p = realloc(c->inl, (c->ninl ? c->ninl : 1) * sizeof(*p));
+
+		if (p)
+			c->inl = p;
+	}
 	if (c->nranges < c->cap_ranges) {
 		struct addr_range *p = realloc(c->ranges, (c->nranges ? c->nranges : 1) * sizeof(*p));
 
@@ -1173,15 +1322,18 @@ static bool load_inlines(struct pd_dwarf_lines *dl, struct cu *c, Dwarf_Die *die
  * Read a CU's lines and inline tree, opening libdw again when its handle
  * was closed.  False when out of memory (the CU then stays empty).
  */
-static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct cu *c)
+static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf_cu *c)
 {
 	Dwarf_Die die;
-	size_t nread = 0;
+	size_t nread = 0, i;
 	bool ok;
 
 	c->loaded = true;
 	if (!dl->elf && (dl->gone || !handle_open(dl, d))) {
-		dl->gone = true;	/* the file changed or went: what was read stays */
+		/* the file changed or went: what was read stays */
+		dl->gone = true;
+		for (i = 0; i < dl->ncus; i++)
+			cu_unlink(dl->env, &dl->cus[i]);
 		return true;
 	}
 	handle_used(dl, 0);
@@ -1195,17 +1347,16 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct cu *c)
 	ok = load_lines(dl, c, &die, &nread) && load_inlines(dl, c, &die);
 	handle_rest(dl, nread);
 	if (!ok) {
-		Dwarf_Off off = c->off;
-
-		cu_free(c);
-		memset(c, 0, sizeof(*c));
-		c->off = off;
+		cu_unload(dl->env, c);
 		c->loaded = true;
+		return false;
 	}
-	return ok;
+	if (!dl->gone)
+		cu_loaded(dl->env, c);
+	return true;
 }
 
-static bool node_has(const struct cu *c, uint32_t node, uint64_t a)
+static bool node_has(const struct pd_dwarf_cu *c, uint32_t node, uint64_t a)
 {
 	const struct inl *n = &c->inl[node];
 	uint32_t i;
@@ -1221,7 +1372,7 @@ static bool node_has(const struct cu *c, uint32_t node, uint64_t a)
 
 
 /* The CU whose ranges hold a: the one starting last among those that do. */
-static struct cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
+static struct pd_dwarf_cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
 {
 	long i;
 
@@ -1232,7 +1383,7 @@ static struct cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
 	return NULL;
 }
 
-static const struct line_row *find_row(const struct cu *c, uint64_t a)
+static const struct line_row *find_row(const struct pd_dwarf_cu *c, uint64_t a)
 {
 	long i;
 
@@ -1243,7 +1394,8 @@ static const struct line_row *find_row(const struct cu *c, uint64_t a)
 }
 
 /* Outermost to innermost inline nodes holding a; returns how many. */
-static unsigned int find_inlines(const struct cu *c, uint64_t a, uint32_t *chain, unsigned int max)
+static unsigned int find_inlines(const struct pd_dwarf_cu *c, uint64_t a, uint32_t *chain,
+				  unsigned int max)
 {
 	unsigned int n = 0;
 	uint32_t node = UINT32_MAX, child, end;
@@ -1274,7 +1426,7 @@ static unsigned int find_inlines(const struct cu *c, uint64_t a, uint32_t *chain
 static int lookup(struct pd_dwarf_lines *dl, struct pd_dso *d, uint64_t a,
 		  struct cpos *out, unsigned int *nr)
 {
-	struct cu *c = find_cu(dl, a);
+	struct pd_dwarf_cu *c = find_cu(dl, a);
 	const struct line_row *row;
 	uint32_t chain[MAX_DIE_DEPTH];
 	unsigned int n, i;
@@ -1284,6 +1436,7 @@ static int lookup(struct pd_dwarf_lines *dl, struct pd_dso *d, uint64_t a,
 		return 0;
 	if (!c->loaded && !load_cu(dl, d, c))
 		return -1;
+	cu_used(dl->env, c);
 	row = find_row(c, a);
 	if (!row || !row->file)
 		return 0;

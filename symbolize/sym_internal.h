@@ -157,6 +157,9 @@ struct pd_sym_env {
 	/* dwarf_lines.c: DSOs whose libdw handle is open, most recent first */
 	struct pd_dwarf_lines *dwarf_open;
 	size_t dwarf_open_bytes;	/* their estimated memory */
+	/* compile units with their tables read, most recently used first */
+	struct pd_dwarf_cu *dwarf_cu_newest, *dwarf_cu_oldest;
+	size_t dwarf_cu_bytes;		/* of those tables */
 };
 
 /*
