@@ -84,6 +84,11 @@ static bool print_io_diag(const char *prog, const char *name, const struct pd_di
 			strcpy(op, "write");
 		detail_value(d->detail, "output", "\" op=", path, sizeof(path));
 	}
+	/* the name the commands give standard output: the one shape of its failure */
+	if (!strcmp(path, "<stdout>")) {
+		tool_io_error(prog, op, NULL, err);
+		return true;
+	}
 	fflush(stdout);
 	if (d->offset != PD_NO_OFFSET && d->code == PD_IO_ERROR)
 		fprintf(stderr, "%s: cannot %s '%s' at offset 0x%" PRIx64 ": %s\n", prog, op, path,

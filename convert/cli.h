@@ -70,6 +70,7 @@ struct cli_diag {
 	void *hook_arg;
 };
 
+/* Diagnostics named `path`; "-" is an input there, named <stdin>. */
 void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose);
 void cli_diag_cb(const struct pd_diag *d, void *arg);
 

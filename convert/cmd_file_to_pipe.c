@@ -19,7 +19,6 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
 /* perf's HEADER_LAST_FEATURE from 5.13 until CPU_DOMAIN_INFO (32) existed */
@@ -221,7 +220,7 @@ int cmd_file_to_pipe(int argc, char **argv)
 	code = tool_args_parse(&file_to_pipe_cmd, argc, argv, &a, &fw);
 	if (code != TOOL_ARGS_RUN)
 		return code;
-	fw.out.path = a.output ? a.output : "-";
+	fw.out.out.path = a.output;
 	drv_opts_from_args(&o, &a);
 	code = drv_run(&o, &f2p_ops, &fw);
 	tool_args_free(&a);

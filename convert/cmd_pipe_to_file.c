@@ -25,7 +25,6 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "../common/out_sink.h"
 #include "perfdata/pd_writer.h"
 
 struct p2f {
@@ -489,14 +488,14 @@ int cmd_pipe_to_file(int argc, char **argv)
 	code = tool_args_parse(&pipe_to_file_cmd, argc, argv, &a, &p);
 	if (code != TOOL_ARGS_RUN)
 		return code;
-	p.out.path = a.output ? a.output : "-";
+	p.out.out.path = a.output;
 	code = CLI_EXIT_USAGE;
-	if (strcmp(p.out.path, "-") && stat(p.out.path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (a.output && stat(a.output, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
-			  "needs a seekable output (its header is written last)", p.out.path);
+			  "needs a seekable output (its header is written last)", a.output);
 		goto out;
 	}
-	if (!strcmp(p.out.path, "-") && !stdout_seekable()) {
+	if (!a.output && !stdout_seekable()) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
 		goto out;

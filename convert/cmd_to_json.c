@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/out_sink.h"
 #include "../common/tool_select.h"
 #include "json_conv.h"
 
@@ -91,10 +90,8 @@ static const struct tool_cmd to_json_cmd = {
 struct to_json {
 	struct jconv c;
 	const struct writer_ops *doc;	/* json_perf_ops or json_full_ops */
-	const char *output;		/* NULL: standard output */
+	struct drv_out out;
 	bool second_reader;		/* --full --symbols in file order */
-	bool opened;
-	struct out_sink of;
 	struct je je;
 };
 
@@ -116,9 +113,8 @@ static int tj_begin(struct drv *d, void *w)
 			return cli_exit_code(status, &d->cd);
 		}
 	}
-	tj->opened = true;
-	if (out_sink_open(&tj->of, cli_progname, "to-json", tj->output, NULL) < 0 ||
-	    je_init(&tj->je, tj->of.fd, OUT_BUF_SIZE) < 0)
+	if (drv_out_open(&tj->out, "to-json") < 0 ||
+	    je_init(&tj->je, tj->out.sink.fd, OUT_BUF_SIZE) < 0)
 		return PD_STATUS_IO;
 	c->je = &tj->je;
 	return tj->doc->begin(d, c);
@@ -143,23 +139,14 @@ static int tj_close(struct drv *d, void *w, int code)
 	struct to_json *tj = w;
 
 	code = tj->doc->close(d, &tj->c, code);
-	if (tj->c.je) {
-		je_flush(&tj->je);
-		if (tj->je.ob.err) {
-			tool_io_error(cli_progname, "write", tj->of.final, tj->je.ob.err);
-			code = CLI_EXIT_IO;
-		}
-	}
+	/* the sink keeps the buffer's first failure for drv_out_close() */
+	if (tj->c.je && je_flush(&tj->je) < 0 && !tj->out.sink.err)
+		tj->out.sink.err = tj->je.ob.err;
 	/*
-	 * The document is complete unless writing failed or --strict stopped
-	 * it; malformed input converted as far as it could be read is kept
-	 * (exit 1 says it was malformed).  A usage error found at the end
-	 * (pipe mode's --event) leaves no file either.
+	 * Malformed input converted as far as it could be read is kept (exit
+	 * 1 says it was malformed).
 	 */
-	if (tj->opened &&
-	    out_sink_close(&tj->of, code != CLI_EXIT_IO && code != CLI_EXIT_USAGE && !d->stop) < 0 &&
-	    code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
+	code = drv_out_close(&tj->out, drv_out_keep(d, code), code);
 	if (tj->c.je)
 		je_free(&tj->je);
 	jconv_trace_free(&tj->c);
@@ -214,7 +201,7 @@ int cmd_to_json(int argc, char **argv)
 	tj.c.trace_fields = o.trace_fields;
 	tj.c.sel = a.cs.sel;
 	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
-	tj.output = a.output;
+	tj.out.path = a.output;
 	drv_opts_from_args(&d, &a);
 	d.progress = o.progress;
 	/* perf's converter reads in time order; --full keeps file order unless asked */

@@ -21,7 +21,6 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "../common/out_sink.h"
 #include "pprof_prof.h"
 
 static void usage(FILE *f)
@@ -54,11 +53,9 @@ static void usage(FILE *f)
 /* ---- the writer ops (driver.h) ---- */
 
 struct pprof_writer {
-	const char *output;		/* NULL: standard output */
+	struct drv_out out;
 	bool srcline;
 	const struct pd_select *sel;
-	struct out_sink out;
-	bool opened;
 	struct pp_prof *p;
 	struct pd_members *members;
 };
@@ -77,10 +74,9 @@ static int pprof_begin(struct drv *d, void *w)
 {
 	struct pprof_writer *pw = w;
 
-	if (out_sink_open(&pw->out, cli_progname, "to-pprof", pw->output, NULL))
+	if (drv_out_open(&pw->out, "to-pprof"))
 		return PD_STATUS_IO;
-	pw->opened = true;
-	pw->p = pp_new(d->m, pw->srcline, &pw->out);
+	pw->p = pp_new(d->m, pw->srcline, &pw->out.sink);
 	if (!pw->p || pd_members_new(d->r, pw->sel, &pw->members) < 0)
 		return PD_STATUS_NOMEM;
 	return 0;
@@ -123,8 +119,7 @@ static int pprof_close(struct drv *d, void *w, int code)
 	/* first: its second thread may still be writing to the output */
 	pp_free(pw->p);
 	pw->p = NULL;
-	if (pw->opened)
-		code = drv_close_sink(d, &pw->out, !pw->output, code);
+	code = drv_out_close(&pw->out, drv_out_keep(d, code), code);
 	pd_members_free(pw->members);
 	return code;
 }
@@ -168,7 +163,7 @@ int cmd_to_pprof(int argc, char **argv)
 	/* perf's order: it decides the comm and the maps of every sample */
 	o.ro.time_order = true;
 	o.so = &a.so;
-	pw.output = a.output;
+	pw.out.path = a.output;
 	pw.sel = a.cs.sel;
 	code = drv_run(&o, &pprof_ops, &pw);
 	tool_args_free(&a);

@@ -23,7 +23,6 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "../common/out_sink.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 #include "proto_meta.h"
@@ -62,10 +61,8 @@ static void usage(FILE *f)
 }
 
 struct proto_writer {
-	const char *output;		/* NULL: standard output */
+	struct drv_out out;
 	bool compat;
-	struct out_sink out;
-	bool opened;
 	struct pm_state meta;		/* zeroed until begin */
 	struct pq_state *q;
 	struct pw_buf buf;
@@ -80,9 +77,8 @@ static int proto_begin(struct drv *d, void *w)
 {
 	struct proto_writer *pw = w;
 
-	if (out_sink_open(&pw->out, cli_progname, "to-proto", pw->output, NULL))
+	if (drv_out_open(&pw->out, "to-proto"))
 		return PD_STATUS_IO;
-	pw->opened = true;
 	if (pm_init(&pw->meta, d->r, !pw->compat))
 		return PD_STATUS_NOMEM;
 	if (pw->compat) {
@@ -107,12 +103,12 @@ static int proto_record(struct drv *d, void *w, const struct pd_record *rec)
 		pe_encode_event(&pw->buf, rec, true);
 		pw_close(&pw->buf, m);
 		if (pw->buf.len >= FLUSH_AT)
-			out_write(&pw->buf, &pw->out);
+			out_write(&pw->buf, &pw->out.sink);
 	}
 	if (proto_nomem(pw))
 		return PD_STATUS_NOMEM;
 	/* a full disk or a closed pipe: reading on is pointless */
-	return pw->out.err ? DRV_STOP : 0;
+	return pw->out.sink.err ? DRV_STOP : 0;
 }
 
 static int proto_end(struct drv *d, void *w)
@@ -121,12 +117,12 @@ static int proto_end(struct drv *d, void *w)
 
 	if (d->failed)
 		return 0;
-	if (pw->compat && pq_finish(pw->q, &pw->meta, &pw->buf, out_write, &pw->out))
+	if (pw->compat && pq_finish(pw->q, &pw->meta, &pw->buf, out_write, &pw->out.sink))
 		return PD_STATUS_NOMEM;
 	pm_encode(&pw->meta, d->r, &pw->buf);
 	if (proto_nomem(pw))
 		return PD_STATUS_NOMEM;
-	out_write(&pw->buf, &pw->out);
+	out_write(&pw->buf, &pw->out.sink);
 	return 0;
 }
 
@@ -134,8 +130,7 @@ static int proto_close(struct drv *d, void *w, int code)
 {
 	struct proto_writer *pw = w;
 
-	if (pw->opened)
-		code = drv_close_sink(d, &pw->out, !pw->output, code);
+	code = drv_out_close(&pw->out, drv_out_keep(d, code), code);
 	pq_free(pw->q);
 	pm_free(&pw->meta);
 	pw_buf_free(&pw->buf);
@@ -176,7 +171,7 @@ int cmd_to_proto(int argc, char **argv)
 	if (code != TOOL_ARGS_RUN)
 		return code;
 	drv_opts_from_args(&o, &a);
-	pw.output = a.output;
+	pw.out.path = a.output;
 	/* the records inside COMPRESSED ones are delivered in their place */
 	o.ro.skip_compressed = true;
 	code = drv_run(&o, &proto_ops, &pw);

@@ -220,12 +220,28 @@ out:
 	return code;
 }
 
-int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, int code)
+int drv_out_open(struct drv_out *out, const char *cmd)
 {
-	if (out_sink_close(out, !d->failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	if (to_stdout && out->err && code == CLI_EXIT_OK) {
-		tool_io_error(cli_progname, "write", NULL, out->err);
+	if (out_sink_open(&out->sink, cli_progname, cmd, out->path, NULL) < 0)
+		return PD_STATUS_IO;
+	out->open = true;
+	return 0;
+}
+
+bool drv_out_keep(const struct drv *d, int code)
+{
+	return !d->failed && code != CLI_EXIT_USAGE && code != CLI_EXIT_IO;
+}
+
+int drv_out_close(struct drv_out *out, bool keep, int code)
+{
+	if (!out->open)
+		return code;
+	out->open = false;
+	if (out_sink_close(&out->sink, keep) < 0) {
+		/* the sink named a file; standard output is told here */
+		if (!out->path)
+			tool_io_error(cli_progname, "write", NULL, out->sink.err);
 		code = CLI_EXIT_IO;
 	}
 	return code;
@@ -234,18 +250,18 @@ int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, in
 int drv_perf_out_open(const struct drv *d, struct drv_perf_out *po, const char *cmd,
 		      enum pd_writer_mode mode)
 {
-	bool to_stdout = !strcmp(po->path, "-");
+	/* the writer's findings are about the output: standard output's name */
+	const char *name = po->out.path ? po->out.path : "<stdout>";
 
-	cli_diag_init(&po->wd, po->path, d->o->verbose);
+	cli_diag_init(&po->wd, name, d->o->verbose);
 	po->wo.mode = mode;
 	po->wo.diag_fn = cli_diag_cb;
 	po->wo.diag_arg = &po->wd;
-	if (out_sink_open(&po->sink, cli_progname, cmd, to_stdout ? NULL : po->path, NULL) < 0)
+	if (drv_out_open(&po->out, cmd) < 0)
 		return PD_STATUS_IO;
-	po->sink_open = true;
-	po->sink.mode = 0600;
-	po->sink.sync_dir = po->wo.fsync;
-	if (pd_writer_open_fd(po->sink.fd, to_stdout ? "<stdout>" : po->path, &po->wo, &po->w) < 0)
+	po->out.sink.mode = 0600;
+	po->out.sink.sync_dir = po->wo.fsync;
+	if (pd_writer_open_fd(po->out.sink.fd, name, &po->wo, &po->w) < 0)
 		return PD_STATUS_IO;
 	return 0;
 }
@@ -255,8 +271,7 @@ int drv_perf_out_commit(struct drv_perf_out *po)
 	int status = pd_writer_commit(po->w);
 
 	po->w = NULL;
-	po->sink_open = false;
-	if (out_sink_close(&po->sink, status >= 0) < 0 && status >= 0)
+	if (drv_out_close(&po->out, status >= 0, CLI_EXIT_OK) != CLI_EXIT_OK && status >= 0)
 		status = PD_STATUS_IO;
 	return status;
 }
@@ -266,7 +281,5 @@ void drv_perf_out_abort(struct drv_perf_out *po)
 	if (po->w)
 		pd_writer_abort(po->w);
 	po->w = NULL;
-	if (po->sink_open)
-		out_sink_close(&po->sink, false);
-	po->sink_open = false;
+	drv_out_close(&po->out, false, CLI_EXIT_OK);
 }

@@ -121,27 +121,46 @@ void drv_opts_from_args(struct drv_opts *o, struct tool_args *a);
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
 
 /*
- * The usual close of a writer's one output: kept when the run completed
- * and no usage error turned up at its end (pipe mode's --event); a failed
- * close, or a write error on standard output, makes the code CLI_EXIT_IO.
+ * A command's one output stream, -o OUT or standard output: opened in
+ * begin, written through out->sink (out_sink.h: a file through a
+ * temporary one beside it), and kept or removed in close.  Every command
+ * that writes one stream goes through it.
  */
-int drv_close_sink(const struct drv *d, struct out_sink *out, bool to_stdout, int code);
+struct drv_out {
+	const char *path;		/* NULL: standard output */
+	struct out_sink sink;
+	bool open;
+};
+
+/* Open it, `cmd` naming the command in messages; 0, or PD_STATUS_IO after a message. */
+int drv_out_open(struct drv_out *out, const char *cmd);
+
+/*
+ * Should the output be kept: the run completed, and neither a usage error
+ * found at its end (pipe mode's --event) nor an I/O error turned up.
+ */
+bool drv_out_keep(const struct drv *d, int code);
+
+/*
+ * Close: without `keep` nothing is left at its path.  A kept output that
+ * could not be written completely (a file, or standard output) is named
+ * in a message and makes the code CLI_EXIT_IO.  Returns the code.
+ */
+int drv_out_close(struct drv_out *out, bool keep, int code);
 
 /*
  * A perf.data file or stream written by the core's writer (pd_writer.h)
- * through the output sink: the output of pipe-to-file and file-to-pipe.
+ * through the command's output: that of pipe-to-file and file-to-pipe.
  */
 struct drv_perf_out {
-	const char *path;		/* "-": standard output */
+	struct drv_out out;		/* out.path NULL: standard output */
 	struct pd_writer_opts wo;	/* the command's (--fsync); the mode is open's */
 	struct cli_diag wd;		/* the writer's diagnostics, counted */
-	struct out_sink sink;
-	bool sink_open;
 	struct pd_writer *w;		/* NULL once committed */
 };
 
 /*
- * Open po->path for a writer in `mode`: a file is kept with mode 0600, as
+ * Open po->out for a writer in `mode`: a file is kept with mode 0600, as
  * perf record makes perf.data files, and with --fsync its directory is
  * flushed after the rename.  Returns 0, or PD_STATUS_IO after a message.
  */

@@ -103,6 +103,29 @@ else
 	ko "file-to-pipe | pipe-to-file: $(head -n 1 "$tmp/err")"
 fi
 
+# the writer's findings name the output: <stdout>, or the -o path
+# (a command line of 90 KB is a CMDLINE feature that no pipe record holds)
+if [ $have_perf = 1 ] && perf_can_record "$tmp"; then
+	arg=$(head -c 30000 /dev/zero | tr '\0' a)
+	"$PERF" record -N -q -e task-clock:u -o "$tmp/long.data" -- true "$arg" "$arg" "$arg" \
+		> /dev/null 2>&1
+	"$PERFCONV" file-to-pipe "$tmp/long.data" > "$tmp/long.pipe" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^<stdout>:0x[0-9a-f]*: warning PD703: .* feature=CMDLINE" "$tmp/err"; then
+		ok
+	else
+		ko "file-to-pipe > stdout: exit $rc, PD703 not named <stdout>: $(head -n 1 "$tmp/err")"
+	fi
+	"$PERFCONV" file-to-pipe -o "$tmp/long2.pipe" "$tmp/long.data" 2> "$tmp/err"
+	if grep -qF "$tmp/long2.pipe:0x" "$tmp/err" && cmp -s "$tmp/long.pipe" "$tmp/long2.pipe"; then
+		ok
+	else
+		ko "file-to-pipe -o: PD703 not named after the output, or output differs from stdout's"
+	fi
+else
+	echo "pipe-to-file: SKIP the writer's diagnostics on stdout: perf cannot record here"
+fi
+
 # ---- a stream cut inside a record (a killed perf record -o -) ----
 
 size=$(wc -c < corpus/basic.pipe.data)

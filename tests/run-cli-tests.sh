@@ -300,6 +300,16 @@ if [ -f corpus/basic.data ]; then
 	[ -e ./- ] && ko "perfconv to-csv -o -: made a directory named '-'"
 fi
 
+# --- standard output that cannot be written: exit 3, one message -------
+if [ -f corpus/basic.data ] && [ -w /dev/full ]; then
+	for cmd in to-json to-proto to-pprof file-to-pipe "to-csv --table stats"; do
+		# shellcheck disable=SC2086 # the table option is two words
+		"$PERFCONV" $cmd corpus/basic.data > /dev/full 2> "$tmp/err" < /dev/null
+		check_result 3 "perfconv: cannot write standard output: No space left on device" \
+			"perfconv $cmd > /dev/full"
+	done
+fi
+
 # --- exit statuses and summaries that agree with the documentation -----
 # --jsonl and --full: "complete" only when every record is in the output
 if [ -f corpus/bad/truncated-mid-record.data ]; then
