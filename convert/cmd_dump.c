@@ -139,7 +139,7 @@ static void dump_record(struct dump_ctx *dc, const struct pd_record *rec)
 		out_c(']');
 	}
 	/* the fields are the one text form of the record walk (rec_text.h) */
-	rec_text_fields(&out, rec, dc->hex);
+	rec_text_fields(&out, rec, (dc->hex ? REC_TEXT_BULK : 0) | REC_TEXT_CALLCHAIN);
 	if (!rec->decoded)
 		out_s(" (not decoded)");
 	out_c('\n');

@@ -998,9 +998,12 @@ static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 		csv_empty(o);
 	}
 	put_cpu(o, rec);
-	/* the record's fields as dump shows them, written in place: no copy */
+	/*
+	 * The record's fields as dump shows them but a sample's callchain list
+	 * (its frames are the samples table's callchain), in place: no copy.
+	 */
 	start = csv_text_begin(o);
-	rec_text_fields(&o->ob, rec, false);
+	rec_text_fields(&o->ob, rec, 0);
 	csv_text_end(o, start, 1);	/* without the space before the first field */
 	csv_eol(o);
 }

@@ -336,6 +336,7 @@ struct text_level {
 struct text_sink {
 	struct out_buf *b;
 	bool bulk;		/* payloads of any size too */
+	bool skip_callchain;	/* a sample's callchain list left out */
 	const char *prefix;	/* of the flattened object being written, else "" */
 	size_t prefix_len;
 	unsigned int depth;	/* 0: the record's own fields */
@@ -474,6 +475,8 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 	char *p, *end;
 	uint64_t i;
 
+	if (markers && ts->skip_callchain)
+		return;
 	sink_key(ts, name, flags);
 	put_c(b, '[');
 	/*
@@ -710,9 +713,15 @@ static const struct pd_visit_ops text_sink_ops = {
 	.hex_list = sink_hex_list,
 };
 
-void rec_text_fields(struct out_buf *b, const struct pd_record *rec, bool bulk)
+void rec_text_fields(struct out_buf *b, const struct pd_record *rec, unsigned int opts)
 {
-	struct text_sink ts = { .b = b, .bulk = bulk, .prefix = "" };
+	struct text_sink ts = {
+		.b = b,
+		.bulk = opts & REC_TEXT_BULK,
+		/* only a sample's: a CALLCHAIN_DEFERRED record's ips are its body */
+		.skip_callchain = !(opts & REC_TEXT_CALLCHAIN) && rec->type == PD_REC_SAMPLE,
+		.prefix = "",
+	};
 
 	if (rec->misc && rec->type != PD_REC_SAMPLE)
 		put_kv_x(b, "misc", rec->misc);

@@ -4,7 +4,7 @@
  *
  * The one text rendering of the record walk (pd_visit.h): perfconv dump
  * prints it after each record's type, and the summary column of to-csv's
- * records table is the same text.  It is written in place into an output
+ * records table is the same text but a sample's callchain list.  It is written in place into an output
  * buffer (common/out_buf.h), since both run over every record of files of
  * hundreds of megabytes: no allocation and no printf() per record.
  *
@@ -24,13 +24,25 @@
 #include "../common/out_buf.h"
 
 
+/* What rec_text_fields() shows beyond what it always does */
+enum rec_text_opts {
+	/* payloads of any size (sample raw and aux data) */
+	REC_TEXT_BULK		= 1u << 0,
+	/*
+	 * A sample's callchain=[...] list (its callchain_nr always shows).
+	 * The records table leaves it out: the samples table has the frames
+	 * symbolized, and a big file's summaries would be mostly addresses.
+	 */
+	REC_TEXT_CALLCHAIN	= 1u << 1,
+};
+
 /*
  * The fields of rec: misc when set (but for samples, whose misc the walk
  * shows as cpumode), then, when rec was decoded, its body, its sample_id
- * trailer (sid.*) and the extent of the data that follows it.  `bulk`
- * also shows payloads of any size (sample raw and aux data).
+ * trailer (sid.*) and the extent of the data that follows it; opts is a
+ * mask of enum rec_text_opts.
  */
-void rec_text_fields(struct out_buf *b, const struct pd_record *rec, bool bulk);
+void rec_text_fields(struct out_buf *b, const struct pd_record *rec, unsigned int opts);
 
 /* An attr: attr_type, config, sample_period/freq, sample_type, ... */
 void rec_text_attr(struct out_buf *b, const struct pd_attr *a);
