@@ -44,9 +44,9 @@ static inline void pw_need(struct pw_buf *b, size_t n)
 		pw_grow(b, n);
 }
 
-static inline unsigned int pw_varint_size(uint64_t v)
+static inline size_t pw_varint_size(uint64_t v)
 {
-	unsigned int n = 1;
+	size_t n = 1;
 
 	while (v >= 0x80) {
 		v >>= 7;
