@@ -10,14 +10,20 @@
 
 #include "tool.h"
 
+/* "prog: cmd: message" on stderr, after whatever stdout holds; no newline */
+static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
+	vfprintf(stderr, fmt, ap);
+}
+
 int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vmsg(prog, cmd, fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
@@ -30,10 +36,8 @@ void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vmsg(prog, cmd, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
