@@ -10,20 +10,14 @@
 
 #include "tool.h"
 
-/* "prog: cmd: message" on stderr, after whatever stdout holds; no newline */
-static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
-{
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
-	vfprintf(stderr, fmt, ap);
-}
-
 int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	tool_vmsg(prog, cmd, fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
@@ -36,8 +30,10 @@ void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	tool_vmsg(prog, cmd, fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
