@@ -53,6 +53,43 @@ static void *nomem(struct csv_ctx *c)
 	return NULL;
 }
 
+/*
+ * The entry of an aggregated table for `key`: the one found, or a new one
+ * of `size` bytes added under `hash`, all zero (which callers tell by a
+ * field they always set).  NULL when out of memory.
+ */
+static void *agg_entry(struct csv_ctx *c, struct csv_map *map, uint64_t hash, csv_eq_fn eq,
+		       const void *key, size_t size)
+{
+	void *e = csv_map_find(map, hash, eq, key);
+
+	if (e)
+		return e;
+	e = csv_arena_alloc(&c->arena, size);
+	if (!e || csv_map_add(map, hash, e))
+		return nomem(c);
+	return e;
+}
+
+/* An aggregated table written: a row per entry, in the order of cmp. */
+static void write_sorted(struct csv_ctx *c, const struct csv_map *map,
+			 int (*cmp)(const void *, const void *),
+			 void (*row)(struct csv_ctx *c, const void *entry))
+{
+	void **v = csv_map_items(map);
+	size_t i;
+
+	if (map->nr && !v) {
+		c->nomem = true;
+		return;
+	}
+	if (v)
+		qsort(v, map->nr, sizeof(*v), cmp);
+	for (i = 0; i < map->nr; i++)
+		row(c, v[i]);
+	free(v);
+}
+
 static struct csv_evsum *evsum(struct csv_ctx *c, struct csv_evvec *v, int ev)
 {
 	/* pipe mode learns events while reading: grow on demand */
@@ -209,6 +246,22 @@ static size_t folded_raw(struct csv_ctx *c, const struct pd_sym_frame *f, const 
 	return n;
 }
 
+/* The columns the samples table writes for every sample, tested once, and the name kept. */
+static const struct csv_fname *fname_add(struct csv_ctx *c, struct csv_fname *e, uint64_t h,
+					 const char *sym_col, const char *dso_col)
+{
+	e->sym_col = sym_col;
+	e->dso_col = dso_col;
+	e->sym_len = (uint32_t)strlen(sym_col);
+	e->dso_len = (uint32_t)strlen(dso_col);
+	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
+	e->sym_plain = csv_is_plain(sym_col, e->sym_len);
+	e->dso_plain = csv_is_plain(dso_col, e->dso_len);
+	if (csv_map_add(&c->names, h, e))
+		return nomem(c);
+	return e;
+}
+
 static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_frame *f)
 {
 	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map, false };
@@ -259,17 +312,8 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 	if (!e->folded)
 		return nomem(c);
 
-	/* the samples table writes these for every sample: test them once */
-	e->sym_col = f->sym ? f->sym : "[unknown]";
-	e->dso_col = f->has_map && f->dso_name ? f->dso_name : "[unknown]";
-	e->sym_len = (uint32_t)strlen(e->sym_col);
-	e->dso_len = (uint32_t)strlen(e->dso_col);
-	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
-	e->sym_plain = csv_is_plain(e->sym_col, e->sym_len);
-	e->dso_plain = csv_is_plain(e->dso_col, e->dso_len);
-	if (csv_map_add(&c->names, h, e))
-		return nomem(c);
-	return e;
+	return fname_add(c, e, h, f->sym ? f->sym : "[unknown]",
+			 f->has_map && f->dso_name ? f->dso_name : "[unknown]");
 }
 
 /*
@@ -311,16 +355,7 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	e->folded = csv_intern(&c->str, c->scratch, tidy_folded(c->scratch, n));
 	if (!e->folded)
 		return nomem(c);
-	e->sym_col = e->chain;
-	e->dso_col = f->dso_name ? f->dso_name : "[unknown]";
-	e->sym_len = e->chain_len;
-	e->dso_len = (uint32_t)strlen(e->dso_col);
-	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
-	e->sym_plain = e->chain_plain;
-	e->dso_plain = csv_is_plain(e->dso_col, e->dso_len);
-	if (csv_map_add(&c->names, h, e))
-		return nomem(c);
-	return e;
+	return fname_add(c, e, h, e->chain, f->dso_name ? f->dso_name : "[unknown]");
 }
 
 static bool inl_eq(const void *item, const void *key)
@@ -463,16 +498,11 @@ static bool type_eq(const void *item, const void *key)
 static void stats_record(struct csv_ctx *c, const struct pd_record *rec)
 {
 	uint64_t h = csv_hash_u64(rec->type, 7);
-	struct type_stat *t = csv_map_find(&c->types, h, type_eq, &rec->type);
+	struct type_stat *t = agg_entry(c, &c->types, h, type_eq, &rec->type, sizeof(*t));
 
-	if (!t) {
-		t = csv_arena_alloc(&c->arena, sizeof(*t));
-		if (!t || csv_map_add(&c->types, h, t)) {
-			c->nomem = true;
-			return;
-		}
-		t->type = rec->type;
-	}
+	if (!t)
+		return;
+	t->type = rec->type;
 	t->count++;
 	t->bytes += rec->size;
 }
@@ -529,13 +559,10 @@ static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *
 		fr->f->sym ? fr->f->sym_start : 0,
 	};
 	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
-	struct func *fn = csv_map_find(&c->funcs, h, func_eq, &k);
+	struct func *fn = agg_entry(c, &c->funcs, h, func_eq, &k, sizeof(*fn));
 
-	if (fn)
+	if (!fn || fn->name)
 		return fn;
-	fn = csv_arena_alloc(&c->arena, sizeof(*fn));
-	if (!fn || csv_map_add(&c->funcs, h, fn))
-		return nomem(c);
 	fn->ev = ev;
 	fn->dso = k.dso;
 	fn->sym = k.sym;
@@ -618,15 +645,12 @@ static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_fra
 {
 	struct srcpos k = { f->has_map ? f->dso : NULL, f->addr, NULL, 0 };
 	uint64_t h = csv_hash_ptr(k.dso, k.addr);
-	struct srcpos *sp = csv_map_find(&c->srccache, h, srcpos_eq, &k);
+	struct srcpos *sp = agg_entry(c, &c->srccache, h, srcpos_eq, &k, sizeof(*sp));
 	struct pd_sym_srcline sl;
 	const char *file = "";
 
-	if (sp)
+	if (!sp || sp->file)
 		return sp;
-	sp = csv_arena_alloc(&c->arena, sizeof(*sp));
-	if (!sp || csv_map_add(&c->srccache, h, sp))
-		return nomem(c);
 	*sp = k;
 	if (k.dso && pd_machine_srcline(c->m, f, &sl) > 0 && sl.pos[0].file) {
 		file = sl.pos[0].file;
@@ -650,15 +674,11 @@ static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struc
 	k.file = sp->file;
 	k.line = sp->line;
 	h = csv_hash_ptr(k.file, ((uint64_t)(unsigned int)ev << 32) | k.line);
-	la = csv_map_find(&c->lines, h, line_eq, &k);
-	if (!la) {
-		la = csv_arena_alloc(&c->arena, sizeof(*la));
-		if (!la || csv_map_add(&c->lines, h, la)) {
-			c->nomem = true;
-			return;
-		}
+	la = agg_entry(c, &c->lines, h, line_eq, &k, sizeof(*la));
+	if (!la)
+		return;
+	if (!la->file)
 		*la = k;
-	}
 	la->samples++;
 	la->period += period;
 }
@@ -725,13 +745,10 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 	k.n = (uint32_t)(n + 1);
 	k.names = c->fkey;
 	h = csv_hash_bytes(c->fkey, k.n * sizeof(*c->fkey), 17);
-	st = csv_map_find(&c->folded, h, stack_eq, &k);
-	if (!st) {
-		st = csv_arena_alloc(&c->arena, sizeof(*st) + k.n * sizeof(*st->names));
-		if (!st || csv_map_add(&c->folded, h, st)) {
-			c->nomem = true;
-			return;
-		}
+	st = agg_entry(c, &c->folded, h, stack_eq, &k, sizeof(*st) + k.n * sizeof(*st->names));
+	if (!st)
+		return;
+	if (!st->n) {
 		st->n = k.n;
 		memcpy(st->names, c->fkey, k.n * sizeof(*st->names));
 	}
@@ -1237,41 +1254,39 @@ void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 
 /* ------------------------------------------------------------ final tables */
 
+static void stats_row(struct csv_ctx *c, const void *entry)
+{
+	const struct type_stat *t = entry;
+	struct csv_out *o = &c->out[CSV_STATS];
+	char tbuf[24];
+
+	csv_str(o, cli_type_name(t->type, tbuf, sizeof(tbuf)));
+	csv_empty(o);
+	csv_u64(o, t->count);
+	csv_u64(o, t->bytes);
+	if (t->type == PD_REC_SAMPLE) {
+		uint64_t samples = 0, period = 0;
+		size_t e;
+
+		for (e = 0; e < c->ev.nr; e++) {
+			samples += c->ev.v[e].samples;
+			period += c->ev.v[e].period;
+		}
+		csv_u64(o, samples);
+		csv_u64(o, period);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+	csv_eol(o);
+}
+
 static void write_stats(struct csv_ctx *c)
 {
 	struct csv_out *o = &c->out[CSV_STATS];
-	struct type_stat **v = (struct type_stat **)csv_map_items(&c->types);
-	char tbuf[24];
 	size_t i;
 
-	if (c->types.nr && !v) {
-		c->nomem = true;
-		return;
-	}
-	if (v)
-		qsort(v, c->types.nr, sizeof(*v), type_cmp);
-	for (i = 0; i < c->types.nr; i++) {
-		csv_str(o, cli_type_name(v[i]->type, tbuf, sizeof(tbuf)));
-		csv_empty(o);
-		csv_u64(o, v[i]->count);
-		csv_u64(o, v[i]->bytes);
-		if (v[i]->type == PD_REC_SAMPLE) {
-			uint64_t samples = 0, period = 0;
-			size_t e;
-
-			for (e = 0; e < c->ev.nr; e++) {
-				samples += c->ev.v[e].samples;
-				period += c->ev.v[e].period;
-			}
-			csv_u64(o, samples);
-			csv_u64(o, period);
-		} else {
-			csv_empty(o);
-			csv_empty(o);
-		}
-		csv_eol(o);
-	}
-	free(v);
+	write_sorted(c, &c->types, type_cmp, stats_row);
 	/* then one SAMPLE row per event, in attr order */
 	for (i = 0; i < pd_reader_nr_events(c->r); i++) {
 		const struct csv_evsum *es = i < c->ev.nr ? &c->ev.v[i] : NULL;
@@ -1386,36 +1401,24 @@ static const char *func_srcfile(struct csv_ctx *c, const struct func *fn)
 	return sl.pos[sl.nr - 1].file;
 }
 
-static void write_functions(struct csv_ctx *c)
+static void functions_row(struct csv_ctx *c, const void *entry)
 {
+	const struct func *fn = entry;
 	struct csv_out *o = &c->out[CSV_FUNCTIONS];
-	struct func **v = (struct func **)csv_map_items(&c->funcs);
-	size_t i;
 
-	if (c->funcs.nr && !v) {
-		c->nomem = true;
-		return;
-	}
-	if (v)
-		qsort(v, c->funcs.nr, sizeof(*v), func_cmp);
-	for (i = 0; i < c->funcs.nr; i++) {
-		const struct func *fn = v[i];
-
-		csv_str(o, event_name(c, fn->ev));
-		csv_str(o, fn->dso_name ? fn->dso_name : "[unknown]");
-		csv_str(o, fn->sym ? fn->sym : "[unknown]");
-		if (fn->sym)
-			csv_hex(o, fn->sym_start);
-		else
-			csv_empty(o);
-		csv_u64(o, fn->self_samples);
-		csv_u64(o, fn->self_period);
-		csv_u64(o, fn->total_samples);
-		csv_u64(o, fn->total_period);
-		csv_str(o, func_srcfile(c, fn));
-		csv_eol(o);
-	}
-	free(v);
+	csv_str(o, event_name(c, fn->ev));
+	csv_str(o, fn->dso_name ? fn->dso_name : "[unknown]");
+	csv_str(o, fn->sym ? fn->sym : "[unknown]");
+	if (fn->sym)
+		csv_hex(o, fn->sym_start);
+	else
+		csv_empty(o);
+	csv_u64(o, fn->self_samples);
+	csv_u64(o, fn->self_period);
+	csv_u64(o, fn->total_samples);
+	csv_u64(o, fn->total_period);
+	csv_str(o, func_srcfile(c, fn));
+	csv_eol(o);
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -1434,30 +1437,20 @@ static int line_cmp(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static void write_lines(struct csv_ctx *c)
+static void lines_row(struct csv_ctx *c, const void *entry)
 {
+	const struct line_agg *la = entry;
 	struct csv_out *o = &c->out[CSV_LINES];
-	struct line_agg **v = (struct line_agg **)csv_map_items(&c->lines);
-	size_t i;
 
-	if (c->lines.nr && !v) {
-		c->nomem = true;
-		return;
-	}
-	if (v)
-		qsort(v, c->lines.nr, sizeof(*v), line_cmp);
-	for (i = 0; i < c->lines.nr; i++) {
-		csv_str(o, event_name(c, v[i]->ev));
-		csv_str(o, v[i]->file);
-		if (v[i]->file[0])
-			csv_u64(o, v[i]->line);
-		else
-			csv_empty(o);
-		csv_u64(o, v[i]->samples);
-		csv_u64(o, v[i]->period);
-		csv_eol(o);
-	}
-	free(v);
+	csv_str(o, event_name(c, la->ev));
+	csv_str(o, la->file);
+	if (la->file[0])
+		csv_u64(o, la->line);
+	else
+		csv_empty(o);
+	csv_u64(o, la->samples);
+	csv_u64(o, la->period);
+	csv_eol(o);
 }
 
 struct folded_line {
@@ -1542,9 +1535,9 @@ void csv_finish(struct csv_ctx *c)
 		if (pd_machine_processes(c->m, process_rows, c) < 0)
 			c->nomem = true;
 	if (c->want[CSV_FUNCTIONS])
-		write_functions(c);
+		write_sorted(c, &c->funcs, func_cmp, functions_row);
 	if (c->want[CSV_LINES])
-		write_lines(c);
+		write_sorted(c, &c->lines, line_cmp, lines_row);
 	if (c->want[CSV_FOLDED])
 		write_folded(c);
 }
