@@ -23,30 +23,12 @@
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000
-/* Distinct record types outside the known ranges that get their own count. */
-#define INFO_MAX_OTHER_TYPES 65536
-
-struct type_count {
-	uint32_t type;
-	uint64_t n;
-};
-
-struct record_counts {
-	uint64_t low[128];	/* kernel and perf tool types */
-	uint64_t sp[128];	/* simpleperf types from PD_REC_SP_START */
-	struct type_count *other;	/* sorted by type */
-	size_t nr_other, cap_other;
-	uint64_t other_overflow;	/* types beyond INFO_MAX_OTHER_TYPES */
-	uint64_t total;
-};
-
 struct info_ctx {
 	const char *path;
 	bool json;
-	const struct cli_diag *cd;	/* the driver's counts, from close on */
 	json_t *diags;		/* --json: array of diagnostic objects */
 	uint64_t diags_dropped;
-	struct record_counts rc;
+	const struct drv *d;	/* from close on: the record counts */
 };
 
 static void usage(FILE *f)
@@ -61,75 +43,6 @@ static void usage(FILE *f)
 		CLI_INPUT_HELP "\n"
 		"FILE '-' reads standard input (pipe or file mode).\n"
 		CLI_INPUT_HELP_TAIL, cli_progname);
-}
-
-/* ---- record counts ---- */
-
-static int count_record(struct record_counts *rc, uint32_t type)
-{
-	size_t lo, hi;
-
-	rc->total++;
-	if (type < 128) {
-		rc->low[type]++;
-		return 0;
-	}
-	if (type >= PD_REC_SP_START && type - PD_REC_SP_START < 128) {
-		rc->sp[type - PD_REC_SP_START]++;
-		return 0;
-	}
-	/* binary search, insert when new: unknown types are rare */
-	lo = 0;
-	hi = rc->nr_other;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rc->other[mid].type < type)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < rc->nr_other && rc->other[lo].type == type) {
-		rc->other[lo].n++;
-		return 0;
-	}
-	if (rc->nr_other >= INFO_MAX_OTHER_TYPES) {
-		rc->other_overflow++;
-		return 0;
-	}
-	if (rc->nr_other == rc->cap_other) {
-		size_t cap = rc->cap_other ? rc->cap_other * 2 : 16;
-		struct type_count *n = realloc(rc->other, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		rc->other = n;
-		rc->cap_other = cap;
-	}
-	memmove(rc->other + lo + 1, rc->other + lo, (rc->nr_other - lo) * sizeof(*rc->other));
-	rc->other[lo].type = type;
-	rc->other[lo].n = 1;
-	rc->nr_other++;
-	return 0;
-}
-
-/* Call fn for every counted type in ascending type order. */
-static void for_each_count(const struct record_counts *rc,
-			   void (*fn)(uint32_t type, uint64_t n, void *arg), void *arg)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < 128; i++)
-		if (rc->low[i])
-			fn((uint32_t)i, rc->low[i], arg);
-	/* unknown types between the two known ranges */
-	for (; j < rc->nr_other && rc->other[j].type < PD_REC_SP_START; j++)
-		fn(rc->other[j].type, rc->other[j].n, arg);
-	for (i = 0; i < 128; i++)
-		if (rc->sp[i])
-			fn((uint32_t)(PD_REC_SP_START + i), rc->sp[i], arg);
-	for (; j < rc->nr_other; j++)
-		fn(rc->other[j].type, rc->other[j].n, arg);
 }
 
 /* ---- header and attrs ---- */
@@ -408,29 +321,29 @@ static void collect_diag(const struct pd_diag *d, void *arg)
 
 /* ---- output ---- */
 
-static void count_json_cb(uint32_t type, uint64_t n, void *arg)
+static void count_json_cb(const struct type_count *n, void *arg)
 {
 	char buf[24];
 
-	json_put(arg, cli_type_name(type, buf, sizeof(buf)), json_u64(n));
+	json_put(arg, cli_type_name(n->type, buf, sizeof(buf)), json_u64(n->records));
 }
 
-static void count_text_cb(uint32_t type, uint64_t n, void *arg)
+static void count_text_cb(const struct type_count *n, void *arg)
 {
 	char buf[24];
 
-	printf("  %-24s %12" PRIu64 "\n", cli_type_name(type, buf, sizeof(buf)), n);
+	printf("  %-24s %12" PRIu64 "\n", cli_type_name(n->type, buf, sizeof(buf)), n->records);
 }
 
 static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
 {
 	json_t *o = json_object();
 
-	json_put(o, "records", json_u64(ic->rc.total));
+	json_put(o, "records", json_u64(ic->d->records));
 	json_put(o, "bytes", json_u64(r ? pd_reader_bytes_read(r) : 0));
-	json_put(o, "errors", json_u64(ic->cd->count[PD_SEV_ERROR]));
-	json_put(o, "warnings", json_u64(ic->cd->count[PD_SEV_WARNING]));
-	json_put(o, "notes", json_u64(ic->cd->count[PD_SEV_NOTE]));
+	json_put(o, "errors", json_u64(ic->d->cd.count[PD_SEV_ERROR]));
+	json_put(o, "warnings", json_u64(ic->d->cd.count[PD_SEV_WARNING]));
+	json_put(o, "notes", json_u64(ic->d->cd.count[PD_SEV_NOTE]));
 	if (ic->diags_dropped)
 		json_put(o, "diagnostics_dropped", json_u64(ic->diags_dropped));
 	return o;
@@ -444,15 +357,15 @@ static int output_json(struct info_ctx *ic, struct pd_reader *r)
 	int ret;
 
 	/* the same forms as to-json --full (json_feat.c) */
-	json_put(root, "source", h ? json_source(h, ic->cd->name) : json_null());
+	json_put(root, "source", h ? json_source(h, ic->d->cd.name) : json_null());
 	json_put(root, "header", h ? json_header(h) : json_null());
 	for (i = 0; r && i < pd_reader_nr_events(r); i++)
 		json_array_append_new(attrs, json_event(pd_reader_event(r, i), i));
 	json_put(root, "attrs", attrs);
 	json_put(root, "features", features_json(r ? pd_reader_features(r) : NULL, true));
-	for_each_count(&ic->rc, count_json_cb, recs);
-	if (ic->rc.other_overflow)
-		json_put(recs, "UNKNOWN_OTHER", json_u64(ic->rc.other_overflow));
+	type_counts_each(&ic->d->types, count_json_cb, recs);
+	if (ic->d->types.overflow.records)
+		json_put(recs, "UNKNOWN_OTHER", json_u64(ic->d->types.overflow.records));
 	json_put(root, "records", recs);
 	json_put(root, "diagnostics", json_incref(ic->diags));
 	json_put(root, "summary", summary_json(ic, r));
@@ -471,7 +384,7 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 	json_t *v;
 	size_t i;
 
-	printf("file: %s\n", ic->cd->name);
+	printf("file: %s\n", ic->d->cd.name);
 	printf("mode: %s\n", mode_name(h->mode));
 	printf("byte order: %s%s\n", h->big_endian ? "big" : "little",
 	       h->swapped ? " (opposite of this host)" : "");
@@ -522,29 +435,22 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 	}
 	json_decref(feats);
 
-	printf("records: %" PRIu64 "\n", ic->rc.total);
-	for_each_count(&ic->rc, count_text_cb, NULL);
-	if (ic->rc.other_overflow)
-		printf("  %-24s %12" PRIu64 "\n", "UNKNOWN_OTHER", ic->rc.other_overflow);
+	printf("records: %" PRIu64 "\n", ic->d->records);
+	type_counts_each(&ic->d->types, count_text_cb, NULL);
+	if (ic->d->types.overflow.records)
+		printf("  %-24s %12" PRIu64 "\n", "UNKNOWN_OTHER", ic->d->types.overflow.records);
 	printf("summary: %" PRIu64 " records, %" PRIu64 " bytes, %" PRIu64 " errors, %" PRIu64
-	       " warnings, %" PRIu64 " notes\n", ic->rc.total, pd_reader_bytes_read(r),
-	       ic->cd->count[PD_SEV_ERROR], ic->cd->count[PD_SEV_WARNING], ic->cd->count[PD_SEV_NOTE]);
+	       " warnings, %" PRIu64 " notes\n", ic->d->records, pd_reader_bytes_read(r),
+	       ic->d->cd.count[PD_SEV_ERROR], ic->d->cd.count[PD_SEV_WARNING], ic->d->cd.count[PD_SEV_NOTE]);
 }
 
-/* ---- the writer ops (driver.h): count every record, then describe the file ---- */
-
-static int info_record(struct drv *d, void *w, const struct pd_record *rec)
-{
-	struct info_ctx *ic = w;
-
-	return count_record(&ic->rc, rec->type) < 0 ? PD_STATUS_NOMEM : 0;
-}
+/* ---- the writer ops (driver.h): the driver counts the records, close describes the file ---- */
 
 static int info_close(struct drv *d, void *w, int code)
 {
 	struct info_ctx *ic = w;
 
-	ic->cd = &d->cd;
+	ic->d = d;
 	if (ic->json) {
 		/* even a file that cannot be opened gets its object: diagnostics say why */
 		if (output_json(ic, d->r) < 0 && code == CLI_EXIT_OK)
@@ -556,7 +462,6 @@ static int info_close(struct drv *d, void *w, int code)
 }
 
 static const struct writer_ops info_ops = {
-	.record = info_record,
 	.close = info_close,
 };
 
@@ -601,7 +506,6 @@ int cmd_info(int argc, char **argv)
 	code = drv_run(&o, &info_ops, &ic);
 	code = tool_finish_output(cli_progname, code);
 	json_decref(ic.diags);
-	free(ic.rc.other);
 	tool_args_free(&a);
 	return code;
 }

@@ -171,6 +171,7 @@ static int csv_begin(struct drv *d, void *w)
 
 	c->r = d->r;
 	c->m = d->m;
+	c->types = &d->types;
 	if (pd_members_new(c->r, cw->sel, &c->members) < 0)
 		return PD_STATUS_NOMEM;
 	if (cw->dir && make_dir(cw->dir))

@@ -485,36 +485,6 @@ static size_t expand_inline(struct csv_ctx *c, const struct csv_frame *fr, size_
 
 /* ------------------------------------------------------------ stats */
 
-struct type_stat {
-	uint32_t type;
-	uint64_t count, bytes;
-};
-
-static bool type_eq(const void *item, const void *key)
-{
-	return ((const struct type_stat *)item)->type == *(const uint32_t *)key;
-}
-
-static void stats_record(struct csv_ctx *c, const struct pd_record *rec)
-{
-	uint64_t h = csv_hash_u64(rec->type, 7);
-	struct type_stat *t = agg_entry(c, &c->types, h, type_eq, &rec->type, sizeof(*t));
-
-	if (!t)
-		return;
-	t->type = rec->type;
-	t->count++;
-	t->bytes += rec->size;
-}
-
-static int type_cmp(const void *a, const void *b)
-{
-	const struct type_stat *x = *(const struct type_stat *const *)a;
-	const struct type_stat *y = *(const struct type_stat *const *)b;
-
-	return x->type < y->type ? -1 : x->type > y->type;
-}
-
 /* ------------------------------------------------------------ functions */
 
 struct func {
@@ -1207,11 +1177,9 @@ bool csv_wants_symbols(const struct csv_ctx *c)
 
 void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 {
-	/* the counts of the stats table, and its samples and period per event */
+	/* the stats table's samples and period per event (records by type: d->types) */
 	bool counts = c->want[CSV_STATS];
 
-	if (counts)
-		stats_record(c, rec);
 	if (c->want[CSV_RECORDS])
 		records_row(c, rec);
 	if (!rec->decoded)
@@ -1254,17 +1222,18 @@ void csv_record(struct csv_ctx *c, const struct pd_record *rec)
 
 /* ------------------------------------------------------------ final tables */
 
-static void stats_row(struct csv_ctx *c, const void *entry)
+/* a row of the stats table for a record type: its records and bytes */
+static void type_row(const struct type_count *n, void *arg)
 {
-	const struct type_stat *t = entry;
+	struct csv_ctx *c = arg;
 	struct csv_out *o = &c->out[CSV_STATS];
 	char tbuf[24];
 
-	csv_str(o, cli_type_name(t->type, tbuf, sizeof(tbuf)));
+	csv_str(o, cli_type_name(n->type, tbuf, sizeof(tbuf)));
 	csv_empty(o);
-	csv_u64(o, t->count);
-	csv_u64(o, t->bytes);
-	if (t->type == PD_REC_SAMPLE) {
+	csv_u64(o, n->records);
+	csv_u64(o, n->bytes);
+	if (n->type == PD_REC_SAMPLE) {
 		uint64_t samples = 0, period = 0;
 		size_t e;
 
@@ -1286,7 +1255,16 @@ static void write_stats(struct csv_ctx *c)
 	struct csv_out *o = &c->out[CSV_STATS];
 	size_t i;
 
-	write_sorted(c, &c->types, type_cmp, stats_row);
+	type_counts_each(c->types, type_row, c);
+	if (c->types->overflow.records) {
+		csv_str(o, "UNKNOWN_OTHER");
+		csv_empty(o);
+		csv_u64(o, c->types->overflow.records);
+		csv_u64(o, c->types->overflow.bytes);
+		csv_empty(o);
+		csv_empty(o);
+		csv_eol(o);
+	}
 	/* then one SAMPLE row per event, in attr order */
 	for (i = 0; i < pd_reader_nr_events(c->r); i++) {
 		const struct csv_evsum *es = i < c->ev.nr ? &c->ev.v[i] : NULL;
@@ -1552,7 +1530,6 @@ void csv_ctx_free(struct csv_ctx *c)
 {
 	csv_samples_stop(c);
 	free(c->ev.v);
-	csv_map_free(&c->types);
 	csv_map_free(&c->names);
 	csv_map_free(&c->funcs);
 	csv_map_free(&c->lines);

@@ -24,6 +24,7 @@
 #include "csv_agg.h"
 #include "csv_out.h"
 #include "batch_pipe.h"
+#include "type_counts.h"
 
 enum csv_table {
 	CSV_STATS,
@@ -113,8 +114,8 @@ struct csv_ctx {
 	struct csv_strings str;
 	struct csv_arena arena;
 
-	/* stats */
-	struct csv_map types;
+	/* stats: the records by type, as the driver counted them */
+	const struct type_counts *types;
 	struct csv_evvec ev;
 
 	/* functions, lines, folded (processes: the machine's, pd_machine_processes()) */

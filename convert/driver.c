@@ -128,13 +128,17 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 		d->records++;
 		if (rec->type == PD_REC_SAMPLE)
 			d->samples++;
+		if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
+			werr = PD_STATUS_NOMEM;
+			break;
+		}
 		if (tick && !(d->records % PROGRESS_EVERY))
 			progress_tick(d, &pg);
 		if (feed && pd_machine_process(d->m, rec) < 0) {
 			werr = PD_STATUS_NOMEM;
 			break;
 		}
-		werr = ops->record(d, w, rec);
+		werr = ops->record ? ops->record(d, w, rec) : 0;
 		if (werr)
 			break;
 	}
@@ -217,6 +221,7 @@ out:
 	if (d.m)
 		pd_machine_free(d.m);
 	pd_reader_close(d.r);
+	type_counts_free(&d.types);
 	return code;
 }
 

@@ -30,7 +30,8 @@
  *		keep or drop the output given the exit code found so far;
  *		returns the final one
  *
- * Every op but record may be NULL.  begin, record and end return 0, a
+ * Every op may be NULL (info has no record op: the driver counts the
+ * records by type, d->types).  begin, record and end return 0, a
  * negative enum pd_status (PD_STATUS_NOMEM: the driver says "out of
  * memory"; PD_STATUS_IO: the writer said what failed) or, for begin only,
  * a positive CLI_EXIT_* code after the writer's own message.  record may
@@ -49,6 +50,7 @@
 #include "perfdata/pd_writer.h"
 
 #include "cli.h"
+#include "type_counts.h"
 #include "../common/out_sink.h"
 #include "../common/tool_args.h"
 #include "../common/tool_select.h"
@@ -100,6 +102,7 @@ struct drv {
 	struct pd_machine *m;		/* NULL without symbolization */
 	struct cli_diag cd;
 	uint64_t records, samples;	/* delivered so far */
+	struct type_counts types;	/* the records delivered, by type */
 	/* --strict saw a warning or an error: no record is read after it */
 	bool stop;
 	/* the run did not complete: no end, and the output is not kept */

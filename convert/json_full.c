@@ -27,31 +27,10 @@
 #include "json_conv.h"
 #include "json_feat.h"
 
-/*
- * Record counts by type: kernel and perf types below 128, simpleperf's
- * from 32768 on; anything else is counted in the last slot.
- */
-#define PD_REC_TYPE_SLOTS 257
-
-static unsigned int type_slot(uint32_t t)
-{
-	if (t < 128)
-		return t;
-	if (t >= 32768 && t < 32768 + 128)
-		return 128 + (t - 32768);
-	return 256;
-}
-
-static uint32_t slot_type(unsigned int s)
-{
-	return s < 128 ? s : 32768 + (s - 128);
-}
-
 struct full_ctx {
 	struct jconv *c;
 	struct je *j;
 	const char *arch;
-	uint64_t by_type[PD_REC_TYPE_SLOTS];
 	uint64_t undecoded;
 	struct pd_sym_frame *frames;
 	uint64_t container_offset;	/* last COMPRESSED record, for inner records */
@@ -545,21 +524,36 @@ static void write_json_value(struct je *j, json_t *v)
 	free(txt);
 }
 
-static json_t *summary(struct full_ctx *fc, const struct drv *d)
+struct by_type {
+	json_t *o;
+	uint64_t other;		/* types outside the kernel's, perf's and simpleperf's */
+};
+
+static void by_type_cb(const struct type_count *n, void *arg)
 {
-	json_t *s = json_object(), *bt = json_object();
-	unsigned int t;
+	struct by_type *bt = arg;
 	char tbuf[24];
 
-	for (t = 0; t < PD_REC_TYPE_SLOTS; t++)
-		if (fc->by_type[t])
-			json_object_set_new(bt, t == 256 ? "OTHER" :
-					    cli_type_name(slot_type(t), tbuf, sizeof(tbuf)),
-					    json_integer((json_int_t)fc->by_type[t]));
+	if (n->type < 128 || (n->type >= PD_REC_SP_START && n->type - PD_REC_SP_START < 128))
+		json_object_set_new(bt->o, cli_type_name(n->type, tbuf, sizeof(tbuf)),
+				    json_integer((json_int_t)n->records));
+	else
+		bt->other += n->records;
+}
+
+static json_t *summary(struct full_ctx *fc, const struct drv *d)
+{
+	struct by_type bt = { .o = json_object(), .other = d->types.overflow.records };
+	json_t *s = json_object();
+
+	/* the known types in type order, then all others as one */
+	type_counts_each(&d->types, by_type_cb, &bt);
+	if (bt.other)
+		json_object_set_new(bt.o, "OTHER", json_integer((json_int_t)bt.other));
 	json_object_set_new(s, "records", json_integer((json_int_t)d->records));
 	json_object_set_new(s, "samples", json_integer((json_int_t)d->samples));
 	json_object_set_new(s, "undecoded", json_integer((json_int_t)fc->undecoded));
-	json_object_set_new(s, "by_type", bt);
+	json_object_set_new(s, "by_type", bt.o);
 	json_object_set_new(s, "diagnostics", json_pack("{s:I,s:I,s:I}",
 		"notes", (json_int_t)d->cd.count[PD_SEV_NOTE],
 		"warnings", (json_int_t)d->cd.count[PD_SEV_WARNING],
@@ -634,7 +628,6 @@ static int full_record(struct drv *d, void *w, const struct pd_record *rec)
 		jconv_take_tracing(c, rec);
 	if (!rec->decoded)
 		fc->undecoded++;
-	fc->by_type[type_slot(rec->type)]++;
 	if (!c->jsonl && !fc->first)
 		je_c(j, ',');
 	if (!c->jsonl)
