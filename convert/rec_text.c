@@ -13,70 +13,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fmt_num.h"
 #include "rec_text.h"
 
 static const char hex_digits[] = "0123456789abcdef";
-
-/* Make room for n bytes (n <= OUT_BUF_MIN). */
-static inline void room(struct out_buf *b, size_t n)
-{
-	if (b->cap - b->len < n)
-		out_buf_grow(b, n);
-}
-
-static inline void put_c(struct out_buf *b, char c)
-{
-	room(b, 1);
-	b->buf[b->len++] = c;
-}
-
-static inline void put_s(struct out_buf *b, const char *s)
-{
-	out_buf_put(b, s, strlen(s));
-}
-
-static inline void put_u64(struct out_buf *b, uint64_t v)
-{
-	room(b, 20);
-	b->len += fmt_u64(b->buf + b->len, v);
-}
-
-static inline void put_i64(struct out_buf *b, int64_t v)
-{
-	if (v < 0) {
-		put_c(b, '-');
-		put_u64(b, -(uint64_t)v);
-	} else {
-		put_u64(b, (uint64_t)v);
-	}
-}
-
-/* "0x" and v's hex digits at the end of the output, which has room for 18 bytes */
-static inline void put_hex_at(struct out_buf *b, uint64_t v)
-{
-	char *p = b->buf + b->len;
-
-	p[0] = '0';
-	p[1] = 'x';
-	b->len += 2 + fmt_hex_wide(p + 2, v);
-}
-
-static inline void put_hex(struct out_buf *b, uint64_t v)
-{
-	room(b, 18);
-	put_hex_at(b, v);
-}
-
-void rec_text_u64(struct out_buf *b, uint64_t v)
-{
-	put_u64(b, v);
-}
-
-void rec_text_hex(struct out_buf *b, uint64_t v)
-{
-	put_hex(b, v);
-}
 
 /* Bytes as contiguous hex digits: build ids, tags, raw payloads. */
 static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
@@ -84,7 +23,7 @@ static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		room(b, 2);
+		out_buf_room(b, 2);
 		b->buf[b->len++] = hex_digits[p[i] >> 4];
 		b->buf[b->len++] = hex_digits[p[i] & 0xf];
 	}
@@ -100,7 +39,7 @@ void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
 	size_t i = 0, j;
 
 	if (!s) {
-		put_s(b, "(null)");
+		rec_text_s(b, "(null)");
 		return;
 	}
 	for (;;) {
@@ -115,7 +54,7 @@ void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
 		out_buf_put(b, s + i, j - i);
 		if (j == max || !c)
 			return;
-		room(b, 4);
+		out_buf_room(b, 4);
 		b->buf[b->len++] = '\\';
 		b->buf[b->len++] = 'x';
 		b->buf[b->len++] = hex_digits[c >> 4];
@@ -124,47 +63,22 @@ void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
 	}
 }
 
-static inline void put_key(struct out_buf *b, const char *k)
-{
-	put_c(b, ' ');
-	put_s(b, k);
-	put_c(b, '=');
-}
-
-static inline void put_kv_u(struct out_buf *b, const char *k, uint64_t v)
-{
-	put_key(b, k);
-	put_u64(b, v);
-}
-
-static inline void put_kv_i(struct out_buf *b, const char *k, int64_t v)
-{
-	put_key(b, k);
-	put_i64(b, v);
-}
-
-static inline void put_kv_x(struct out_buf *b, const char *k, uint64_t v)
-{
-	put_key(b, k);
-	put_hex(b, v);
-}
-
 static void put_u64_list(struct out_buf *b, const char *k, const uint64_t *v, uint64_t nr,
 			 bool hex)
 {
 	uint64_t i;
 
-	put_key(b, k);
-	put_c(b, '[');
+	rec_text_key(b, k);
+	out_buf_c(b, '[');
 	for (i = 0; v && i < nr; i++) {
 		if (i)
-			put_c(b, ',');
+			out_buf_c(b, ',');
 		if (hex)
-			put_hex(b, v[i]);
+			rec_text_hex(b, v[i]);
 		else
-			put_u64(b, v[i]);
+			rec_text_u64(b, v[i]);
 	}
-	put_c(b, ']');
+	out_buf_c(b, ']');
 }
 
 /* ---- names ---- */
@@ -190,9 +104,9 @@ static void put_name_or_num(struct out_buf *b, const char *const *names, size_t 
 			    unsigned int v)
 {
 	if (v < nr && names[v])
-		put_s(b, names[v]);
+		rec_text_s(b, names[v]);
 	else
-		put_u64(b, v);
+		rec_text_u64(b, v);
 }
 
 /* ---- values each output lays out in its own way ---- */
@@ -208,40 +122,40 @@ static void put_read(struct out_buf *b, const char *prefix, const struct pd_read
 
 	if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED) {
 		snprintf(key, sizeof(key), "%s_time_enabled", prefix);
-		put_kv_u(b, key, rd->time_enabled);
+		rec_text_kv_u(b, key, rd->time_enabled);
 	}
 	if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING) {
 		snprintf(key, sizeof(key), "%s_time_running", prefix);
-		put_kv_u(b, key, rd->time_running);
+		rec_text_kv_u(b, key, rd->time_running);
 	}
 	if (rd->format & PD_FORMAT_GROUP) {
 		snprintf(key, sizeof(key), "%s_nr", prefix);
-		put_kv_u(b, key, rd->nr);
+		rec_text_kv_u(b, key, rd->nr);
 	}
-	put_key(b, prefix);
-	put_c(b, '[');
+	rec_text_key(b, prefix);
+	out_buf_c(b, '[');
 	for (i = 0; rd->values && i < rd->nr; i++) {
 		const struct pd_read_value *v = &rd->values[i];
 
 		if (i)
-			put_c(b, ',');
-		put_u64(b, v->value);
+			out_buf_c(b, ',');
+		rec_text_u64(b, v->value);
 		if (rd->format & (PD_FORMAT_ID | PD_FORMAT_LOST)) {
-			put_c(b, '(');
+			out_buf_c(b, '(');
 			if (rd->format & PD_FORMAT_ID) {
-				put_s(b, "id=");
-				put_u64(b, v->id);
+				rec_text_s(b, "id=");
+				rec_text_u64(b, v->id);
 			}
 			if (rd->format & PD_FORMAT_LOST) {
 				if (rd->format & PD_FORMAT_ID)
-					put_c(b, ',');
-				put_s(b, "lost=");
-				put_u64(b, v->lost);
+					out_buf_c(b, ',');
+				rec_text_s(b, "lost=");
+				rec_text_u64(b, v->lost);
 			}
-			put_c(b, ')');
+			out_buf_c(b, ')');
 		}
 	}
-	put_c(b, ']');
+	out_buf_c(b, ']');
 }
 
 /* One branch: FROM->TO, then "/"-separated flags that are set. */
@@ -249,36 +163,36 @@ static void put_branch(struct out_buf *b, const struct pd_branch_entry *br)
 {
 	uint64_t f = br->flags;
 
-	put_hex(b, br->from);
-	put_s(b, "->");
-	put_hex(b, br->to);
+	rec_text_hex(b, br->from);
+	rec_text_s(b, "->");
+	rec_text_hex(b, br->to);
 	if (PD_BR_MISPRED(f))
-		put_s(b, "/M");
+		rec_text_s(b, "/M");
 	if (PD_BR_PREDICTED(f))
-		put_s(b, "/P");
+		rec_text_s(b, "/P");
 	if (PD_BR_IN_TX(f))
-		put_s(b, "/X");
+		rec_text_s(b, "/X");
 	if (PD_BR_ABORT(f))
-		put_s(b, "/A");
+		rec_text_s(b, "/A");
 	if (PD_BR_CYCLES(f)) {
-		put_s(b, "/cyc=");
-		put_u64(b, PD_BR_CYCLES(f));
+		rec_text_s(b, "/cyc=");
+		rec_text_u64(b, PD_BR_CYCLES(f));
 	}
 	if (PD_BR_TYPE(f)) {
-		put_s(b, "/type=");
+		rec_text_s(b, "/type=");
 		put_name_or_num(b, br_type_names, 16, PD_BR_TYPE(f));
 	}
 	if (PD_BR_SPEC(f)) {
-		put_s(b, "/spec=");
+		rec_text_s(b, "/spec=");
 		put_name_or_num(b, br_spec_names, 4, PD_BR_SPEC(f));
 	}
 	/* new_type only means something for the EXTEND_ABI branch type */
 	if (PD_BR_TYPE(f) == 15) {
-		put_s(b, "/new_type=");
+		rec_text_s(b, "/new_type=");
 		put_name_or_num(b, br_new_type_names, 16, PD_BR_NEW_TYPE(f));
 	}
 	if (PD_BR_PRIV(f)) {
-		put_s(b, "/priv=");
+		rec_text_s(b, "/priv=");
 		put_name_or_num(b, br_priv_names, 8, PD_BR_PRIV(f));
 	}
 }
@@ -288,9 +202,9 @@ static void put_regs(struct out_buf *b, const char *prefix, const struct pd_regs
 	char key[32];
 
 	snprintf(key, sizeof(key), "%s_abi", prefix);
-	put_kv_u(b, key, r->abi);
+	rec_text_kv_u(b, key, r->abi);
 	snprintf(key, sizeof(key), "%s_mask", prefix);
-	put_kv_x(b, key, r->mask);
+	rec_text_kv_x(b, key, r->mask);
 	if (r->abi)
 		put_u64_list(b, prefix, r->regs, r->nr, true);
 }
@@ -300,21 +214,21 @@ void rec_text_attr(struct out_buf *b, const struct pd_attr *a)
 	const char *tn = pd_attr_type_name(a->type);
 	char buf[512];
 
-	put_key(b, "attr_type");
+	rec_text_key(b, "attr_type");
 	if (tn)
-		put_s(b, tn);
+		rec_text_s(b, tn);
 	else
-		put_u64(b, a->type);
-	put_kv_x(b, "config", a->config);
-	put_kv_u(b, a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period", a->sample_period);
-	put_key(b, "sample_type");
-	put_s(b, cli_format_bits(buf, sizeof(buf), a->sample_type, pd_sample_bit_name, "|"));
-	put_key(b, "read_format");
-	put_s(b, cli_format_bits(buf, sizeof(buf), a->read_format, pd_read_format_bit_name, "|"));
-	put_kv_x(b, "flags", a->flags);
+		rec_text_u64(b, a->type);
+	rec_text_kv_x(b, "config", a->config);
+	rec_text_kv_u(b, a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period", a->sample_period);
+	rec_text_key(b, "sample_type");
+	rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->sample_type, pd_sample_bit_name, "|"));
+	rec_text_key(b, "read_format");
+	rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->read_format, pd_read_format_bit_name, "|"));
+	rec_text_kv_x(b, "flags", a->flags);
 	if (a->branch_sample_type) {
-		put_key(b, "branch_sample_type");
-		put_s(b, cli_format_bits(buf, sizeof(buf), a->branch_sample_type,
+		rec_text_key(b, "branch_sample_type");
+		rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->branch_sample_type,
 					 pd_branch_sample_bit_name, "|"));
 	}
 }
@@ -348,14 +262,14 @@ static inline void put_name(struct out_buf *b, const char *s)
 {
 	char *p, *end;
 
-	room(b, 64);
+	out_buf_room(b, 64);
 	p = b->buf + b->len;
 	end = p + 63;
 	while (*s && p < end)
 		*p++ = *s++;
 	b->len = (size_t)(p - b->buf);
 	if (*s)
-		put_s(b, s);	/* a long name from the file (schedstat counters) */
+		rec_text_s(b, s);	/* a long name from the file (schedstat counters) */
 }
 
 /* What goes before a value: " key=" at the record level, a separator in a list. */
@@ -366,19 +280,19 @@ static void sink_key_nested(struct text_sink *ts, const char *name)
 
 	if (lv->is_list || ts->depth < 2) {
 		if (lv->count++)
-			put_c(b, ',');
+			out_buf_c(b, ',');
 		return;
 	}
 	list = &ts->lv[ts->depth - 2];
 	if (list->flags & PD_VF_AS_FIELDS) {
-		put_c(b, lv->count++ ? '=' : ' ');
+		out_buf_c(b, lv->count++ ? '=' : ' ');
 		return;
 	}
 	if (lv->count++)
-		put_c(b, list->flags & PD_VF_PAIR ? ':' : '/');
+		out_buf_c(b, list->flags & PD_VF_PAIR ? ':' : '/');
 	if (!(list->flags & (PD_VF_UNNAMED | PD_VF_PAIR))) {
 		put_name(b, name);
-		put_c(b, ':');
+		out_buf_c(b, ':');
 	}
 }
 
@@ -392,7 +306,7 @@ static inline void sink_key(struct text_sink *ts, const char *name, unsigned int
 		/* the common case, a value in a list (callchains) */
 		if (lv->is_list) {
 			if (lv->count++)
-				put_c(b, ',');
+				out_buf_c(b, ',');
 			return;
 		}
 		sink_key_nested(ts, name);
@@ -402,7 +316,7 @@ static inline void sink_key(struct text_sink *ts, const char *name, unsigned int
 		/* the common case: " name=" in one reservation, no strlen() */
 		char *p, *end;
 
-		room(b, 66);
+		out_buf_room(b, 66);
 		p = b->buf + b->len;
 		*p++ = ' ';
 		end = p + 63;
@@ -414,18 +328,18 @@ static inline void sink_key(struct text_sink *ts, const char *name, unsigned int
 			return;
 		}
 		b->len = (size_t)(p - b->buf);
-		put_s(b, name);	/* a long name from the file (schedstat counters) */
-		put_c(b, '=');
+		rec_text_s(b, name);	/* a long name from the file (schedstat counters) */
+		out_buf_c(b, '=');
 		return;
 	}
-	put_c(b, ' ');
+	out_buf_c(b, ' ');
 	if (flags & PD_VF_MAIN) {
 		out_buf_put(b, ts->prefix, ts->prefix_len - 1);
 	} else {
 		out_buf_put(b, ts->prefix, ts->prefix_len);
 		put_name(b, name);
 	}
-	put_c(b, '=');
+	out_buf_c(b, '=');
 }
 
 static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
@@ -435,7 +349,7 @@ static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags
 	if (flags & PD_VF_DETAIL)
 		return;
 	sink_key(ts, name, flags);
-	put_u64(ts->b, v);
+	rec_text_u64(ts->b, v);
 }
 
 static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
@@ -445,7 +359,7 @@ static void sink_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
 	if (flags & PD_VF_DETAIL)
 		return;
 	sink_key(ts, name, flags);
-	put_i64(ts->b, v);
+	rec_text_i64(ts->b, v);
 }
 
 static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
@@ -460,9 +374,9 @@ static void sink_hex(void *ctx, const char *name, uint64_t v, unsigned int flags
 	if (ts->depth && (ts->lv[ts->depth - 1].flags & PD_VF_CALLCHAIN) && v >= PD_CONTEXT_MAX)
 		marker = pd_context_name(v);
 	if (marker)
-		put_s(ts->b, marker);
+		rec_text_s(ts->b, marker);
 	else
-		put_hex(ts->b, v);
+		rec_text_hex(ts->b, v);
 }
 
 /* the same as sink_list_begin(), sink_hex() for each value and sink_list_end(), at once */
@@ -478,7 +392,7 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 	if (markers && ts->skip_callchain)
 		return;
 	sink_key(ts, name, flags);
-	put_c(b, '[');
+	out_buf_c(b, '[');
 	/*
 	 * Tens of millions of values in a big file: the write position stays
 	 * in a local rather than in b->len, which every byte stored through
@@ -505,7 +419,7 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 
 			if (n > 18) {
 				b->len = (size_t)(p - b->buf);
-				put_s(b, marker);
+				rec_text_s(b, marker);
 				p = b->buf + b->len;
 				end = b->buf + b->cap;
 			} else {
@@ -519,7 +433,7 @@ static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64
 		p += 2 + fmt_hex_wide(p + 2, v[i]);
 	}
 	b->len = (size_t)(p - b->buf);
-	put_c(b, ']');
+	out_buf_c(b, ']');
 }
 
 static void sink_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
@@ -539,7 +453,7 @@ static void sink_flag(void *ctx, const char *name, bool set, unsigned int flags)
 	if (!set || (flags & PD_VF_DETAIL))
 		return;
 	sink_key(ts, name, flags);
-	put_c(ts->b, '1');
+	out_buf_c(ts->b, '1');
 }
 
 static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
@@ -550,9 +464,9 @@ static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, u
 		return;
 	sink_key(ts, name, flags);
 	if (sym)
-		put_s(ts->b, sym);
+		rec_text_s(ts->b, sym);
 	else
-		put_u64(ts->b, v);
+		rec_text_u64(ts->b, v);
 }
 
 static void sink_real(void *ctx, const char *name, double v, unsigned int flags)
@@ -600,7 +514,7 @@ static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 
 	if (!(flags & PD_VF_AS_FIELDS)) {
 		sink_key(ts, name, flags);
-		put_c(ts->b, '[');
+		out_buf_c(ts->b, '[');
 	}
 	sink_push(ts, true, flags);
 }
@@ -611,7 +525,7 @@ static void sink_list_end(void *ctx)
 
 	ts->depth--;
 	if (!(ts->lv[ts->depth].flags & PD_VF_AS_FIELDS))
-		put_c(ts->b, ']');
+		out_buf_c(ts->b, ']');
 }
 
 static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
@@ -627,7 +541,7 @@ static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsign
 	}
 	list = &ts->lv[ts->depth - 1];
 	if (list->count++ && !(list->flags & PD_VF_AS_FIELDS))
-		put_c(ts->b, ',');
+		out_buf_c(ts->b, ',');
 	sink_push(ts, false, list->flags);
 }
 
@@ -661,17 +575,17 @@ static void sink_branch_stack(void *ctx, const struct pd_sample *s)
 	struct out_buf *b = ts->b;
 	uint64_t i;
 
-	put_kv_u(b, "branch_nr", s->branch_nr);
+	rec_text_kv_u(b, "branch_nr", s->branch_nr);
 	if (s->branch_has_hw_idx)
-		put_kv_i(b, "branch_hw_idx", (int64_t)s->branch_hw_idx);
-	put_key(b, "branches");
-	put_c(b, '[');
+		rec_text_kv_i(b, "branch_hw_idx", (int64_t)s->branch_hw_idx);
+	rec_text_key(b, "branches");
+	out_buf_c(b, '[');
 	for (i = 0; s->branches && i < s->branch_nr; i++) {
 		if (i)
-			put_c(b, ',');
+			out_buf_c(b, ',');
 		put_branch(b, &s->branches[i]);
 	}
-	put_c(b, ']');
+	out_buf_c(b, ']');
 	if (s->branch_counters)
 		put_u64_list(b, "branch_counters", s->branch_counters, s->branch_nr, true);
 }
@@ -724,14 +638,14 @@ void rec_text_fields(struct out_buf *b, const struct pd_record *rec, unsigned in
 	};
 
 	if (rec->misc && rec->type != PD_REC_SAMPLE)
-		put_kv_x(b, "misc", rec->misc);
+		rec_text_kv_x(b, "misc", rec->misc);
 	if (!rec->decoded)
 		return;
 	pd_record_visit(rec, &text_sink_ops, &ts);
 	if (rec->has_trailer)
 		pd_sample_id_visit(&rec->sid, &text_sink_ops, &ts);
 	if (rec->extra_len) {
-		put_kv_u(b, "extra_len", rec->extra_len);
-		put_kv_x(b, "extra_offset", rec->extra_offset);
+		rec_text_kv_u(b, "extra_len", rec->extra_len);
+		rec_text_kv_x(b, "extra_offset", rec->extra_offset);
 	}
 }

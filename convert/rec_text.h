@@ -22,6 +22,7 @@
 
 #include "perfdata/perfdata.h"
 #include "../common/out_buf.h"
+#include "fmt_num.h"
 
 
 /* What rec_text_fields() shows beyond what it always does */
@@ -50,12 +51,34 @@ void rec_text_attr(struct out_buf *b, const struct pd_attr *a);
 /* ---- the pieces, for the lines around records (dump's header) ---- */
 
 void rec_text_str_n(struct out_buf *b, const char *s, size_t max);
-void rec_text_u64(struct out_buf *b, uint64_t v);
-void rec_text_hex(struct out_buf *b, uint64_t v);
 
 static inline void rec_text_s(struct out_buf *b, const char *s)
 {
 	out_buf_put(b, s, strlen(s));
+}
+
+static inline void rec_text_u64(struct out_buf *b, uint64_t v)
+{
+	b->len += fmt_u64(out_buf_room(b, 20), v);
+}
+
+static inline void rec_text_i64(struct out_buf *b, int64_t v)
+{
+	if (v < 0) {
+		out_buf_c(b, '-');
+		rec_text_u64(b, -(uint64_t)v);
+	} else {
+		rec_text_u64(b, (uint64_t)v);
+	}
+}
+
+static inline void rec_text_hex(struct out_buf *b, uint64_t v)
+{
+	char *p = out_buf_room(b, 18);
+
+	p[0] = '0';
+	p[1] = 'x';
+	b->len += 2 + fmt_hex_wide(p + 2, v);
 }
 
 static inline void rec_text_key(struct out_buf *b, const char *k)
@@ -69,6 +92,12 @@ static inline void rec_text_kv_u(struct out_buf *b, const char *k, uint64_t v)
 {
 	rec_text_key(b, k);
 	rec_text_u64(b, v);
+}
+
+static inline void rec_text_kv_i(struct out_buf *b, const char *k, int64_t v)
+{
+	rec_text_key(b, k);
+	rec_text_i64(b, v);
 }
 
 static inline void rec_text_kv_x(struct out_buf *b, const char *k, uint64_t v)
