@@ -15,11 +15,13 @@
  * is left as it is.
  *
  * Here libdw answers instead of addr2line: the scopes of the address
- * (dwarf_getscopes) from the innermost DW_TAG_inlined_subroutine to the
- * DW_TAG_subprogram around them, each named by its linkage name where it
- * has one, else its name (what addr2line prints).  The frame's address is
- * a file offset of the runtime image; its PT_LOAD headers turn it into the
- * link-time address the DWARF uses.  Answers are cached per DSO and address.
+ * from the innermost DW_TAG_inlined_subroutine to the DW_TAG_subprogram
+ * around them, each named by its linkage name where it has one, else its
+ * name (what addr2line prints).  The frame's address is a file offset of
+ * the runtime image; its PT_LOAD headers turn it into the link-time
+ * address the DWARF uses.  A compile unit's functions and the blocks
+ * around them are read from libdw once, into an array searched for every
+ * address of that CU; answers are cached per DSO and address.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -34,6 +36,8 @@
 #define INL_MAX_SEG	16
 #define INL_MAX_NEST	PD_SYM_MAX_INLINE
 #define INL_MAX_CACHE	(1u << 20)	/* cached addresses per DSO */
+/* bytes of the CUs' indexes of a DSO: past it they are read again as needed */
+#define INL_MAX_INDEX	((size_t)16 << 20)
 
 struct inl_seg {
 	uint64_t off, vaddr, filesz;
@@ -53,7 +57,12 @@ struct pd_inline_dso {
 	size_t cap, used;
 	char **names;		/* owned copies, demangled */
 	size_t nnames, capnames;
+	struct inl_cu *cus;	/* hashed by DIE offset */
+	size_t ncus, capcus;
+	size_t index_bytes;
 };
+
+static void cus_free(struct pd_inline_dso *id);
 
 static void inline_free(struct pd_dso *d)
 {
@@ -70,6 +79,7 @@ static void inline_free(struct pd_dso *d)
 		free(id->names[i]);
 	free(id->names);
 	free(id->tab);
+	cus_free(id);
 	free(id);
 	d->inl = NULL;
 }
@@ -180,73 +190,271 @@ static bool add_name(struct pd_inline_dso *id, const char *raw)
 }
 
 /*
- * The functions at vaddr, innermost first: the concrete DIE tree of its
- * compile unit walked down through the children that contain vaddr,
- * keeping subprograms and inlined subroutines (the nesting addr2line -i
- * reports; the abstract origins' own parents do not count).
+ * A compile unit's functions and the blocks that may hold them, read once
+ * from its DIE tree into one array in depth-first order: lookups bisect
+ * nothing, but step over whole subtrees through `next` without asking
+ * libdw again (walking the sibling DIEs of a large CU per address was most
+ * of the time of a profile with inline frames).
  */
-static bool has_pc_attr(Dwarf_Die *die)
+enum { NODE_FUNC = 1, NODE_BLOCK = 2, NODE_BLOCK_PC = 3 };
+
+struct inl_node {
+	Dwarf_Off off;		/* the DIE, to name it when it is on a path */
+	uint32_t next;		/* first index after this node's subtree */
+	uint32_t range, nrange;	/* its address ranges in cu->ranges */
+	uint8_t kind;
+	uint8_t depth;		/* of find_path's call that looks at it */
+};
+
+struct inl_range {
+	uint64_t lo, hi;
+};
+
+struct inl_cu {
+	Dwarf_Off off;		/* of the CU's DIE; 0: empty slot */
+	struct inl_node *nodes;
+	uint32_t nnodes;
+	struct inl_range *ranges;
+	uint32_t nranges;
+};
+
+/*
+ * find_path() looks at the children of a DIE while its depth is at most
+ * 64: the CU's children are at depth 0, so no node is deeper than that.
+ */
+#define INL_MAX_DEPTH	64
+
+struct index_build {
+	struct pd_inline_dso *id;
+	struct inl_cu *cu;
+	size_t capnodes, capranges;
+	bool failed;
+};
+
+static bool node_tag_kind(int tag, uint8_t *kind)
 {
-	return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+		*kind = NODE_FUNC;
+		return true;
+	case DW_TAG_lexical_block:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+		*kind = NODE_BLOCK;
+		return true;
+	default:
+		return false;
+	}
 }
 
-/* The length of the range of `die` that holds vaddr (0: none does). */
-static uint64_t range_len_at(Dwarf_Die *die, uint64_t vaddr)
+static bool index_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
+	size_t ncap;
+	void *np;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 64;
+	if (ncap > INL_MAX_INDEX / sz)
+		return false;
+	np = realloc(*p, ncap * sz);
+	if (!np)
+		return false;
+	*p = np;
+	*cap = ncap;
+	return true;
+}
+
+static void index_add_ranges(struct index_build *b, Dwarf_Die *die, struct inl_node *node)
+{
+	struct inl_cu *cu = b->cu;
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
-		if (vaddr >= lo && vaddr < hi)
-			return hi - lo;
+	node->range = cu->nranges;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (!index_grow((void **)&cu->ranges, &b->capranges, cu->nranges,
+				sizeof(*cu->ranges))) {
+			b->failed = true;
+			return;
+		}
+		cu->ranges[cu->nranges].lo = lo;
+		cu->ranges[cu->nranges].hi = hi;
+		cu->nranges++;
+	}
+	node->nrange = cu->nranges - node->range;
+}
+
+static void index_children(struct index_build *b, Dwarf_Die *parent, unsigned int depth)
+{
+	struct inl_cu *cu = b->cu;
+	Dwarf_Die child;
+
+	if (depth > INL_MAX_DEPTH || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		struct inl_node *node;
+		uint32_t at;
+		uint8_t kind;
+
+		if (!node_tag_kind(dwarf_tag(&child), &kind))
+			continue;
+		if (!index_grow((void **)&cu->nodes, &b->capnodes, cu->nnodes,
+				sizeof(*cu->nodes))) {
+			b->failed = true;
+			return;
+		}
+		at = cu->nnodes++;
+		node = &cu->nodes[at];
+		node->off = dwarf_dieoffset(&child);
+		node->depth = (uint8_t)depth;
+		if (kind == NODE_BLOCK && (dwarf_hasattr(&child, DW_AT_low_pc) ||
+					   dwarf_hasattr(&child, DW_AT_ranges)))
+			kind = NODE_BLOCK_PC;
+		node->kind = kind;
+		node->nrange = 0;
+		node->range = cu->nranges;
+		/* a block without ranges of its own is entered whatever vaddr */
+		if (kind != NODE_BLOCK)
+			index_add_ranges(b, &child, node);
+		index_children(b, &child, depth + 1);
+		if (b->failed)
+			return;
+		cu->nodes[at].next = cu->nnodes;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void cu_index_free(struct inl_cu *cu)
+{
+	free(cu->nodes);
+	free(cu->ranges);
+	cu->nodes = NULL;
+	cu->ranges = NULL;
+	cu->nnodes = cu->nranges = 0;
+}
+
+static void cus_free(struct pd_inline_dso *id)
+{
+	size_t i;
+
+	for (i = 0; i < id->capcus; i++)
+		cu_index_free(&id->cus[i]);
+	free(id->cus);
+	id->cus = NULL;
+	id->capcus = id->ncus = 0;
+	id->index_bytes = 0;
+}
+
+/* The index of the CU whose DIE is cudie, read on first use (NULL: none). */
+static struct inl_cu *cu_index(struct pd_inline_dso *id, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie) + 1;
+	struct index_build b = { .id = id };
+	struct inl_cu *cu;
+	size_t mask, h;
+
+	/* past the budget, the indexes of this DSO are read again as needed */
+	if (id->index_bytes > INL_MAX_INDEX)
+		cus_free(id);
+	if (id->ncus * 2 >= id->capcus) {
+		size_t ncap = id->capcus ? id->capcus * 2 : 64, i;
+		struct inl_cu *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (i = 0; i < id->capcus; i++) {
+			if (!id->cus[i].off)
+				continue;
+			h = (size_t)pd_hash_u64(id->cus[i].off) & (ncap - 1);
+			while (nt[h].off)
+				h = (h + 1) & (ncap - 1);
+			nt[h] = id->cus[i];
+		}
+		free(id->cus);
+		id->cus = nt;
+		id->capcus = ncap;
+	}
+	mask = id->capcus - 1;
+	h = (size_t)pd_hash_u64(off) & mask;
+	while (id->cus[h].off) {
+		if (id->cus[h].off == off)
+			return &id->cus[h];
+		h = (h + 1) & mask;
+	}
+	cu = &id->cus[h];
+	cu->off = off;
+	id->ncus++;
+	b.cu = cu;
+	index_children(&b, cudie, 0);
+	if (b.failed)
+		cu_index_free(cu);	/* kept empty: no inline frames in it */
+	id->index_bytes += b.capnodes * sizeof(*cu->nodes) + b.capranges * sizeof(*cu->ranges);
+	return cu;
+}
+
+/* The length of the range of `node` that holds vaddr (0: none does). */
+static uint64_t range_len_at(const struct inl_cu *cu, const struct inl_node *node,
+			     uint64_t vaddr)
+{
+	uint32_t i;
+
+	for (i = 0; i < node->nrange; i++) {
+		const struct inl_range *r = &cu->ranges[node->range + i];
+
+		if (vaddr >= r->lo && vaddr < r->hi)
+			return r->hi - r->lo;
+	}
 	return 0;
 }
 
 /*
- * Depth-first: the path of functions below `die` whose ranges hold vaddr.
+ * The path of functions whose ranges hold vaddr, among the nodes
+ * [first, end) that are the children of one DIE at `depth`, depth-first.
  * Where several functions of one level hold it (gas gives an assembly
  * function one DW_TAG_subprogram per alias: __execve, __GI___execve,
  * execve, __GI_execve), addr2line takes the one whose range there is the
  * shortest, and of equal ones the last (binutils dwarf2.c,
- * lookup_address_in_function_table): so does this.
+ * lookup_address_in_function_table): so does this.  A block is entered
+ * only while no function of its level held vaddr before it.
  */
-static bool find_path(Dwarf_Die *die, uint64_t vaddr, const char **raw, uint32_t *n, int depth)
+static bool find_path(const struct inl_cu *cu, uint32_t first, uint32_t end, uint64_t vaddr,
+		      Dwarf_Off *path, uint32_t *n, unsigned int depth)
 {
-	Dwarf_Die child, best;
 	uint64_t best_len = 0;
+	uint32_t i, best = 0;
 
-	if (depth > 64 || dwarf_child(die, &child) != 0)
+	if (depth > INL_MAX_DEPTH)
 		return false;
-	do {
-		int tag = dwarf_tag(&child);
+	for (i = first; i < end; i = cu->nodes[i].next) {
+		const struct inl_node *node = &cu->nodes[i];
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			uint64_t len = range_len_at(&child, vaddr);
+		if (node->kind == NODE_FUNC) {
+			uint64_t len = range_len_at(cu, node, vaddr);
 
 			if (len && (!best_len || len <= best_len)) {
-				best = child;
+				best = i;
 				best_len = len;
 			}
 			continue;
 		}
 		if (best_len)
 			continue;
-		if (tag != DW_TAG_lexical_block && tag != DW_TAG_namespace &&
-		    tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
-		    tag != DW_TAG_union_type && tag != DW_TAG_try_block &&
-		    tag != DW_TAG_catch_block)
-			continue;
 		/* a block without ranges may still hold functions that have some */
-		if (has_pc_attr(&child) && dwarf_haspc(&child, vaddr) <= 0)
+		if (node->kind == NODE_BLOCK_PC && !range_len_at(cu, node, vaddr))
 			continue;
-		if (find_path(&child, vaddr, raw, n, depth + 1))
+		if (find_path(cu, i + 1, node->next, vaddr, path, n, depth + 1))
 			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	if (!best_len)
 		return false;
 	if (*n < INL_MAX_NEST)
-		raw[(*n)++] = die_func_name(&best);
-	find_path(&best, vaddr, raw, n, depth + 1);
+		path[(*n)++] = cu->nodes[best].off;
+	find_path(cu, best + 1, cu->nodes[best].next, vaddr, path, n, depth + 1);
 	return true;
 }
 
@@ -254,27 +462,32 @@ static bool find_path(Dwarf_Die *die, uint64_t vaddr, const char **raw, uint32_t
  * The functions at vaddr, innermost first: the concrete DIE tree of its
  * compile unit searched for the subprograms and inlined subroutines that
  * contain vaddr (the nesting addr2line -i reports; an abstract origin's
- * own parents do not count).
+ * own parents do not count), each named by its linkage name where it has
+ * one, else its name.
  */
 static uint32_t lookup(struct pd_inline_dso *id, uint64_t vaddr)
 {
 	Dwarf_Die cudie;
-	const char *raw[INL_MAX_NEST];
+	Dwarf_Off path[INL_MAX_NEST];
+	struct inl_cu *cu;
 	uint32_t n = 0, i;
 
 	if (!dwarf_addrdie(id->dw, vaddr, &cudie))
 		return 0;
-	find_path(&cudie, vaddr, raw, &n, 0);
+	cu = cu_index(id, &cudie);
+	if (!cu || !cu->nnodes)
+		return 0;
+	find_path(cu, 0, cu->nnodes, vaddr, path, &n, 0);
 	/* outermost first so far */
-	for (i = 0; i < n / 2; i++) {
-		const char *t = raw[i];
+	for (i = 0; i < n; i++) {
+		Dwarf_Die die;
+		const char *raw = NULL;
 
-		raw[i] = raw[n - 1 - i];
-		raw[n - 1 - i] = t;
-	}
-	for (i = 0; i < n; i++)
-		if (!add_name(id, raw[i]))
+		if (dwarf_offdie(id->dw, path[n - 1 - i], &die))
+			raw = die_func_name(&die);
+		if (!add_name(id, raw))
 			return i;
+	}
 	return n;
 }
 
