@@ -39,12 +39,6 @@
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
-typedef Perftools__Profiles__Sample pb_sample;
-typedef Perftools__Profiles__Label pb_label;
-typedef Perftools__Profiles__Mapping pb_mapping;
-typedef Perftools__Profiles__Location pb_location;
-typedef Perftools__Profiles__Line pb_line;
-typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__ValueType pb_value_type;
 
 /* perf_event_attr.type and the software events counting nanoseconds */
@@ -1102,10 +1096,11 @@ static bool gz_splice(struct gz_buf *g, FILE *f, uint32_t crc, uint64_t len)
 /* ------------------------------------------------------------ wire format */
 
 /*
- * The two messages a profile has many of, Sample and Location, are
- * encoded here rather than by protobuf-c: the same bytes its packing
- * gives (fields in number order, proto3 zeros left out, repeated numbers
- * packed), without building a message of pointers for each.
+ * The messages a profile has many of, Sample, Location, Mapping and
+ * Function, are encoded here rather than by protobuf-c: the same bytes
+ * its packing gives (fields in number order, proto3 zeros left out,
+ * repeated numbers packed), without building a message of pointers for
+ * each.
  */
 /* key (field number << 3 | wire type) of the fields used here: all below 16 */
 #define WIRE_VARINT(field)	((uint8_t)((field) << 3 | PW_VARINT))
@@ -1529,30 +1524,42 @@ static int write_samples(struct pp_prof *p, struct gz_buf *g, size_t nt)
 	return 0;
 }
 
+/*
+ * A message of varint fields, values[k] its field k + 1, as field `field`
+ * of a Profile of its own: Mapping and Function.  When out of memory
+ * gz_reserve() has said so.
+ */
+static void write_varint_message(struct gz_buf *g, unsigned int field, const uint64_t *values,
+				 unsigned int n)
+{
+	size_t len = 0;
+	uint8_t *b, *start;
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		len += values[k] ? 1 + pw_varint_size(values[k]) : 0;
+	start = b = gz_reserve(g, 1 + pw_varint_size(len) + len);
+	if (!b)
+		return;
+	*b++ = WIRE_LEN(field);
+	b = pw_put_varint(b, len);
+	for (k = 0; k < n; k++)
+		b = wire_field(b, k + 1, values[k]);
+	gz_commit(g, start, b);
+}
+
 static void write_mappings(struct pp_prof *p, struct gz_buf *g)
 {
-	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
-	pb_mapping m, *mp = &m;
 	size_t i;
 
-	piece.n_mapping = 1;
-	piece.mapping = &mp;
 	for (i = 0; i < p->nr_maps; i++) {
 		const struct pp_mapping *x = p->map_list[i];
+		uint64_t n = x->nr_locs;	/* has_*: when every location of the mapping has it */
+		const uint64_t m[] = { x->id, x->start, x->end, x->pgoff, x->filename, x->build_id,
+				       n && x->with_func == n, n && x->with_file == n,
+				       n && x->with_line == n, n && x->with_inline_info == n };
 
-		perftools__profiles__mapping__init(&m);
-		m.id = x->id;
-		m.memory_start = x->start;
-		m.memory_limit = x->end;
-		m.file_offset = x->pgoff;
-		m.filename = (int64_t)x->filename;
-		m.build_id = (int64_t)x->build_id;
-		/* true only when every location of the mapping has it */
-		m.has_functions = x->nr_locs && x->with_func == x->nr_locs;
-		m.has_filenames = x->nr_locs && x->with_file == x->nr_locs;
-		m.has_line_numbers = x->nr_locs && x->with_line == x->nr_locs;
-		m.has_inline_frames = x->nr_locs && x->with_inline_info == x->nr_locs;
-		put(g, &piece);
+		write_varint_message(g, 3, m, 10);
 	}
 }
 
@@ -1595,21 +1602,14 @@ static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
 
 static void write_functions(struct pp_prof *p, struct gz_buf *g)
 {
-	pb_profile piece = PERFTOOLS__PROFILES__PROFILE__INIT;
-	pb_function fn, *fnp = &fn;
 	size_t i;
 
-	piece.n_function = 1;
-	piece.function = &fnp;
 	for (i = 0; i < p->nr_funcs; i++) {
 		const struct pp_func *x = p->funcs[i];
+		/* system_name is the name */
+		const uint64_t fn[] = { x->id, x->name, x->name, x->filename };
 
-		perftools__profiles__function__init(&fn);
-		fn.id = x->id;
-		fn.name = (int64_t)x->name;
-		fn.system_name = (int64_t)x->name;
-		fn.filename = (int64_t)x->filename;
-		put(g, &piece);
+		write_varint_message(g, 5, fn, 4);
 	}
 }
 
