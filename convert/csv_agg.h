@@ -11,7 +11,9 @@
  * struct csv_map is an open-addressing hash table of (hash, item) pairs.
  * It knows nothing about the items: the caller computes the hash and
  * passes an equality function, which keeps one implementation for keys of
- * every shape (pointer pairs, strings, arrays of frame names).
+ * every shape (pointer pairs, strings, arrays of frame names).  It is
+ * the writers' one hash table: to-pprof's tables and the pid tables of
+ * to-proto's quipper rules (proto_compat.c) are kept in it too.
  */
 #ifndef PERFCONV_CSV_AGG_H
 #define PERFCONV_CSV_AGG_H

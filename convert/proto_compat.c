@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "csv_agg.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 
@@ -373,84 +374,76 @@ static int deduce_huge_pages(struct pq_state *q)
 	return 0;
 }
 
-/* ---- a small u32 -> int map (pids) ---- */
+/*
+ * ---- pid -> index: the last mapping of a pid, the address mapper of a pid ----
+ *
+ * Not the symbolizer's process table (pd_machine_processes()): to-proto
+ * builds no machine state, and quipper's processes are not perf's.  The
+ * address mapper of a pid is made at the pid's first event in the
+ * time-sorted list: a copy of its parent's when that event is its FORK,
+ * else of the kernel's (pid UINT32_MAX, a process of its own), and the
+ * value kept is an index into arrays that grow.  Only the table is
+ * shared: the writers' one hash table (csv_agg.h), entries in an arena.
+ */
 
-struct pidmap {
-	uint32_t *keys;
-	int *vals;
-	bool *used;
-	size_t cap, nr;
+struct pid_entry {
+	uint32_t pid;
+	int idx;
 };
 
-static size_t pid_hash(uint32_t k, size_t cap)
+struct pid_index {
+	struct csv_map map;
+	struct csv_arena arena;
+	struct pid_entry *last;	/* the last one found: a run of samples is mostly one pid */
+};
+
+static bool pid_eq(const void *item, const void *key)
 {
-	return (size_t)((k * 2654435761u) & (cap - 1));
+	return ((const struct pid_entry *)item)->pid == *(const uint32_t *)key;
 }
 
-static bool pidmap_put(struct pidmap *m, uint32_t k, int v);
-
-static bool pidmap_grow(struct pidmap *m)
+/* The entry of `pid`, added (idx -1) when new and `add`; NULL: absent or out of memory. */
+static struct pid_entry *pid_entry(struct pid_index *t, uint32_t pid, bool add)
 {
-	struct pidmap n = { 0 };
-	size_t i;
+	uint64_t h;
+	struct pid_entry *e;
 
-	n.cap = m->cap ? m->cap * 2 : 256;
-	n.keys = malloc(n.cap * sizeof(*n.keys));
-	n.vals = malloc(n.cap * sizeof(*n.vals));
-	n.used = calloc(n.cap, sizeof(*n.used));
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys);
-		free(n.vals);
-		free(n.used);
-		return false;
+	if (t->last && t->last->pid == pid)
+		return t->last;
+	h = csv_hash_u64(pid, 0);
+	e = csv_map_find(&t->map, h, pid_eq, &pid);
+	if (!e && add) {
+		e = csv_arena_alloc(&t->arena, sizeof(*e));
+		if (!e || csv_map_add(&t->map, h, e))
+			return NULL;
+		e->pid = pid;
+		e->idx = -1;
 	}
-	for (i = 0; i < m->cap; i++)
-		if (m->used[i])
-			pidmap_put(&n, m->keys[i], m->vals[i]);
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	*m = n;
-	return true;
+	if (e)
+		t->last = e;
+	return e;
 }
 
-static bool pidmap_put(struct pidmap *m, uint32_t k, int v)
+static int pid_index_get(struct pid_index *t, uint32_t pid)
 {
-	size_t i;
+	const struct pid_entry *e = pid_entry(t, pid, false);
 
-	if ((m->nr + 1) * 2 > m->cap && !pidmap_grow(m))
-		return false;
-	for (i = pid_hash(k, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == k) {
-			m->vals[i] = v;
-			return true;
-		}
-	}
-	m->used[i] = true;
-	m->keys[i] = k;
-	m->vals[i] = v;
-	m->nr++;
-	return true;
+	return e ? e->idx : -1;
 }
 
-static int pidmap_get(const struct pidmap *m, uint32_t k)
+static bool pid_index_put(struct pid_index *t, uint32_t pid, int idx)
 {
-	size_t i;
+	struct pid_entry *e = pid_entry(t, pid, true);
 
-	if (!m->cap)
-		return -1;
-	for (i = pid_hash(k, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == k)
-			return m->vals[i];
-	return -1;
+	if (e)
+		e->idx = idx;
+	return e != NULL;
 }
 
-static void pidmap_free(struct pidmap *m)
+static void pid_index_free(struct pid_index *t)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof(*m));
+	csv_map_free(&t->map);
+	csv_arena_free(&t->arena);
 }
 
 /* ---- combining ---- */
@@ -462,7 +455,7 @@ static bool combinable(const struct pe_mmap *m)
 
 static int combine_mappings(struct pq_state *q)
 {
-	struct pidmap last = { 0 };
+	struct pid_index last = { 0 };
 	size_t i;
 
 	for (i = 0; i < q->nr_ev; i++) {
@@ -472,7 +465,7 @@ static int combine_mappings(struct pq_state *q)
 		if (q->ev[i].mmap < 0)
 			continue;
 		cur = &q->mmaps[q->ev[i].mmap].m;
-		p = pidmap_get(&last, cur->pid);
+		p = pid_index_get(&last, cur->pid);
 		if (p >= 0) {
 			prev = &q->mmaps[q->ev[p].mmap].m;
 			if (combinable(cur) && combinable(prev) && equiv_file(prev, cur) &&
@@ -486,12 +479,12 @@ static int combine_mappings(struct pq_state *q)
 				continue;
 			}
 		}
-		if (!pidmap_put(&last, cur->pid, (int)i)) {
-			pidmap_free(&last);
+		if (!pid_index_put(&last, cur->pid, (int)i)) {
+			pid_index_free(&last);
 			return -1;
 		}
 	}
-	pidmap_free(&last);
+	pid_index_free(&last);
 	return 0;
 }
 
@@ -509,13 +502,13 @@ struct mapper {
 struct mappers {
 	struct mapper *m;
 	size_t nr, cap;
-	struct pidmap by_pid;
+	struct pid_index by_pid;
 	bool nomem;
 };
 
 static struct mapper *mapper_get(struct mappers *ms, uint32_t pid, uint32_t ppid)
 {
-	int idx = pidmap_get(&ms->by_pid, pid), src;
+	int idx = pid_index_get(&ms->by_pid, pid), src;
 	struct mapper *m;
 
 	if (idx >= 0)
@@ -525,9 +518,9 @@ static struct mapper *mapper_get(struct mappers *ms, uint32_t pid, uint32_t ppid
 	m = &ms->m[ms->nr];
 	memset(m, 0, sizeof(*m));
 	/* a new process starts with a copy of its parent's (or the kernel's) map */
-	src = pidmap_get(&ms->by_pid, ppid);
+	src = pid_index_get(&ms->by_pid, ppid);
 	if (src < 0)
-		src = pidmap_get(&ms->by_pid, KERNEL_PID);
+		src = pid_index_get(&ms->by_pid, KERNEL_PID);
 	if (src >= 0 && ms->m[src].nr) {
 		m->r = malloc(ms->m[src].nr * sizeof(*m->r));
 		if (!m->r)
@@ -535,7 +528,7 @@ static struct mapper *mapper_get(struct mappers *ms, uint32_t pid, uint32_t ppid
 		memcpy(m->r, ms->m[src].r, ms->m[src].nr * sizeof(*m->r));
 		m->nr = m->cap = ms->m[src].nr;
 	}
-	if (!pidmap_put(&ms->by_pid, pid, (int)ms->nr)) {
+	if (!pid_index_put(&ms->by_pid, pid, (int)ms->nr)) {
 		free(m->r);
 		goto nomem;
 	}
@@ -711,7 +704,7 @@ static int parse_pass(struct pq_state *q, struct stats *st)
 	for (i = 0; i < ms.nr; i++)
 		free(ms.m[i].r);
 	free(ms.m);
-	pidmap_free(&ms.by_pid);
+	pid_index_free(&ms.by_pid);
 	return ret;
 }
 
