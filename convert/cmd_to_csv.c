@@ -92,12 +92,13 @@ static int add_tables(bool *want, const char *arg)
 	}
 }
 
+/* 1: made, 0: there already, -1 after a message */
 static int make_dir(const char *dir)
 {
 	struct stat st;
 
 	if (!mkdir(dir, 0777))
-		return 0;
+		return 1;
 	if (errno == EEXIST && !stat(dir, &st) && S_ISDIR(st.st_mode))
 		return 0;
 	tool_io_error(cli_progname, "create directory", dir, errno == EEXIST ? ENOTDIR : errno);
@@ -139,20 +140,45 @@ static int open_tables(struct csv_ctx *c, const char *dir)
 	return 0;
 }
 
-/* Close every table; returns -1 when one could not be written. */
-static int close_tables(struct csv_ctx *c, bool keep)
+/*
+ * Close every table, all kept or none (drv_out_keep()): a table that could
+ * not be written is closed as kept, which names it and removes it, and
+ * the others are dropped; a table that fails only as it is kept removes
+ * those kept before it.  Returns the code.
+ */
+static int close_tables(struct csv_ctx *c, const char *dir, bool keep, int code)
 {
-	int i, ret = 0;
+	bool failed = false;
+	int i, kept = 0;
 
 	csv_samples_stop(c);
+	for (i = 0; keep && i < CSV_NR_TABLES; i++)
+		if (c->open[i]) {
+			csv_flush(&c->out[i]);
+			failed = failed || csv_err(&c->out[i]);
+		}
 	for (i = 0; i < CSV_NR_TABLES; i++) {
 		if (!c->open[i])
 			continue;
-		if (csv_close(&c->out[i], keep))
-			ret = -1;
 		c->open[i] = false;
+		if (keep && (!failed || csv_err(&c->out[i])))
+			code = csv_close(&c->out[i], true, code);
+		else
+			code = csv_close(&c->out[i], false, code);
+		if (!failed && keep && code == CLI_EXIT_IO)
+			failed = true;
+		else if (!failed && keep)
+			kept = i + 1;
 	}
-	return ret;
+	for (i = 0; failed && dir && i < kept; i++) {
+		char path[4096];
+
+		if (!c->want[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, csv_table_names[i]);
+		unlink(path);
+	}
+	return code;
 }
 
 /* ---- the writer ops (driver.h) ---- */
@@ -160,6 +186,7 @@ static int close_tables(struct csv_ctx *c, bool keep)
 struct csv_writer {
 	struct csv_ctx *c;
 	const char *dir;		/* NULL: one table on standard output */
+	bool made_dir;			/* dir is ours: removed with the tables */
 	const struct pd_select *sel;
 	uint64_t nr_records;
 };
@@ -174,8 +201,13 @@ static int csv_begin(struct drv *d, void *w)
 	c->types = &d->types;
 	if (pd_members_new(c->r, cw->sel, &c->members) < 0)
 		return PD_STATUS_NOMEM;
-	if (cw->dir && make_dir(cw->dir))
-		return PD_STATUS_IO;
+	if (cw->dir) {
+		int made = make_dir(cw->dir);
+
+		if (made < 0)
+			return PD_STATUS_IO;
+		cw->made_dir = made;
+	}
 	/* the tables opened so far are dropped by csv_close_op() */
 	if (open_tables(c, cw->dir))
 		return PD_STATUS_IO;
@@ -211,25 +243,19 @@ static int csv_close_op(struct drv *d, void *w, int code)
 {
 	struct csv_writer *cw = w;
 	struct csv_ctx *c = cw->c;
-	int werr;
+	bool keep;
 
-	if (d->werr) {
-		close_tables(c, false);
-		return code;
-	}
-	if (c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
+	if (!d->werr && c->want[CSV_FOLDED] && c->folded_ev >= 0 && c->folded_other) {
 		const struct pd_event *e = pd_reader_event(c->r, (size_t)c->folded_ev);
 
 		cli_error("to-csv: folded holds the samples of %s only (choose with --event)",
 			  e ? e->name : "?");
 	}
-	csv_samples_stop(c);
-	werr = csv_write_error(c);
-	/* a usage error found at the end (pipe mode's --event) leaves no table either */
-	if (close_tables(c, !d->failed && code != CLI_EXIT_USAGE) && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
-	if (werr && code == CLI_EXIT_OK)
-		code = CLI_EXIT_IO;
+	/* the rule of every output: a failed run (exit 3, a usage error at the end) leaves none */
+	keep = drv_out_keep(d, code);
+	code = close_tables(c, cw->dir, keep, code);
+	if (cw->made_dir && (!keep || code == CLI_EXIT_IO))
+		rmdir(cw->dir);
 	return code;
 }
 

@@ -12,64 +12,61 @@
 
 #include "cli.h"
 #include "csv_out.h"
-#include "../common/out_sink.h"
 #include "../common/utf8.h"
 #include "fmt_num.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)
 {
-	char *path = NULL, *tmp = NULL;
+	char *tmp = NULL;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	/* a dot file: a listing of DIR during the run shows no half table */
-	if (dir && (asprintf(&path, "%s/%s", dir, file) < 0 ||
-		    asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0)) {
-		free(path);
+	if (dir && asprintf(&o->path, "%s/%s", dir, file) < 0) {
+		o->path = NULL;
 		goto nomem;
 	}
-	ret = out_sink_open(&o->sink, cli_progname, "to-csv", path, tmp);
-	free(path);
+	/* a dot file: a listing of DIR during the run shows no half table */
+	if (dir && asprintf(&tmp, "%s/.%s.tmp.XXXXXX", dir, file) < 0)
+		goto nomem;
+	o->out.path = o->path;
+	o->out.tmp = tmp;
+	ret = drv_out_open(&o->out, "to-csv");
+	o->out.tmp = NULL;
 	free(tmp);
 	if (ret < 0)
-		return ret;
-	if (out_buf_init(&o->ob, o->sink.fd, CSV_BUF_SIZE) < 0) {
-		out_sink_close(&o->sink, false);
+		goto fail;
+	if (out_buf_init(&o->ob, o->out.sink.fd, CSV_BUF_SIZE) < 0) {
+		drv_out_close(&o->out, false, 0);
 		goto nomem;
 	}
 	return 0;
 
 nomem:
 	cli_error("to-csv: out of memory");
+fail:
+	free(o->path);
 	memset(o, 0, sizeof(*o));
-	o->sink.fd = -1;
 	return -1;
 }
 
 void csv_flush(struct csv_out *o)
 {
-	/* the sink keeps the first failure for out_sink_close() */
-	if (out_buf_flush(&o->ob) < 0 && !o->sink.err)
-		o->sink.err = o->ob.err;
+	/* the sink keeps the first failure for drv_out_close() */
+	if (out_buf_flush(&o->ob) < 0 && !o->out.sink.err)
+		o->out.sink.err = o->ob.err;
 }
 
-int csv_close(struct csv_out *o, bool keep)
+int csv_close(struct csv_out *o, bool keep, int code)
 {
-	bool to_stdout = !o->sink.final;
-	int ret;
-
-	if (!o->ob.buf)
-		return 0;
+	if (!o->out.open)
+		return code;
 	if (keep)
 		csv_flush(o);
-	ret = out_sink_close(&o->sink, keep);
-	/* the sink leaves standard output's failure to its caller */
-	if (ret < 0 && to_stdout)
-		tool_io_error(cli_progname, "write", NULL, o->sink.err);
+	code = drv_out_close(&o->out, keep, code);
 	out_buf_free(&o->ob);
+	free(o->path);
 	memset(o, 0, sizeof(*o));
-	o->sink.fd = -1;
-	return ret;
+	return code;
 }
 
 void csv_raw(struct csv_out *o, const char *s, size_t n)
@@ -332,6 +329,6 @@ void csv_text_end(struct csv_out *o, size_t start, size_t skip)
 		b->len = start + m;
 	}
 out:
-	b->fd = o->sink.fd;
+	b->fd = o->out.sink.fd;
 	csv_reserve(o, CSV_SMALL);
 }

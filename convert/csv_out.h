@@ -7,9 +7,10 @@
  * call into libc on the common path, because the samples table of a big
  * recording is several times the size of its input.
  *
- * A table named for a directory goes to a temporary file beside its final
- * name and is renamed only by csv_close(o, true), so an interrupted or
- * failed conversion never leaves a truncated table that looks complete.
+ * A table is a command output of the driver (struct drv_out): one named
+ * for a directory goes to a temporary file beside its final name and is
+ * renamed only by csv_close(o, true, ...), so an interrupted or failed
+ * conversion never leaves a truncated table that looks complete.
  *
  * Fields are separated by ',' and rows end with CRLF (RFC 4180).  A field
  * is quoted when it holds ',', '"', CR or LF; '"' is doubled inside
@@ -26,7 +27,7 @@
 #include <string.h>
 
 #include "../common/out_buf.h"
-#include "../common/out_sink.h"
+#include "driver.h"
 #include "fmt_num.h"
 
 #define CSV_BUF_SIZE	(1u << 20)
@@ -34,8 +35,9 @@
 #define CSV_SMALL	64
 
 struct csv_out {
-	struct out_sink sink;	/* fd, temporary file, first write error (sink.err) */
-	struct out_buf ob;	/* CSV_BUF_SIZE bytes for sink.fd */
+	struct drv_out out;	/* out.sink: fd, temporary file, first write error */
+	char *path;		/* DIR/FILE, NULL for standard output */
+	struct out_buf ob;	/* CSV_BUF_SIZE bytes for out.sink.fd */
 	unsigned int nf;	/* fields in the current row */
 	uint64_t rows;		/* data rows (the header not counted) */
 };
@@ -47,19 +49,20 @@ struct csv_out {
 int csv_open(struct csv_out *o, const char *dir, const char *file);
 
 /*
- * Flush and close.  `keep` renames the temporary file to its final name;
- * without it the temporary file is removed.  Returns 0, or -1 when
- * something could not be written (a message said what).
+ * Flush and close (drv_out_close()): `keep` renames the temporary file to
+ * its final name; without it the temporary file is removed.  A table kept
+ * that could not be written completely is named in a message and makes
+ * the code CLI_EXIT_IO.  Returns the code.
  */
-int csv_close(struct csv_out *o, bool keep);
+int csv_close(struct csv_out *o, bool keep, int code);
 
-/* Hand the buffer to the sink; errors are remembered in o->sink.err. */
+/* Hand the buffer to the sink; errors are remembered in o->out.sink.err. */
 void csv_flush(struct csv_out *o);
 
 /* The first failure of this table's output, 0 if none. */
 static inline int csv_err(const struct csv_out *o)
 {
-	return o->sink.err ? o->sink.err : o->ob.err;
+	return o->out.sink.err ? o->out.sink.err : o->ob.err;
 }
 
 static inline void csv_reserve(struct csv_out *o, size_t n)

@@ -858,8 +858,8 @@ static void format_srow(struct sfmt *sf, const struct srow *r)
 	}
 	if (!grow_array(&sf->scratch, &sf->cap, need + 1, 1)) {
 		/* the row is lost: say so through the table's error */
-		if (!o->sink.err)
-			o->sink.err = ENOMEM;
+		if (!o->out.sink.err)
+			o->out.sink.err = ENOMEM;
 		return;
 	}
 	for (i = r->n; i > 0; i--) {

@@ -227,7 +227,7 @@ out:
 
 int drv_out_open(struct drv_out *out, const char *cmd)
 {
-	if (out_sink_open(&out->sink, cli_progname, cmd, out->path, NULL) < 0)
+	if (out_sink_open(&out->sink, cli_progname, cmd, out->path, out->tmp) < 0)
 		return PD_STATUS_IO;
 	out->open = true;
 	return 0;

@@ -124,13 +124,15 @@ void drv_opts_from_args(struct drv_opts *o, struct tool_args *a);
 int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
 
 /*
- * A command's one output stream, -o OUT or standard output: opened in
- * begin, written through out->sink (out_sink.h: a file through a
- * temporary one beside it), and kept or removed in close.  Every command
- * that writes one stream goes through it.
+ * A command's output, -o OUT or standard output: opened in begin,
+ * written through out->sink (out_sink.h: a file through a temporary one
+ * beside it), and kept or removed in close.  Every output of perfconv
+ * goes through it: the one stream of to-json, to-proto, to-pprof and the
+ * perf.data writers, and each table of to-csv.
  */
 struct drv_out {
 	const char *path;		/* NULL: standard output */
+	const char *tmp;		/* the temporary file's mkstemp() template; NULL: PATH.tmp.XXXXXX */
 	struct out_sink sink;
 	bool open;
 };
