@@ -264,26 +264,25 @@ static const struct tool_cmd dump_cmd = {
 	.usage = usage,
 };
 
+static int dump_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct dump_writer *dw = w;
+
+	o->ro.time_order = dw->time_order;
+	dw->cs = &a->cs;
+	out.len = 0;
+	o->diag_hook = flush_before_diag;
+	return CLI_EXIT_OK;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_writer dw;
-	struct tool_args a;
-	struct drv_opts o;
 	int code;
 
 	memset(&dw, 0, sizeof(dw));
-	code = tool_args_parse(&dump_cmd, argc, argv, &a, &dw);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	drv_opts_from_args(&o, &a);
-	o.ro.time_order = dw.time_order;
-	dw.cs = &a.cs;
-
-	out.len = 0;
-	o.diag_hook = flush_before_diag;
-
-	code = drv_run(&o, &dump_ops, &dw);
-	tool_args_free(&a);
+	code = drv_main(&dump_cmd, argc, argv, &dw, dump_setup, &dump_ops, &dw);
+	/* nothing is buffered when the command line did not run it */
 	out_flush();
 	if (out.err) {
 		tool_io_error(cli_progname, "write", NULL, out.err);

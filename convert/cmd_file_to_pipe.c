@@ -210,19 +210,17 @@ static const struct tool_cmd file_to_pipe_cmd = {
 	.binary_tail = "| perf script -i -",
 };
 
+static int f2p_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct f2p_writer *fw = w;
+
+	fw->out.out.path = a->output;
+	return CLI_EXIT_OK;
+}
+
 int cmd_file_to_pipe(int argc, char **argv)
 {
 	struct f2p_writer fw = { .out.wo = PD_WRITER_OPTS_INIT };
-	struct tool_args a;
-	struct drv_opts o;
-	int code;
 
-	code = tool_args_parse(&file_to_pipe_cmd, argc, argv, &a, &fw);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	fw.out.out.path = a.output;
-	drv_opts_from_args(&o, &a);
-	code = drv_run(&o, &f2p_ops, &fw);
-	tool_args_free(&a);
-	return code;
+	return drv_main(&file_to_pipe_cmd, argc, argv, &fw, f2p_setup, &f2p_ops, &fw);
 }

@@ -479,33 +479,32 @@ static const struct tool_cmd info_cmd = {
 	.usage = usage,
 };
 
+static int info_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct info_ctx *ic = w;
+
+	ic->path = a->input;
+	if (ic->json) {
+		ic->diags = json_array();
+		if (!ic->diags) {
+			cli_error("out of memory");
+			return CLI_EXIT_IO;
+		}
+		o->diag_hook = collect_diag;
+		o->diag_hook_arg = ic;
+	}
+	o->close_unopened = true;
+	return CLI_EXIT_OK;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct info_ctx ic;
-	struct tool_args a;
-	struct drv_opts o;
 	int code;
 
 	memset(&ic, 0, sizeof(ic));
-	code = tool_args_parse(&info_cmd, argc, argv, &a, &ic);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	drv_opts_from_args(&o, &a);
-	ic.path = a.input;
-	if (ic.json) {
-		ic.diags = json_array();
-		if (!ic.diags) {
-			cli_error("out of memory");
-			tool_args_free(&a);
-			return CLI_EXIT_IO;
-		}
-		o.diag_hook = collect_diag;
-		o.diag_hook_arg = &ic;
-	}
-	o.close_unopened = true;
-	code = drv_run(&o, &info_ops, &ic);
+	code = drv_main(&info_cmd, argc, argv, &ic, info_setup, &info_ops, &ic);
 	code = tool_finish_output(cli_progname, code);
 	json_decref(ic.diags);
-	tool_args_free(&a);
 	return code;
 }

@@ -475,46 +475,41 @@ static const struct tool_cmd pipe_to_file_cmd = {
 	.default_input = "-",
 };
 
-int cmd_pipe_to_file(int argc, char **argv)
+static int p2f_setup(struct drv_opts *o, struct tool_args *a, void *w)
 {
-	struct tool_args a;
-	struct drv_opts o;
+	struct p2f *p = w;
 	struct stat st;
-	struct p2f p;
-	int code;
 
-	memset(&p, 0, sizeof(p));
-	p.out.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
-	code = tool_args_parse(&pipe_to_file_cmd, argc, argv, &a, &p);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	p.out.out.path = a.output;
-	code = CLI_EXIT_USAGE;
-	if (a.output && stat(a.output, &st) == 0 && !S_ISREG(st.st_mode)) {
+	p->out.out.path = a->output;
+	if (a->output && stat(a->output, &st) == 0 && !S_ISREG(st.st_mode)) {
 		cli_error("pipe-to-file: output '%s' is not a regular file: a perf.data file "
-			  "needs a seekable output (its header is written last)", a.output);
-		goto out;
+			  "needs a seekable output (its header is written last)", a->output);
+		return CLI_EXIT_USAGE;
 	}
-	if (!a.output && !stdout_seekable()) {
+	if (!a->output && !stdout_seekable()) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
-
-	drv_opts_from_args(&o, &a);
 	/* --strict is this command's own rule (p2f_end), not the driver's first-warning stop */
-	p.strict = a.strict;
-	o.strict = false;
-	o.diag_filter = p2f_diag;
-	o.diag_filter_arg = &p;
+	p->strict = a->strict;
+	o->strict = false;
+	o->diag_filter = p2f_diag;
+	o->diag_filter_arg = p;
 	/*
 	 * Samples are copied byte for byte: only their time is needed (for
 	 * SAMPLE_TIME), so skip the full decode unless --strict asks for every
 	 * problem inside them.
 	 */
-	o.ro.sample_fixed_only = !p.strict;
-	code = drv_run(&o, &p2f_ops, &p);
-out:
-	tool_args_free(&a);
-	return code;
+	o->ro.sample_fixed_only = !p->strict;
+	return CLI_EXIT_OK;
+}
+
+int cmd_pipe_to_file(int argc, char **argv)
+{
+	struct p2f p;
+
+	memset(&p, 0, sizeof(p));
+	p.out.wo = (struct pd_writer_opts)PD_WRITER_OPTS_INIT;
+	return drv_main(&pipe_to_file_cmd, argc, argv, &p, p2f_setup, &p2f_ops, &p);
 }

@@ -317,11 +317,37 @@ static int choose_tables(struct csv_ctx *c, const char *dir, bool srcline)
 	return 0;
 }
 
+static int csv_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct csv_writer *cw = w;
+	struct csv_ctx *c = cw->c;
+
+	if (choose_tables(c, a->output, a->so.srcline) ||
+	    (a->output && check_tables(c, a->input, a->output)))
+		return CLI_EXIT_USAGE;
+	/* asking for the lines table is asking for source lines */
+	if (c->want[CSV_LINES])
+		a->so.srcline = true;
+	/*
+	 * The functions table names each function's source file: one DWARF
+	 * lookup per distinct function, loaded only for DSOs that have it.
+	 */
+	a->so.srcline = a->so.srcline || c->want[CSV_FUNCTIONS];
+	a->so.processes = c->want[CSV_PROCESSES];
+	c->srcline = a->so.srcline;
+
+	/* perf script's order: it decides comm and maps of every sample */
+	o->ro.time_order = true;
+	/* the records and side-band tables need no symbols: no machine for them */
+	o->so = csv_wants_symbols(c) ? &a->so : NULL;
+	cw->dir = a->output;
+	cw->sel = a->cs.sel;
+	return CLI_EXIT_OK;
+}
+
 int cmd_to_csv(int argc, char **argv)
 {
 	struct csv_writer cw = { 0 };
-	struct tool_args a;
-	struct drv_opts o;
 	struct csv_ctx *c;
 	int code;
 
@@ -333,38 +359,10 @@ int cmd_to_csv(int argc, char **argv)
 		free(c);
 		return CLI_EXIT_IO;
 	}
-	code = tool_args_parse(&to_csv_cmd, argc, argv, &a, c);
-	if (code != TOOL_ARGS_RUN)
-		goto out_ctx;
-	code = CLI_EXIT_USAGE;
-	if (choose_tables(c, a.output, a.so.srcline) ||
-	    (a.output && check_tables(c, a.input, a.output)))
-		goto out;
-	/* asking for the lines table is asking for source lines */
-	if (c->want[CSV_LINES])
-		a.so.srcline = true;
-	/*
-	 * The functions table names each function's source file: one DWARF
-	 * lookup per distinct function, loaded only for DSOs that have it.
-	 */
-	a.so.srcline = a.so.srcline || c->want[CSV_FUNCTIONS];
-	a.so.processes = c->want[CSV_PROCESSES];
-	c->srcline = a.so.srcline;
-
-	drv_opts_from_args(&o, &a);
-	/* perf script's order: it decides comm and maps of every sample */
-	o.ro.time_order = true;
-	/* the records and side-band tables need no symbols: no machine for them */
-	o.so = csv_wants_symbols(c) ? &a.so : NULL;
 	cw.c = c;
-	cw.dir = a.output;
-	cw.sel = a.cs.sel;
-	code = drv_run(&o, &csv_ops, &cw);
+	code = drv_main(&to_csv_cmd, argc, argv, c, csv_setup, &csv_ops, &cw);
 	c->m = NULL;
 	c->r = NULL;
-out:
-	tool_args_free(&a);
-out_ctx:
 	csv_ctx_free(c);
 	free(c);
 	return code;

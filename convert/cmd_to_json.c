@@ -93,6 +93,7 @@ struct to_json {
 	struct drv_out out;
 	bool second_reader;		/* --full --symbols in file order */
 	struct je je;
+	struct to_json_opts opt;	/* the command line's */
 };
 
 static int tj_begin(struct drv *d, void *w)
@@ -162,65 +163,61 @@ static const struct writer_ops to_json_ops = {
 	.close = tj_close,
 };
 
-int cmd_to_json(int argc, char **argv)
+static int tj_setup(struct drv_opts *d, struct tool_args *a, void *w)
 {
-	struct to_json_opts o = { .trace_fields = true, .progress = true };
-	struct drv_opts d;
-	struct tool_args a;
-	struct to_json tj;
-	const char *input;
+	struct to_json *tj = w;
+	struct to_json_opts *o = &tj->opt;
+	const char *input = a->input;
 	struct stat st;
-	int code;
 
-	code = tool_args_parse(&to_json_cmd, argc, argv, &a, &o);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	input = a.input;
 	/* --jsonl is --full as JSON Lines */
-	o.full = o.full || o.jsonl;
-	code = CLI_EXIT_USAGE;
-	if (!o.full && (o.ordered || o.symbols)) {
+	o->full = o->full || o->jsonl;
+	if (!o->full && (o->ordered || o->symbols)) {
 		cli_error("to-json: --ordered and --symbols need --full "
 			  "(the default document is always ordered and symbolized)");
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 	/*
 	 * Symbols in file order need a second, time-ordered pass over the
 	 * input (sym_ahead.c): a pipe cannot be read twice.
 	 */
-	if (o.full && o.symbols && !o.ordered && !sym_ahead_rereadable(input)) {
+	if (o->full && o->symbols && !o->ordered && !sym_ahead_rereadable(input)) {
 		cli_error("to-json: --symbols without --ordered reads the input twice "
 			  "(a sample's maps can come after it in the file), which a pipe "
 			  "cannot be: add --ordered or give a file");
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
 
-	memset(&tj, 0, sizeof(tj));
-	tj.c.input = input;
-	tj.c.jsonl = o.jsonl;
-	tj.c.trace_fields = o.trace_fields;
-	tj.c.sel = a.cs.sel;
-	tj.doc = o.full ? &json_full_ops : &json_perf_ops;
-	tj.out.path = a.output;
-	drv_opts_from_args(&d, &a);
-	d.progress = o.progress;
+	tj->c.input = input;
+	tj->c.jsonl = o->jsonl;
+	tj->c.trace_fields = o->trace_fields;
+	tj->c.sel = a->cs.sel;
+	tj->doc = o->full ? &json_full_ops : &json_perf_ops;
+	tj->out.path = a->output;
+	d->progress = o->progress;
 	/* perf's converter reads in time order; --full keeps file order unless asked */
-	d.ro.time_order = o.full ? o.ordered : true;
-	d.ro.skip_compressed = !o.full;
-	if (!o.full || o.symbols) {
-		d.so = &a.so;
+	d->ro.time_order = o->full ? o->ordered : true;
+	d->ro.skip_compressed = !o->full;
+	if (!o->full || o->symbols) {
+		d->so = &a->so;
 		/* in file order the machine is fed by the time-ordered reader */
-		tj.second_reader = d.writer_feeds_machine = o.full && !o.ordered;
+		tj->second_reader = d->writer_feeds_machine = o->full && !o->ordered;
 	}
 
 	/* perf's "captured-on" is the input's modification time */
 	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
-		tj.c.have_mtime = true;
-		tj.c.mtime = st.st_mtime;
+		tj->c.have_mtime = true;
+		tj->c.mtime = st.st_mtime;
 	}
+	return CLI_EXIT_OK;
+}
 
-	code = drv_run(&d, &to_json_ops, &tj);
-out:
-	tool_args_free(&a);
-	return code;
+int cmd_to_json(int argc, char **argv)
+{
+	struct to_json tj;
+
+	memset(&tj, 0, sizeof(tj));
+	tj.opt.trace_fields = true;
+	tj.opt.progress = true;
+	return drv_main(&to_json_cmd, argc, argv, &tj.opt, tj_setup, &to_json_ops, &tj);
 }

@@ -148,24 +148,22 @@ static const struct tool_cmd to_pprof_cmd = {
 	.binary_tail = "> out.pb.gz",
 };
 
+static int pprof_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct pprof_writer *pw = w;
+
+	a->so.srcline = pw->srcline;
+	/* perf's order: it decides the comm and the maps of every sample */
+	o->ro.time_order = true;
+	o->so = &a->so;
+	pw->out.path = a->output;
+	pw->sel = a->cs.sel;
+	return CLI_EXIT_OK;
+}
+
 int cmd_to_pprof(int argc, char **argv)
 {
 	struct pprof_writer pw = { .srcline = true };
-	struct tool_args a;
-	struct drv_opts o;
-	int code;
 
-	code = tool_args_parse(&to_pprof_cmd, argc, argv, &a, &pw);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	drv_opts_from_args(&o, &a);
-	a.so.srcline = pw.srcline;
-	/* perf's order: it decides the comm and the maps of every sample */
-	o.ro.time_order = true;
-	o.so = &a.so;
-	pw.out.path = a.output;
-	pw.sel = a.cs.sel;
-	code = drv_run(&o, &pprof_ops, &pw);
-	tool_args_free(&a);
-	return code;
+	return drv_main(&to_pprof_cmd, argc, argv, &pw, pprof_setup, &pprof_ops, &pw);
 }

@@ -160,21 +160,19 @@ static const struct tool_cmd to_proto_cmd = {
 	.binary_tail = "> out.pb",
 };
 
+static int proto_setup(struct drv_opts *o, struct tool_args *a, void *w)
+{
+	struct proto_writer *pw = w;
+
+	pw->out.path = a->output;
+	/* the records inside COMPRESSED ones are delivered in their place */
+	o->ro.skip_compressed = true;
+	return CLI_EXIT_OK;
+}
+
 int cmd_to_proto(int argc, char **argv)
 {
 	struct proto_writer pw = { 0 };
-	struct tool_args a;
-	struct drv_opts o;
-	int code;
 
-	code = tool_args_parse(&to_proto_cmd, argc, argv, &a, &pw);
-	if (code != TOOL_ARGS_RUN)
-		return code;
-	drv_opts_from_args(&o, &a);
-	pw.out.path = a.output;
-	/* the records inside COMPRESSED ones are delivered in their place */
-	o.ro.skip_compressed = true;
-	code = drv_run(&o, &proto_ops, &pw);
-	tool_args_free(&a);
-	return code;
+	return drv_main(&to_proto_cmd, argc, argv, &pw, proto_setup, &proto_ops, &pw);
 }

@@ -149,7 +149,7 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 	return werr == DRV_STOP ? 0 : werr;
 }
 
-void drv_opts_from_args(struct drv_opts *o, struct tool_args *a)
+static void drv_opts_from_args(struct drv_opts *o, struct tool_args *a)
 {
 	memset(o, 0, sizeof(*o));
 	o->cmd = a->cmd->name;
@@ -160,7 +160,7 @@ void drv_opts_from_args(struct drv_opts *o, struct tool_args *a)
 	cli_select_reader_opts(&a->cs, &o->ro);
 }
 
-int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
+static int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w)
 {
 	struct pd_reader_opts ro = o->ro;
 	struct drv d = { .o = o };
@@ -222,6 +222,25 @@ out:
 		pd_machine_free(d.m);
 	pd_reader_close(d.r);
 	type_counts_free(&d.types);
+	return code;
+}
+
+int drv_main(const struct tool_cmd *cmd, int argc, char **argv, void *cmd_opts,
+	     int (*setup)(struct drv_opts *o, struct tool_args *a, void *w),
+	     const struct writer_ops *ops, void *w)
+{
+	struct tool_args a;
+	struct drv_opts o;
+	int code;
+
+	code = tool_args_parse(cmd, argc, argv, &a, cmd_opts);
+	if (code != TOOL_ARGS_RUN)
+		return code;
+	drv_opts_from_args(&o, &a);
+	code = setup ? setup(&o, &a, w) : CLI_EXIT_OK;
+	if (code == CLI_EXIT_OK)
+		code = drv_run(&o, ops, w);
+	tool_args_free(&a);
 	return code;
 }
 

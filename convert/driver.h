@@ -2,8 +2,9 @@
 /*
  * driver.h - the one read loop of perfconv's converters.
  *
- * A command parses its options, fills a struct drv_opts and hands the
- * driver its writer: a table of ops and the writer's own state.  The
+ * A command hands drv_main() its command line, what it adds to the
+ * driver's options (struct drv_opts) and its writer: a table of ops and
+ * the writer's own state.  The
  * driver does what every conversion needs, once:
  *
  *	open the input with the command's reader options; count and print
@@ -114,14 +115,18 @@ struct drv {
 };
 
 /*
- * The driver's options from the command line (common/tool_args.h): the
- * command's name, the input, the selection, -v and --strict; the reader
- * options otherwise as PD_READER_OPTS_INIT, symbolization off.
+ * A command from its command line to its exit code (CLI_EXIT_*): the
+ * line parsed by `cmd` (its own options stored in `cmd_opts`), the
+ * driver's options taken from it (the command's name, the input, the
+ * selection, -v and --strict; the reader options otherwise as
+ * PD_READER_OPTS_INIT, symbolization off), completed by `setup` (NULL:
+ * nothing to add; it returns 0 or the exit code that ends the command
+ * there, a usage error), the conversion run with the writer and the
+ * line freed.
  */
-void drv_opts_from_args(struct drv_opts *o, struct tool_args *a);
-
-/* Run the conversion; returns the command's CLI_EXIT_* code. */
-int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void *w);
+int drv_main(const struct tool_cmd *cmd, int argc, char **argv, void *cmd_opts,
+	     int (*setup)(struct drv_opts *o, struct tool_args *a, void *w),
+	     const struct writer_ops *ops, void *w);
 
 /*
  * A command's output, -o OUT or standard output: opened in begin,
