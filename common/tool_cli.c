@@ -10,14 +10,28 @@
 
 #include "tool.h"
 
+/*
+ * "prog: cmd: message" (or "prog: message") on stderr, after whatever
+ * standard output holds; no newline.  The format attribute (0: a va_list)
+ * lets the compiler check the callers' formats through it, which clang's
+ * -Wformat-nonliteral asks of a format forwarded as a va_list.
+ */
+static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
+	vfprintf(stderr, fmt, ap);
+}
+
 int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vmsg(prog, cmd, fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
@@ -30,10 +44,8 @@ void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vmsg(prog, cmd, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
