@@ -99,18 +99,20 @@ static void set_hash(struct pm_build_id *b, const uint8_t *id, unsigned int n)
 		b->hash_len -= 4;
 }
 
-static void add_feature_bid(struct pm_state *st, const struct pd_feat_build_id *f)
+/* A build id of the header: an entry of the feature, or a HEADER_BUILD_ID record. */
+static void add_header_bid(struct pm_state *st, uint16_t misc, int32_t pid, const uint8_t *id,
+			   uint8_t size, const char *filename)
 {
 	struct pm_build_id *b = add_bid(st);
 
 	if (!b)
 		return;
-	b->misc = f->misc;
-	b->pid = (uint32_t)f->pid;
-	set_hash(b, f->id, 20);
-	b->has_size = f->misc & PD_MISC_BUILD_ID_SIZE;
-	b->size = f->size;
-	b->filename = xstrdup(st, f->filename);
+	b->misc = misc;
+	b->pid = (uint32_t)pid;
+	set_hash(b, id, 20);
+	b->has_size = misc & PD_MISC_BUILD_ID_SIZE;
+	b->size = size;
+	b->filename = xstrdup(st, filename);
 }
 
 /* The obsolete event_types section, as the reader decoded it. */
@@ -162,8 +164,11 @@ int pm_init(struct pm_state *st, struct pd_reader *r, bool ext)
 		take_event_types(st, r);
 	}
 	if (pd_features_has(f, PD_FEAT_BUILD_ID))
-		for (i = 0; i < f->build_ids.nr; i++)
-			add_feature_bid(st, &f->build_ids.ids[i]);
+		for (i = 0; i < f->build_ids.nr; i++) {
+			const struct pd_feat_build_id *e = &f->build_ids.ids[i];
+
+			add_header_bid(st, e->misc, e->pid, e->id, e->size, e->filename);
+		}
 	return st->nomem ? -1 : 0;
 }
 
@@ -256,17 +261,10 @@ void pm_record(struct pm_state *st, struct pd_reader *r, const struct pd_record 
 		break;
 	case PD_REC_HEADER_BUILD_ID: {
 		const struct pd_rec_build_id *bi = &rec->u.build_id;
-		struct pm_build_id *b = add_bid(st);
 
 		st->mask |= 1ULL << PD_FEAT_BUILD_ID;
-		if (!b)
-			break;
-		b->misc = rec->misc;
-		b->pid = (uint32_t)bi->pid;
-		set_hash(b, bi->build_id, 20);
-		b->has_size = rec->misc & PD_MISC_BUILD_ID_SIZE;
-		b->size = bi->build_id_size;
-		b->filename = xstrdup(st, bi->filename);
+		add_header_bid(st, rec->misc, bi->pid, bi->build_id, bi->build_id_size,
+			       bi->filename);
 		break;
 	}
 	case PD_REC_HEADER_FEATURE: {
