@@ -20,8 +20,11 @@ LIBMD_LIBS := $(shell $(PKG_CONFIG) --libs libmd 2>/dev/null || echo -lmd)
 PROTO_SRCS := $(wildcard convert/proto_*.c)
 PROTO_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PROTO_SRCS))
 
+# the quipper rules keep their pid tables in the writers' hash table (csv_agg.c)
+PROTO_DEP_OBJS := $(OBJ)/convert/csv_agg.o
+
 PERFCONV_EXTRA_LIBS += $(LIBMD_LIBS)
-TEST_EXTRA_LIBS += $(PROTO_OBJS) $(PROTO_GEN_OBJ) $(PROTOBUF_C_LIBS) $(LIBMD_LIBS)
+TEST_EXTRA_LIBS += $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ) $(PROTOBUF_C_LIBS) $(LIBMD_LIBS)
 EXTRA_TESTS += tests/to-proto.sh
 
 $(PROTO_GEN_C) $(PROTO_GEN_H) &: schema/perf_data.proto
@@ -40,4 +43,4 @@ all: $(PROTO_GEN_OBJ)
 $(OBJ)/tests/test_proto.o: $(PROTO_GEN_H)
 $(OBJ)/tests/test_proto.o: override CFLAGS += -I$(PROTO_GEN_DIR) -Iconvert $(PROTOBUF_C_CFLAGS)
 
-$(O)/unit-tests: $(PROTO_OBJS) $(PROTO_GEN_OBJ)
+$(O)/unit-tests: $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ)
