@@ -190,20 +190,23 @@ static bool add_name(struct pd_inline_dso *id, const char *raw)
 }
 
 /*
- * A compile unit's functions and the blocks that may hold them, read once
- * from its DIE tree into one array in depth-first order: lookups bisect
- * nothing, but step over whole subtrees through `next` without asking
- * libdw again (walking the sibling DIEs of a large CU per address was most
- * of the time of a profile with inline frames).
+ * A compile unit's functions and the blocks that may hold them, read from
+ * its DIE tree into one array: walking the sibling DIEs of a large CU per
+ * address was most of the time of a profile with inline frames.  The
+ * children of a function are read when a lookup first enters it (most
+ * functions of a CU never hold a sampled address), as one segment of
+ * nodes in depth-first order appended to the array; a block's children
+ * follow the block in the segment of the function or CU that holds it.
  */
 enum { NODE_FUNC = 1, NODE_BLOCK = 2, NODE_BLOCK_PC = 3 };
 
 struct inl_node {
-	Dwarf_Off off;		/* the DIE, to name it when it is on a path */
-	uint32_t next;		/* first index after this node's subtree */
+	Dwarf_Off off;		/* the DIE: named when on a path, read when entered */
+	uint32_t next;		/* first index after this node's subtree in its segment */
 	uint32_t range, nrange;	/* its address ranges in cu->ranges */
+	uint32_t sub, nsub;	/* a function's children: nodes[sub .. sub + nsub) */
 	uint8_t kind;
-	uint8_t depth;		/* of find_path's call that looks at it */
+	bool read;		/* a function's children are read */
 };
 
 struct inl_range {
@@ -211,11 +214,13 @@ struct inl_range {
 };
 
 struct inl_cu {
-	Dwarf_Off off;		/* of the CU's DIE; 0: empty slot */
+	Dwarf_Off off;		/* of the CU's DIE, + 1; 0: empty slot */
 	struct inl_node *nodes;
-	uint32_t nnodes;
+	uint32_t nnodes, capnodes;
+	uint32_t ntop;		/* nodes[0 .. ntop): the CU's own children */
 	struct inl_range *ranges;
-	uint32_t nranges;
+	uint32_t nranges, capranges;
+	bool failed;		/* out of memory or budget: no inline frames in it */
 };
 
 /*
@@ -223,13 +228,6 @@ struct inl_cu {
  * 64: the CU's children are at depth 0, so no node is deeper than that.
  */
 #define INL_MAX_DEPTH	64
-
-struct index_build {
-	struct pd_inline_dso *id;
-	struct inl_cu *cu;
-	size_t capnodes, capranges;
-	bool failed;
-};
 
 static bool node_tag_kind(int tag, uint8_t *kind)
 {
@@ -252,47 +250,50 @@ static bool node_tag_kind(int tag, uint8_t *kind)
 	}
 }
 
-static bool index_grow(void **p, size_t *cap, size_t n, size_t sz)
+static bool index_grow(struct pd_inline_dso *id, void **p, uint32_t *cap, uint32_t n, size_t sz)
 {
 	size_t ncap;
 	void *np;
 
 	if (n < *cap)
 		return true;
-	ncap = *cap ? *cap * 2 : 64;
-	if (ncap > INL_MAX_INDEX / sz)
+	ncap = *cap ? (size_t)*cap * 2 : 64;
+	if (ncap > UINT32_MAX || id->index_bytes + (ncap - *cap) * sz > INL_MAX_INDEX)
 		return false;
 	np = realloc(*p, ncap * sz);
 	if (!np)
 		return false;
+	id->index_bytes += (ncap - *cap) * sz;
 	*p = np;
-	*cap = ncap;
+	*cap = (uint32_t)ncap;
 	return true;
 }
 
-static void index_add_ranges(struct index_build *b, Dwarf_Die *die, struct inl_node *node)
+static void index_add_ranges(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Die *die,
+			     uint32_t at)
 {
-	struct inl_cu *cu = b->cu;
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
+	uint32_t first = cu->nranges;
 
-	node->range = cu->nranges;
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (!index_grow((void **)&cu->ranges, &b->capranges, cu->nranges,
+		if (!index_grow(id, (void **)&cu->ranges, &cu->capranges, cu->nranges,
 				sizeof(*cu->ranges))) {
-			b->failed = true;
+			cu->failed = true;
 			return;
 		}
 		cu->ranges[cu->nranges].lo = lo;
 		cu->ranges[cu->nranges].hi = hi;
 		cu->nranges++;
 	}
-	node->nrange = cu->nranges - node->range;
+	cu->nodes[at].range = first;
+	cu->nodes[at].nrange = cu->nranges - first;
 }
 
-static void index_children(struct index_build *b, Dwarf_Die *parent, unsigned int depth)
+/* The children of parent appended, blocks' children after each block. */
+static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Die *parent,
+			   unsigned int depth)
 {
-	struct inl_cu *cu = b->cu;
 	Dwarf_Die child;
 
 	if (depth > INL_MAX_DEPTH || dwarf_child(parent, &child) != 0)
@@ -304,29 +305,49 @@ static void index_children(struct index_build *b, Dwarf_Die *parent, unsigned in
 
 		if (!node_tag_kind(dwarf_tag(&child), &kind))
 			continue;
-		if (!index_grow((void **)&cu->nodes, &b->capnodes, cu->nnodes,
+		if (!index_grow(id, (void **)&cu->nodes, &cu->capnodes, cu->nnodes,
 				sizeof(*cu->nodes))) {
-			b->failed = true;
+			cu->failed = true;
 			return;
 		}
 		at = cu->nnodes++;
 		node = &cu->nodes[at];
+		memset(node, 0, sizeof(*node));
 		node->off = dwarf_dieoffset(&child);
-		node->depth = (uint8_t)depth;
 		if (kind == NODE_BLOCK && (dwarf_hasattr(&child, DW_AT_low_pc) ||
 					   dwarf_hasattr(&child, DW_AT_ranges)))
 			kind = NODE_BLOCK_PC;
 		node->kind = kind;
-		node->nrange = 0;
-		node->range = cu->nranges;
 		/* a block without ranges of its own is entered whatever vaddr */
 		if (kind != NODE_BLOCK)
-			index_add_ranges(b, &child, node);
-		index_children(b, &child, depth + 1);
-		if (b->failed)
+			index_add_ranges(id, cu, &child, at);
+		if (kind != NODE_FUNC)
+			index_children(id, cu, &child, depth + 1);
+		if (cu->failed)
 			return;
 		cu->nodes[at].next = cu->nnodes;
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* A function's children, read on first entry; false: none to look at. */
+static bool index_function(struct pd_inline_dso *id, struct inl_cu *cu, uint32_t at,
+			   unsigned int depth)
+{
+	struct inl_node *node = &cu->nodes[at];
+	Dwarf_Die die;
+	uint32_t sub = cu->nnodes;
+
+	if (node->read)
+		return node->nsub > 0;
+	node->read = true;
+	if (!dwarf_offdie(id->dw, node->off, &die))
+		return false;
+	index_children(id, cu, &die, depth);
+	if (cu->failed)
+		return false;
+	cu->nodes[at].sub = sub;
+	cu->nodes[at].nsub = cu->nnodes - sub;
+	return cu->nnodes > sub;
 }
 
 static void cu_index_free(struct inl_cu *cu)
@@ -335,7 +356,7 @@ static void cu_index_free(struct inl_cu *cu)
 	free(cu->ranges);
 	cu->nodes = NULL;
 	cu->ranges = NULL;
-	cu->nnodes = cu->nranges = 0;
+	cu->nnodes = cu->nranges = cu->capnodes = cu->capranges = 0;
 }
 
 static void cus_free(struct pd_inline_dso *id)
@@ -350,16 +371,15 @@ static void cus_free(struct pd_inline_dso *id)
 	id->index_bytes = 0;
 }
 
-/* The index of the CU whose DIE is cudie, read on first use (NULL: none). */
+/* The index of the CU whose DIE is cudie, its top level read on first use. */
 static struct inl_cu *cu_index(struct pd_inline_dso *id, Dwarf_Die *cudie)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie) + 1;
-	struct index_build b = { .id = id };
 	struct inl_cu *cu;
 	size_t mask, h;
 
 	/* past the budget, the indexes of this DSO are read again as needed */
-	if (id->index_bytes > INL_MAX_INDEX)
+	if (id->index_bytes >= INL_MAX_INDEX / 2)
 		cus_free(id);
 	if (id->ncus * 2 >= id->capcus) {
 		size_t ncap = id->capcus ? id->capcus * 2 : 64, i;
@@ -376,6 +396,7 @@ static struct inl_cu *cu_index(struct pd_inline_dso *id, Dwarf_Die *cudie)
 			nt[h] = id->cus[i];
 		}
 		free(id->cus);
+		id->index_bytes += (ncap - id->capcus) * sizeof(*nt);
 		id->cus = nt;
 		id->capcus = ncap;
 	}
@@ -389,18 +410,15 @@ static struct inl_cu *cu_index(struct pd_inline_dso *id, Dwarf_Die *cudie)
 	cu = &id->cus[h];
 	cu->off = off;
 	id->ncus++;
-	b.cu = cu;
-	index_children(&b, cudie, 0);
-	if (b.failed)
-		cu_index_free(cu);	/* kept empty: no inline frames in it */
-	id->index_bytes += b.capnodes * sizeof(*cu->nodes) + b.capranges * sizeof(*cu->ranges);
+	index_children(id, cu, cudie, 0);
+	cu->ntop = cu->nnodes;
 	return cu;
 }
 
-/* The length of the range of `node` that holds vaddr (0: none does). */
-static uint64_t range_len_at(const struct inl_cu *cu, const struct inl_node *node,
-			     uint64_t vaddr)
+/* The length of the range of node `at` that holds vaddr (0: none does). */
+static uint64_t range_len_at(const struct inl_cu *cu, uint32_t at, uint64_t vaddr)
 {
+	const struct inl_node *node = &cu->nodes[at];
 	uint32_t i;
 
 	for (i = 0; i < node->nrange; i++) {
@@ -420,10 +438,12 @@ static uint64_t range_len_at(const struct inl_cu *cu, const struct inl_node *nod
  * execve, __GI_execve), addr2line takes the one whose range there is the
  * shortest, and of equal ones the last (binutils dwarf2.c,
  * lookup_address_in_function_table): so does this.  A block is entered
- * only while no function of its level held vaddr before it.
+ * only while no function of its level held vaddr before it.  The nodes
+ * may move while a function is read: only indexes are kept.
  */
-static bool find_path(const struct inl_cu *cu, uint32_t first, uint32_t end, uint64_t vaddr,
-		      Dwarf_Off *path, uint32_t *n, unsigned int depth)
+static bool find_path(struct pd_inline_dso *id, struct inl_cu *cu, uint32_t first,
+		      uint32_t end, uint64_t vaddr, Dwarf_Off *path, uint32_t *n,
+		      unsigned int depth)
 {
 	uint64_t best_len = 0;
 	uint32_t i, best = 0;
@@ -431,10 +451,10 @@ static bool find_path(const struct inl_cu *cu, uint32_t first, uint32_t end, uin
 	if (depth > INL_MAX_DEPTH)
 		return false;
 	for (i = first; i < end; i = cu->nodes[i].next) {
-		const struct inl_node *node = &cu->nodes[i];
+		uint8_t kind = cu->nodes[i].kind;
 
-		if (node->kind == NODE_FUNC) {
-			uint64_t len = range_len_at(cu, node, vaddr);
+		if (kind == NODE_FUNC) {
+			uint64_t len = range_len_at(cu, i, vaddr);
 
 			if (len && (!best_len || len <= best_len)) {
 				best = i;
@@ -445,16 +465,18 @@ static bool find_path(const struct inl_cu *cu, uint32_t first, uint32_t end, uin
 		if (best_len)
 			continue;
 		/* a block without ranges may still hold functions that have some */
-		if (node->kind == NODE_BLOCK_PC && !range_len_at(cu, node, vaddr))
+		if (kind == NODE_BLOCK_PC && !range_len_at(cu, i, vaddr))
 			continue;
-		if (find_path(cu, i + 1, node->next, vaddr, path, n, depth + 1))
+		if (find_path(id, cu, i + 1, cu->nodes[i].next, vaddr, path, n, depth + 1))
 			return true;
 	}
 	if (!best_len)
 		return false;
 	if (*n < INL_MAX_NEST)
 		path[(*n)++] = cu->nodes[best].off;
-	find_path(cu, best + 1, cu->nodes[best].next, vaddr, path, n, depth + 1);
+	if (index_function(id, cu, best, depth + 1))
+		find_path(id, cu, cu->nodes[best].sub, cu->nodes[best].sub + cu->nodes[best].nsub,
+			  vaddr, path, n, depth + 1);
 	return true;
 }
 
@@ -475,9 +497,11 @@ static uint32_t lookup(struct pd_inline_dso *id, uint64_t vaddr)
 	if (!dwarf_addrdie(id->dw, vaddr, &cudie))
 		return 0;
 	cu = cu_index(id, &cudie);
-	if (!cu || !cu->nnodes)
+	if (!cu || cu->failed)
 		return 0;
-	find_path(cu, 0, cu->nnodes, vaddr, path, &n, 0);
+	find_path(id, cu, 0, cu->ntop, vaddr, path, &n, 0);
+	if (cu->failed)
+		return 0;
 	/* outermost first so far */
 	for (i = 0; i < n; i++) {
 		Dwarf_Die die;
