@@ -100,6 +100,7 @@ struct pd_machine {
 
 	struct aspace kmaps;	/* kernel, modules, KSYMBOL */
 	struct pd_dso *kernel;	/* the kernel DSO, once known */
+	struct pd_kallsyms_prefetch *kallsyms_prefetch;	/* /proc/kallsyms, read ahead */
 	uint64_t ref_text;	/* recorded address of the reference symbol (_text) */
 	char *osrelease;
 	char *arch;		/* the recording machine's (HEADER_ARCH) */
@@ -731,6 +732,7 @@ void pd_machine_free(struct pd_machine *m)
 		dn = d->next;
 		dso_free(d);
 	}
+	pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
 	free(m->kmaps.maps);
 	free(m->th);
 	free(m->dh);
@@ -790,6 +792,27 @@ static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, con
 	return 0;
 }
 
+static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k);
+
+/*
+ * A header whose build-id table lists this machine's kernel (perf record
+ * lists the DSOs that have samples) will have its frames resolved from
+ * /proc/kallsyms, as load_kernel() chooses: it is read meanwhile.
+ */
+static void prefetch_kallsyms(struct pd_machine *m)
+{
+	struct pd_dso *d;
+
+	if (m->kallsyms_prefetch || m->kernel || m->env.opts.kallsyms || m->env.symfs ||
+	    m->env.opts.no_kernel)
+		return;
+	for (d = m->dsos; d; d = d->next)
+		if (d->kind == PD_DSO_KERNEL)
+			break;
+	if (d && d->load == PD_LOAD_NONE && kernel_is_host(m, d))
+		m->kallsyms_prefetch = pd_kallsyms_prefetch_start("/proc/kallsyms");
+}
+
 int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 {
 	uint32_t i;
@@ -808,6 +831,7 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 		if (add_build_id(m, b->misc & 7, b->pid, b->filename, b->id, b->size) < 0)
 			return PD_STATUS_NOMEM;
 	}
+	prefetch_kallsyms(m);
 	return 0;
 }
 
@@ -1484,7 +1508,14 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 			pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=unknown");
 		return;
 	}
-	nr = pd_kallsyms_load(fd, &k->syms, &text);
+	nr = -1;
+	if (m->kallsyms_prefetch) {
+		nr = pd_kallsyms_prefetch_take(m->kallsyms_prefetch, which, &k->syms, &text);
+		pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
+		m->kallsyms_prefetch = NULL;
+	}
+	if (nr < 0)
+		nr = pd_kallsyms_load(fd, &k->syms, &text);
 	close(fd);
 	if (nr <= 0) {
 		pd_sym_diag(&m->env, k, PD_SYM_KALLSYMS_EMPTY, true, "file=%s",

@@ -239,6 +239,16 @@ int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t
 /* kallsyms.c */
 /* Load a kallsyms-format file into t (raw, before fixups); returns symbols or -1. */
 long pd_kallsyms_load(int fd, struct pd_symtab *t, uint64_t *text_addr);
+/* pd_kallsyms_load() of the file at path on a thread of its own (NULL: none started) */
+struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *path);
+/*
+ * Its result moved into the empty table t, once the thread is done, and
+ * its count of symbols; -1 where it read another file or failed: t is
+ * then as it was.  It stays to be freed.
+ */
+long pd_kallsyms_prefetch_take(struct pd_kallsyms_prefetch *p, const char *path,
+			       struct pd_symtab *t, uint64_t *text_addr);
+void pd_kallsyms_prefetch_free(struct pd_kallsyms_prefetch *p);
 /* perf map (/tmp/perf-PID.map) into d->syms; returns symbols or -1. */
 long pd_perfmap_load(int fd, struct pd_symtab *t);
 
