@@ -50,6 +50,7 @@ struct inl_slot {
 
 struct pd_inline_dso {
 	int fd;
+	Elf *elf;
 	Dwarf *dw;
 	struct inl_seg seg[INL_MAX_SEG];
 	int nseg;
@@ -73,6 +74,8 @@ static void inline_free(struct pd_dso *d)
 		return;
 	if (id->dw)
 		dwarf_end(id->dw);
+	if (id->elf)
+		elf_end(id->elf);
 	if (id->fd >= 0)
 		close(id->fd);
 	for (i = 0; i < id->nnames; i++)
@@ -111,6 +114,43 @@ static void read_segments(struct pd_machine *m, struct pd_dso *d, struct pd_inli
 	close(fd);
 }
 
+/*
+ * libdw decompresses every DWARF section it knows when it opens a file
+ * (libc6-dbg's are compressed: 10 MB to inflate); the line table and the
+ * location lists are not used here, so they are marked as having no
+ * contents in libelf's private copy of the section headers (a copy-on-write
+ * mapping: the file is not written) and libdw leaves them alone.
+ */
+static void hide_unused_sections(Elf *elf)
+{
+	static const char *const unused[] = {
+		".debug_line", ".debug_loc", ".debug_loclists", ".debug_macro",
+		".debug_macinfo", ".debug_pubnames", ".debug_pubtypes", ".debug_frame",
+	};
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, i;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strncmp(name, ".debug_", 7))
+			continue;
+		for (i = 0; i < sizeof(unused) / sizeof(unused[0]); i++) {
+			if (strcmp(name, unused[i]))
+				continue;
+			sh.sh_type = SHT_NOBITS;
+			gelf_update_shdr(scn, &sh);
+			break;
+		}
+	}
+}
+
 static struct pd_inline_dso *inline_open(struct pd_machine *m, struct pd_dso *d)
 {
 	struct pd_inline_dso *id;
@@ -125,9 +165,15 @@ static struct pd_inline_dso *inline_open(struct pd_machine *m, struct pd_dso *d)
 		return NULL;
 	id->fd = pd_sym_open(pd_machine_env(m), d->syms_path, d->syms_under_root);
 	if (id->fd >= 0)
-		id->dw = dwarf_begin(id->fd, DWARF_C_READ);
+		id->elf = elf_begin(id->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (id->elf && elf_kind(id->elf) == ELF_K_ELF) {
+		hide_unused_sections(id->elf);
+		id->dw = dwarf_begin_elf(id->elf, DWARF_C_READ, NULL);
+	}
 	if (!id->dw) {
 		/* no debug information: every frame stays as it is */
+		if (id->elf)
+			elf_end(id->elf);
 		if (id->fd >= 0)
 			close(id->fd);
 		free(id);
