@@ -9,31 +9,59 @@
 #include "tool.h"
 #include "tool_args.h"
 
-/* the shared groups' long options, each with the group that brings it */
+/*
+ * The shared groups' options, each with the group that brings it, in the
+ * order of --help: -o, then the command's own, then the others.
+ */
 static const struct {
 	unsigned int group;
 	struct option opt;
+	const char *arg;	/* its argument's name in --help */
+	const char *help;
 } shared_longopts[] = {
-	{ TOOL_ARG_OUTPUT, { "output", required_argument, NULL, 'o' } },
-	{ TOOL_ARG_VERBOSE, { "verbose", no_argument, NULL, 'v' } },
-	{ TOOL_ARG_STRICT, { "strict", no_argument, NULL, CLI_OPT_STRICT } },
-	{ TOOL_ARG_SYMBOLS, { "symfs", required_argument, NULL, CLI_OPT_SYMFS } },
-	{ TOOL_ARG_SYMBOLS, { "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS } },
-	{ TOOL_ARG_SYMBOLS, { "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND } },
-	{ TOOL_ARG_SYMBOLS, { "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE } },
-	{ TOOL_ARG_SYMBOLS, { "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK } },
-	{ TOOL_ARG_BUILDID_DIR, { "buildid-dir", required_argument, NULL, CLI_OPT_BUILDID_DIR } },
-	{ TOOL_ARG_SRCLINE, { "srcline", no_argument, NULL, CLI_OPT_SRCLINE } },
-	{ TOOL_ARG_INPUT | TOOL_ARG_SELECT, { "input", required_argument, NULL, 'i' } },
-	{ TOOL_ARG_SELECT, { "pid", required_argument, NULL, CLI_OPT_PID } },
-	{ TOOL_ARG_SELECT, { "tid", required_argument, NULL, CLI_OPT_TID } },
-	{ TOOL_ARG_SELECT, { "comm", required_argument, NULL, CLI_OPT_COMM } },
-	{ TOOL_ARG_SELECT, { "cpu", required_argument, NULL, CLI_OPT_CPU } },
-	{ TOOL_ARG_SELECT, { "time", required_argument, NULL, CLI_OPT_TIME } },
-	{ TOOL_ARG_SELECT, { "reltime", no_argument, NULL, CLI_OPT_RELTIME } },
-	{ TOOL_ARG_SELECT, { "event", required_argument, NULL, CLI_OPT_EVENT } },
+	{ TOOL_ARG_OUTPUT, { "output", required_argument, NULL, 'o' }, "OUT",
+	  "write to OUT (replaced only when complete);\ndefault or -: standard output" },
+	{ TOOL_ARG_SRCLINE, { "srcline", no_argument, NULL, CLI_OPT_SRCLINE }, NULL,
+	  "source lines from debug info" },
+	{ TOOL_ARG_SYMBOLS, { "symfs", required_argument, NULL, CLI_OPT_SYMFS }, "DIR",
+	  "look for every binary under DIR" },
+	{ TOOL_ARG_SYMBOLS, { "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS }, "FILE",
+	  "kernel symbols from FILE" },
+	{ TOOL_ARG_BUILDID_DIR, { "buildid-dir", required_argument, NULL, CLI_OPT_BUILDID_DIR },
+	  "DIR", "build-id cache (default $HOME/.debug)" },
+	{ TOOL_ARG_SYMBOLS, { "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND }, NULL,
+	  "do not unwind the user stack of --call-graph dwarf\n"
+	  "samples: the recorded callchain only" },
+	{ TOOL_ARG_SYMBOLS, { "no-inline", no_argument, NULL, CLI_OPT_NO_INLINE }, NULL,
+	  "no inline frames in unwound stacks\n(perf script --no-inline)" },
+	{ TOOL_ARG_SYMBOLS, { "max-stack", required_argument, NULL, CLI_OPT_MAX_STACK }, "N",
+	  "at most N callchain entries and N unwound user\n"
+	  "frames per sample (1 to 127, default 127)" },
+	{ TOOL_ARG_STRICT, { "strict", no_argument, NULL, CLI_OPT_STRICT }, NULL,
+	  "stop at the first warning or error in the input" },
+	{ TOOL_ARG_VERBOSE, { "verbose", no_argument, NULL, 'v' }, NULL,
+	  "also print diagnostics of severity note" },
 	/* every command takes -h, --help */
-	{ ~0u, { "help", no_argument, NULL, 'h' } },
+	{ ~0u, { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
+	{ TOOL_ARG_INPUT | TOOL_ARG_SELECT, { "input", required_argument, NULL, 'i' }, "FILE",
+	  "the input (same as the FILE argument)" },
+	/* from here on, the selection (printed under its own heading) */
+	{ TOOL_ARG_SELECT, { "pid", required_argument, NULL, CLI_OPT_PID }, "LIST",
+	  "samples of these processes (12,13)" },
+	{ TOOL_ARG_SELECT, { "tid", required_argument, NULL, CLI_OPT_TID }, "LIST",
+	  "samples of these threads" },
+	{ TOOL_ARG_SELECT, { "comm", required_argument, NULL, CLI_OPT_COMM }, "LIST",
+	  "samples of threads with these command names" },
+	{ TOOL_ARG_SELECT, { "cpu", required_argument, NULL, CLI_OPT_CPU }, "LIST",
+	  "samples taken on these CPUs (0-3,7)" },
+	{ TOOL_ARG_SELECT, { "time", required_argument, NULL, CLI_OPT_TIME }, "RANGES",
+	  "samples in time ranges as perf script --time\n"
+	  "takes them: START,STOP in seconds, several\n"
+	  "separated by spaces, 10%/2, 0%-10%,30%-40%" },
+	{ TOOL_ARG_SELECT, { "reltime", no_argument, NULL, CLI_OPT_RELTIME }, NULL,
+	  "--time is relative to the first sample" },
+	{ TOOL_ARG_SELECT, { "event", required_argument, NULL, CLI_OPT_EVENT }, "NAMES",
+	  "samples of these events (cycles, cycles:u)" },
 };
 
 #define NR_SHARED (sizeof(shared_longopts) / sizeof(shared_longopts[0]))
@@ -65,8 +93,8 @@ static void build_longopts(const struct tool_cmd *cmd, struct option *opts)
 		if (f[i].name)
 			opts[n++] = (struct option){ f[i].name, no_argument, NULL, flag_val(&f[i], i) };
 	}
-	for (i = 0; cmd->longopts && cmd->longopts[i].name && n < MAX_LONGOPTS - 1; i++)
-		opts[n++] = cmd->longopts[i];
+	for (i = 0; cmd->options && cmd->options[i].opt.name && n < MAX_LONGOPTS - 1; i++)
+		opts[n++] = cmd->options[i].opt;
 	memset(&opts[n], 0, sizeof(opts[n]));
 }
 
@@ -108,8 +136,8 @@ static bool own_option(const struct tool_cmd *cmd, int c)
 		return false;
 	if (cmd->shortopts && c < 256 && strchr(cmd->shortopts, c))
 		return true;
-	for (i = 0; cmd->longopts && cmd->longopts[i].name; i++)
-		if (cmd->longopts[i].val == c)
+	for (i = 0; cmd->options && cmd->options[i].opt.name; i++)
+		if (cmd->options[i].opt.val == c)
 			return true;
 	return false;
 }
@@ -227,7 +255,7 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == 'h') {
-			cmd->usage(stdout);
+			tool_args_usage(cmd, stdout);
 			tool_args_free(a);
 			return tool_finish_output(cmd->prog, TOOL_EXIT_OK);
 		}
@@ -239,7 +267,7 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 	}
 	a->input = cli_select_input(&a->cs, argc, argv, optind, cmd->default_input);
 	if (!a->input)
-		cmd->usage(stderr);
+		tool_args_usage(cmd, stderr);
 	code = a->input ? check_args(cmd, a) : TOOL_EXIT_USAGE;
 	if (code) {
 		tool_args_free(a);
@@ -251,4 +279,70 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 void tool_args_free(struct tool_args *a)
 {
 	cli_select_free(&a->cs);
+}
+
+/* where the help of every option starts */
+#define HELP_COLUMN 24
+
+static void print_option(FILE *f, char short_name, const char *name, const char *arg,
+			 const char *help)
+{
+	const char *nl;
+	int n;
+
+	if (name)
+		n = short_name ? fprintf(f, "  -%c, --%s", short_name, name) :
+				 fprintf(f, "      --%s", name);
+	else
+		n = fprintf(f, "  -%c", short_name);
+	if (arg)
+		n += fprintf(f, " %s", arg);
+	fprintf(f, "%*s", n < HELP_COLUMN ? HELP_COLUMN - n : 1, "");
+	while ((nl = strchr(help, '\n'))) {
+		fprintf(f, "%.*s\n%*s", (int)(nl - help), help, HELP_COLUMN, "");
+		help = nl + 1;
+	}
+	fprintf(f, "%s\n", help);
+}
+
+static void print_shared(FILE *f, const struct tool_cmd *cmd, size_t i)
+{
+	const struct option *o = &shared_longopts[i].opt;
+	const char *arg = shared_longopts[i].arg, *help = shared_longopts[i].help;
+	const struct tool_help *h;
+
+	for (h = cmd->help; h && h->name; h++)
+		if (!strcmp(h->name, o->name)) {
+			arg = h->arg ? h->arg : arg;
+			help = h->help;
+		}
+	print_option(f, o->val < 256 ? (char)o->val : 0, o->name, arg, help);
+}
+
+void tool_args_usage(const struct tool_cmd *cmd, FILE *f)
+{
+	const struct tool_flag *fl = cmd->flags;
+	const struct tool_option *op;
+	bool heading = false;
+	size_t i;
+
+	fputs(cmd->help_head, f);
+	if (cmd->groups & TOOL_ARG_OUTPUT)
+		print_shared(f, cmd, 0);
+	for (i = 0; fl && !end_of_flags(&fl[i]); i++)
+		print_option(f, fl[i].short_name, fl[i].name, NULL, fl[i].help);
+	for (op = cmd->options; op && op->opt.name; op++)
+		print_option(f, op->opt.val < 256 ? (char)op->opt.val : 0, op->opt.name, op->arg, op->help);
+	for (i = 1; i < NR_SHARED; i++) {
+		if (!(shared_longopts[i].group & cmd->groups))
+			continue;
+		if (shared_longopts[i].group == TOOL_ARG_SELECT && !heading) {
+			fputs("\nSelection (only samples are selected; other records are kept, "
+			      "as perf does):\n", f);
+			heading = true;
+		}
+		print_shared(f, cmd, i);
+	}
+	if (cmd->help_tail)
+		fprintf(f, "\n%s", cmd->help_tail);
 }

@@ -38,19 +38,40 @@ enum tool_arg_group {
 };
 
 /*
+ * The help of an option is its lines for --help: the first beside the
+ * option, the others ('\n' between them) below it, in the same column.
+ *
  * An option of a command's own that only sets a bool in the command's
  * context (the `ctx` of tool_args_parse()), written
- *	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true)
+ *	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true, "add the raw bytes")
  */
 struct tool_flag {
 	const char *name;	/* the long name, or NULL for a short option only */
 	char short_name;	/* 'x', or 0 for a long option only */
 	size_t offset;		/* of the bool in the context */
 	bool value;		/* what the option sets it to */
+	const char *help;
 };
 
-#define TOOL_FLAG(name, short_name, type, member, value)	\
-	{ name, short_name, offsetof(type, member), value }
+#define TOOL_FLAG(name, short_name, type, member, value, help)	\
+	{ name, short_name, offsetof(type, member), value, help }
+
+/* An option of a command's own that takes an argument. */
+struct tool_option {
+	struct option opt;	/* for getopt_long(): name, has_arg, NULL, val */
+	const char *arg;	/* the argument's name in --help: "NAME" */
+	const char *help;
+};
+
+/*
+ * What one command says of a shared option (by its long name) in place
+ * of the shared words: its own meaning of -o, --strict, --srcline.
+ */
+struct tool_help {
+	const char *name;	/* "output" */
+	const char *arg;	/* the argument's name, NULL: the shared one */
+	const char *help;
+};
 
 struct tool_cmd {
 	const char *prog;		/* "perfconv", for messages */
@@ -63,13 +84,20 @@ struct tool_cmd {
 	 * (0x1100 and up, tool_select.h) or of the flags (0x1400 and up).
 	 */
 	const char *shortopts;		/* the command's own short options ("xt"), or NULL */
-	const struct option *longopts;	/* its own long options, { NULL } ended, or NULL */
+	const struct tool_option *options; /* its own, { { NULL } } ended, or NULL */
 	/*
 	 * One of the command's own options (a value of shortopts or
 	 * longopts): 0 when taken, else the exit code after a message.
 	 */
 	int (*option)(int c, const char *arg, void *ctx);
-	void (*usage)(FILE *f);		/* --help on stdout; on stderr without an input */
+	/*
+	 * --help (on stdout; on stderr without an input): the head (usage
+	 * line and description), the options of the tables with their help
+	 * (shared ones first the way `help` words them), then the tail.
+	 */
+	const char *help_head;
+	const struct tool_help *help;	/* { NULL } ended, or NULL */
+	const char *help_tail;
 	const char *default_input;	/* without FILE and -i; NULL: perf's rule */
 	/*
 	 * Binary output, refused on a terminal when it would go to standard
@@ -109,5 +137,8 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 		    void *ctx);
 
 void tool_args_free(struct tool_args *a);
+
+/* The command's --help on f. */
+void tool_args_usage(const struct tool_cmd *cmd, FILE *f);
 
 #endif /* PERFDATA_TOOL_ARGS_H */

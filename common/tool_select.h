@@ -48,39 +48,12 @@ enum {
  * The stack options of the commands that symbolize (perfsym, to-csv,
  * to-json --full --symbols, to-pprof), TOOL_ARG_SYMBOLS of tool_args.h:
  * cli_unwind_option() sets pd_sym_opts' no_unwind, no_inline and
- * max_stack.
- */
-#define CLI_UNWIND_HELP								\
-	"      --no-unwind       do not unwind the user stack of --call-graph dwarf\n" \
-	"                        samples: the recorded callchain only\n"	\
-	"      --no-inline       no inline frames in unwound stacks\n"	\
-	"                        (perf script --no-inline)\n"		\
-	"      --max-stack N     at most N callchain entries and N unwound user\n" \
-	"                        frames per sample (1 to 127, default 127)\n"
-
-/*
- * Returns 1 when `c` was a stack option (taken), 0 when it is not one, -1
- * after a message when its argument is wrong (exit 2).
+ * max_stack.  Returns 1 when `c` was a stack option (taken), 0 when it is
+ * not one, -1 after a message when its argument is wrong (exit 2).
  */
 int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_opts *so);
 
-/* Lines for a command's --help, in the layout of the others (printf formats: %% doubled). */
-#define CLI_INPUT_HELP								\
-	"  -i, --input FILE      the input (same as the FILE argument)\n"
-
-#define CLI_SELECT_HELP								\
-	CLI_INPUT_HELP								\
-	"\nSelection (only samples are selected; other records are kept, as perf does):\n" \
-	"      --pid LIST        samples of these processes (12,13)\n"		\
-	"      --tid LIST        samples of these threads\n"			\
-	"      --comm LIST       samples of threads with these command names\n"	\
-	"      --cpu LIST        samples taken on these CPUs (0-3,7)\n"		\
-	"      --time RANGES     samples in time ranges as perf script --time\n"	\
-	"                        takes them: START,STOP in seconds, several\n"	\
-	"                        separated by spaces, 10%%/2, 0%%-10%%,30%%-40%%\n"	\
-	"      --reltime         --time is relative to the first sample\n"	\
-	"      --event NAMES     samples of these events (cycles, cycles:u)\n"
-
+/* The end of the --help of a command that reads a recording (tool_args_usage()). */
 #define CLI_INPUT_HELP_TAIL							\
 	"Without FILE and -i, the input is standard input when it is a pipe,\n" \
 	"else perf.data in the current directory (as perf does); '-' reads\n"	\

@@ -236,24 +236,12 @@ static const struct writer_ops dump_ops = {
 	.end = dump_end,
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s dump [--hex] [--time-order] [-v] [SELECTION] [FILE|DIR|-]\n\n"
-		"Print one line per record, in file order, with every decoded field:\n"
-		"  0xOFFSET [SIZE] TYPE key=value ...\n\n"
-		"  -x, --hex         add the raw bytes of each record (and raw/aux sample data)\n"
-		"  -t, --time-order  deliver records in time order (FINISHED_ROUND rule)\n"
-		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n"
-		CLI_SELECT_HELP "\n"
-		CLI_INPUT_HELP_TAIL, cli_progname);
-}
-
 static const struct tool_flag dump_flags[] = {
-	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true),
-	TOOL_FLAG("time-order", 't', struct dump_writer, time_order, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("hex", 'x', struct dump_writer, dc.hex, true,
+		  "add the raw bytes of each record (and raw/aux\nsample data)"),
+	TOOL_FLAG("time-order", 't', struct dump_writer, time_order, true,
+		  "deliver records in time order (FINISHED_ROUND rule)"),
+	{ NULL, 0, 0, false, NULL },
 };
 
 static const struct tool_cmd dump_cmd = {
@@ -261,7 +249,11 @@ static const struct tool_cmd dump_cmd = {
 	.name = "dump",
 	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
 	.flags = dump_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " dump [--hex] [--time-order] [-v] [SELECTION] "
+		     "[FILE|DIR|-]\n\n"
+		     "Print one line per record, in file order, with every decoded field:\n"
+		     "  0xOFFSET [SIZE] TYPE key=value ...\n\n",
+	.help_tail = CLI_INPUT_HELP_TAIL,
 };
 
 static int dump_setup(struct drv_opts *o, struct tool_args *a, void *w)

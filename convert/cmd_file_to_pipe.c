@@ -24,25 +24,6 @@
 /* perf's HEADER_LAST_FEATURE from 5.13 until CPU_DOMAIN_INFO (32) existed */
 #define PIPE_LAST_FEATURE 32
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s file-to-pipe [--fsync] [-v] [-o OUT] [FILE|DIR]\n\n"
-		"Write the pipe-mode stream (perf record -o -) of a file-mode recording:\n"
-		"perf reads it on standard input and pipe-to-file turns it back into an\n"
-		"equivalent file.  A file of the other byte order is converted to host\n"
-		"order.\n\n"
-		"  -o, --output OUT  output (default: standard output; a pipe is fine,\n"
-		"                    a terminal is refused)\n"
-		"      --fsync       flush the output to disk before renaming it\n"
-		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n"
-		"  -i, --input FILE  the input (same as the FILE argument)\n\n"
-		"A regular output file is written to a temporary file next to it and\n"
-		"renamed when complete.\n"
-		CLI_INPUT_HELP_TAIL, cli_progname);
-}
-
 /* Features perf record sends in pipe mode, or that describe the recording. */
 static bool pipe_feature(unsigned int id)
 {
@@ -193,8 +174,15 @@ static const struct writer_ops f2p_ops = {
 };
 
 static const struct tool_flag f2p_flags[] = {
-	TOOL_FLAG("fsync", 0, struct f2p_writer, out.wo.fsync, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("fsync", 0, struct f2p_writer, out.wo.fsync, true,
+		  "flush the output to disk before renaming it"),
+	{ NULL, 0, 0, false, NULL },
+};
+
+static const struct tool_help f2p_help[] = {
+	{ "output", NULL, "output (default: standard output; a pipe is fine,\n"
+			  "a terminal is refused)" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct tool_cmd file_to_pipe_cmd = {
@@ -204,7 +192,14 @@ static const struct tool_cmd file_to_pipe_cmd = {
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_INPUT,
 	.flags = f2p_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " file-to-pipe [--fsync] [-v] [-o OUT] [FILE|DIR]\n\n"
+		     "Write the pipe-mode stream (perf record -o -) of a file-mode recording:\n"
+		     "perf reads it on standard input and pipe-to-file turns it back into an\n"
+		     "equivalent file.  A file of the other byte order is converted to host\n"
+		     "order.\n\n",
+	.help = f2p_help,
+	.help_tail = "A regular output file is written to a temporary file next to it and\n"
+		     "renamed when complete.\n" CLI_INPUT_HELP_TAIL,
 	.binary = "a binary stream",
 	.binary_how = "a pipe",
 	.binary_tail = "| perf script -i -",

@@ -31,20 +31,6 @@ struct info_ctx {
 	const struct drv *d;	/* from close on: the record counts */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s info [--json] [-v] [FILE|DIR|-]\n\n"
-		"Read the whole input and show its header, event attributes, header\n"
-		"features and the number of records of each type.\n\n"
-		"  -j, --json     write one JSON object (see perfconv(1), OUTPUT)\n"
-		"  -v, --verbose  also print diagnostics of severity note\n"
-		"  -h, --help     show this help\n\n"
-		CLI_INPUT_HELP "\n"
-		"FILE '-' reads standard input (pipe or file mode).\n"
-		CLI_INPUT_HELP_TAIL, cli_progname);
-}
-
 /* ---- header and attrs ---- */
 
 static const char *mode_name(enum pd_mode m)
@@ -466,8 +452,9 @@ static const struct writer_ops info_ops = {
 };
 
 static const struct tool_flag info_flags[] = {
-	TOOL_FLAG("json", 'j', struct info_ctx, json, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("json", 'j', struct info_ctx, json, true,
+		  "write one JSON object (see perfconv(1), OUTPUT)"),
+	{ NULL, 0, 0, false, NULL },
 };
 
 static const struct tool_cmd info_cmd = {
@@ -476,7 +463,10 @@ static const struct tool_cmd info_cmd = {
 	/* only -i: info has no selection */
 	.groups = TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
 	.flags = info_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " info [--json] [-v] [FILE|DIR|-]\n\n"
+		     "Read the whole input and show its header, event attributes, header\n"
+		     "features and the number of records of each type.\n\n",
+	.help_tail = "FILE '-' reads standard input (pipe or file mode).\n" CLI_INPUT_HELP_TAIL,
 };
 
 static int info_setup(struct drv_opts *o, struct tool_args *a, void *w)

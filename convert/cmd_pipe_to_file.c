@@ -60,26 +60,6 @@ struct p2f {
 	size_t aux_cap;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s pipe-to-file [--strict] [--fsync] [-v] [-o OUT] [FILE|-]\n\n"
-		"Convert a pipe-mode stream (perf record -o -) into a perf.data file:\n"
-		"attrs section, header features (EVENT_DESC, CMDLINE, HOSTNAME, tracing\n"
-		"data, build ids, ...), SAMPLE_TIME, and every other record in the data\n"
-		"section.  A stream of the other byte order is converted to host order.\n\n"
-		"  -o, --output OUT  output file (default: standard output, which must\n"
-		"                    then be a regular file: the header is written last)\n"
-		"      --strict      a stream that ends inside a record, or any error in\n"
-		"                    the input, fails the conversion and leaves no output\n"
-		"      --fsync       flush the output to disk before renaming it\n"
-		"  -v, --verbose     also print diagnostics of severity note\n"
-		"  -h, --help        show this help\n"
-		"  -i, --input FILE  the input (same as the FILE argument)\n\n"
-		"FILE '-' or no FILE reads standard input.  The output is written to a\n"
-		"temporary file next to OUT and renamed when complete.\n", cli_progname);
-}
-
 /*
  * A fatal finding after the stream header means the stream stops there:
  * everything before it is converted.  Without --strict that is the normal
@@ -459,8 +439,17 @@ static const struct writer_ops p2f_ops = {
 };
 
 static const struct tool_flag p2f_flags[] = {
-	TOOL_FLAG("fsync", 0, struct p2f, out.wo.fsync, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("fsync", 0, struct p2f, out.wo.fsync, true,
+		  "flush the output to disk before renaming it"),
+	{ NULL, 0, 0, false, NULL },
+};
+
+static const struct tool_help p2f_help[] = {
+	{ "output", NULL, "output file (default: standard output, which must\n"
+			  "then be a regular file: the header is written last)" },
+	{ "strict", NULL, "a stream that ends inside a record, or any error in\n"
+			  "the input, fails the conversion and leaves no output" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct tool_cmd pipe_to_file_cmd = {
@@ -470,7 +459,15 @@ static const struct tool_cmd pipe_to_file_cmd = {
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_NAMED | TOOL_ARG_STRICT |
 		  TOOL_ARG_VERBOSE | TOOL_ARG_INPUT,
 	.flags = p2f_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " pipe-to-file [--strict] [--fsync] [-v] [-o OUT] "
+		     "[FILE|-]\n\n"
+		     "Convert a pipe-mode stream (perf record -o -) into a perf.data file:\n"
+		     "attrs section, header features (EVENT_DESC, CMDLINE, HOSTNAME, tracing\n"
+		     "data, build ids, ...), SAMPLE_TIME, and every other record in the data\n"
+		     "section.  A stream of the other byte order is converted to host order.\n\n",
+	.help = p2f_help,
+	.help_tail = "FILE '-' or no FILE reads standard input.  The output is written to a\n"
+		     "temporary file next to OUT and renamed when complete.\n",
 	/* a stream comes on standard input unless named */
 	.default_input = "-",
 };

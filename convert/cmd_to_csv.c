@@ -22,46 +22,6 @@
 #include "driver.h"
 #include "csv_tables.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
-		"                       [--kallsyms FILE] [--folded-period] [--no-unwind]\n"
-		"                       [--no-inline] [--max-stack N] [--strict] [-v]\n"
-		"                       [SELECTION] [FILE|DIR|-]\n\n"
-		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
-		"  stats      records and bytes per record type; samples and period per event\n"
-		"  records    every record in time order with its fields as dump prints them\n"
-		"  samples    one row per sample, symbolized, with its callchain\n"
-		"  processes  per process and event: names, fork/exit time, samples, period\n"
-		"  functions  per event, DSO and symbol: self and total samples and period\n"
-		"  lines      per event, source file and line (needs --srcline)\n"
-		"  mmaps, comms, lost, switches   the side-band records\n"
-		"  folded     one line per distinct stack for flame graphs (not CSV)\n\n"
-		"  -o, --output DIR     write every table as DIR/NAME.csv (DIR is created)\n"
-		"  -t, --table NAME     only this table (repeat, or NAME,NAME); without -o\n"
-		"                       (or with -o -) exactly one, written to standard output\n"
-		"      --srcline        source lines from debug info: adds the lines table\n"
-		"      --symfs DIR      look for every binary under DIR\n"
-		"      --kallsyms FILE  kernel symbols from FILE\n"
-		"      --folded-period  folded counts the period, not the samples\n"
-		"      --no-unwind      do not unwind the user stack of --call-graph dwarf\n"
-		"                       samples: the recorded callchain only\n"
-		"      --no-inline      no inline frames in unwound stacks (perf script\n"
-		"                       --no-inline): callchain, functions and folded\n"
-		"      --max-stack N    at most N callchain entries and N unwound user\n"
-		"                       frames per sample (1 to 127, default 127)\n"
-		"      --strict         stop at the first warning or error in the input\n"
-		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
-		"  -h, --help           show this help\n"
-		CLI_SELECT_HELP "\n"
-		"The folded table holds the first event that has samples: choose it\n"
-		"with --event.  Tables in a directory are written to temporary files\n"
-		"and renamed when complete.  Columns are listed in perfconv(1).\n"
-		CLI_INPUT_HELP_TAIL,
-		cli_progname);
-}
-
 static int table_id(const char *name, size_t len)
 {
 	int i;
@@ -274,14 +234,25 @@ static int csv_option(int ch, const char *arg, void *ctx)
 	return add_tables(c->want, arg) ? CLI_EXIT_USAGE : 0;
 }
 
-static const struct option csv_longopts[] = {
-	{ "table", required_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option csv_options[] = {
+	{ { "table", required_argument, NULL, 't' }, "NAME",
+	  "only this table (repeat, or NAME,NAME); without -o\n"
+	  "(or with -o -) exactly one, written to standard output" },
+	{ { NULL, 0, NULL, 0 }, NULL, NULL },
+};
+
+static const struct tool_help csv_help[] = {
+	{ "output", "DIR", "write every table as DIR/NAME.csv (DIR is created)" },
+	{ "srcline", NULL, "source lines from debug info: adds the lines table" },
+	{ "no-inline", NULL, "no inline frames in unwound stacks (perf script\n"
+			     "--no-inline): callchain, functions and folded" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct tool_flag csv_flags[] = {
-	TOOL_FLAG("folded-period", 0, struct csv_ctx, folded_period, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("folded-period", 0, struct csv_ctx, folded_period, true,
+		  "folded counts the period, not the samples"),
+	{ NULL, 0, 0, false, NULL },
 };
 
 static const struct tool_cmd to_csv_cmd = {
@@ -291,9 +262,27 @@ static const struct tool_cmd to_csv_cmd = {
 		  TOOL_ARG_SYMBOLS | TOOL_ARG_SRCLINE,
 	.flags = csv_flags,
 	.shortopts = "t:",
-	.longopts = csv_longopts,
+	.options = csv_options,
 	.option = csv_option,
-	.usage = usage,
+	.help_head =
+		"usage: " CLI_PROGNAME " to-csv [-o DIR] [--table NAME]... [--srcline] [--symfs DIR]\n"
+		"                       [--kallsyms FILE] [--folded-period] [--no-unwind]\n"
+		"                       [--no-inline] [--max-stack N] [--strict] [-v]\n"
+		"                       [SELECTION] [FILE|DIR|-]\n\n"
+		"Write the recording as CSV tables (RFC 4180, UTF-8, a header row):\n"
+		"  stats      records and bytes per record type; samples and period per event\n"
+		"  records    every record in time order with its fields as dump prints them\n"
+		"  samples    one row per sample, symbolized, with its callchain\n"
+		"  processes  per process and event: names, fork/exit time, samples, period\n"
+		"  functions  per event, DSO and symbol: self and total samples and period\n"
+		"  lines      per event, source file and line (needs --srcline)\n"
+		"  mmaps, comms, lost, switches   the side-band records\n"
+		"  folded     one line per distinct stack for flame graphs (not CSV)\n\n",
+	.help = csv_help,
+	.help_tail = "The folded table holds the first event that has samples: choose it\n"
+		     "with --event.  Tables in a directory are written to temporary files\n"
+		     "and renamed when complete.  Columns are listed in perfconv(1).\n"
+		     CLI_INPUT_HELP_TAIL,
 };
 
 /* The tables of the command line; 0, or -1 after a message. */

@@ -29,48 +29,33 @@ struct to_json_opts {
 	bool full, jsonl, ordered, symbols, trace_fields, progress;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s to-json [OPTIONS] [FILE|DIR|-]\n\n"
-		"Convert a perf.data file to JSON.  Default: the document of\n"
-		"'perf data convert --to-json' (samples in time order, symbolized).\n\n"
-		"  -o, --output FILE     write FILE (complete or not at all) instead of stdout\n"
-		"                        (- is stdout)\n"
-		"      --full            lossless: header, attrs, features and every record\n"
-		"      --jsonl           --full as JSON Lines: the file description first,\n"
-		"                        then one line per record\n"
-		"      --ordered         --full: records in time order (default: file order)\n"
-		"      --symbols         --full: add resolved frames to samples (in file\n"
-		"                        order the input is read twice: not a pipe)\n"
-		"      --no-unwind       --symbols: do not unwind the user stack of\n"
-		"                        --call-graph dwarf samples (the default output\n"
-		"                        always shows the recorded callchain, as perf)\n"
-		"      --no-inline       --symbols: no inline frames in unwound stacks\n"
-		"      --max-stack N     --symbols: at most N callchain entries and N\n"
-		"                        unwound user frames per sample (1 to 127)\n"
-		"      --no-trace-fields leave tracepoint fields out of samples (perf 6.1 did)\n"
-		"      --symfs DIR       look for every binary under DIR\n"
-		"      --kallsyms FILE   kernel symbols from FILE\n"
-		"      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
-		"      --strict          stop at the first warning or error: exit 1, no -o file\n"
-		"      --no-progress     no progress bar on stderr\n"
-		"  -v, --verbose         also print notes (diagnostics, missing binaries)\n"
-		"  -h, --help            show this help\n"
-		CLI_SELECT_HELP "\n"
-		CLI_INPUT_HELP_TAIL
-		"Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O error.\n",
-		cli_progname);
-}
-
 static const struct tool_flag json_flags[] = {
-	TOOL_FLAG("full", 0, struct to_json_opts, full, true),
-	TOOL_FLAG("jsonl", 0, struct to_json_opts, jsonl, true),
-	TOOL_FLAG("ordered", 0, struct to_json_opts, ordered, true),
-	TOOL_FLAG("symbols", 0, struct to_json_opts, symbols, true),
-	TOOL_FLAG("no-trace-fields", 0, struct to_json_opts, trace_fields, false),
-	TOOL_FLAG("no-progress", 0, struct to_json_opts, progress, false),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("full", 0, struct to_json_opts, full, true,
+		  "lossless: header, attrs, features and every record"),
+	TOOL_FLAG("jsonl", 0, struct to_json_opts, jsonl, true,
+		  "--full as JSON Lines: the file description first,\nthen one line per record"),
+	TOOL_FLAG("ordered", 0, struct to_json_opts, ordered, true,
+		  "--full: records in time order (default: file order)"),
+	TOOL_FLAG("symbols", 0, struct to_json_opts, symbols, true,
+		  "--full: add resolved frames to samples (in file\norder the input is read twice: not a pipe)"),
+	TOOL_FLAG("no-trace-fields", 0, struct to_json_opts, trace_fields, false,
+		  "leave tracepoint fields out of samples (perf 6.1 did)"),
+	TOOL_FLAG("no-progress", 0, struct to_json_opts, progress, false,
+		  "no progress bar on stderr"),
+	{ NULL, 0, 0, false, NULL },
+};
+
+static const struct tool_help json_help[] = {
+	{ "output", "FILE", "write FILE (complete or not at all) instead of\n"
+			    "stdout (- is stdout)" },
+	{ "no-unwind", NULL, "--symbols: do not unwind the user stack of\n"
+			     "--call-graph dwarf samples (the default output\n"
+			     "always shows the recorded callchain, as perf)" },
+	{ "no-inline", NULL, "--symbols: no inline frames in unwound stacks" },
+	{ "max-stack", NULL, "--symbols: at most N callchain entries and N\n"
+			     "unwound user frames per sample (1 to 127)" },
+	{ "strict", NULL, "stop at the first warning or error: exit 1, no -o file" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct tool_cmd to_json_cmd = {
@@ -79,7 +64,12 @@ static const struct tool_cmd to_json_cmd = {
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR,
 	.flags = json_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " to-json [OPTIONS] [FILE|DIR|-]\n\n"
+		     "Convert a perf.data file to JSON.  Default: the document of\n"
+		     "'perf data convert --to-json' (samples in time order, symbolized).\n\n",
+	.help = json_help,
+	.help_tail = CLI_INPUT_HELP_TAIL
+		     "Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O error.\n",
 };
 
 /*

@@ -23,33 +23,6 @@
 #include "driver.h"
 #include "pprof_prof.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s to-pprof [-o OUT] [--no-srcline] [--no-unwind] [--no-inline]\n"
-		"                         [--max-stack N] [--symfs DIR] [--kallsyms FILE] [--strict]\n"
-		"                         [-v] [SELECTION] [FILE|DIR|-]\n\n"
-		"Write the samples as a gzip-compressed pprof profile (perftools.profiles.Profile,\n"
-		"schema/profile.proto) for go tool pprof and the viewers that read it: one\n"
-		"sample per distinct stack, thread and event, symbolized, with source lines and\n"
-		"inlined functions from debug info, and pid, tid and comm labels.\n\n"
-		"  -o, --output OUT     write to OUT (replaced only when complete); default or -:\n"
-		"                       standard output\n"
-		"      --no-srcline     no source lines; inlined functions only in unwound\n"
-		"                       frames, as perf shows them (not with --no-inline)\n"
-		"      --symfs DIR      look for every binary under DIR\n"
-		"      --kallsyms FILE  kernel symbols from FILE\n"
-		"      --strict         stop at the first warning or error in the input\n"
-		"  -v, --verbose        also print notes (DSOs without symbols, ...)\n"
-		"  -h, --help           show this help\n"
-		CLI_UNWIND_HELP
-		CLI_SELECT_HELP "\n"
-		"Sample values: samples/count, then the summed period of each event that has\n"
-		"samples (--event chooses them).  Read with: go tool pprof -top OUT\n"
-		CLI_INPUT_HELP_TAIL,
-		cli_progname);
-}
-
 /* ---- the writer ops (driver.h) ---- */
 
 struct pprof_writer {
@@ -132,8 +105,10 @@ static const struct writer_ops pprof_ops = {
 };
 
 static const struct tool_flag pprof_flags[] = {
-	TOOL_FLAG("no-srcline", 0, struct pprof_writer, srcline, false),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("no-srcline", 0, struct pprof_writer, srcline, false,
+		  "no source lines; inlined functions only in unwound\n"
+		  "frames, as perf shows them (not with --no-inline)"),
+	{ NULL, 0, 0, false, NULL },
 };
 
 static const struct tool_cmd to_pprof_cmd = {
@@ -142,7 +117,20 @@ static const struct tool_cmd to_pprof_cmd = {
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT |
 		  TOOL_ARG_SYMBOLS,
 	.flags = pprof_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " to-pprof [-o OUT] [--no-srcline] [--symfs DIR]\n"
+		     "                         [--kallsyms FILE] [--no-unwind] [--no-inline]\n"
+		     "                         [--max-stack N] [--strict] [-v] [SELECTION]\n"
+		     "                         [FILE|DIR|-]\n\n"
+		     "Write the samples as a gzip-compressed pprof profile "
+		     "(perftools.profiles.Profile,\n"
+		     "schema/profile.proto) for go tool pprof and the viewers that read it: one\n"
+		     "sample per distinct stack, thread and event, symbolized, with source lines "
+		     "and\n"
+		     "inlined functions from debug info, and pid, tid and comm labels.\n\n",
+	.help_tail = "Sample values: samples/count, then the summed period of each event that "
+		     "has\n"
+		     "samples (--event chooses them).  Read with: go tool pprof -top OUT\n"
+		     CLI_INPUT_HELP_TAIL,
 	.binary = "a compressed profile",
 	.binary_how = "redirect",
 	.binary_tail = "> out.pb.gz",

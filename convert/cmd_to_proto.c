@@ -37,29 +37,6 @@ static void out_write(struct pw_buf *b, void *arg)
 	b->len = 0;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s to-proto [--quipper-compat] [--strict] [-v] [-o OUT] [SELECTION]\n"
-		"                         [FILE|DIR|-]\n\n"
-		"Write the recording as a quipper.PerfDataProto protobuf message\n"
-		"(schema/perf_data.proto), readable by programs built on quipper's schema.\n\n"
-		"  -o, --output OUT     write to OUT (replaced only when complete); default or -:\n"
-		"                       standard output\n"
-		"      --quipper-compat produce what quipper's perf_converter writes: events sorted\n"
-		"                       by time, huge-page and split mappings merged, stats added,\n"
-		"                       no extension fields, the records quipper drops left out\n"
-		"      --strict         stop at the first warning or error in the input\n"
-		"  -v, --verbose        also print diagnostics of severity note\n"
-		"  -h, --help           show this help\n"
-		CLI_SELECT_HELP "\n"
-		"Default mode keeps every record in file order and adds extension fields\n"
-		"(numbers >= 1000) for what quipper's schema cannot hold.\n"
-		"Decode with: protoc --decode=quipper.PerfDataProto schema/perf_data.proto < OUT\n"
-		CLI_INPUT_HELP_TAIL,
-		cli_progname);
-}
-
 struct proto_writer {
 	struct drv_out out;
 	bool compat;
@@ -145,8 +122,12 @@ static const struct writer_ops proto_ops = {
 };
 
 static const struct tool_flag proto_flags[] = {
-	TOOL_FLAG("quipper-compat", 0, struct proto_writer, compat, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG("quipper-compat", 0, struct proto_writer, compat, true,
+		  "produce what quipper's perf_converter writes: events\n"
+		  "sorted by time, huge-page and split mappings merged,\n"
+		  "stats added, no extension fields, the records quipper\n"
+		  "drops left out"),
+	{ NULL, 0, 0, false, NULL },
 };
 
 static const struct tool_cmd to_proto_cmd = {
@@ -154,7 +135,15 @@ static const struct tool_cmd to_proto_cmd = {
 	.name = "to-proto",
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_STRICT | TOOL_ARG_VERBOSE | TOOL_ARG_SELECT,
 	.flags = proto_flags,
-	.usage = usage,
+	.help_head = "usage: " CLI_PROGNAME " to-proto [--quipper-compat] [--strict] [-v] [-o OUT]\n"
+		     "                         [SELECTION] [FILE|DIR|-]\n\n"
+		     "Write the recording as a quipper.PerfDataProto protobuf message\n"
+		     "(schema/perf_data.proto), readable by programs built on quipper's "
+		     "schema.\n\n",
+	.help_tail = "Default mode keeps every record in file order and adds extension fields\n"
+		     "(numbers >= 1000) for what quipper's schema cannot hold.\n"
+		     "Decode with: protoc --decode=quipper.PerfDataProto schema/perf_data.proto"
+		     " < OUT\n" CLI_INPUT_HELP_TAIL,
 	.binary = "binary protobuf",
 	.binary_how = "redirect",
 	.binary_tail = "> out.pb",

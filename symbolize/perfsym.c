@@ -69,25 +69,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
-		   "               [--buildid-dir DIR] [--file-order] [--no-inline] [--no-unwind]\n"
-		   "               [--max-stack N] [-v] [SELECTION] [FILE|DIR|-]\n\n"
-		   "Print the resolved frames of every sample, as\n"
-		   "'perf script -F comm,tid,ip,sym,dso' does.\n\n"
-		   "      --srcline         add file:line (and inline frames) to each frame\n"
-		   "      --bench           print only frame counts, frames/s and table figures\n"
-		   "      --symfs DIR       look for every binary under DIR\n"
-		   "      --kallsyms FILE   kernel symbols from FILE\n"
-		   "      --buildid-dir DIR build-id cache (default $HOME/.debug)\n"
-		   "      --file-order      process records in file order\n"
-		   CLI_UNWIND_HELP
-		   "  -v                    also print notes (DSOs without symbols, ...)\n"
-		   "  -h, --help            show this help\n"
-		   CLI_SELECT_HELP "\n" CLI_INPUT_HELP_TAIL);
-}
-
 /*
  * The frames are formatted into one output buffer rather than by printf:
  * a dwarf recording has tens of frames per sample, inline frames included,
@@ -186,18 +167,32 @@ struct perfsym_opts {
 };
 
 static const struct tool_flag perfsym_flags[] = {
-	TOOL_FLAG("bench", 0, struct perfsym_opts, bench, true),
-	TOOL_FLAG("file-order", 0, struct perfsym_opts, file_order, true),
+	TOOL_FLAG("bench", 0, struct perfsym_opts, bench, true,
+		  "print only frame counts, frames/s and table figures"),
+	TOOL_FLAG("file-order", 0, struct perfsym_opts, file_order, true,
+		  "process records in file order"),
 	/* -v without --verbose, as it always was */
-	TOOL_FLAG(NULL, 'v', struct perfsym_opts, verbose, true),
-	{ NULL, 0, 0, false },
+	TOOL_FLAG(NULL, 'v', struct perfsym_opts, verbose, true,
+		  "also print diagnostics of severity note"),
+	{ NULL, 0, 0, false, NULL },
+};
+
+static const struct tool_help perfsym_help[] = {
+	{ "srcline", NULL, "add file:line (and inline frames) to each frame" },
+	{ NULL, NULL, NULL },
 };
 
 static const struct tool_cmd perfsym_cmd = {
 	.prog = "perfsym",
 	.groups = TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR | TOOL_ARG_SRCLINE,
 	.flags = perfsym_flags,
-	.usage = usage,
+	.help_head = "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
+		     "               [--buildid-dir DIR] [--file-order] [--no-inline] [--no-unwind]\n"
+		     "               [--max-stack N] [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		     "Print the resolved frames of every sample, as\n"
+		     "'perf script -F comm,tid,ip,sym,dso' does.\n\n",
+	.help = perfsym_help,
+	.help_tail = CLI_INPUT_HELP_TAIL,
 };
 
 int main(int argc, char **argv)
