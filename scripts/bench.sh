@@ -40,6 +40,10 @@
 #                      built without frame pointers (gzip and xz of random
 #                      data); dwarf-half.data, half that size, shows that
 #                      peak memory does not grow with the number of samples
+#     dwarf-py.data    the same size and way, of Debian's python3 (built
+#                      without frame pointers) running a small pure-Python
+#                      program: everyday deep stacks through the
+#                      interpreter, where gzip's and xz's are shallow
 # All recorded with `perf record -a -g -F HZ -m PAGES -B` while a niced,
 # multi-threaded kernel-heavy load runs (perf bench sched messaging -t);
 # recording stops when the output reaches the wanted size.  perf report -D
@@ -65,8 +69,9 @@
 #
 # --dwarf-only records and measures only the dwarf rows: perfsym and
 # to-csv --table folded unwinding every sample, next to perf script on the
-# same file (targets: >= 10x its MB/s, peak RSS < 128 MiB; the ratio of
-# CPU times is printed beside the wall-time one).
+# same file, for each of the two workloads (targets: >= 10x its MB/s, peak
+# RSS < 128 MiB; the ratio of CPU times is printed beside the wall-time
+# one).
 #
 # Output: progress on stderr; on stdout a markdown report (context, table,
 # target check), ready for notes:  scripts/bench.sh --keep | tee notes.md
@@ -231,10 +236,32 @@ record() {
 	[ "$size" -ge "$want" ] || die "$out: only $size bytes recorded"
 }
 
-# record_dwarf OUT MB: --call-graph dwarf of frame-pointer-less programs
-# (Debian's gzip and xz) until OUT holds at least MB megabytes
+# the pure-Python program of dwarf-py.data: recursion, JSON, sorting with
+# a key function, regular expressions (interpreter frames over C helpers)
+PY_WORKLOAD='
+import json, re
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+while True:
+    fib(18)
+    d = [{"k": i, "v": str(i) * 3} for i in range(2000)]
+    json.loads(json.dumps(d))
+    sorted(d, key=lambda x: x["v"])
+    re.findall(r"[0-9]+", " ".join(x["v"] for x in d))
+'
+
+# the workloads of record_dwarf: Debian's gzip and xz of random data, or
+# Debian's python3 (not a pyenv or venv one first in PATH)
+DWARF_GZIP='while :; do head -c 100000000 /dev/urandom | gzip -6 > /dev/null &
+	head -c 30000000 /dev/urandom | xz -3 -T1 > /dev/null; wait; done'
+DWARF_PY='exec /usr/bin/python3 -c "$PY_WORKLOAD"'
+export PY_WORKLOAD
+
+# record_dwarf OUT MB [WORKLOAD]: --call-graph dwarf of frame-pointer-less
+# programs (WORKLOAD, shell text; default $DWARF_GZIP) until OUT holds at
+# least MB megabytes
 record_dwarf() {
-	local out=$1 mb=$2 want t0 size
+	local out=$1 mb=$2 workload=${3:-$DWARF_GZIP} want t0 size
 	want=$((mb * 1000000))
 	size=$(file_bytes "$out")
 	if [ "$size" -ge "$want" ]; then
@@ -244,9 +271,7 @@ record_dwarf() {
 	rm -f "$out"
 	log "recording $out (--call-graph dwarf, >= $mb MB)"
 	"$PERF" record --call-graph dwarf -F 4000 -m "$MMAP_PAGES" -o "$out" -- \
-		sh -c 'while :; do head -c 100000000 /dev/urandom | gzip -6 > /dev/null &
-			head -c 30000000 /dev/urandom | xz -3 -T1 > /dev/null; wait; done' \
-		> "$out.log" 2>&1 &
+		sh -c "$workload" > "$out.log" 2>&1 &
 	REC_PID=$!
 	t0=$SECONDS
 	while kill -0 "$REC_PID" 2>/dev/null; do
@@ -423,19 +448,30 @@ print_report() {
 # unwinding: perfsym and to-csv folded next to perf script on the same
 # dwarf recording, and their peak RSS on half the samples
 dwarf_targets() {
-	local k ref='' mk hk x cx r rh verdict st=0 mine
+	local k ref mk hk x cx r rh verdict st=0 mine input
 	for k in "${ROWS[@]}"; do
-		[ "${k%%$S*}" = "perf script -F comm,tid,ip,sym,dso FILE" ] && ref=$k
+		[ "${k%%$S*}" = "perf script -F comm,tid,ip,sym,dso FILE" ] && break
+		k=''
 	done
-	[ -n "$ref" ] || return 0
+	[ -n "$k" ] || return 0
 	echo
 	echo "Targets on --call-graph dwarf recordings (user stacks unwound), next to perf script on the same file: >= $TARGET_VS_PERF x its MB/s, peak RSS < $TARGET_DWARF_RSS_MIB MiB and not growing with the samples"
 	echo
+	for input in dwarf.data dwarf-py.data; do
+	ref=''
+	for k in "${ROWS[@]}"; do
+		[ "${k%%$S*}" = "perf script -F comm,tid,ip,sym,dso FILE" ] &&
+			[ "${k#*$S}" = "$DIR/$input" ] && ref=$k
+	done
+	[ -n "$ref" ] || continue
 	for mine in "perfsym FILE" "perfconv to-csv --table folded FILE"; do
 		mk='' hk=''
 		for k in "${ROWS[@]}"; do
 			[ "${k%%$S*}" = "$mine" ] || continue
-			case ${k#*$S} in */dwarf.data) mk=$k ;; */dwarf-half.data) hk=$k ;; esac
+			case ${k#*$S} in
+			"$DIR/$input") mk=$k ;;
+			*/dwarf-half.data) [ "$input" = dwarf.data ] && hk=$k ;;
+			esac
 		done
 		[ -n "$mk" ] || continue
 		verdict=PASS
@@ -443,12 +479,20 @@ dwarf_targets() {
 		# the same file: the ratio of CPU times is the ratio of CPU throughputs
 		cx=$(awk -v a="${R_CPU[$mk]}" -v b="${R_CPU[$ref]}" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')
 		r=$(awk -v r="${R_RSS[$mk]}" 'BEGIN { printf "%.1f", r / 1024 }')
-		rh=$(awk -v r="${R_RSS[$hk]:-0}" 'BEGIN { printf "%.1f", r / 1024 }')
+		rh=0
+		[ -n "$hk" ] && rh=$(awk -v r="${R_RSS[$hk]}" 'BEGIN { printf "%.1f", r / 1024 }')
 		# twice the samples may cost a few MiB of cache more, not twice the memory
-		awk -v x="$x" -v r="$r" -v h="$rh" -v tx="$TARGET_VS_PERF" -v tr="$TARGET_DWARF_RSS_MIB" \
-			'BEGIN { exit !(x >= tx && r < tr && r <= h * 1.25 + 8) }' || verdict=FAIL
+		awk -v x="$x" -v r="$r" -v h="$rh" -v hk="$hk" -v tx="$TARGET_VS_PERF" \
+			-v tr="$TARGET_DWARF_RSS_MIB" \
+			'BEGIN { exit !(x >= tx && r < tr && (hk == "" || r <= h * 1.25 + 8)) }' ||
+			verdict=FAIL
 		[ "$verdict" = FAIL ] && st=1
-		echo "- $verdict: $mine: ${x}x perf script (in CPU time ${cx}x), $r MiB (half the samples: $rh MiB)"
+		if [ -n "$hk" ]; then
+			echo "- $verdict: $mine on $input: ${x}x perf script (in CPU time ${cx}x), $r MiB (half the samples: $rh MiB)"
+		else
+			echo "- $verdict: $mine on $input: ${x}x perf script (in CPU time ${cx}x), $r MiB"
+		fi
+	done
 	done
 	return $st
 }
@@ -457,9 +501,11 @@ dwarf_targets() {
 bench_dwarf() {
 	DWARF=$DIR/dwarf.data
 	DWARFH=$DIR/dwarf-half.data
+	DWARFPY=$DIR/dwarf-py.data
 	record_dwarf "$DWARF" "$DWARF_MB"
 	record_dwarf "$DWARFH" $((DWARF_MB / 2))
-	cat "$DWARF" "$DWARFH" > /dev/null
+	record_dwarf "$DWARFPY" "$DWARF_MB" "$DWARF_PY"
+	cat "$DWARF" "$DWARFH" "$DWARFPY" > /dev/null
 	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -F comm,tid,ip,sym,dso FILE" "$DWARF" \
 		'"$PERF" script -F comm,tid,ip,sym,dso -i "$IN" > /dev/null 2>&1'
 	if [ -x "$PERFSYM" ]; then
@@ -469,6 +515,14 @@ bench_dwarf() {
 	bench_cmd "perfconv to-csv --table folded FILE" "$DWARF" \
 		'"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
 	bench_cmd "perfconv to-csv --table folded FILE" "$DWARFH" \
+		'"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
+	# deep stacks: the interpreter's frames, with libc's inline frames
+	RUNS=${PERF_RUNS:-$RUNS} bench_cmd "perf script -F comm,tid,ip,sym,dso FILE" "$DWARFPY" \
+		'"$PERF" script -F comm,tid,ip,sym,dso -i "$IN" > /dev/null 2>&1'
+	if [ -x "$PERFSYM" ]; then
+		bench_cmd "perfsym FILE" "$DWARFPY" '"$PERFSYM" "$IN" > /dev/null'
+	fi
+	bench_cmd "perfconv to-csv --table folded FILE" "$DWARFPY" \
 		'"$PERFCONV" to-csv --table folded "$IN" > /dev/null'
 }
 
@@ -565,7 +619,7 @@ main() {
 		print_report
 		return
 	fi
-	need=$(( (2 * SIZE_MB + 2 * SMALL_MB + 2 * DWARF_MB) * 12 / 10 ))
+	need=$(( (2 * SIZE_MB + 2 * SMALL_MB + 5 * DWARF_MB / 2) * 12 / 10 ))
 	avail=$(df -Pm "$DIR" | awk 'NR == 2 { print $4 }')
 	local have=0 f
 	for f in big.data big.pipe.data small.data small.pipe.data; do
