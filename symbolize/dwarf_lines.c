@@ -258,25 +258,6 @@ static void cu_loaded(struct pd_sym_env *env, struct pd_dwarf_cu *c)
 		cu_unload(env, env->dwarf_cu_oldest);
 }
 
-/* Grow *p (n used, *cap allocated, elements of size sz) to hold one more. */
-static bool grow(void **p, size_t n, size_t *cap, size_t sz)
-{
-	size_t ncap;
-	void *np;
-
-	if (n < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 64;
-	if (ncap > SIZE_MAX / sz)
-		return false;
-	np = realloc(*p, ncap * sz);
-	if (!np)
-		return false;
-	*p = np;
-	*cap = ncap;
-	return true;
-}
-
 /* ------------------------------------------------------------ strings */
 
 static uint64_t str_hash(const char *s, size_t n)
@@ -357,7 +338,7 @@ static int64_t str_id(struct str_pool *sp, const char *s)
 	if (sp->nstr == 0) {
 		size_t cap32 = 0;
 
-		if (!grow((void **)&sp->str, 0, &cap32, sizeof(*sp->str)))
+		if (!pd_grow(&sp->str, &cap32, 1, sizeof(*sp->str), SIZE_MAX))
 			return -1;
 		sp->cap_str = (uint32_t)cap32;
 		sp->str[0] = NULL;
@@ -377,7 +358,7 @@ static int64_t str_id(struct str_pool *sp, const char *s)
 	if (sp->nstr >= MAX_STRINGS)
 		return -1;
 	cap = sp->cap_str;
-	if (!grow((void **)&sp->str, sp->nstr, &cap, sizeof(*sp->str)))
+	if (!pd_grow(&sp->str, &cap, (size_t)sp->nstr + 1, sizeof(*sp->str), SIZE_MAX))
 		return -1;
 	sp->cap_str = (uint32_t)cap;
 	copy = str_copy(sp, s, n);
@@ -803,7 +784,7 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
 			if (hi <= lo)
 				continue;
-			if (!grow((void **)&dl->cur, dl->ncur, &cap_cur, sizeof(*dl->cur)))
+			if (!pd_grow(&dl->cur, &cap_cur, dl->ncur + 1, sizeof(*dl->cur), SIZE_MAX))
 				return false;
 			dl->cur[dl->ncur].lo = lo;
 			dl->cur[dl->ncur].hi = hi;
@@ -813,7 +794,7 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 		}
 		if (!any)
 			continue;
-		if (!grow((void **)&dl->cus, dl->ncus, &cap_cus, sizeof(*dl->cus)))
+		if (!pd_grow(&dl->cus, &cap_cus, dl->ncus + 1, sizeof(*dl->cus), SIZE_MAX))
 			return false;
 		memset(&dl->cus[dl->ncus], 0, sizeof(dl->cus[0]));
 		dl->cus[dl->ncus].off = dwarf_dieoffset(&cudie);
@@ -906,7 +887,7 @@ static uint64_t lp_fixed(struct lp *r, unsigned int n)
 
 static bool add_span(struct pd_line_span **v, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
 {
-	if (!grow((void **)v, *n, cap, sizeof(**v)))
+	if (!pd_grow(v, cap, *n + 1, sizeof(**v), SIZE_MAX))
 		return false;
 	(*v)[*n].lo = lo;
 	(*v)[*n].hi = hi;
@@ -1204,7 +1185,7 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 	Dwarf_Addr base, lo, hi;
 	int64_t name, file = 0;
 
-	if (!grow((void **)&c->inl, c->ninl, &w->cap_inl, sizeof(*c->inl))) {
+	if (!pd_grow(&c->inl, &w->cap_inl, c->ninl + 1, sizeof(*c->inl), SIZE_MAX)) {
 		w->nomem = true;
 		return;
 	}
@@ -1228,7 +1209,8 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (!grow((void **)&c->ranges, c->nranges, &c->cap_ranges, sizeof(*c->ranges))) {
+		if (!pd_grow(&c->ranges, &c->cap_ranges, c->nranges + 1, sizeof(*c->ranges),
+				     SIZE_MAX)) {
 			w->nomem = true;
 			return;
 		}
@@ -1539,9 +1521,8 @@ static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpo
 	}
 	if ((dl->cache_nr + 1) * 4 > dl->cache_cap * 3 && !cache_grow(dl))
 		return;
-	while (dl->npos + nr > dl->cap_pos)
-		if (!grow((void **)&dl->pos, dl->cap_pos, &dl->cap_pos, sizeof(*dl->pos)))
-			return;
+	if (!pd_grow(&dl->pos, &dl->cap_pos, dl->npos + nr, sizeof(*dl->pos), SIZE_MAX))
+		return;
 	e = cache_slot(dl, addr);
 	e->addr = addr;
 	e->pos = (uint32_t)dl->npos;

@@ -217,15 +217,8 @@ static bool add_name(struct pd_inline_dso *id, const char *raw)
 {
 	char *dm, *s;
 
-	if (id->nnames == id->capnames) {
-		size_t cap = id->capnames ? id->capnames * 2 : 64;
-		char **p = realloc(id->names, cap * sizeof(*p));
-
-		if (!p)
-			return false;
-		id->names = p;
-		id->capnames = cap;
-	}
+	if (!pd_grow(&id->names, &id->capnames, id->nnames + 1, sizeof(*id->names), SIZE_MAX))
+		return false;
 	/* perf prints "??" for a scope without a name */
 	dm = raw ? pd_demangle(raw) : NULL;
 	s = dm ? dm : strdup(raw ? raw : "??");

@@ -424,19 +424,7 @@ static struct map *as_find(struct aspace *as, uint64_t ip)
 
 static int as_reserve(struct aspace *as, size_t extra)
 {
-	if (as->nr + extra > as->cap) {
-		size_t cap = as->cap ? as->cap * 2 : 16;
-		struct map *p;
-
-		while (cap < as->nr + extra)
-			cap *= 2;
-		p = realloc(as->maps, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		as->maps = p;
-		as->cap = cap;
-	}
-	return 0;
+	return pd_grow(&as->maps, &as->cap, as->nr + extra, sizeof(*as->maps), SIZE_MAX) ? 0 : -1;
 }
 
 /*

@@ -6,8 +6,41 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "perfdata/pd_symbols.h"
+
+/*
+ * The one rule of the symbolizer's growable arrays (the rule of the
+ * commands' common/grow.h, which the library does not use): room for at
+ * least `need` elements of `size` bytes in the array *arrayp (a pointer to
+ * the array's pointer) of *cap elements, the capacity doubling from 16,
+ * the new elements zeroed, never more than `max_bytes` in all.  false
+ * when out of memory or over the limit: the array is left as it was.
+ */
+static inline bool pd_grow(void *arrayp, size_t *cap, size_t need, size_t size, size_t max_bytes)
+{
+	size_t n = *cap ? *cap : 16;
+	void **p = arrayp, *v;
+
+	if (need <= *cap)
+		return true;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return false;
+		n *= 2;
+	}
+	if (!size || n > max_bytes / size)
+		return false;
+	v = realloc(*p, n * size);
+	if (!v)
+		return false;
+	memset((char *)v + *cap * size, 0, (n - *cap) * size);
+	*p = v;
+	*cap = n;
+	return true;
+}
 
 /*
  * Symbol table.  perf keeps symbols in a red-black tree and, when symbols
