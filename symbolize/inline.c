@@ -333,15 +333,23 @@ static void index_add_ranges(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_
 static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Die *parent,
 			   unsigned int depth)
 {
+	Dwarf_Off last = 0;
 	Dwarf_Die child;
 
 	if (depth > INL_MAX_DEPTH || dwarf_child(parent, &child) != 0)
 		return;
 	do {
+		Dwarf_Off here = dwarf_dieoffset(&child);
 		struct inl_node *node;
 		uint32_t at;
 		uint8_t kind;
 
+		/* a DW_AT_sibling that points back would walk these DIEs forever */
+		if (here <= last) {
+			cu->failed = true;
+			return;
+		}
+		last = here;
 		if (!node_tag_kind(dwarf_tag(&child), &kind))
 			continue;
 		if (!index_grow(id, (void **)&cu->nodes, &cu->capnodes, cu->nnodes,
@@ -352,7 +360,7 @@ static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Di
 		at = cu->nnodes++;
 		node = &cu->nodes[at];
 		memset(node, 0, sizeof(*node));
-		node->off = dwarf_dieoffset(&child);
+		node->off = here;
 		if (kind == NODE_BLOCK && (dwarf_hasattr(&child, DW_AT_low_pc) ||
 					   dwarf_hasattr(&child, DW_AT_ranges)))
 			kind = NODE_BLOCK_PC;
