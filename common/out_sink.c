@@ -88,8 +88,7 @@ int out_sink_open(struct out_sink *s, const char *prog, const char *cmd, const c
 	return 0;
 
 nomem:
-	fflush(stdout);
-	fprintf(stderr, "%s: %s: out of memory\n", prog, cmd);
+	tool_error(prog, cmd, "out of memory");
 fail:
 	free(s->tmp);
 	free(s->final);

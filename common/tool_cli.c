@@ -1,54 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * tool_cli.c - exit codes, usage errors and number options of every command (tool.h).
+ * tool_cli.c - exit codes, option errors and number options of every command (tool.h).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "tool.h"
-
-/*
- * "prog: cmd: message" (or "prog: message") on stderr, after whatever
- * standard output holds; no newline.  The format attribute (0: a va_list)
- * lets the compiler check the callers' formats through it, which clang's
- * -Wformat-nonliteral asks of a format forwarded as a va_list.
- */
-static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-
-static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
-{
-	fflush(stdout);
-	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
-	vfprintf(stderr, fmt, ap);
-}
-
-int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tool_vmsg(prog, cmd, fmt, ap);
-	va_end(ap);
-	if (cmd)
-		fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
-	else
-		fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	return TOOL_EXIT_USAGE;
-}
-
-void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tool_vmsg(prog, cmd, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 int tool_bad_option(const char *prog, const char *cmd, int argc, char **argv, int c)
 {

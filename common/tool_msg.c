@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * tool_msg.c - the messages every command prints the same way (tool.h).
+ * tool_msg.c - the messages every command prints the same way (tool.h):
+ * every "prog: cmd: message" line goes through tool_vmsg().
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,13 +11,52 @@
 
 #include "tool.h"
 
-void tool_io_error(const char *prog, const char *what, const char *path, int err)
+/*
+ * "prog: cmd: message" (or "prog: message") on stderr, after whatever
+ * standard output holds; no newline.  The format attribute (0: a va_list)
+ * lets the compiler check the callers' formats through it, which clang's
+ * -Wformat-nonliteral asks of a format forwarded as a va_list.
+ */
+static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void tool_vmsg(const char *prog, const char *cmd, const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	if (path)
-		fprintf(stderr, "%s: cannot %s '%s': %s\n", prog, what, path, strerror(err));
+	fprintf(stderr, cmd ? "%s: %s: " : "%s: ", prog, cmd);
+	vfprintf(stderr, fmt, ap);
+}
+
+int tool_usage_error(const char *prog, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vmsg(prog, cmd, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "\nTry '%s %s --help'.\n", prog, cmd);
 	else
-		fprintf(stderr, "%s: cannot %s standard output: %s\n", prog, what, strerror(err));
+		fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	return TOOL_EXIT_USAGE;
+}
+
+void tool_error(const char *prog, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vmsg(prog, cmd, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void tool_io_error(const char *prog, const char *what, const char *path, int err)
+{
+	if (path)
+		tool_error(prog, NULL, "cannot %s '%s': %s", what, path, strerror(err));
+	else
+		tool_error(prog, NULL, "cannot %s standard output: %s", what, strerror(err));
 }
 
 /*
@@ -89,12 +129,11 @@ static bool print_io_diag(const char *prog, const char *name, const struct pd_di
 		tool_io_error(prog, op, NULL, err);
 		return true;
 	}
-	fflush(stdout);
 	if (d->offset != PD_NO_OFFSET && d->code == PD_IO_ERROR)
-		fprintf(stderr, "%s: cannot %s '%s' at offset 0x%" PRIx64 ": %s\n", prog, op, path,
-			d->offset, strerror(err));
+		tool_error(prog, NULL, "cannot %s '%s' at offset 0x%" PRIx64 ": %s", op, path,
+			   d->offset, strerror(err));
 	else
-		fprintf(stderr, "%s: cannot %s '%s': %s\n", prog, op, path, strerror(err));
+		tool_io_error(prog, op, path, err);
 	return true;
 }
 

@@ -100,7 +100,7 @@ int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_op
 		return 0;
 	/* 127: perf script's default, the kernel's default limit of recorded chains */
 	if (!tool_parse_u64(arg, &v) || v < 1 || v > 127) {
-		fprintf(stderr, "%s: --max-stack wants a number from 1 to 127, not '%s'\n", prog, arg);
+		tool_error(prog, NULL, "--max-stack wants a number from 1 to 127, not '%s'", arg);
 		return -1;
 	}
 	so->max_stack = (unsigned int)v;
