@@ -185,7 +185,7 @@ static int select_or_stack_option(struct cli_select *cs, struct pd_sym_opts *so,
 	int taken;
 
 	if (so) {
-		taken = cli_unwind_option(cs->cmd ? cs->cmd : cs->prog, c, arg, so);
+		taken = cli_unwind_option(cs->prog, cs->cmd, c, arg, so);
 		if (taken)
 			return taken < 0 ? TOOL_EXIT_USAGE : 0;
 	}

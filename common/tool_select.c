@@ -84,7 +84,8 @@ int cli_select_option(struct cli_select *cs, int c, const char *arg)
 	return 0;
 }
 
-int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_opts *so)
+int cli_unwind_option(const char *prog, const char *cmd, int c, const char *arg,
+		      struct pd_sym_opts *so)
 {
 	uint64_t v;
 
@@ -100,7 +101,7 @@ int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_op
 		return 0;
 	/* 127: perf script's default, the kernel's default limit of recorded chains */
 	if (!tool_parse_u64(arg, &v) || v < 1 || v > 127) {
-		tool_error(prog, NULL, "--max-stack wants a number from 1 to 127, not '%s'", arg);
+		tool_error(prog, cmd, "--max-stack wants a number from 1 to 127, not '%s'", arg);
 		return -1;
 	}
 	so->max_stack = (unsigned int)v;

@@ -49,9 +49,11 @@ enum {
  * to-json --full --symbols, to-pprof), TOOL_ARG_SYMBOLS of tool_args.h:
  * cli_unwind_option() sets pd_sym_opts' no_unwind, no_inline and
  * max_stack.  Returns 1 when `c` was a stack option (taken), 0 when it is
- * not one, -1 after a message when its argument is wrong (exit 2).
+ * not one, -1 after a message naming `prog` and `cmd` (NULL for a
+ * command without subcommands) when its argument is wrong (exit 2).
  */
-int cli_unwind_option(const char *prog, int c, const char *arg, struct pd_sym_opts *so);
+int cli_unwind_option(const char *prog, const char *cmd, int c, const char *arg,
+		      struct pd_sym_opts *so);
 
 /* The end of the --help of a command that reads a recording (tool_args_usage()). */
 #define CLI_INPUT_HELP_TAIL							\

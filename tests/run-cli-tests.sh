@@ -185,6 +185,9 @@ takes to-proto "-o --output -v --verbose --strict $sel"
 takes to-pprof "-o --output -v --verbose --strict $sel $sym"
 takes pipe-to-file "-o --output -v --verbose --strict -i --input"
 takes file-to-pipe "-o --output -v --verbose -i --input"
+# a wrong value of a stack option names the program and the command
+expect 2 "perfconv: to-csv: --max-stack wants a number from 1 to 127, not '0'" -- \
+	to-csv --max-stack 0 --table stats corpus/basic.data
 if [ -f corpus/basic.data ]; then
 	expect 2 "perfconv: file-to-pipe: empty output name" -- file-to-pipe -o "" corpus/basic.data
 	expect 2 "perfconv: pipe-to-file: empty output name" -- \
