@@ -341,7 +341,7 @@ static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Di
 	do {
 		Dwarf_Off here = dwarf_dieoffset(&child);
 		struct inl_node *node;
-		uint32_t at;
+		uint32_t at, ranges_before;
 		uint8_t kind;
 
 		/* a DW_AT_sibling that points back would walk these DIEs forever */
@@ -357,6 +357,7 @@ static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Di
 			cu->failed = true;
 			return;
 		}
+		ranges_before = cu->nranges;
 		at = cu->nnodes++;
 		node = &cu->nodes[at];
 		memset(node, 0, sizeof(*node));
@@ -372,6 +373,18 @@ static void index_children(struct pd_inline_dso *id, struct inl_cu *cu, Dwarf_Di
 			index_children(id, cu, &child, depth + 1);
 		if (cu->failed)
 			return;
+		/*
+		 * A function without ranges (a declaration, an abstract
+		 * instance) never holds vaddr, and a block with no such
+		 * function below it never leads to one: find_path() would
+		 * step over them, so they are left out (the prototypes of a
+		 * C header, the classes of a C++ namespace).
+		 */
+		if (kind == NODE_FUNC ? !cu->nodes[at].nrange : cu->nnodes == at + 1) {
+			cu->nnodes = at;
+			cu->nranges = ranges_before;
+			continue;
+		}
 		cu->nodes[at].next = cu->nnodes;
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
