@@ -3,6 +3,7 @@
  * tool_args.c - the one parser of the commands' command lines (tool_args.h).
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,7 +24,8 @@ static const struct {
 	  "write to OUT (replaced only when complete);\ndefault or -: standard output" },
 	{ TOOL_ARG_SRCLINE, { "srcline", no_argument, NULL, CLI_OPT_SRCLINE }, NULL,
 	  "source lines from debug info" },
-	{ TOOL_ARG_SYMBOLS, { "symfs", required_argument, NULL, CLI_OPT_SYMFS }, "DIR",
+	{ TOOL_ARG_SYMBOLS | TOOL_ARG_SYMFS,
+	  { "symfs", required_argument, NULL, CLI_OPT_SYMFS }, "DIR",
 	  "look for every binary under DIR" },
 	{ TOOL_ARG_SYMBOLS, { "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS }, "FILE",
 	  "kernel symbols from FILE" },
@@ -43,7 +45,9 @@ static const struct {
 	  "also print diagnostics of severity note" },
 	/* every command takes -h, --help */
 	{ ~0u, { "help", no_argument, NULL, 'h' }, NULL, "show this help" },
-	{ TOOL_ARG_INPUT | TOOL_ARG_SELECT, { "input", required_argument, NULL, 'i' }, "FILE",
+	{ TOOL_ARG_VERSION, { "version", no_argument, NULL, 'V' }, NULL, "show the version" },
+	{ TOOL_ARG_INPUT | TOOL_ARG_SELECT | TOOL_ARG_INPUTS,
+	  { "input", required_argument, NULL, 'i' }, "FILE",
 	  "the input (same as the FILE argument)" },
 	/* from here on, the selection (printed under its own heading) */
 	{ TOOL_ARG_SELECT, { "pid", required_argument, NULL, CLI_OPT_PID }, "LIST",
@@ -70,6 +74,8 @@ static const struct {
 #define MAX_SHORTOPTS 64
 /* what getopt_long() returns for the long-only flag i of a command */
 #define FLAG_VAL 0x1400
+/* and for the option i that takes an argument and has no value of its own */
+#define OPTION_VAL 0x1500
 
 static bool end_of_flags(const struct tool_flag *f)
 {
@@ -79,6 +85,11 @@ static bool end_of_flags(const struct tool_flag *f)
 static int flag_val(const struct tool_flag *f, size_t i)
 {
 	return f->short_name ? f->short_name : FLAG_VAL + (int)i;
+}
+
+static int option_val(const struct tool_option *op, size_t i)
+{
+	return op->opt.val ? op->opt.val : OPTION_VAL + (int)i;
 }
 
 static void build_longopts(const struct tool_cmd *cmd, struct option *opts)
@@ -93,21 +104,23 @@ static void build_longopts(const struct tool_cmd *cmd, struct option *opts)
 		if (f[i].name)
 			opts[n++] = (struct option){ f[i].name, no_argument, NULL, flag_val(&f[i], i) };
 	}
-	for (i = 0; cmd->options && cmd->options[i].opt.name && n < MAX_LONGOPTS - 1; i++)
-		opts[n++] = cmd->options[i].opt;
+	for (i = 0; cmd->options && cmd->options[i].opt.name && n < MAX_LONGOPTS - 1; i++) {
+		opts[n] = cmd->options[i].opt;
+		opts[n++].val = option_val(&cmd->options[i], i);
+	}
 	memset(&opts[n], 0, sizeof(opts[n]));
 }
 
-/* ":o:vhi:" and the command's own: a leading ':' reports a missing argument */
+/* ":o:vhVi:" and the command's own: a leading ':' reports a missing argument */
 static void build_shortopts(const struct tool_cmd *cmd, char *buf, size_t size)
 {
 	unsigned int g = cmd->groups;
 	const struct tool_flag *f;
 	size_t i, n;
 
-	n = (size_t)snprintf(buf, size, ":%s%sh%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
-			     g & TOOL_ARG_VERBOSE ? "v" : "",
-			     g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT) ? "i:" : "",
+	n = (size_t)snprintf(buf, size, ":%s%sh%s%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
+			     g & TOOL_ARG_VERBOSE ? "v" : "", g & TOOL_ARG_VERSION ? "V" : "",
+			     g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT | TOOL_ARG_INPUTS) ? "i:" : "",
 			     cmd->shortopts ? cmd->shortopts : "");
 	for (i = 0, f = cmd->flags; f && !end_of_flags(&f[i]) && n < size - 1; i++)
 		if (f[i].short_name)
@@ -127,19 +140,68 @@ static const struct tool_flag *own_flag(const struct tool_cmd *cmd, int c)
 	return NULL;
 }
 
-/* One of the command's own options that take an argument? */
-static bool own_option(const struct tool_cmd *cmd, int c)
+/*
+ * One of the command's own options that take an argument: its entry, or
+ * NULL for one given by shortopts alone (*own is true for both).
+ */
+static const struct tool_option *own_option(const struct tool_cmd *cmd, int c, bool *own)
 {
 	size_t i;
 
+	*own = false;
 	if (c == '?' || c == ':')
-		return false;
-	if (cmd->shortopts && c < 256 && strchr(cmd->shortopts, c))
-		return true;
+		return NULL;
 	for (i = 0; cmd->options && cmd->options[i].opt.name; i++)
-		if (cmd->options[i].opt.val == c)
-			return true;
-	return false;
+		if (option_val(&cmd->options[i], i) == c) {
+			*own = true;
+			return &cmd->options[i];
+		}
+	*own = cmd->shortopts && c < 256 && strchr(cmd->shortopts, c);
+	return NULL;
+}
+
+/* "A, B or C" into buf, cut to size - 1 bytes */
+static void join_choices(char *buf, size_t size, const char *const *choices)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; choices[i] && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      !i ? "" : choices[i + 1] ? ", " : " or ", choices[i]);
+}
+
+/*
+ * The argument of an option the parser stores: 0 when taken, else the
+ * exit code after a message.
+ */
+static int store_option(const struct tool_cmd *cmd, const struct tool_option *op,
+			const char *arg, void *ctx)
+{
+	void *value = (char *)ctx + op->offset;
+	char list[256];
+	unsigned int i;
+
+	if (op->kind == TOOL_OPTION_U64) {
+		if (tool_parse_u64(arg, value))
+			return 0;
+		return tool_usage_error(cmd->prog, cmd->name, "--%s needs a number, got '%s'",
+					op->opt.name, arg);
+	}
+	for (i = 0; op->choices[i]; i++)
+		if (!strcmp(arg, op->choices[i])) {
+			*(unsigned int *)value = i;
+			return 0;
+		}
+	join_choices(list, sizeof(list), op->choices);
+	return tool_usage_error(cmd->prog, cmd->name, "unknown %s '%s' (%s)", op->opt.name, arg,
+				list);
+}
+
+/* -i FILE or a FILE argument of a command of several inputs */
+static void add_input(struct tool_args *a, const char *path)
+{
+	a->inputs[a->nr_inputs++] = path;
 }
 
 /* A shared option that is no selection or stack option: true when taken. */
@@ -201,13 +263,22 @@ static int take_option(const struct tool_cmd *cmd, struct tool_args *a, void *ct
 {
 	const struct tool_flag *flag = own_flag(cmd, c);
 	bool symbols = cmd->groups & TOOL_ARG_SYMBOLS;
+	const struct tool_option *op;
+	bool own;
 
 	if (flag) {
 		*(bool *)((char *)ctx + flag->offset) = flag->value;
 		return 0;
 	}
-	if (own_option(cmd, c))
+	op = own_option(cmd, c, &own);
+	if (op && op->kind != TOOL_OPTION_CALL)
+		return store_option(cmd, op, optarg, ctx);
+	if (own)
 		return cmd->option(c, optarg, ctx);
+	if (c == 'i' && (cmd->groups & TOOL_ARG_INPUTS)) {
+		add_input(a, optarg);
+		return 0;
+	}
 	if (shared_option(a, c, optarg))
 		return 0;
 	return select_or_stack_option(&a->cs, symbols ? &a->so : NULL, c, optarg, argc, argv);
@@ -237,6 +308,23 @@ static int check_args(const struct tool_cmd *cmd, struct tool_args *a)
 	return 0;
 }
 
+/*
+ * Every FILE argument after the -i ones, in the order given; none: perf's
+ * rule (tool_default_input()).  Returns the first, or NULL after a message.
+ */
+static const char *find_inputs(struct tool_args *a, int argc, char **argv, int first)
+{
+	int i;
+
+	for (i = first; i < argc; i++)
+		add_input(a, argv[i]);
+	if (!a->nr_inputs) {
+		a->inputs[0] = tool_default_input(a->cmd->prog, a->cmd->name);
+		a->nr_inputs = a->inputs[0] ? 1 : 0;
+	}
+	return a->inputs[0];
+}
+
 int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct tool_args *a,
 		    void *ctx)
 {
@@ -247,6 +335,15 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 	memset(a, 0, sizeof(*a));
 	a->cmd = cmd;
 	cli_select_init(&a->cs, cmd->prog, cmd->name);
+	if (cmd->groups & TOOL_ARG_INPUTS) {
+		/* at most every argument, and the end */
+		a->inputs = calloc((size_t)argc + 1, sizeof(*a->inputs));
+		if (!a->inputs) {
+			tool_error(cmd->prog, cmd->name, "out of memory");
+			tool_args_free(a);
+			return TOOL_EXIT_IO;
+		}
+	}
 	build_longopts(cmd, longopts);
 	build_shortopts(cmd, shortopts, sizeof(shortopts));
 	/* glibc: optind 0 also resets the state kept between calls */
@@ -259,13 +356,25 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 			tool_args_free(a);
 			return tool_finish_output(cmd->prog, TOOL_EXIT_OK);
 		}
+		if (c == 'V' && (cmd->groups & TOOL_ARG_VERSION)) {
+			tool_args_free(a);
+			return tool_print_version(cmd->prog);
+		}
 		code = take_option(cmd, a, ctx, c, argc, argv);
 		if (code) {
 			tool_args_free(a);
 			return code;
 		}
 	}
-	a->input = cli_select_input(&a->cs, argc, argv, optind, cmd->default_input);
+	code = cmd->check ? cmd->check(a, ctx) : TOOL_ARGS_RUN;
+	if (code != TOOL_ARGS_RUN) {
+		tool_args_free(a);
+		return code;
+	}
+	if (cmd->groups & TOOL_ARG_INPUTS)
+		a->input = find_inputs(a, argc, argv, optind);
+	else
+		a->input = cli_select_input(&a->cs, argc, argv, optind, cmd->default_input);
 	if (!a->input)
 		tool_args_usage(cmd, stderr);
 	code = a->input ? check_args(cmd, a) : TOOL_EXIT_USAGE;
@@ -279,6 +388,9 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 void tool_args_free(struct tool_args *a)
 {
 	cli_select_free(&a->cs);
+	free(a->inputs);
+	a->inputs = NULL;
+	a->nr_inputs = 0;
 }
 
 /* where the help of every option starts */
@@ -332,7 +444,8 @@ void tool_args_usage(const struct tool_cmd *cmd, FILE *f)
 	for (i = 0; fl && !end_of_flags(&fl[i]); i++)
 		print_option(f, fl[i].short_name, fl[i].name, NULL, fl[i].help);
 	for (op = cmd->options; op && op->opt.name; op++)
-		print_option(f, op->opt.val < 256 ? (char)op->opt.val : 0, op->opt.name, op->arg, op->help);
+		print_option(f, op->opt.val > 0 && op->opt.val < 256 ? (char)op->opt.val : 0,
+			     op->opt.name, op->arg, op->help);
 	for (i = 1; i < NR_SHARED; i++) {
 		if (!(shared_longopts[i].group & cmd->groups))
 			continue;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tool_args.h - one parser for the command lines of the commands that
- * read one recording (perfconv's subcommands, perfsym).
+ * tool_args.h - one parser for the command lines of every command
+ * (perfconv's subcommands, perfcheck, perfsym).
  *
  * A command describes itself in a struct tool_cmd: the groups of options
  * it shares with the others, and its own options.  tool_args_parse()
@@ -22,6 +22,8 @@
 #include "perfdata/pd_symbols.h"
 #include "tool_select.h"
 
+struct tool_args;
+
 /* The groups of shared options a command takes (struct tool_cmd.groups). */
 enum tool_arg_group {
 	TOOL_ARG_OUTPUT = 1 << 0,	/* -o, --output OUT, never the input */
@@ -33,6 +35,10 @@ enum tool_arg_group {
 	TOOL_ARG_SYMBOLS = 1 << 5,
 	TOOL_ARG_BUILDID_DIR = 1 << 6,	/* --buildid-dir DIR */
 	TOOL_ARG_SRCLINE = 1 << 7,	/* --srcline: args.so.srcline */
+	/* -i FILE (repeatable) and FILE arguments, any number: args.inputs */
+	TOOL_ARG_INPUTS = 1 << 8,
+	TOOL_ARG_SYMFS = 1 << 10,	/* --symfs DIR alone (TOOL_ARG_SYMBOLS has it too) */
+	TOOL_ARG_VERSION = 1 << 11,	/* -V, --version */
 	/* modifier of TOOL_ARG_OUTPUT: */
 	TOOL_ARG_NAMED = 1 << 9,	/* -o '' is refused */
 };
@@ -56,12 +62,47 @@ struct tool_flag {
 #define TOOL_FLAG(name, short_name, type, member, value, help)	\
 	{ name, short_name, offsetof(type, member), value, help }
 
-/* An option of a command's own that takes an argument. */
+/* What the parser does with the argument of a command's own option. */
+enum tool_option_kind {
+	TOOL_OPTION_CALL,	/* hands it to cmd->option */
+	/*
+	 * A number (tool_parse_u64()) into the uint64_t at `offset` in the
+	 * context; else "--NAME needs a number, got 'ARG'", exit 2.
+	 */
+	TOOL_OPTION_U64,
+	/*
+	 * One of `choices`: its index into the unsigned int (or enum) at
+	 * `offset`; else "unknown NAME 'ARG' (A, B or C)", exit 2.
+	 */
+	TOOL_OPTION_CHOICE,
+};
+
+/*
+ * An option of a command's own that takes an argument, handed to
+ * cmd->option:
+ *	TOOL_CALL("table", 't', "NAME", "help")
+ * those the parser stores itself:
+ *	TOOL_U64("max-errors", struct pc_opts, max_errors, "N", "help")
+ *	TOOL_CHOICE("format", struct pc_opts, format, pc_formats, "FMT", "help")
+ */
 struct tool_option {
 	struct option opt;	/* for getopt_long(): name, has_arg, NULL, val */
 	const char *arg;	/* the argument's name in --help: "NAME" */
 	const char *help;
+	enum tool_option_kind kind;
+	size_t offset;		/* TOOL_OPTION_U64, TOOL_OPTION_CHOICE: of the value */
+	const char *const *choices;	/* TOOL_OPTION_CHOICE: NULL ended */
 };
+
+#define TOOL_CALL(name, val, arg, help)						\
+	{ { name, required_argument, NULL, val }, arg, help, TOOL_OPTION_CALL, 0, NULL }
+#define TOOL_U64(name, type, member, arg, help)					\
+	{ { name, required_argument, NULL, 0 }, arg, help, TOOL_OPTION_U64,	\
+	  offsetof(type, member), NULL }
+#define TOOL_CHOICE(name, type, member, choices, arg, help)			\
+	{ { name, required_argument, NULL, 0 }, arg, help, TOOL_OPTION_CHOICE,	\
+	  offsetof(type, member), choices }
+#define TOOL_OPTIONS_END { { NULL, 0, NULL, 0 }, NULL, NULL, TOOL_OPTION_CALL, 0, NULL }
 
 /*
  * What one command says of a shared option (by its long name) in place
@@ -81,7 +122,9 @@ struct tool_cmd {
 	/*
 	 * Its own options that take an argument, with their callback; their
 	 * values are characters ('t'), never those of the shared options
-	 * (0x1100 and up, tool_select.h) or of the flags (0x1400 and up).
+	 * (0x1100 and up, tool_select.h), of the flags (0x1400 and up) or of
+	 * the options without a value (0x1500 and up, given to those the
+	 * parser stores itself).
 	 */
 	const char *shortopts;		/* the command's own short options ("xt"), or NULL */
 	const struct tool_option *options; /* its own, { { NULL } } ended, or NULL */
@@ -90,6 +133,12 @@ struct tool_cmd {
 	 * longopts): 0 when taken, else the exit code after a message.
 	 */
 	int (*option)(int c, const char *arg, void *ctx);
+	/*
+	 * After the options, before the input is looked for (NULL: none):
+	 * TOOL_ARGS_RUN to go on, else the exit code, the command's work done
+	 * (perfcheck --list-checks) or after a message.
+	 */
+	int (*check)(struct tool_args *a, void *ctx);
 	/*
 	 * --help (on stdout; on stderr without an input): the head (usage
 	 * line and description), the options of the tables with their help
@@ -112,6 +161,9 @@ struct tool_cmd {
 struct tool_args {
 	const struct tool_cmd *cmd;
 	const char *input;		/* as given: a path, a directory or "-" */
+	/* TOOL_ARG_INPUTS: every input in the order given (input is the first) */
+	const char **inputs;
+	size_t nr_inputs;
 	const char *output;		/* -o OUT; NULL for standard output (none, or -o -) */
 	bool verbose;
 	bool strict;
@@ -125,13 +177,14 @@ struct tool_args {
 /*
  * Parse argv[0..argc) (argv[0] is the command's name) for `cmd`; `ctx` is
  * the command's context, where its flags set their bools and which
- * cmd->option is handed.  After the options, in this order: the input
- * (cli_select_input(); the usage on stderr when there is none), an empty
+ * cmd->option is handed.  After the options, in this order: cmd->check,
+ * the input (cli_select_input(), or every input with TOOL_ARG_INPUTS; the
+ * usage on stderr when there is none), an empty
  * output name (TOOL_ARG_NAMED), an output that is the input, the paths of
  * the symbol options (tool_check_sym_paths()), binary output on a
  * terminal.  Returns TOOL_ARGS_RUN, with `a` to be freed by
  * tool_args_free(); else the exit code, with `a` freed: 0 (or 3 when
- * standard output failed) after --help, 2 after a message.
+ * standard output failed) after --help or --version, 2 after a message.
  */
 int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct tool_args *a,
 		    void *ctx);

@@ -235,10 +235,10 @@ static int csv_option(int ch, const char *arg, void *ctx)
 }
 
 static const struct tool_option csv_options[] = {
-	{ { "table", required_argument, NULL, 't' }, "NAME",
-	  "only this table (repeat, or NAME,NAME); without -o\n"
-	  "(or with -o -) exactly one, written to standard output" },
-	{ { NULL, 0, NULL, 0 }, NULL, NULL },
+	TOOL_CALL("table", 't', "NAME",
+		  "only this table (repeat, or NAME,NAME); without -o\n"
+		  "(or with -o -) exactly one, written to standard output"),
+	TOOL_OPTIONS_END,
 };
 
 static const struct tool_help csv_help[] = {
