@@ -212,6 +212,11 @@ static void *prefetch_main(void *arg)
 		return NULL;
 	p->nr = pd_kallsyms_load(fd, &p->syms, &p->text);
 	close(fd);
+	/* what load_kernel() does next to any table read, here off its thread */
+	if (p->nr > 0) {
+		pd_symtab_fixup_end(&p->syms, true);
+		pd_symtab_fixup_duplicate(&p->syms);
+	}
 	return NULL;
 }
 

@@ -1479,6 +1479,7 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	char q[PATH_MAX + 3];
 	char which[PATH_MAX] = "";
 	uint64_t text = 0, delta = 0;
+	bool fixed = false;
 	struct map *vm;
 	uint32_t first, last;
 	size_t i;
@@ -1499,6 +1500,7 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	nr = -1;
 	if (m->kallsyms_prefetch) {
 		nr = pd_kallsyms_prefetch_take(m->kallsyms_prefetch, which, &k->syms, &text);
+		fixed = nr > 0;
 		pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
 		m->kallsyms_prefetch = NULL;
 	}
@@ -1512,8 +1514,10 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	}
 	if (m->ref_text && text)
 		delta = text - m->ref_text;
-	pd_symtab_fixup_end(&k->syms, true);
-	pd_symtab_fixup_duplicate(&k->syms);
+	if (!fixed) {
+		pd_symtab_fixup_end(&k->syms, true);
+		pd_symtab_fixup_duplicate(&k->syms);
+	}
 	split_kallsyms(m, k, delta);
 	for (i = 0; i < m->kmaps.nr; i++)
 		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE)

@@ -277,7 +277,8 @@ struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *path);
 /*
  * Its result moved into the empty table t, once the thread is done, and
  * its count of symbols; -1 where it read another file or failed: t is
- * then as it was.  It stays to be freed.
+ * then as it was.  A table taken had pd_symtab_fixup_end(t, true) and
+ * pd_symtab_fixup_duplicate() applied already.  It stays to be freed.
  */
 long pd_kallsyms_prefetch_take(struct pd_kallsyms_prefetch *p, const char *path,
 			       struct pd_symtab *t, uint64_t *text_addr);
