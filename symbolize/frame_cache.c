@@ -188,16 +188,24 @@ void pd_frame_cache_forget(struct pd_frame_cache *c)
 	}
 }
 
-/* An entry's key; 0 (never kept) when the machine had no version for it. */
-static inline uint64_t ent_key(const struct pd_frame_cache *c, const struct pd_sym_ip *e,
-			       uint64_t uver, uint64_t kver)
+/* What the keys of a version share; 0 when the machine had no version. */
+static inline uint64_t key_base(const struct pd_frame_cache *c, uint64_t version)
 {
-	uint64_t version = e->cpumode == PD_CPUMODE_USER ? uver : kver;
-
 	/* versions come one by one from a counter: 2^48 of them is out of reach */
 	if (!version || version >> 48)
 		return 0;
-	return version << 16 | (uint64_t)c->gen << 8 | e->cpumode | (e->unwound ? MODE_UNWOUND : 0);
+	return version << 16 | (uint64_t)c->gen << 8;
+}
+
+/*
+ * An entry's key from the key bases of the thread's user and kernel
+ * versions; 0 (never kept) when the machine had no version for it.
+ */
+static inline uint64_t ent_key(const struct pd_sym_ip *e, uint64_t ubase, uint64_t kbase)
+{
+	uint64_t base = e->cpumode == PD_CPUMODE_USER ? ubase : kbase;
+
+	return base ? base | e->cpumode | (e->unwound ? MODE_UNWOUND : 0) : 0;
 }
 
 static inline uint32_t ent_slot(const struct pd_frame_cache *c, uint64_t ip, uint64_t key)
@@ -280,28 +288,44 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 			    const struct pd_sym_ip *st, size_t n, struct pd_frame_ref *out)
 {
 	struct pd_machine *m = c->m;
-	uint64_t uver = 1, kver = 1, k0 = 0;
+	uint64_t ubase, kbase, k0 = 0;
 	size_t i, j;
 
 	/* resolved as far as there is room */
 	if (n > c->cap && grow(c, n) < 0)
 		n = c->cap;
 	/* version 0 (the machine out of memory): resolved, but not kept */
-	if (m) {
-		uver = pd_machine_version(m, pid, tid, PD_CPUMODE_USER);
-		kver = pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL);
-	}
+	ubase = key_base(c, m ? pd_machine_version(m, pid, tid, PD_CPUMODE_USER) : 1);
+	kbase = key_base(c, m ? pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL) : 1);
 	/*
 	 * Two passes: the first finds every entry's slot and prefetches it,
 	 * so that the cache misses of a deep stack overlap instead of coming
 	 * one after the other.
 	 */
 	for (i = 0; i < n; i++) {
-		c->key[i] = ent_key(c, &st[i], uver, kver);
+		c->key[i] = ent_key(&st[i], ubase, kbase);
 		c->idx[i] = ent_slot(c, st[i].ip, c->key[i]);
 		__builtin_prefetch(&c->ents[c->idx[i]]);
 	}
+	/* most stacks: every entry known, nothing to resolve, nothing to protect */
 	for (i = 0; i < n; i++) {
+		uint32_t slot = c->idx[i];
+		struct ent *e = &c->ents[slot];
+
+		if (e->key != c->key[i] || e->ip != st[i].ip || !c->key[i] || !e->value[0])
+			break;
+		out[i].value = e->value;
+		out[i].site = NULL;
+		out[i].frame = c->frames ? &c->frames[slot] : NULL;
+	}
+	if (i == n)
+		return n;
+	/* the entries found so far stay while the others are resolved */
+	for (j = 0; j < i; j++) {
+		mark(c->ent_mark, c->idx[j]);
+		c->sidx[j] = NO_SITE;
+	}
+	for (; i < n; i++) {
 		uint32_t slot = c->idx[i];
 		struct ent *e = &c->ents[slot];
 		struct pd_frame_ref *r = &out[i];
@@ -340,10 +364,10 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 			/* this key is stale already: no hits for it */
 			if (own)
 				e->key = 0;
-			uver = pd_machine_version(m, pid, tid, PD_CPUMODE_USER);
-			kver = pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL);
+			ubase = key_base(c, pd_machine_version(m, pid, tid, PD_CPUMODE_USER));
+			kbase = key_base(c, pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL));
 			for (j = i + 1; j < n; j++) {
-				c->key[j] = ent_key(c, &st[j], uver, kver);
+				c->key[j] = ent_key(&st[j], ubase, kbase);
 				c->idx[j] = ent_slot(c, st[j].ip, c->key[j]);
 			}
 		}
