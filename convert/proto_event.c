@@ -78,6 +78,7 @@ enum pe_kind {
 	PK_STR,
 	PK_STR_MD5,	/* the string, then its md5 prefix at the next field */
 	PK_IS_OUT,	/* a string: whether it is "out", as a bool */
+	PK_VERSION,	/* not written: the record's format version, for PF_V1 */
 	PK_READ_FIRST,	/* read values: the first one's value, the times, its id */
 	PK_READ_INFO,	/* read values: a ReadInfo message */
 	PK_BYTES,
@@ -96,6 +97,7 @@ enum {
 	PF_LATE = 4,	/* written when its message closes */
 	PF_QUIPPER = 8,	/* PK_MSG: a type quipper keeps (it drops the others) */
 	PF_DIRECT = 16,	/* PK_MSG: written field by field in pe_encode_event() */
+	PF_V1 = 32,	/* only when the record's format version (PK_VERSION) is 1 or more */
 };
 
 struct pe_field {
@@ -141,7 +143,6 @@ static const struct pe_field messages[] = {
 	/* looked up for every record: SAMPLE first */
 	MSG(SAMPLE, EV_SAMPLE, 0, Q | D),
 	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D),
-	MSG(AUXTRACE_ERROR, EV_AUXTRACE_ERROR, 0, Q | D),
 	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D), MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, D),
 	MSG(SP_UNWINDING_RESULT, EV_SIMPLEPERF, 0, D),
 	/* no message: the header and the timestamp only */
@@ -177,6 +178,13 @@ static const struct pe_field messages[] = {
 	MSG(CGROUP, EV_CGROUP, 3, Q), U("id", 1), F("path", 2, PK_STR),
 	MSG(KSYMBOL, EV_KSYMBOL, 6, Q), U("addr", 1), U("len", 2), U("ksym_type", 3), U("flags", 4),
 	F("name", 5, PK_STR),
+	/* fmt 0 has no time: the message starts where it would be */
+	MSG(AUXTRACE_ERROR, EV_AUXTRACE_ERROR, 0, Q), U32("error_type", 1), U32("code", 2),
+	U32("cpu", 3), U32("pid", 4), U32("tid", 5), F("fmt", 0, PK_VERSION),
+	FF("fmt", 1000, PK_U64, PF_EXT | PF_LATE), U("ip", 6),
+	FF("time", 1001, PK_U64, PF_EXT | PF_LATE | PF_V1),
+	FF("machine_pid", 1002, PK_U32, PF_EXT | PF_LATE), FF("vcpu", 1003, PK_U32, PF_EXT | PF_LATE),
+	F("msg", 7, PK_STR_MD5),
 	MSG(ID_INDEX, EV_ID_INDEX, 0, Q), SUB("entries", 1, PK_ENTRIES, f_id_index),
 	MSG(BPF_EVENT, EV_BPF_EVENT, 5, 0), U("bpf_type", 1), U("flags", 2), U("id", 3),
 	F("tag", 4, PK_BYTES),
@@ -253,6 +261,7 @@ struct pe_late {
 struct pe_sink {
 	struct pw_buf *b;
 	bool ext;
+	uint64_t version;		/* PK_VERSION's value */
 	unsigned int depth, nlate;
 	struct pe_level lv[4];		/* the walk nests two levels deep at most */
 	struct pe_late late[4];
@@ -311,7 +320,9 @@ static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags
 		pw_close(s->b, m);
 	}
 	EACH_FIELD(s, f, name, v) {
-		if (f->kind > PK_BIT2)
+		if (f->kind == PK_VERSION)
+			s->version = v;
+		if (f->kind > PK_BIT2 || ((f->flags & PF_V1) && s->version < 1))
 			continue;
 		if (!(f->flags & PF_LATE))
 			put_value(s->b, f, v);
@@ -878,7 +889,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 {
 	const uint32_t type = rec->type;
 	const struct pe_field *msg = rec->decoded ? message_of(type) : NULL;
-	size_t m;
 
 	if (!ext && (!msg || !(msg->flags & PF_QUIPPER)))
 		return false;
@@ -920,29 +930,6 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	case PD_REC_SAMPLE:
 		enc_sample(b, &rec->u.sample, ext);
 		break;
-	case PD_REC_AUXTRACE_ERROR: {
-		const struct pd_rec_auxtrace_error *a = &rec->u.auxtrace_error;
-
-		m = pw_open(b, EV_AUXTRACE_ERROR);
-		pw_u64(b, 1, a->type);
-		pw_u64(b, 2, a->code);
-		pw_u64(b, 3, a->cpu);
-		pw_u64(b, 4, a->pid);
-		pw_u64(b, 5, a->tid);
-		pw_u64(b, 6, a->ip);
-		pw_str_md5(b, 7, 8, a->msg);
-		if (ext) {
-			pw_u64(b, 1000, a->fmt);
-			if (a->fmt >= 1)
-				pw_u64(b, 1001, a->time);
-			if (a->fmt >= 2) {
-				pw_u64(b, 1002, a->machine_pid);
-				pw_u64(b, 1003, a->vcpu);
-			}
-		}
-		pw_close(b, m);
-		break;
-	}
 	case PD_REC_BPF_METADATA:
 		enc_bpf_metadata(b, rec, ext);
 		break;
