@@ -58,25 +58,25 @@ static void *nomem(struct csv_ctx *c)
  * of `size` bytes added under `hash`, all zero (which callers tell by a
  * field they always set).  NULL when out of memory.
  */
-static void *agg_entry(struct csv_ctx *c, struct csv_map *map, uint64_t hash, csv_eq_fn eq,
+static void *agg_entry(struct csv_ctx *c, struct hmap *map, uint64_t hash, hmap_eq_fn eq,
 		       const void *key, size_t size)
 {
-	void *e = csv_map_find(map, hash, eq, key);
+	void *e = hmap_find(map, hash, eq, key);
 
 	if (e)
 		return e;
-	e = csv_arena_alloc(&c->arena, size);
-	if (!e || csv_map_add(map, hash, e))
+	e = arena_alloc(&c->arena, size);
+	if (!e || hmap_add(map, hash, e))
 		return nomem(c);
 	return e;
 }
 
 /* An aggregated table written: a row per entry, in the order of cmp. */
-static void write_sorted(struct csv_ctx *c, const struct csv_map *map,
+static void write_sorted(struct csv_ctx *c, const struct hmap *map,
 			 int (*cmp)(const void *, const void *),
 			 void (*row)(struct csv_ctx *c, const void *entry))
 {
-	void **v = csv_map_items(map);
+	void **v = hmap_items(map);
 	size_t i;
 
 	if (map->nr && !v) {
@@ -257,7 +257,7 @@ static const struct csv_fname *fname_add(struct csv_ctx *c, struct csv_fname *e,
 	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
 	e->sym_plain = csv_is_plain(sym_col, e->sym_len);
 	e->dso_plain = csv_is_plain(dso_col, e->dso_len);
-	if (csv_map_add(&c->names, h, e))
+	if (hmap_add(&c->names, h, e))
 		return nomem(c);
 	return e;
 }
@@ -265,14 +265,14 @@ static const struct csv_fname *fname_add(struct csv_ctx *c, struct csv_fname *e,
 static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_frame *f)
 {
 	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map, false };
-	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.has_map));
-	struct csv_fname *e = csv_map_find(&c->names, h, fname_eq, &k);
+	uint64_t h = hash_ptr(k.dso, hash_ptr(k.sym, k.has_map));
+	struct csv_fname *e = hmap_find(&c->names, h, fname_eq, &k);
 	const char *chain;
 	size_t n;
 
 	if (e)
 		return e;
-	e = csv_arena_alloc(&c->arena, sizeof(*e));
+	e = arena_alloc(&c->arena, sizeof(*e));
 	if (!e)
 		return nomem(c);
 	e->dso = k.dso;
@@ -285,7 +285,7 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 	 * went.  perf script's DSO column is the mapped path, so its basename.
 	 */
 	if (f->sym) {
-		chain = csv_intern(&c->str, f->sym, strlen(f->sym));
+		chain = str_pool_intern(&c->str, f->sym, strlen(f->sym));
 	} else if (f->has_map && f->dso_name) {
 		const char *b = basename_of(f->dso_name);
 
@@ -295,9 +295,9 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 		c->scratch[0] = '[';
 		memcpy(c->scratch + 1, b, n);
 		c->scratch[n + 1] = ']';
-		chain = csv_intern(&c->str, c->scratch, n + 2);
+		chain = str_pool_intern(&c->str, c->scratch, n + 2);
 	} else {
-		chain = csv_intern(&c->str, "[unknown]", 9);
+		chain = str_pool_intern(&c->str, "[unknown]", 9);
 	}
 	if (!chain)
 		return nomem(c);
@@ -308,7 +308,7 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 	if (!n && c->nomem)
 		return NULL;
 	n = tidy_folded(c->scratch, n);
-	e->folded = csv_intern(&c->str, c->scratch, n);
+	e->folded = str_pool_intern(&c->str, c->scratch, n);
 	if (!e->folded)
 		return nomem(c);
 
@@ -331,14 +331,14 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	size_t n = strlen(name);
 	uint64_t h;
 
-	k.sym = csv_intern(&c->str, name, n);
+	k.sym = str_pool_intern(&c->str, name, n);
 	if (!k.sym)
 		return nomem(c);
-	h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, 2));
-	e = csv_map_find(&c->names, h, fname_eq, &k);
+	h = hash_ptr(k.dso, hash_ptr(k.sym, 2));
+	e = hmap_find(&c->names, h, fname_eq, &k);
 	if (e)
 		return e;
-	e = csv_arena_alloc(&c->arena, sizeof(*e));
+	e = arena_alloc(&c->arena, sizeof(*e));
 	if (!e || !ensure_scratch(c, n + sizeof(tag)))
 		return nomem(c);
 	e->dso = k.dso;
@@ -347,12 +347,12 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	e->inlined = true;
 	memcpy(c->scratch, name, n);
 	memcpy(c->scratch + n, tag, sizeof(tag));
-	e->chain = csv_intern(&c->str, c->scratch, n + sizeof(tag) - 1);
+	e->chain = str_pool_intern(&c->str, c->scratch, n + sizeof(tag) - 1);
 	if (!e->chain)
 		return nomem(c);
 	e->chain_len = (uint32_t)(n + sizeof(tag) - 1);
 	memcpy(c->scratch, name, n);
-	e->folded = csv_intern(&c->str, c->scratch, tidy_folded(c->scratch, n));
+	e->folded = str_pool_intern(&c->str, c->scratch, tidy_folded(c->scratch, n));
 	if (!e->folded)
 		return nomem(c);
 	return fname_add(c, e, h, e->chain, f->dso_name ? f->dso_name : "[unknown]");
@@ -375,16 +375,16 @@ static const struct csv_inl *inl_of(struct csv_ctx *c, const struct pd_sym_frame
 {
 	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
 	struct csv_inl k = { f->dso, f->addr, 0 }, *e;
-	uint64_t h = csv_hash_ptr(k.dso, k.addr ^ 0x5bd1e995);
+	uint64_t h = hash_ptr(k.dso, k.addr ^ 0x5bd1e995);
 	size_t n, i;
 
 	if (!f->unwound || !f->has_map || !f->dso)
 		return NULL;
-	e = csv_map_find(&c->inls, h, inl_eq, &k);
+	e = hmap_find(&c->inls, h, inl_eq, &k);
 	if (e)
 		return e;
 	n = pd_machine_inline_frames(c->m, f, in, PD_SYM_MAX_INLINE + 1);
-	e = csv_arena_alloc(&c->arena, sizeof(*e) + n * sizeof(e->names[0]));
+	e = arena_alloc(&c->arena, sizeof(*e) + n * sizeof(e->names[0]));
 	if (!e)
 		return nomem(c);
 	*e = k;
@@ -394,7 +394,7 @@ static const struct csv_inl *inl_of(struct csv_ctx *c, const struct pd_sym_frame
 			return NULL;
 	}
 	e->n = (uint32_t)n;
-	if (csv_map_add(&c->inls, h, e))
+	if (hmap_add(&c->inls, h, e))
 		return nomem(c);
 	return e;
 }
@@ -528,7 +528,7 @@ static struct func *func_get(struct csv_ctx *c, int ev, const struct csv_frame *
 		fr->name->inlined ? fr->name->chain : fr->f->sym,
 		fr->f->sym ? fr->f->sym_start : 0,
 	};
-	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
+	uint64_t h = hash_ptr(k.dso, hash_ptr(k.sym, k.sym_start ^ ((uint64_t)ev << 56)));
 	struct func *fn = agg_entry(c, &c->funcs, h, func_eq, &k, sizeof(*fn));
 
 	if (!fn || fn->name)
@@ -614,7 +614,7 @@ static bool line_eq(const void *item, const void *key)
 static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_frame *f)
 {
 	struct srcpos k = { f->has_map ? f->dso : NULL, f->addr, NULL, 0 };
-	uint64_t h = csv_hash_ptr(k.dso, k.addr);
+	uint64_t h = hash_ptr(k.dso, k.addr);
 	struct srcpos *sp = agg_entry(c, &c->srccache, h, srcpos_eq, &k, sizeof(*sp));
 	struct pd_sym_srcline sl;
 	const char *file = "";
@@ -626,7 +626,7 @@ static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_fra
 		file = sl.pos[0].file;
 		sp->line = sl.pos[0].line;
 	}
-	sp->file = csv_intern(&c->str, file, strlen(file));
+	sp->file = str_pool_intern(&c->str, file, strlen(file));
 	if (!sp->file)
 		return nomem(c);
 	return sp;
@@ -643,7 +643,7 @@ static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struc
 	k.ev = ev;
 	k.file = sp->file;
 	k.line = sp->line;
-	h = csv_hash_ptr(k.file, ((uint64_t)(unsigned int)ev << 32) | k.line);
+	h = hash_ptr(k.file, ((uint64_t)(unsigned int)ev << 32) | k.line);
 	la = agg_entry(c, &c->lines, h, line_eq, &k, sizeof(*la));
 	if (!la)
 		return;
@@ -683,7 +683,7 @@ static const char *folded_comm(struct csv_ctx *c, const char *comm)
 		return NULL;
 	for (i = 0; i < n; i++)
 		c->scratch[i] = comm[i] == ' ' ? '_' : comm[i];
-	return csv_intern(&c->str, c->scratch, n);
+	return str_pool_intern(&c->str, c->scratch, n);
 }
 
 static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char *comm,
@@ -714,7 +714,7 @@ static void folded_sample(struct csv_ctx *c, int ev, uint64_t period, const char
 		c->fkey[1 + i] = fr[n - 1 - i].name->folded;
 	k.n = (uint32_t)(n + 1);
 	k.names = c->fkey;
-	h = csv_hash_bytes(c->fkey, k.n * sizeof(*c->fkey), 17);
+	h = hash_bytes(c->fkey, k.n * sizeof(*c->fkey), 17);
 	st = agg_entry(c, &c->folded, h, stack_eq, &k, sizeof(*st) + k.n * sizeof(*st->names));
 	if (!st)
 		return;
@@ -1455,9 +1455,9 @@ static int folded_cmp(const void *a, const void *b)
 static void write_folded(struct csv_ctx *c)
 {
 	struct csv_out *o = &c->out[CSV_FOLDED];
-	struct stack **v = (struct stack **)csv_map_items(&c->folded);
+	struct stack **v = (struct stack **)hmap_items(&c->folded);
 	struct folded_line *lines;
-	struct csv_arena a = { 0 };
+	struct arena a = { 0 };
 	size_t i, k;
 
 	if (!c->folded.nr)
@@ -1472,7 +1472,7 @@ static void write_folded(struct csv_ctx *c)
 
 		for (k = 0; k < st->n; k++)
 			cap += 3 * strlen(st->names[k]) + 1;
-		s = csv_arena_alloc(&a, cap + 1);
+		s = arena_alloc(&a, cap + 1);
 		if (!s)
 			goto nomem;
 		for (k = 0; k < st->n; k++) {
@@ -1499,7 +1499,7 @@ static void write_folded(struct csv_ctx *c)
 nomem:
 	c->nomem = true;
 out:
-	csv_arena_free(&a);
+	arena_free(&a);
 	free(lines);
 	free(v);
 }
@@ -1530,14 +1530,14 @@ void csv_ctx_free(struct csv_ctx *c)
 {
 	csv_samples_stop(c);
 	free(c->ev.v);
-	csv_map_free(&c->names);
-	csv_map_free(&c->funcs);
-	csv_map_free(&c->lines);
-	csv_map_free(&c->srccache);
-	csv_map_free(&c->inls);
-	csv_map_free(&c->folded);
-	csv_strings_free(&c->str);
-	csv_arena_free(&c->arena);
+	hmap_free(&c->names);
+	hmap_free(&c->funcs);
+	hmap_free(&c->lines);
+	hmap_free(&c->srccache);
+	hmap_free(&c->inls);
+	hmap_free(&c->folded);
+	str_pool_free(&c->str);
+	arena_free(&c->arena);
 	pd_members_free(c->members);
 	pd_frame_cache_free(c->fc);
 	free(c->scratch);

@@ -21,7 +21,7 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/pd_symbols.h"
 
-#include "csv_agg.h"
+#include "hmap.h"
 #include "csv_out.h"
 #include "batch_pipe.h"
 #include "type_counts.h"
@@ -111,8 +111,8 @@ struct csv_ctx {
 	bool folded_other;	/* samples of other events were left out of it */
 	bool nomem;
 
-	struct csv_strings str;
-	struct csv_arena arena;
+	struct str_pool str;
+	struct arena arena;
 
 	/* stats: the records by type, as the driver counted them */
 	const struct type_counts *types;
@@ -120,16 +120,16 @@ struct csv_ctx {
 
 	/* functions, lines, folded (processes: the machine's, pd_machine_processes()) */
 	uint64_t sample_no;
-	struct csv_map names;
-	struct csv_map funcs;
-	struct csv_map lines;
-	struct csv_map srccache;
-	struct csv_map folded;
+	struct hmap names;
+	struct hmap funcs;
+	struct hmap lines;
+	struct hmap srccache;
+	struct hmap folded;
 
 	/* resolved frames, with their names and inline frames */
 	struct pd_frame_cache *fc;
 	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
-	struct csv_map inls;	/* struct csv_inl by (DSO, address) */
+	struct hmap inls;	/* struct csv_inl by (DSO, address) */
 	struct csv_frame xfr[CSV_MAX_XSTACK];	/* the sample's frames, inline ones expanded */
 	const char *fkey[CSV_MAX_XSTACK + 2];
 	char *scratch;

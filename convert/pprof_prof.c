@@ -33,7 +33,7 @@
 
 #include "../common/grow.h"
 #include "batch_pipe.h"
-#include "csv_agg.h"
+#include "hmap.h"
 #include "pprof_prof.h"
 #include "proto_wire.h"
 #include "profile.pb-c.h"
@@ -158,8 +158,8 @@ struct pp_ev {
 struct pp_prof {
 	struct pd_machine *m;
 	bool srcline;
-	struct csv_arena arena;
-	struct csv_map strs, mappings, sym_funcs, inl_funcs, stacks;
+	struct arena arena;
+	struct hmap strs, mappings, sym_funcs, inl_funcs, stacks;
 	/* strings, functions and locations by id - 1, in the order written */
 	struct pp_str **str_by_idx;
 	size_t nr_strs, cap_strs;
@@ -176,7 +176,7 @@ struct pp_prof {
 	int agg_err, agg_errno;		/* its failure */
 	struct pp_stack **stack_list;	/* in the order first seen */
 	size_t nr_stacks, cap_stacks;
-	struct csv_arena stack_arena;
+	struct arena stack_arena;
 	FILE *spill;			/* NULL until the first spill */
 	bool spill_failed;
 	struct zspill *zs;		/* the spilled samples encoded and deflated */
@@ -211,16 +211,16 @@ static bool str_eq(const void *item, const void *key)
 static int64_t str_idx_n(struct pp_prof *p, const char *s, size_t len)
 {
 	struct str_key k = { s, len };
-	uint64_t h = csv_hash_bytes(s, len, 3);
-	struct pp_str *e = csv_map_find(&p->strs, h, str_eq, &k);
+	uint64_t h = hash_bytes(s, len, 3);
+	struct pp_str *e = hmap_find(&p->strs, h, str_eq, &k);
 
 	if (e)
 		return (int64_t)e->idx;
 	if (len > UINT32_MAX || !grow_array(&p->str_by_idx, &p->cap_strs, p->nr_strs + 1,
 				      sizeof(*p->str_by_idx)))
 		return -1;
-	e = csv_arena_alloc(&p->arena, sizeof(*e) + len + 1);
-	if (!e || csv_map_add(&p->strs, h, e))
+	e = arena_alloc(&p->arena, sizeof(*e) + len + 1);
+	if (!e || hmap_add(&p->strs, h, e))
 		return -1;
 	memcpy(e->s, s, len);
 	e->len = (uint32_t)len;
@@ -279,8 +279,8 @@ static int64_t build_id_idx(struct pp_prof *p, const struct pd_dso *dso)
 static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_frame *f)
 {
 	struct map_key k = { f->dso, f->map_pgoff, f->map_end - f->map_start };
-	uint64_t h = csv_hash_ptr(k.dso, csv_hash_u64(k.pgoff, k.len));
-	struct pp_mapping *mp = csv_map_find(&p->mappings, h, map_eq, &k);
+	uint64_t h = hash_ptr(k.dso, hash_u64(k.pgoff, k.len));
+	struct pp_mapping *mp = hmap_find(&p->mappings, h, map_eq, &k);
 	const char *name;
 	int64_t fn, bid;
 
@@ -295,8 +295,8 @@ static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_fram
 	if (fn < 0 || bid < 0 ||
 	    !grow_array(&p->map_list, &p->cap_maps, p->nr_maps + 1, sizeof(*p->map_list)))
 		return NULL;
-	mp = csv_arena_alloc(&p->arena, sizeof(*mp));
-	if (!mp || csv_map_add(&p->mappings, h, mp))
+	mp = arena_alloc(&p->arena, sizeof(*mp));
+	if (!mp || hmap_add(&p->mappings, h, mp))
 		return NULL;
 	mp->id = p->nr_maps + 1;
 	mp->dso = k.dso;
@@ -334,15 +334,15 @@ static bool inl_func_eq(const void *item, const void *key)
 	return a->name == k->name && a->filename == k->filename;
 }
 
-static struct pp_func *func_new(struct pp_prof *p, struct csv_map *map, uint64_t h,
+static struct pp_func *func_new(struct pp_prof *p, struct hmap *map, uint64_t h,
 				const struct func_key *k)
 {
 	struct pp_func *fn;
 
 	if (!grow_array(&p->funcs, &p->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
 		return NULL;
-	fn = csv_arena_alloc(&p->arena, sizeof(*fn));
-	if (!fn || csv_map_add(map, h, fn))
+	fn = arena_alloc(&p->arena, sizeof(*fn));
+	if (!fn || hmap_add(map, h, fn))
 		return NULL;
 	fn->id = p->nr_funcs + 1;
 	fn->dso = k->dso;
@@ -362,8 +362,8 @@ static struct pp_func *func_new(struct pp_prof *p, struct csv_map *map, uint64_t
 static struct pp_func *sym_func(struct pp_prof *p, const struct pd_sym_frame *f, const char *file)
 {
 	struct func_key k = { f->has_map ? (const void *)f->dso : NULL, f->sym, f->sym_start, 0, 0 };
-	uint64_t h = csv_hash_ptr(k.dso, csv_hash_ptr(k.sym, k.sym_start));
-	struct pp_func *fn = csv_map_find(&p->sym_funcs, h, sym_func_eq, &k);
+	uint64_t h = hash_ptr(k.dso, hash_ptr(k.sym, k.sym_start));
+	struct pp_func *fn = hmap_find(&p->sym_funcs, h, sym_func_eq, &k);
 	int64_t s;
 
 	if (!fn) {
@@ -396,8 +396,8 @@ static struct pp_func *inline_func(struct pp_prof *p, const char *name, const ch
 		return NULL;
 	k.name = (uint64_t)n;
 	k.filename = (uint64_t)fl;
-	h = csv_hash_u64(k.name, k.filename);
-	fn = csv_map_find(&p->inl_funcs, h, inl_func_eq, &k);
+	h = hash_u64(k.name, k.filename);
+	fn = hmap_find(&p->inl_funcs, h, inl_func_eq, &k);
 	return fn ? fn : func_new(p, &p->inl_funcs, h, &k);
 }
 
@@ -408,7 +408,7 @@ static bool write_location(struct gz_buf *g, uint64_t id, uint64_t mapping_id,
 
 static inline uint64_t loc_hash(uint32_t map_key, uint64_t address, const char *sym)
 {
-	return csv_hash_ptr(sym, csv_hash_u64(address, map_key));
+	return hash_ptr(sym, hash_u64(address, map_key));
 }
 
 /*
@@ -737,7 +737,7 @@ static int spill(struct pp_prof *p)
 	if (p->stacks.cap)
 		memset(p->stacks.slots, 0, p->stacks.cap * sizeof(*p->stacks.slots));
 	p->stacks.nr = 0;
-	csv_arena_free(&p->stack_arena);
+	arena_free(&p->stack_arena);
 	p->nr_stacks = 0;
 	return 0;
 }
@@ -798,12 +798,12 @@ static int agg_add(struct pp_prof *p, const struct agg_rec *ar)
 	k.comm = ar->comm;
 	k.n = ar->n;
 	k.loc = ar->loc;
-	h = csv_hash_bytes(ar->loc, ar->n * sizeof(*ar->loc),
-			   csv_hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
-					k.comm ^ ((uint64_t)ar->ev << 40)));
+	h = hash_bytes(ar->loc, ar->n * sizeof(*ar->loc),
+		       hash_u64(((uint64_t)(uint32_t)k.pid << 32) | (uint32_t)k.tid,
+				k.comm ^ ((uint64_t)ar->ev << 40)));
 	if (ar->ev >= p->zs->nr_seen || !p->zs->seen[ar->ev])
 		zspill_seen(p, ar->ev);
-	sk = csv_map_find(&p->stacks, h, stack_eq, &k);
+	sk = hmap_find(&p->stacks, h, stack_eq, &k);
 	if (!sk) {
 		if (!grow_array(&p->stack_list, &p->cap_stacks, p->nr_stacks + 1,
 			  sizeof(*p->stack_list)))
@@ -811,8 +811,8 @@ static int agg_add(struct pp_prof *p, const struct agg_rec *ar)
 		if (p->stack_arena.total + p->stacks.cap * sizeof(*p->stacks.slots) +
 		    p->cap_stacks * sizeof(*p->stack_list) >= p->stack_budget && spill(p))
 			return PD_STATUS_IO;
-		sk = csv_arena_alloc(&p->stack_arena, sizeof(*sk) + ar->n * sizeof(*sk->loc));
-		if (!sk || csv_map_add(&p->stacks, h, sk))
+		sk = arena_alloc(&p->stack_arena, sizeof(*sk) + ar->n * sizeof(*sk->loc));
+		if (!sk || hmap_add(&p->stacks, h, sk))
 			return PD_STATUS_NOMEM;
 		p->stack_list[p->nr_stacks++] = sk;
 		sk->ev = ar->ev;
@@ -1718,16 +1718,16 @@ void pp_free(struct pp_prof *p)
 		return;
 	/* the aggregating thread is done with the stacks after this */
 	batch_pipe_finish(&p->agg);
-	csv_map_free(&p->strs);
-	csv_map_free(&p->mappings);
-	csv_map_free(&p->sym_funcs);
-	csv_map_free(&p->inl_funcs);
-	csv_map_free(&p->stacks);
-	csv_arena_free(&p->stack_arena);
+	hmap_free(&p->strs);
+	hmap_free(&p->mappings);
+	hmap_free(&p->sym_funcs);
+	hmap_free(&p->inl_funcs);
+	hmap_free(&p->stacks);
+	arena_free(&p->stack_arena);
 	if (p->spill)
 		fclose(p->spill);
 	zspill_free(p->zs);
-	csv_arena_free(&p->arena);
+	arena_free(&p->arena);
 	if (p->gz) {
 		/* the second thread is done with the deflate state after this */
 		batch_pipe_finish(&p->gz->pipe);

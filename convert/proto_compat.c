@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
-#include "csv_agg.h"
+#include "hmap.h"
 #include "proto_compat.h"
 #include "proto_event.h"
 
@@ -383,7 +383,7 @@ static int deduce_huge_pages(struct pq_state *q)
  * time-sorted list: a copy of its parent's when that event is its FORK,
  * else of the kernel's (pid UINT32_MAX, a process of its own), and the
  * value kept is an index into arrays that grow.  Only the table is
- * shared: the writers' one hash table (csv_agg.h), entries in an arena.
+ * shared: the writers' one hash table (hmap.h), entries in an arena.
  */
 
 struct pid_entry {
@@ -392,8 +392,8 @@ struct pid_entry {
 };
 
 struct pid_index {
-	struct csv_map map;
-	struct csv_arena arena;
+	struct hmap map;
+	struct arena arena;
 	struct pid_entry *last;	/* the last one found: a run of samples is mostly one pid */
 };
 
@@ -410,11 +410,11 @@ static struct pid_entry *pid_entry(struct pid_index *t, uint32_t pid, bool add)
 
 	if (t->last && t->last->pid == pid)
 		return t->last;
-	h = csv_hash_u64(pid, 0);
-	e = csv_map_find(&t->map, h, pid_eq, &pid);
+	h = hash_u64(pid, 0);
+	e = hmap_find(&t->map, h, pid_eq, &pid);
 	if (!e && add) {
-		e = csv_arena_alloc(&t->arena, sizeof(*e));
-		if (!e || csv_map_add(&t->map, h, e))
+		e = arena_alloc(&t->arena, sizeof(*e));
+		if (!e || hmap_add(&t->map, h, e))
 			return NULL;
 		e->pid = pid;
 		e->idx = -1;
@@ -442,8 +442,8 @@ static bool pid_index_put(struct pid_index *t, uint32_t pid, int idx)
 
 static void pid_index_free(struct pid_index *t)
 {
-	csv_map_free(&t->map);
-	csv_arena_free(&t->arena);
+	hmap_free(&t->map);
+	arena_free(&t->arena);
 }
 
 /* ---- combining ---- */

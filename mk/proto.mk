@@ -20,8 +20,8 @@ LIBMD_LIBS := $(shell $(PKG_CONFIG) --libs libmd 2>/dev/null || echo -lmd)
 PROTO_SRCS := $(wildcard convert/proto_*.c)
 PROTO_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PROTO_SRCS))
 
-# the quipper rules keep their pid tables in the writers' hash table (csv_agg.c)
-PROTO_DEP_OBJS := $(OBJ)/convert/csv_agg.o
+# the quipper rules keep their pid tables in the writers' hash table (hmap.c)
+PROTO_DEP_OBJS := $(OBJ)/convert/hmap.o
 
 PERFCONV_EXTRA_LIBS += $(LIBMD_LIBS)
 TEST_EXTRA_LIBS += $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ) $(PROTOBUF_C_LIBS) $(LIBMD_LIBS)

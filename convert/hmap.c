@@ -1,30 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * csv_agg.c - arena, hash table and string interning for the aggregated
- * to-csv tables (see csv_agg.h).
+ * hmap.c - arena, hash table and string pool of the writers (see hmap.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv_agg.h"
+#include "hmap.h"
 
 #define CHUNK_MIN	(64u << 10)
 
-struct csv_chunk {
-	struct csv_chunk *next;
+struct arena_chunk {
+	struct arena_chunk *next;
 	size_t size;
 	/* 16 bytes of header keep the data 16-byte aligned */
 	unsigned char data[];
 };
 
-void *csv_arena_alloc(struct csv_arena *a, size_t size)
+void *arena_alloc(struct arena *a, size_t size)
 {
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
 	if (!a->head || a->cap - a->used < size) {
 		size_t csize = size > CHUNK_MIN ? size : CHUNK_MIN;
-		struct csv_chunk *c = calloc(1, sizeof(*c) + csize);
+		struct arena_chunk *c = calloc(1, sizeof(*c) + csize);
 
 		if (!c)
 			return NULL;
@@ -40,12 +39,12 @@ void *csv_arena_alloc(struct csv_arena *a, size_t size)
 	return p;
 }
 
-void csv_arena_free(struct csv_arena *a)
+void arena_free(struct arena *a)
 {
-	struct csv_chunk *c = a->head;
+	struct arena_chunk *c = a->head;
 
 	while (c) {
-		struct csv_chunk *next = c->next;
+		struct arena_chunk *next = c->next;
 
 		free(c);
 		c = next;
@@ -53,7 +52,7 @@ void csv_arena_free(struct csv_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void *csv_map_find(const struct csv_map *m, uint64_t hash, csv_eq_fn eq, const void *key)
+void *hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *key)
 {
 	size_t mask, i;
 
@@ -66,7 +65,7 @@ void *csv_map_find(const struct csv_map *m, uint64_t hash, csv_eq_fn eq, const v
 	return NULL;
 }
 
-static void place(struct csv_slot *slots, size_t cap, uint64_t hash, void *item)
+static void place(struct hmap_slot *slots, size_t cap, uint64_t hash, void *item)
 {
 	size_t mask = cap - 1, i;
 
@@ -76,12 +75,12 @@ static void place(struct csv_slot *slots, size_t cap, uint64_t hash, void *item)
 	slots[i].item = item;
 }
 
-int csv_map_add(struct csv_map *m, uint64_t hash, void *item)
+int hmap_add(struct hmap *m, uint64_t hash, void *item)
 {
 	/* at most half full: probe sequences stay short */
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 64, i;
-		struct csv_slot *ns = calloc(ncap, sizeof(*ns));
+		struct hmap_slot *ns = calloc(ncap, sizeof(*ns));
 
 		if (!ns)
 			return -1;
@@ -97,13 +96,13 @@ int csv_map_add(struct csv_map *m, uint64_t hash, void *item)
 	return 0;
 }
 
-void csv_map_free(struct csv_map *m)
+void hmap_free(struct hmap *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
-void **csv_map_items(const struct csv_map *m)
+void **hmap_items(const struct hmap *m)
 {
 	void **v;
 	size_t i, n = 0;
@@ -119,7 +118,7 @@ void **csv_map_items(const struct csv_map *m)
 	return v;
 }
 
-uint64_t csv_hash_bytes(const void *p, size_t n, uint64_t seed)
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed)
 {
 	const unsigned char *s = p;
 	uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL);
@@ -129,7 +128,7 @@ uint64_t csv_hash_bytes(const void *p, size_t n, uint64_t seed)
 		uint64_t w;
 
 		memcpy(&w, s, 8);
-		h = csv_hash_u64(h ^ w, 0);
+		h = hash_u64(h ^ w, 0);
 		s += 8;
 		n -= 8;
 	}
@@ -137,7 +136,7 @@ uint64_t csv_hash_bytes(const void *p, size_t n, uint64_t seed)
 		uint64_t w = 0;
 
 		memcpy(&w, s, n);
-		h = csv_hash_u64(h ^ w, 1);
+		h = hash_u64(h ^ w, 1);
 	}
 	return h;
 }
@@ -160,27 +159,27 @@ static bool str_eq(const void *item, const void *key)
 	return a->len == k->len && !memcmp(a->s, k->s, k->len);
 }
 
-const char *csv_intern(struct csv_strings *st, const char *s, size_t n)
+const char *str_pool_intern(struct str_pool *st, const char *s, size_t n)
 {
 	struct strkey k = { s, n };
-	uint64_t h = csv_hash_bytes(s, n, 0x5bd1e995);
-	struct istr *e = csv_map_find(&st->map, h, str_eq, &k);
+	uint64_t h = hash_bytes(s, n, 0x5bd1e995);
+	struct istr *e = hmap_find(&st->map, h, str_eq, &k);
 
 	if (e)
 		return e->s;
-	e = csv_arena_alloc(&st->arena, sizeof(*e) + n + 1);
+	e = arena_alloc(&st->arena, sizeof(*e) + n + 1);
 	if (!e)
 		return NULL;
 	e->len = n;
 	memcpy(e->s, s, n);
 	e->s[n] = '\0';
-	if (csv_map_add(&st->map, h, e))
+	if (hmap_add(&st->map, h, e))
 		return NULL;
 	return e->s;
 }
 
-void csv_strings_free(struct csv_strings *st)
+void str_pool_free(struct str_pool *st)
 {
-	csv_map_free(&st->map);
-	csv_arena_free(&st->arena);
+	hmap_free(&st->map);
+	arena_free(&st->arena);
 }
