@@ -89,6 +89,11 @@ enum pe_kind {
 	PK_MESSAGE,	/* an object: a message of sub's fields */
 	PK_INLINE,	/* an object whose members are sub's fields of this message */
 	PK_NAMED,	/* an object of named values: a {name, value} message each */
+	/*
+	 * A list of objects of varints: one packed field per member (sub's
+	 * fields, listed in the order of the walk), nothing when empty.
+	 */
+	PK_COLUMNS,
 };
 
 enum {
@@ -134,6 +139,7 @@ static const struct pe_field f_id_index[] = {
 	U("id", 1), U("idx", 2), U("cpu", 3), U("tid", 4),
 	FF("machine_pid", 1000, PK_U64, PF_EXT), FF("vcpu", 1001, PK_U64, PF_EXT), END
 };
+static const struct pe_field f_sp_event_id[] = { U("attr_index", 8), U("event_id", 9), END };
 static const struct pe_field f_cpu_map[] = {
 	U("encoding", 1), FF("any_cpu", 3, PK_BOOL, PF_IF_SET | PF_LATE), F("cpus", 2, PK_PACKED),
 	END
@@ -143,7 +149,7 @@ static const struct pe_field messages[] = {
 	/* looked up for every record: SAMPLE first */
 	MSG(SAMPLE, EV_SAMPLE, 0, Q | D),
 	MSG(MMAP, EV_MMAP, 8, Q | D), MSG(MMAP2, EV_MMAP, 8, Q | D),
-	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D), MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, D),
+	MSG(BPF_METADATA, EV_BPF_METADATA, 3, Q | D),
 	MSG(SP_UNWINDING_RESULT, EV_SIMPLEPERF, 0, D),
 	/* no message: the header and the timestamp only */
 	MSG(FINISHED_ROUND, 0, 0, Q | D), MSG(FINISHED_INIT, 0, 0, D),
@@ -202,6 +208,7 @@ static const struct pe_field messages[] = {
 	F("counter_bytes", 6, PK_BYTES),
 	/* simpleperf's records share one message */
 	MSG(SP_KERNEL_SYMBOL, EV_SIMPLEPERF, 0, 0), F("kallsyms", 1, PK_BYTES),
+	MSG(SP_EVENT_ID, EV_SIMPLEPERF, 0, 0), SUB("ids", 0, PK_COLUMNS, f_sp_event_id),
 	MSG(SP_DSO, EV_SIMPLEPERF, 0, 0), U("dso_type", 2), U("dso_id", 3), U("min_vaddr", 4),
 	F("name", 5, PK_STR),
 	MSG(SP_SYMBOL, EV_SIMPLEPERF, 0, 0), FF("addr", 6, PK_U64, PF_LATE),
@@ -312,6 +319,9 @@ static void sink_u64(void *ctx, const char *name, uint64_t v, unsigned int flags
 	if (lv->list && lv->list->kind == PK_PACKED) {
 		if (lv->mark == SIZE_MAX)
 			lv->mark = pw_open(s->b, lv->list->field);
+		pw_varint(s->b, v);
+	} else if (lv->list && lv->list->kind == PK_COLUMNS) {
+		/* the members of the entries one after the other, sorted at the end */
 		pw_varint(s->b, v);
 	} else if (lv->list && lv->list->kind == PK_NAMED) {
 		m = pw_open(s->b, lv->list->field);
@@ -432,7 +442,51 @@ static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 
 	EACH_FIELD(s, f, name, true)
 		break;
-	push(s, NULL, f, SIZE_MAX);
+	/* PK_COLUMNS: the mark is where the entries' varints start */
+	push(s, NULL, f, f && f->kind == PK_COLUMNS ? s->b->len : SIZE_MAX);
+}
+
+static size_t varint_len(const uint8_t *p)
+{
+	size_t n = 1;
+
+	while (*p++ & 0x80)
+		n++;
+	return n;
+}
+
+/*
+ * The varints of a PK_COLUMNS list from `start` on, the members of each
+ * entry in turn: rewritten as one packed field per member.  The fields
+ * are assembled after them, then moved in their place.
+ */
+static void write_columns(struct pw_buf *b, const struct pe_field *list, size_t start)
+{
+	size_t end = b->len, k, j, i, pos, n, m;
+	const struct pe_field *col;
+
+	for (k = 0; list->sub[k].name; k++)
+		;
+	if (end == start || !k)
+		return;
+	for (j = 0, col = list->sub; j < k; j++, col++) {
+		m = pw_open(b, col->field);
+		for (i = 0, pos = start; pos < end && !b->nomem; i++, pos += n) {
+			n = varint_len(b->p + pos);
+			if (i % k != j)
+				continue;
+			pw_need(b, n);
+			if (b->nomem)
+				return;
+			memcpy(b->p + b->len, b->p + pos, n);
+			b->len += n;
+		}
+		if (b->nomem)
+			return;
+		pw_close(b, m);
+	}
+	memmove(b->p + start, b->p + end, b->len - end);
+	b->len -= end - start;
 }
 
 static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
@@ -457,6 +511,7 @@ static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsign
 static void sink_end(void *ctx)
 {
 	struct pe_sink *s = ctx;
+	const struct pe_level *lv = &s->lv[s->depth];
 	unsigned int i, n = 0;
 
 	for (i = 0; i < s->nlate; i++) {
@@ -466,8 +521,12 @@ static void sink_end(void *ctx)
 			s->late[n++] = s->late[i];
 	}
 	s->nlate = n;
-	if (s->lv[s->depth].mark != SIZE_MAX)
-		pw_close(s->b, s->lv[s->depth].mark);
+	if (lv->list && lv->list->kind == PK_COLUMNS) {
+		if (lv->mark != SIZE_MAX)
+			write_columns(s->b, lv->list, lv->mark);
+	} else if (lv->mark != SIZE_MAX) {
+		pw_close(s->b, lv->mark);
+	}
 	if (s->depth)
 		s->depth--;
 }
@@ -824,48 +883,24 @@ static void enc_bpf_metadata(struct pw_buf *b, const struct pd_record *rec, bool
 	pw_close(b, m);
 }
 
-static void enc_simpleperf(struct pw_buf *b, const struct pd_record *rec)
+/* simpleperf's UNWINDING_RESULT, whose registers and stack are messages of their own */
+static void enc_sp_unwinding_result(struct pw_buf *b, const struct pd_rec_sp_unwinding_result *u)
 {
-	size_t m = pw_open(b, EV_SIMPLEPERF), i;
+	struct pd_regs regs = { u->regs_abi, u->reg_mask, u->nr_regs, u->regs };
+	size_t m = pw_open(b, EV_SIMPLEPERF);
 
-	switch (rec->type) {
-	case PD_REC_SP_EVENT_ID: {
-		const struct pd_rec_sp_event_id *e = &rec->u.sp_event_id;
-		size_t p;
-
-		if (!e->nr)
-			break;
-		p = pw_open(b, 8);
-		for (i = 0; i < e->nr; i++)
-			pw_varint(b, e->entries[i].attr_index);
-		pw_close(b, p);
-		p = pw_open(b, 9);
-		for (i = 0; i < e->nr; i++)
-			pw_varint(b, e->entries[i].event_id);
-		pw_close(b, p);
-		break;
+	pw_u64(b, 13, u->time);
+	if (u->has_callchain) {
+		pw_packed_u64(b, 14, u->ips, u->callchain_nr);
+		pw_packed_u64(b, 15, u->sps, u->callchain_nr);
 	}
-	case PD_REC_SP_UNWINDING_RESULT: {
-		const struct pd_rec_sp_unwinding_result *u = &rec->u.sp_unwinding_result;
-		struct pd_regs regs = { u->regs_abi, u->reg_mask, u->nr_regs, u->regs };
-
-		pw_u64(b, 13, u->time);
-		if (u->has_callchain) {
-			pw_packed_u64(b, 14, u->ips, u->callchain_nr);
-			pw_packed_u64(b, 15, u->sps, u->callchain_nr);
-		}
-		pw_u64(b, 16, u->used_time);
-		pw_u64(b, 17, u->error_code);
-		pw_u64(b, 18, u->error_addr);
-		pw_u64(b, 19, u->stack_start);
-		pw_u64(b, 20, u->stack_end);
-		enc_regs(b, 21, &regs);
-		enc_stack(b, 22, u->stack_size, u->stack, u->dyn_size);
-		break;
-	}
-	default:
-		break;
-	}
+	pw_u64(b, 16, u->used_time);
+	pw_u64(b, 17, u->error_code);
+	pw_u64(b, 18, u->error_addr);
+	pw_u64(b, 19, u->stack_start);
+	pw_u64(b, 20, u->stack_end);
+	enc_regs(b, 21, &regs);
+	enc_stack(b, 22, u->stack_size, u->stack, u->dyn_size);
 	pw_close(b, m);
 }
 
@@ -933,9 +968,8 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 	case PD_REC_BPF_METADATA:
 		enc_bpf_metadata(b, rec, ext);
 		break;
-	case PD_REC_SP_EVENT_ID:
 	case PD_REC_SP_UNWINDING_RESULT:
-		enc_simpleperf(b, rec);
+		enc_sp_unwinding_result(b, &rec->u.sp_unwinding_result);
 		break;
 	default:
 		break;
