@@ -49,7 +49,7 @@ static const struct pd_field mmap_f[] = {
 	X64("start", 16, mmap.start), X64("len", 24, mmap.len), X64("pgoff", 32, mmap.pgoff),
 };
 
-/* With misc bit 14, bytes 40 to 64 hold a build id instead of maj..ino_generation. */
+/* With misc bit 14, PD_MMAP2_BUILD_ID_START..END hold a build id instead of maj..ino_generation. */
 static const struct pd_field mmap2_f[] = {
 	PID("pid", 8, mmap.pid), PID("tid", 12, mmap.tid),
 	X64("start", 16, mmap.start), X64("len", 24, mmap.len), X64("pgoff", 32, mmap.pgoff),

@@ -99,6 +99,14 @@ static inline uint16_t pd_layout_fields_end(const struct pd_layout *l)
 	return (uint16_t)(last->off + last->size);
 }
 
+/*
+ * With PD_MISC_MMAP_BUILD_ID, MMAP2's bytes [START, END), maj..ino_generation
+ * in mmap2_f, hold instead a u8 build id size, three reserved bytes and the
+ * build id: the one part of a fixed layout that depends on the data.
+ */
+#define PD_MMAP2_BUILD_ID_START	40
+#define PD_MMAP2_BUILD_ID_END	64
+
 /* The smallest valid record of the layout's type, header included. */
 static inline uint16_t pd_layout_min_size(const struct pd_layout *l)
 {

@@ -212,7 +212,7 @@ static int fields(struct rctx *c, const struct pd_layout *l, size_t from, size_t
 
 /* ---- kernel records: what follows the fixed fields ---- */
 
-static int dec_mmap2(struct rctx *c)
+static int dec_mmap2(struct rctx *c, const struct pd_layout *l)
 {
 	struct pd_rec_mmap *m = &c->rec->u.mmap;
 
@@ -221,12 +221,12 @@ static int dec_mmap2(struct rctx *c)
 		m->maj = m->min = 0;
 		m->ino = m->ino_generation = 0;
 		m->has_build_id = true;
-		m->build_id_size = c->p[40];
+		m->build_id_size = c->p[PD_MMAP2_BUILD_ID_START];
 		if (m->build_id_size > 20)
-			return bad_field(c, 40, m->build_id_size);
-		memcpy(m->build_id, c->p + 44, 20);
+			return bad_field(c, PD_MMAP2_BUILD_ID_START, m->build_id_size);
+		memcpy(m->build_id, c->p + PD_MMAP2_BUILD_ID_START + 4, 20);
 	}
-	return str_tail(c, 72, 8, &m->filename);
+	return str_tail(c, pd_layout_fields_end(l), 8, &m->filename);
 }
 
 static int dec_read(struct rctx *c)
@@ -388,7 +388,7 @@ static int dec_tracing_data(struct rctx *c)
 	return 0;
 }
 
-static int dec_build_id(struct rctx *c)
+static int dec_build_id(struct rctx *c, const struct pd_layout *l)
 {
 	struct pd_rec_build_id *b = &c->rec->u.build_id;
 
@@ -401,7 +401,7 @@ static int dec_build_id(struct rctx *c)
 			return bad_field(c, 32, b->build_id_size);
 	}
 	/* Filenames are padded to NAME_ALIGN (64). */
-	return str_tail(c, 36, 64, &b->filename);
+	return str_tail(c, pd_layout_fields_end(l), 64, &b->filename);
 }
 
 static int dec_id_index(struct rctx *c)
@@ -916,7 +916,7 @@ static int dec_sp_tracing_data(struct rctx *c)
 }
 
 /* What follows the fixed fields where its layout depends on the data. */
-static int rest(struct rctx *c)
+static int rest(struct rctx *c, const struct pd_layout *l)
 {
 	struct pd_record *rec = c->rec;
 
@@ -924,7 +924,7 @@ static int rest(struct rctx *c)
 	case PD_REC_READ:
 		return dec_read(c);
 	case PD_REC_MMAP2:
-		return dec_mmap2(c);
+		return dec_mmap2(c, l);
 	case PD_REC_NAMESPACES:
 		return dec_namespaces(c);
 	case PD_REC_TEXT_POKE:
@@ -938,7 +938,7 @@ static int rest(struct rctx *c)
 	case PD_REC_HEADER_TRACING_DATA:
 		return dec_tracing_data(c);
 	case PD_REC_HEADER_BUILD_ID:
-		return dec_build_id(c);
+		return dec_build_id(c, l);
 	case PD_REC_ID_INDEX:
 		return dec_id_index(c);
 	case PD_REC_AUXTRACE_INFO:
@@ -1008,7 +1008,7 @@ static int dispatch(struct rctx *c, const struct pd_layout *l)
 			memcpy((uint8_t *)c->rec + l->str_member, &str, sizeof(str));
 		return ret;
 	default:
-		return rest(c);
+		return rest(c, l);
 	}
 }
 

@@ -435,12 +435,12 @@ static void sw_kernel_body(struct sw *s, const struct pd_layout *l, uint32_t typ
 			   uint16_t misc)
 {
 	if (type == PD_REC_MMAP2 && (misc & PD_MISC_MMAP_BUILD_ID)) {
-		/* @40 u8 size, u8 reserved, u16 reserved, u8 build_id[20] */
-		sw_fields(s, l, 8, 40);
+		/* u8 size, u8 reserved, u16 reserved, u8 build_id[20] */
+		sw_fields(s, l, 8, PD_MMAP2_BUILD_ID_START);
 		sw_skip(s, 2);
 		sw_u16(s);
 		sw_skip(s, 20);
-		sw_fields(s, l, 64, SIZE_MAX);
+		sw_fields(s, l, PD_MMAP2_BUILD_ID_END, SIZE_MAX);
 		return;
 	}
 	sw_fields(s, l, 8, SIZE_MAX);

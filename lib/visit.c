@@ -311,9 +311,9 @@ static void mmap2(const struct walk *w, const struct pd_record *rec, const struc
 	if (!m->has_build_id) {
 		fields(w, rec, l);
 	} else {
-		fields_in(w, rec, l, 8, 40);
+		fields_in(w, rec, l, 8, PD_MMAP2_BUILD_ID_START);
 		build_id(w, m->build_id, m->build_id_size);
-		fields_in(w, rec, l, 64, SIZE_MAX);
+		fields_in(w, rec, l, PD_MMAP2_BUILD_ID_END, SIZE_MAX);
 	}
 	misc_and_string(w, rec, l);
 }
