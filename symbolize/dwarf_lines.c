@@ -1100,7 +1100,11 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_D
 	}
 	free(fi.id);
 	free(spans);
-	qsort(raw, k, sizeof(*raw), cmp_row);
+	/* libdw's rows come sorted by address: most tables are in order already */
+	for (i = 1; i < k && cmp_row(&raw[i - 1], &raw[i]) < 0; i++)
+		;
+	if (i < k)
+		qsort(raw, k, sizeof(*raw), cmp_row);
 	c->rows = malloc((k ? k : 1) * sizeof(*c->rows));
 	if (!c->rows) {
 		free(raw);
