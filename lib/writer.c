@@ -813,20 +813,14 @@ static int copy_in_place(struct pd_writer *w, int fd, uint64_t off, uint64_t len
 {
 	while (len) {
 		size_t chunk = len > w->cap - w->len ? w->cap - w->len : (size_t)len;
-		ssize_t n = pread(fd, w->buf + w->len, chunk, (off_t)off);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
+		if (pd_io_pread(fd, w->buf + w->len, chunk, off) < 0)
 			return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "copy");
-		}
-		w->len += (size_t)n;
+		w->len += chunk;
 		if (flush(w) < 0)
 			return w->err;
-		off += (uint64_t)n;
-		len -= (uint64_t)n;
+		off += chunk;
+		len -= chunk;
 	}
 	return 0;
 }
