@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "csv_out.h"
 #include "../common/utf8.h"
-#include "fmt_num.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)
 {
@@ -183,17 +182,6 @@ void csv_str(struct csv_out *o, const char *s)
 	}
 	csv_strn(o, s, strlen(s));
 }
-
-size_t csv_fmt_u64(char *p, uint64_t v)
-{
-	return fmt_u64(p, v);
-}
-
-size_t csv_fmt_hex(char *p, uint64_t v)
-{
-	return fmt_hex(p, v);
-}
-
 
 size_t csv_text_begin(struct csv_out *o)
 {

@@ -172,8 +172,4 @@ void csv_text_end(struct csv_out *o, size_t start, size_t skip);
  */
 bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n);
 
-/* Digits of v in decimal / hex at p; returns the count.  p needs 20 / 16 bytes. */
-size_t csv_fmt_u64(char *p, uint64_t v);
-size_t csv_fmt_hex(char *p, uint64_t v);
-
 #endif /* PERFCONV_CSV_OUT_H */

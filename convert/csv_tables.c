@@ -1491,7 +1491,7 @@ static void write_folded(struct csv_ctx *c)
 
 		csv_raw(o, lines[i].s, lines[i].len);
 		num[0] = ' ';
-		n = 1 + csv_fmt_u64(num + 1, lines[i].count);
+		n = 1 + fmt_u64(num + 1, lines[i].count);
 		num[n++] = '\n';
 		csv_raw(o, num, n);
 	}
