@@ -342,6 +342,82 @@ static void test_lossless(void)
 	CU_ASSERT_EQUAL(L.bad, 0);
 }
 
+/*
+ * Types no corpus file has, written from the record walk: the values
+ * decoded by protobuf-c with quipper's schema, and quipper's mode (no
+ * extension) without the extension fields.
+ */
+static PEvent *encode_decode(struct pw_buf *b, const struct pd_record *rec, bool ext)
+{
+	b->len = 0;
+	CU_ASSERT_TRUE(pe_encode_event(b, rec, ext));
+	return unpack_event(b->len, b->p);
+}
+
+static void test_walked_rare(void)
+{
+	static const struct pd_sp_event_id_entry ids[] = { { 1, 100 }, { 2, 200000 }, { 0, 3 } };
+	struct pd_record rec = { .decoded = true, .size = 120 };
+	const Quipper__PerfDataProto__AuxtraceErrorEvent *a;
+	const Quipper__PerfDataProto__SimpleperfEvent *sp;
+	struct pw_buf b = { 0 };
+	unsigned int fmt;
+	PEvent *ev;
+
+	rec.type = PD_REC_AUXTRACE_ERROR;
+	for (fmt = 0; fmt <= 2; fmt += 2) {
+		rec.u.auxtrace_error = (struct pd_rec_auxtrace_error){
+			.type = 1, .code = 2, .cpu = 0xffffffff, .pid = 44, .tid = 45, .fmt = fmt,
+			.ip = 0xffff800012345678ull, .time = fmt ? 123456 : 0, .msg = "lost sync",
+			.machine_pid = fmt ? 9 : 0, .vcpu = fmt ? 3 : 0,
+		};
+		ev = encode_decode(&b, &rec, true);
+		a = ev ? ev->auxtrace_error_event : NULL;
+		CU_ASSERT_PTR_NOT_NULL(a);
+		if (!a)
+			goto out;
+		CU_ASSERT(a->type == 1 && a->code == 2 && a->cpu == 0xffffffff && a->pid == 44 &&
+			  a->tid == 45 && a->ip == 0xffff800012345678ull);
+		CU_ASSERT_STRING_EQUAL(a->msg, "lost sync");
+		CU_ASSERT_EQUAL(a->msg_md5_prefix, pw_md5_prefix("lost sync", 9));
+		CU_ASSERT(a->has_fmt && a->fmt == fmt);
+		/* format 0 has no time: its message starts there */
+		CU_ASSERT_EQUAL(a->has_time, fmt >= 1);
+		CU_ASSERT_EQUAL(a->has_machine_pid, fmt >= 2);
+		CU_ASSERT(!fmt || (a->time == 123456 && a->machine_pid == 9 && a->vcpu == 3));
+		free_msg(ev);
+		ev = NULL;
+	}
+	ev = encode_decode(&b, &rec, false);
+	a = ev ? ev->auxtrace_error_event : NULL;
+	CU_ASSERT_PTR_NOT_NULL(a);
+	if (!a)
+		goto out;
+	CU_ASSERT(a->pid == 44 && !a->has_fmt && !a->has_time && !a->has_vcpu);
+	free_msg(ev);
+	ev = NULL;
+
+	rec.type = PD_REC_SP_EVENT_ID;
+	rec.u.sp_event_id = (struct pd_rec_sp_event_id){ .nr = 3, .entries = ids };
+	ev = encode_decode(&b, &rec, true);
+	sp = ev ? ev->simpleperf_event : NULL;
+	CU_ASSERT(sp && sp->n_attr_index == 3 && sp->n_event_id == 3);
+	if (!sp || sp->n_attr_index != 3 || sp->n_event_id != 3)
+		goto out;
+	CU_ASSERT(sp->attr_index[0] == 1 && sp->attr_index[1] == 2 && sp->attr_index[2] == 0);
+	CU_ASSERT(sp->event_id[0] == 100 && sp->event_id[1] == 200000 && sp->event_id[2] == 3);
+	free_msg(ev);
+	ev = NULL;
+	/* quipper drops simpleperf's records */
+	b.len = 0;
+	CU_ASSERT_FALSE(pe_encode_event(&b, &rec, false));
+	CU_ASSERT_EQUAL(b.len, 0);
+out:
+	if (ev)
+		free_msg(ev);
+	pw_buf_free(&b);
+}
+
 int pd_test_register_proto(void)
 {
 	CU_pSuite s = CU_add_suite("proto", NULL, NULL);
@@ -349,6 +425,7 @@ int pd_test_register_proto(void)
 	if (!s || !CU_add_test(s, "md5 prefix", test_md5_prefix) ||
 	    !CU_add_test(s, "root_path", test_root_path) ||
 	    !CU_add_test(s, "wire nesting", test_wire_nesting) ||
+	    !CU_add_test(s, "walked types no corpus file has", test_walked_rare) ||
 	    !CU_add_test(s, "lossless over the corpora", test_lossless))
 		return CU_get_error();
 	return CUE_SUCCESS;
