@@ -1519,9 +1519,12 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 		pd_symtab_fixup_duplicate(&k->syms);
 	}
 	split_kallsyms(m, k, delta);
+	pd_symtab_shrink(&k->syms);
 	for (i = 0; i < m->kmaps.nr; i++)
-		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE)
+		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE) {
 			m->kmaps.maps[i].dso->load = PD_LOAD_DONE;
+			pd_symtab_shrink(&m->kmaps.maps[i].dso->syms);
+		}
 	/* the kernel map now spans its symbols */
 	vm = kmaps_vmlinux(m);
 	first = pd_symtab_first(&k->syms);
@@ -1644,6 +1647,7 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 	default:
 		break;
 	}
+	pd_symtab_shrink(&d->syms);
 	m->st.dsos_loaded++;
 	m->st.symbols += d->syms.live;
 }

@@ -69,6 +69,8 @@ struct pd_symtab {
 
 void pd_symtab_init(struct pd_symtab *t);
 void pd_symtab_free(struct pd_symtab *t);
+/* Free the unused room of the arrays once a table is loaded. */
+void pd_symtab_shrink(struct pd_symtab *t);
 /* Insert; equal starts go right of existing ones.  Returns index or 0 on ENOMEM. */
 uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
 			  uint8_t type, const char *name, size_t name_len);
