@@ -14,23 +14,24 @@
  * (zero unless one of them was prelinked or relinked).
  *
  * Speed: the compile units' address ranges are read into one sorted array
- * on first use; a CU's line table (dwarf_getsrclines) and its
- * inlined-subroutine tree are read only when an address falls in that CU,
- * into compact sorted arrays searched by bisection, whose strings are
- * copied into the DSO's own pool.  Those arrays of all DSOs together are
- * kept within CU_TABLES_BUDGET: the least recently used CUs' are forgotten
- * and read again when needed.  Answers are cached per (DSO, address):
- * profiles repeat addresses.
+ * on first use; a CU's line table (its line program, read here: see
+ * lt_read()) and its inlined-subroutine tree are read only when an address
+ * falls in that CU, into compact sorted arrays searched by bisection, whose
+ * strings are copied into the DSO's own pool.  Those arrays of all DSOs
+ * together are kept within CU_TABLES_BUDGET: the least recently used CUs'
+ * are forgotten and read again when needed.  Answers are cached per (DSO,
+ * address): profiles repeat addresses.
  *
  * Memory: libdw keeps, for as long as its Dwarf handle is open, its own
- * form of every line table and DIE read; nothing here points into it once
- * a CU is read, so the Dwarf handles of all DSOs together are kept within
- * LIBDW_BUDGET (the least recently used ended first; another is made over
- * the same Elf handle in a fraction of a millisecond).  The Elf handle holds the debug sections:
- * decompressed whole when the file has them compressed (libc6-dbg's
- * files), else mapped from the file, whose pages are dropped again after
- * every CU read (they come back from the page cache when needed).  The
- * Elf handles of all DSOs together are kept within DWARF_OPEN_BUDGET: the
+ * form of every DIE read; nothing here points into it once a CU is read,
+ * so the Dwarf handles of all DSOs together are kept within LIBDW_BUDGET
+ * (the least recently used ended first; another is made over the same Elf
+ * handle in a fraction of a millisecond).  The Elf handle holds the debug
+ * sections, mapped from the file, or from a copy with them decompressed
+ * in an unlinked temporary file when the file has them compressed
+ * (libc6-dbg's files); the pages of the map are dropped again after every
+ * CU read (they come back from the page cache when needed).  The Elf
+ * handles of all DSOs together are kept within DWARF_OPEN_BUDGET: the
  * least recently used are closed and opened again when another of their
  * CUs is needed.
  */
@@ -38,11 +39,14 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -62,8 +66,12 @@
 #define MAPPED_HANDLE_BYTES	((size_t)256 << 10)
 /* estimated memory of the Dwarf handles of a machine, all DSOs */
 #define LIBDW_BUDGET		((size_t)1 << 20)
-/* libdw's memory per line row read (its Dwarf_Line and sorting) */
+/* libdw's memory per line row it read (its Dwarf_Line and sorting) */
 #define LIBDW_ROW_BYTES		64
+/* per unit it knows (its Dwarf_CU and the abbreviations of the unit DIE) */
+#define LIBDW_UNIT_BYTES	1024
+/* per CU whose DIEs were walked (their abbreviations) */
+#define LIBDW_CU_BYTES		((size_t)16 << 10)
 
 /* Index of the last element of arr[0..n) whose `field` is <= a, or -1. */
 #define LAST_LE(arr, n, field, a, out)					\
@@ -162,11 +170,13 @@ struct pd_dwarf_lines {
 	size_t keep_hdr, keep_sh_lo, keep_sh_hi;	/* pages never dropped */
 	Dwarf *dw;		/* over elf, within LIBDW_BUDGET */
 	size_t dw_cost;		/* its estimated memory */
-	Elf_Data *debug_line;	/* uncompressed, for the file-name spans */
+	/* uncompressed, for the line programs and the file-name spans */
+	Elf_Data *debug_line, *debug_line_str, *debug_str;
 	size_t cost;		/* its estimated memory */
 	struct pd_dwarf_lines *newer, *older;	/* in env->dwarf_open */
 	bool gone;		/* could not be opened again: no more CUs */
 	bool decompressed;	/* its debug sections are compressed in the file */
+	bool copy;		/* mapped from a decompressed copy of the file */
 	/* what stays */
 	struct pd_dwarf_cu *cus;
 	size_t ncus;
@@ -444,7 +454,7 @@ static void handle_close(struct pd_dwarf_lines *dl)
 	dl->elf = NULL;
 	dl->map = NULL;
 	dl->fd = -1;
-	dl->debug_line = NULL;
+	dl->debug_line = dl->debug_line_str = dl->debug_str = NULL;
 	handle_unlink(dl);
 	dl->env->dwarf_open_bytes -= dl->cost;
 	dl->cost = 0;
@@ -453,23 +463,24 @@ static void handle_close(struct pd_dwarf_lines *dl)
 	 * The decompressed sections were freed in the middle of the heap,
 	 * where malloc keeps them resident until it reuses the space.
 	 */
-	if (dl->decompressed)
+	if (dl->decompressed && !dl->copy)
 		malloc_trim(0);
 #endif
+	dl->copy = false;
 }
 
 /*
- * A CU was read (rows: how many libdw's line table had): past the budget,
- * the least recently used Dwarf handles end, and the pages of the mapped
- * file go.
+ * A CU was read (bytes: an estimate of the memory libdw took for it):
+ * past the budget, the least recently used Dwarf handles end, and the
+ * pages of the mapped file go.
  */
-static void handle_rest(struct pd_dwarf_lines *dl, size_t rows)
+static void handle_rest(struct pd_dwarf_lines *dl, size_t bytes)
 {
 	struct pd_dwarf_lines *h, *oldest;
 	size_t total = 0;
 
 	if (dl->dw)
-		dl->dw_cost += rows * LIBDW_ROW_BYTES;
+		dl->dw_cost += bytes;
 	for (h = dl->env->dwarf_open; h; h = h->older)
 		total += h->dw_cost;
 	while (total > LIBDW_BUDGET) {
@@ -618,6 +629,275 @@ static bool header_pages(struct pd_dwarf_lines *dl, Elf *elf)
 }
 
 /*
+ * The debug sections read here: the units and their DIEs, line tables,
+ * strings and address ranges.  Location lists, call frames, address
+ * tables, name indexes and macros never are.
+ */
+static bool section_used(const char *name)
+{
+	static const char *const used[] = {
+		"info", "abbrev", "line", "line_str", "str", "str_offsets", "addr",
+		"ranges", "rnglists", "types",
+	};
+	size_t i;
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return true;
+	for (i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		if (!strcmp(name, used[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Compressed debug sections that are never read become SHT_NOBITS in our
+ * private map, which libdw skips: it would decompress each of them whole
+ * (libc6-dbg's location lists alone are 1.4 MB).
+ */
+static void hide_unused_sections(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || section_used(n) ||
+		    (!(sh.sh_flags & SHF_COMPRESSED) && strncmp(n, ".zdebug_", 8)))
+			continue;
+		sh.sh_type = SHT_NOBITS;
+		gelf_update_shdr(scn, &sh);
+	}
+}
+
+/* Write all of buf at off; false on an error or a short write. */
+static bool pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, off);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return true;
+}
+
+/*
+ * Inflate a zlib stream of exactly want bytes into fd at off; false when
+ * the stream is damaged or not of that size.
+ */
+static bool inflate_to(int fd, off_t off, const uint8_t *in, size_t in_len, uint64_t want,
+		       uint8_t *buf, size_t buf_size)
+{
+	z_stream z;
+	uint64_t done = 0;
+	int r = Z_OK;
+
+	if (in_len > UINT_MAX)
+		return false;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return false;
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)in_len;
+	while (r == Z_OK) {
+		size_t n;
+
+		z.next_out = buf;
+		z.avail_out = (uInt)buf_size;
+		r = inflate(&z, Z_NO_FLUSH);
+		if (r != Z_OK && r != Z_STREAM_END)
+			break;
+		n = buf_size - z.avail_out;
+		if (n > want - done || !pwrite_all(fd, buf, n, off + (off_t)done)) {
+			r = Z_DATA_ERROR;
+			break;
+		}
+		done += n;
+		if (r == Z_OK && !n && !z.avail_in)
+			r = Z_DATA_ERROR;	/* truncated */
+	}
+	inflateEnd(&z);
+	return r == Z_STREAM_END && done == want;
+}
+
+/* The ELF header's e_shoff, written in the copy. */
+static bool put_shoff(int fd, int cls, uint64_t shoff)
+{
+	if (cls == ELFCLASS64) {
+		Elf64_Off v = shoff;
+
+		return pwrite_all(fd, &v, sizeof(v), offsetof(Elf64_Ehdr, e_shoff));
+	} else {
+		Elf32_Off v = (Elf32_Off)shoff;
+
+		return shoff <= UINT32_MAX &&
+		       pwrite_all(fd, &v, sizeof(v), offsetof(Elf32_Ehdr, e_shoff));
+	}
+}
+
+/* One section header of the copy, in the file's class. */
+static bool put_shdr(int fd, int cls, const GElf_Shdr *sh, off_t off)
+{
+	Elf32_Shdr s32;
+
+	if (cls == ELFCLASS64)
+		return pwrite_all(fd, sh, sizeof(*sh), off);	/* GElf_Shdr is Elf64_Shdr */
+	if (sh->sh_offset > UINT32_MAX || sh->sh_size > UINT32_MAX)
+		return false;
+	s32.sh_name = sh->sh_name;
+	s32.sh_type = sh->sh_type;
+	s32.sh_flags = (Elf32_Word)sh->sh_flags;
+	s32.sh_addr = (Elf32_Addr)sh->sh_addr;
+	s32.sh_offset = (Elf32_Off)sh->sh_offset;
+	s32.sh_size = (Elf32_Word)sh->sh_size;
+	s32.sh_link = sh->sh_link;
+	s32.sh_info = sh->sh_info;
+	s32.sh_addralign = (Elf32_Word)sh->sh_addralign;
+	s32.sh_entsize = (Elf32_Word)sh->sh_entsize;
+	return pwrite_all(fd, &s32, sizeof(s32), off);
+}
+
+/*
+ * A copy of a debug file whose sections are compressed (libc6-dbg's), in
+ * an unlinked temporary file: the file as it is, then the sections read
+ * here decompressed (zlib), then section headers that point at them (the
+ * unused compressed ones made SHT_NOBITS).  Mapped read-only in place of
+ * the file, its pages are dropped after every CU as those of a file
+ * without compressed sections, so that the decompressed DWARF (libc's:
+ * 10 MB) is in the page cache and not in the memory of the process.
+ * The file descriptor of the copy, or -1 when it cannot be made (then
+ * libelf decompresses the sections into memory, as before).
+ */
+static int decompressed_copy(Elf *elf, const char *map, size_t map_size, size_t *size)
+{
+	size_t shstrndx, shnum, i, entsize, buf_size = (size_t)256 << 10;
+	int cls = gelf_getclass(elf), fd = -1;
+	size_t chdr_size = cls == ELFCLASS64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	uint64_t end = map_size, shoff;
+	uint8_t *buf = NULL;
+	FILE *f;
+
+	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || elf_getshdrstrndx(elf, &shstrndx) ||
+	    elf_getshdrnum(elf, &shnum) || !shnum)
+		return -1;
+	f = tmpfile();
+	if (!f)
+		return -1;
+	fd = dup(fileno(f));
+	fclose(f);
+	buf = malloc(buf_size);
+	if (fd < 0 || !buf || !pwrite_all(fd, map, map_size, 0))
+		goto fail;
+	/* the section header table after the file, the data after the table */
+	shoff = (end + 7) & ~(uint64_t)7;
+	entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	end = shoff + shnum * entsize;
+	for (i = 0; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+		GElf_Chdr ch;
+		const char *n;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			goto fail;
+		n = i ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (n && !strncmp(n, ".zdebug_", 8))
+			goto fail;	/* GNU's older form: libelf's */
+		if (n && sh.sh_type != SHT_NOBITS && (sh.sh_flags & SHF_COMPRESSED) &&
+		    !strncmp(n, ".debug_", 7)) {
+			if (!section_used(n)) {
+				sh.sh_type = SHT_NOBITS;
+			} else {
+				uint64_t align;
+
+				if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB ||
+				    sh.sh_offset > map_size || sh.sh_size > map_size - sh.sh_offset ||
+				    sh.sh_size < chdr_size || ch.ch_size > ((uint64_t)1 << 40))
+					goto fail;
+				align = ch.ch_addralign > 8 && ch.ch_addralign <= 4096 &&
+					!(ch.ch_addralign & (ch.ch_addralign - 1)) ? ch.ch_addralign : 8;
+				end = (end + align - 1) & ~(align - 1);
+				if (!inflate_to(fd, (off_t)end, (const uint8_t *)map + sh.sh_offset + chdr_size,
+						(size_t)sh.sh_size - chdr_size, ch.ch_size, buf, buf_size))
+					goto fail;
+				sh.sh_offset = end;
+				sh.sh_size = ch.ch_size;
+				sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+				sh.sh_addralign = align;
+				end += ch.ch_size;
+			}
+		}
+		if (!put_shdr(fd, cls, &sh, (off_t)(shoff + i * entsize)))
+			goto fail;
+	}
+	if (!put_shoff(fd, cls, shoff))
+		goto fail;
+	free(buf);
+	*size = (size_t)end;
+	return fd;
+fail:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/*
+ * *elf, of the file mapped read-only, becomes the handle of a decompressed
+ * copy mapped in its place (see above); false when there is none.
+ */
+static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
+{
+	size_t size;
+	int fd = decompressed_copy(*elf, dl->map, dl->map_size, &size);
+	char *map;
+	Elf *copy;
+
+	if (fd < 0)
+		return false;
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	copy = elf_memory(map, size);
+	if (!copy || elf_kind(copy) != ELF_K_ELF) {
+		if (copy)
+			elf_end(copy);
+		munmap(map, size);
+		close(fd);
+		return false;
+	}
+	elf_end(*elf);
+	munmap(dl->map, dl->map_size);
+	close(dl->fd);
+	*elf = copy;
+	dl->fd = fd;
+	dl->map = map;
+	dl->map_size = size;
+	dl->keep_hdr = 0;
+	dl->keep_sh_lo = dl->keep_sh_hi = size;
+	dl->copy = true;
+	return true;
+}
+
+/*
  * The file mapped by us, so that its pages can be dropped after each CU:
  * only a file in this machine's byte order, which libelf and libdw then
  * only read - read-only when its debug sections are not compressed; else
@@ -659,8 +939,11 @@ static Elf *elf_mapped(struct pd_dwarf_lines *dl)
 		if (prot & PROT_WRITE) {
 			if (!header_pages(dl, elf))
 				break;
+			hide_unused_sections(elf);
 			return elf;
 		}
+		if (map_copy(dl, &elf))
+			return elf;
 		elf_end(elf);
 		munmap(dl->map, dl->map_size);
 	}
@@ -691,6 +974,8 @@ again:
 	size = debug_sections_size(dl->elf, &dl->decompressed);
 	if (dl->map && !dl->decompressed)
 		size = MAPPED_HANDLE_BYTES;
+	/* a copy costs a decompression to open again */
+	dl->decompressed |= dl->copy;
 	dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
 	if (!dl->dw && dl->map) {
 		/* as libelf would have opened it */
@@ -703,6 +988,8 @@ again:
 	if (!dl->dw)
 		goto fail;
 	dl->debug_line = section_data(dl->elf, ".debug_line");
+	dl->debug_line_str = section_data(dl->elf, ".debug_line_str");
+	dl->debug_str = section_data(dl->elf, ".debug_str");
 	handle_used(dl, size);
 	return true;
 fail:
@@ -1029,6 +1316,499 @@ static bool in_spans(const struct pd_line_span *v, size_t n, uint64_t a)
 	return i >= 0 && a <= v[i].hi;
 }
 
+/*
+ * Line programs read here rather than by libdw, whose dwarf_getsrclines()
+ * keeps some 64 bytes per row until its handle ends and needs twice that
+ * while it reads and sorts them (libpython's ceval.c: 71,000 rows, 10 MB
+ * at once).  The rows and the file names are libdw's: the same state
+ * machine as elfutils 0.188's, the names made as it makes them (a
+ * relative name after its directory and '/', index 0 of a table before
+ * DWARF 5 named "???").  Anything this reader does not know the way libdw
+ * takes it (DW_LNE_define_file, VLIW op indexes, vendor opcodes, forms
+ * other than the usual, operands of unusual length, values libdw would
+ * refuse) sends the CU to libdw, so that the answers stay the same.
+ */
+struct lt_file {
+	const char *name;	/* in a section */
+	uint64_t dir;
+};
+
+struct line_table {
+	bool read;		/* the CU's program was read here */
+	const char *comp_dir;
+	const char **dirs;	/* DWARF 5: all; before: [0] is comp_dir (may be NULL) */
+	size_t ndirs;
+	struct lt_file *files;	/* before DWARF 5, [0] is libdw's "???" */
+	size_t nfiles;
+	uint32_t *ids;		/* string id + 1 by file index, 0 not made yet */
+	char *path;		/* a made name */
+	size_t path_cap;
+	struct raw_row *raw;	/* in program order */
+	size_t nraw, cap_raw;
+};
+
+static void lt_free(struct line_table *lt)
+{
+	free(lt->dirs);
+	free(lt->files);
+	free(lt->ids);
+	free(lt->path);
+	free(lt->raw);
+	memset(lt, 0, sizeof(*lt));
+}
+
+/* what a line program holds beside .debug_line */
+struct lt_sections {
+	const Elf_Data *line, *line_str, *str;
+};
+
+/* A ULEB128 of the cursor; false past its end. */
+static bool lt_uleb(struct lp *r, uint64_t *v)
+{
+	*v = lp_uleb(r);
+	return !r->bad;
+}
+
+/* A string of a form in a DWARF 5 entry: NULL when not a string form. */
+static const char *lt_string(struct lp *r, unsigned int form, unsigned int offset_size,
+			     const struct lt_sections *sec)
+{
+	const Elf_Data *d;
+	const char *s;
+	uint64_t off;
+
+	if (form == DW_FORM_string) {
+		s = (const char *)r->p;
+		if (!memchr(r->p, '\0', (size_t)(r->end - r->p))) {
+			r->bad = true;
+			return NULL;
+		}
+		r->p += strlen(s) + 1;
+		return s;
+	}
+	if (form != DW_FORM_line_strp && form != DW_FORM_strp)
+		return NULL;
+	off = lp_fixed(r, offset_size);
+	d = form == DW_FORM_line_strp ? sec->line_str : sec->str;
+	if (r->bad || !d || !d->d_buf || off >= d->d_size ||
+	    !memchr((const char *)d->d_buf + off, '\0', d->d_size - off))
+		return NULL;
+	return (const char *)d->d_buf + off;
+}
+
+/* Skip or read (into *num) a value of a form in a DWARF 5 entry; false: unknown. */
+static bool lt_value(struct lp *r, unsigned int form, unsigned int offset_size, uint64_t *num)
+{
+	uint64_t n = 0;
+
+	switch (form) {
+	case DW_FORM_data1: n = lp_fixed(r, 1); break;
+	case DW_FORM_data2: n = lp_fixed(r, 2); break;
+	case DW_FORM_data4: n = lp_fixed(r, 4); break;
+	case DW_FORM_data8: n = lp_fixed(r, 8); break;
+	case DW_FORM_udata: n = lp_uleb(r); break;
+	case DW_FORM_data16: lp_fixed(r, 8); lp_fixed(r, 8); break;
+	case DW_FORM_line_strp:
+	case DW_FORM_strp: lp_fixed(r, offset_size); break;
+	case DW_FORM_string:
+		if (!memchr(r->p, '\0', (size_t)(r->end - r->p)))
+			return false;
+		r->p += strlen((const char *)r->p) + 1;
+		break;
+	case DW_FORM_block:
+		n = lp_uleb(r);
+		if (r->bad || n > (uint64_t)(r->end - r->p))
+			return false;
+		r->p += n;
+		break;
+	default:
+		return false;
+	}
+	if (num)
+		*num = n;
+	return !r->bad;
+}
+
+/* the forms of a directory index that dwarf_formudata() reads as libdw does */
+static bool lt_number_form(unsigned int form)
+{
+	return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+	       form == DW_FORM_data8 || form == DW_FORM_udata;
+}
+
+/* A DWARF 5 directory or file list; 0: read, 1: not as libdw reads it. */
+static int lt_entries(struct lp *r, unsigned int offset_size, const struct lt_sections *sec,
+		      bool files, struct line_table *lt)
+{
+	unsigned int nforms, i, form[255], path = 255, dir = 255;
+	uint64_t n, k, type, f;
+
+	nforms = (unsigned int)lp_fixed(r, 1);
+	for (i = 0; i < nforms; i++) {
+		if (!lt_uleb(r, &type) || !lt_uleb(r, &f) || f > 0xffff)
+			return 1;
+		form[i] = (unsigned int)f;
+		if (type == DW_LNCT_path)
+			path = i;
+		else if (type == DW_LNCT_directory_index)
+			dir = i;
+	}
+	if (!lt_uleb(r, &n) || path == 255 || (files && dir == 255) || !n ||
+	    n > (uint64_t)(r->end - r->p) / nforms)
+		return 1;
+	if (files) {
+		lt->files = calloc(n, sizeof(*lt->files));
+		lt->nfiles = n;
+	} else {
+		lt->dirs = calloc(n, sizeof(*lt->dirs));
+		lt->ndirs = n;
+	}
+	if (files ? !lt->files : !lt->dirs)
+		return -1;
+	for (k = 0; k < n; k++) {
+		const char *name = NULL;
+		uint64_t d = UINT64_MAX;
+
+		for (i = 0; i < nforms; i++) {
+			if (i == path) {
+				name = lt_string(r, form[i], offset_size, sec);
+				if (!name)
+					return 1;
+			} else if ((i == dir && !lt_number_form(form[i])) ||
+				   !lt_value(r, form[i], offset_size, i == dir ? &d : NULL)) {
+				return 1;
+			}
+		}
+		if (files) {
+			if (d >= lt->ndirs)
+				return 1;
+			lt->files[k].name = name;
+			lt->files[k].dir = d;
+		} else {
+			lt->dirs[k] = name;
+		}
+	}
+	return 0;
+}
+
+/* The header's directories and files before DWARF 5; 0 read, 1 not as libdw. */
+static int lt_entries_v4(struct lp *r, struct line_table *lt)
+{
+	const uint8_t *p;
+	size_t n = 1, k;
+
+	/* directories: [0] is the CU's comp_dir */
+	for (p = r->p; p < r->end && *p; p++) {
+		p = memchr(p, '\0', (size_t)(r->end - p));
+		if (!p)
+			return 1;
+		n++;
+	}
+	if (p >= r->end)
+		return 1;
+	lt->dirs = calloc(n, sizeof(*lt->dirs));
+	if (!lt->dirs)
+		return -1;
+	lt->ndirs = n;
+	lt->dirs[0] = lt->comp_dir;
+	for (k = 1; k < n; k++) {
+		lt->dirs[k] = (const char *)r->p;
+		r->p += strlen((const char *)r->p) + 1;
+	}
+	r->p++;
+	/* files: [0] is libdw's "???" */
+	n = 1;
+	for (p = r->p; p < r->end && *p;) {
+		struct lp q;
+
+		p = memchr(p, '\0', (size_t)(r->end - p));
+		if (!p)
+			return 1;
+		/* the directory index, modification time and length */
+		q.p = p + 1;
+		q.end = r->end;
+		q.bad = false;
+		lp_uleb(&q);
+		lp_uleb(&q);
+		lp_uleb(&q);
+		if (q.bad)
+			return 1;
+		p = q.p;
+		n++;
+	}
+	if (p >= r->end)
+		return 1;
+	lt->files = calloc(n, sizeof(*lt->files));
+	if (!lt->files)
+		return -1;
+	lt->nfiles = n;
+	lt->files[0].name = "???";
+	lt->files[0].dir = UINT64_MAX;
+	for (k = 1; k < n; k++) {
+		lt->files[k].name = (const char *)r->p;
+		r->p += strlen((const char *)r->p) + 1;
+		lt->files[k].dir = lp_uleb(r);
+		lp_uleb(r);
+		lp_uleb(r);
+		if (lt->files[k].dir >= lt->ndirs)
+			return 1;
+	}
+	r->p++;
+	return 0;
+}
+
+/* Add a row: 0 added, 1 one libdw would refuse, -1 out of memory. */
+static int lt_row(struct line_table *lt, uint64_t addr, int64_t line, uint32_t file, bool end)
+{
+	struct raw_row *w;
+
+	if (line < 0 || line > INT32_MAX || lt->nraw >= UINT32_MAX)
+		return 1;
+	if (!pd_grow(&lt->raw, &lt->cap_raw, lt->nraw + 1, sizeof(*lt->raw), SIZE_MAX))
+		return -1;
+	w = &lt->raw[lt->nraw];
+	w->addr = addr;
+	/* as dwarf_lineno() gives it and load_lines() keeps it */
+	w->line = (uint32_t)line;
+	if (end)
+		w->line |= ROW_END;
+	w->file = file;		/* an index here: made an id by the caller */
+	w->order = (uint32_t)lt->nraw;
+	lt->nraw++;
+	return 0;
+}
+
+/* the operand counts of the standard opcodes 1 to 12 */
+static const uint8_t lt_std_len[12] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+
+/*
+ * Read the line program at off as libdw would: 0 read into lt, 1 leave it
+ * to libdw, -1 out of memory.
+ */
+static int lt_read(const struct lt_sections *sec, uint64_t off, unsigned int addr_size,
+		   struct line_table *lt)
+{
+	struct lp r;
+	uint64_t len, hlen, addr = 0, u;
+	unsigned int offset_size = 4, version, min_inst, line_range, opcode_base, i;
+	int line_base, ret;
+	const uint8_t *std_len, *hdr_end;
+	int64_t line = 1;
+	uint32_t file = 1;
+
+	if (!sec->line || !sec->line->d_buf || off >= sec->line->d_size ||
+	    (addr_size != 4 && addr_size != 8))
+		return 1;
+	r.p = (const uint8_t *)sec->line->d_buf + off;
+	r.end = (const uint8_t *)sec->line->d_buf + sec->line->d_size;
+	r.bad = false;
+	len = lp_fixed(&r, 4);
+	if (len == 0xffffffffu) {
+		len = lp_fixed(&r, 8);
+		offset_size = 8;
+	}
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return 1;
+	r.end = r.p + len;
+	version = (unsigned int)lp_fixed(&r, 2);
+	if (r.bad || version < 2 || version > 5)
+		return 1;
+	if (version >= 5 && (lp_fixed(&r, 1) != addr_size || lp_fixed(&r, 1) != 0))
+		return 1;
+	hlen = lp_fixed(&r, offset_size);
+	if (r.bad || hlen > (uint64_t)(r.end - r.p))
+		return 1;
+	hdr_end = r.p + hlen;
+	min_inst = (unsigned int)lp_fixed(&r, 1);
+	if (version >= 4 && lp_fixed(&r, 1) != 1)
+		return 1;	/* VLIW operation indexes */
+	lp_fixed(&r, 1);	/* default is_stmt */
+	line_base = (int8_t)lp_fixed(&r, 1);
+	line_range = (unsigned int)lp_fixed(&r, 1);
+	opcode_base = (unsigned int)lp_fixed(&r, 1);
+	/* below 10, libdw reads the operand counts of opcodes past the array */
+	if (r.bad || !line_range || opcode_base < 10 || opcode_base - 1 > (size_t)(hdr_end - r.p))
+		return 1;
+	std_len = r.p - 1;	/* std_len[op] for op 1 .. opcode_base - 1 */
+	for (i = 1; i < opcode_base && i <= 12; i++)
+		if (std_len[i] != lt_std_len[i - 1])
+			return 1;
+	r.p += opcode_base - 1;
+	{
+		struct lp h = { .p = r.p, .end = hdr_end, .bad = false };
+
+		if (version >= 5) {
+			ret = lt_entries(&h, offset_size, sec, false, lt);
+			if (!ret)
+				ret = lt_entries(&h, offset_size, sec, true, lt);
+		} else {
+			ret = lt_entries_v4(&h, lt);
+		}
+		if (ret)
+			return ret;
+		if (h.bad || h.p != hdr_end)
+			return 1;
+	}
+	r.p = hdr_end;
+	while (r.p < r.end) {
+		unsigned int op = *r.p++;
+
+		if (op >= opcode_base) {
+			line += line_base + (int)((op - opcode_base) % line_range);
+			addr += (uint32_t)(min_inst * ((op - opcode_base) / line_range));
+			ret = lt_row(lt, addr, line, file, false);
+			if (ret)
+				return ret;
+		} else if (op == 0) {
+			unsigned int elen, sub;
+			const uint8_t *next;
+
+			if (r.end - r.p < 2)
+				return 1;
+			elen = *r.p++;
+			if (elen == 0 || elen >= 0x80 || (size_t)(r.end - r.p) < elen)
+				return 1;
+			next = r.p + elen;
+			sub = *r.p++;
+			switch (sub) {
+			case DW_LNE_end_sequence:
+				if (elen != 1)
+					return 1;
+				ret = lt_row(lt, addr, line, file, true);
+				if (ret)
+					return ret;
+				addr = 0;
+				line = 1;
+				file = 1;
+				break;
+			case DW_LNE_set_address:
+				if (elen - 1 != addr_size)
+					return 1;
+				addr = lp_fixed(&r, addr_size);
+				if (r.bad)
+					return 1;
+				break;
+			case DW_LNE_set_discriminator:
+				lp_uleb(&r);
+				if (r.bad || r.p != next)
+					return 1;
+				break;
+			case DW_LNE_define_file:
+				return 1;
+			default:
+				if (sub >= 0x80)
+					return 1;	/* vendor: libdw may know it */
+				r.p = next;
+				break;
+			}
+		} else {
+			switch (op) {
+			case DW_LNS_copy:
+				ret = lt_row(lt, addr, line, file, false);
+				if (ret)
+					return ret;
+				break;
+			case DW_LNS_advance_pc:
+				if (!lt_uleb(&r, &u))
+					return 1;
+				addr += (uint32_t)(min_inst * (uint32_t)u);
+				break;
+			case DW_LNS_advance_line: {
+				int64_t v = 0;
+				unsigned int shift = 0;
+				uint8_t b;
+
+				do {
+					if (r.p >= r.end || shift >= 63)
+						return 1;
+					b = *r.p++;
+					v |= (int64_t)(b & 0x7f) << shift;
+					shift += 7;
+				} while (b & 0x80);
+				if (shift < 64 && (b & 0x40))
+					v |= -((int64_t)1 << shift);
+				if (v < INT32_MIN || v > INT32_MAX)
+					return 1;
+				line += v;
+				break;
+			}
+			case DW_LNS_set_file:
+				if (!lt_uleb(&r, &u) || u > UINT32_MAX)
+					return 1;
+				file = (uint32_t)u;
+				break;
+			case DW_LNS_set_column:
+				if (!lt_uleb(&r, &u) || u > 0xffff)
+					return 1;
+				break;
+			case DW_LNS_const_add_pc:
+				addr += (uint32_t)(min_inst * ((255 - opcode_base) / line_range));
+				break;
+			case DW_LNS_fixed_advance_pc:
+				addr += lp_fixed(&r, 2);
+				if (r.bad)
+					return 1;
+				break;
+			case DW_LNS_set_isa:
+				if (!lt_uleb(&r, &u) || u > 0xff)
+					return 1;
+				break;
+			case DW_LNS_negate_stmt:
+			case DW_LNS_set_basic_block:
+			case DW_LNS_set_prologue_end:
+			case DW_LNS_set_epilogue_begin:
+				break;
+			default:
+				/* unknown standard opcode: its operands skipped */
+				for (i = 0; i < std_len[op]; i++)
+					if (!lt_uleb(&r, &u))
+						return 1;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The string id of a file of a table read here, made as libdw names it. */
+static int64_t lt_file_id(struct pd_dwarf_lines *dl, struct line_table *lt, uint64_t idx)
+{
+	const struct lt_file *f;
+	const char *dir;
+	size_t need;
+	int64_t id;
+
+	if (idx >= lt->nfiles)
+		return 0;
+	if (!lt->ids) {
+		lt->ids = calloc(lt->nfiles, sizeof(*lt->ids));
+		if (!lt->ids)
+			return -1;
+	}
+	if (lt->ids[idx])
+		return lt->ids[idx] - 1;
+	f = &lt->files[idx];
+	dir = f->dir < lt->ndirs ? lt->dirs[f->dir] : NULL;
+	if (f->name[0] == '/' || !dir) {
+		id = str_id(&dl->strs, f->name);
+	} else {
+		need = strlen(dir) + 1 + strlen(f->name) + 1;
+		if (need > lt->path_cap) {
+			char *p = realloc(lt->path, need);
+
+			if (!p)
+				return -1;
+			lt->path = p;
+			lt->path_cap = need;
+		}
+		snprintf(lt->path, need, "%s/%s", dir, f->name);
+		id = str_id(&dl->strs, lt->path);
+	}
+	if (id >= 0)
+		lt->ids[idx] = (uint32_t)id + 1;
+	return id;
+}
+
 /* The file of a row, as perf names it (see above): an id, -1 out of memory. */
 static int64_t row_file(struct pd_dwarf_lines *dl, struct file_ids *fi, Dwarf_Line *l,
 			uint64_t addr, const struct pd_line_span *spans, size_t nspans)
@@ -1044,29 +1824,152 @@ static int64_t row_file(struct pd_dwarf_lines *dl, struct file_ids *fi, Dwarf_Li
 	return file_id(&dl->strs, fi, files, idx);
 }
 
-static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
-		       size_t *nread)
+/*
+ * The rows kept of a CU's raw rows: sorted by address (libdw's order: an
+ * end of sequence first, else as in the program), then only those a
+ * lookup can answer with.  mark_last: the last row ends a sequence, as
+ * libdw makes it for compilers that forget the end (it is done already
+ * in libdw's rows).  Frees raw.
+ */
+static bool keep_rows(struct pd_dwarf_cu *c, struct raw_row *raw, size_t k, bool mark_last)
 {
-	Dwarf_Lines *lines;
+	size_t i;
+
+	/* rows come sorted by address mostly: many tables are in order already */
+	for (i = 1; i < k && cmp_row(&raw[i - 1], &raw[i]) < 0; i++)
+		;
+	if (i < k)
+		qsort(raw, k, sizeof(*raw), cmp_row);
+	if (mark_last && k)
+		raw[k - 1].line |= ROW_END;
+	c->rows = malloc((k ? k : 1) * sizeof(*c->rows));
+	if (!c->rows) {
+		free(raw);
+		return false;
+	}
+	/*
+	 * A lookup takes the last row at or below the address: of rows at one
+	 * address only the last can be the answer, and a row that says what
+	 * the row kept before it says gives the same answer as that one.
+	 */
+	for (i = 0; i < k; i++) {
+		struct line_row *prev = c->nrows ? &c->rows[c->nrows - 1] : NULL;
+
+		if (i + 1 < k && raw[i + 1].addr == raw[i].addr)
+			continue;
+		if (prev && prev->line == raw[i].line && prev->file == raw[i].file)
+			continue;
+		c->rows[c->nrows].addr = raw[i].addr;
+		c->rows[c->nrows].line = raw[i].line;
+		c->rows[c->nrows].file = raw[i].file;
+		c->nrows++;
+	}
+	free(raw);
+	if (c->nrows < k) {
+		struct line_row *p = realloc(c->rows, (c->nrows ? c->nrows : 1) * sizeof(*p));
+
+		if (p)
+			c->rows = p;
+	}
+	return true;
+}
+
+/* The prefix spans of the CU's program (see above), sorted; false: no memory. */
+static bool cu_spans(struct pd_dwarf_lines *dl, Dwarf_Die *die, struct pd_line_span **spans,
+		     size_t *nspans)
+{
 	Dwarf_Attribute at;
 	Dwarf_Word stmt_list;
+
+	*spans = NULL;
+	*nspans = 0;
+	if (dl->debug_line && dwarf_attr(die, DW_AT_stmt_list, &at) &&
+	    dwarf_formudata(&at, &stmt_list) == 0 &&
+	    !pd_dwarf_prefix_spans(dl->debug_line->d_buf, dl->debug_line->d_size, stmt_list,
+				   spans, nspans))
+		return false;
+	if (*nspans > 1)
+		qsort(*spans, *nspans, sizeof(**spans), cmp_span);
+	return true;
+}
+
+/*
+ * The CU's line program read here into lt (lt->read), unless it is one to
+ * leave to libdw: false when out of memory.
+ */
+static bool lt_load(struct pd_dwarf_lines *dl, Dwarf_Die *die, struct line_table *lt)
+{
+	struct lt_sections sec = { dl->debug_line, dl->debug_line_str, dl->debug_str };
+	Dwarf_Attribute at;
+	Dwarf_Word stmt_list;
+	Dwarf_Die cudie;
+	uint8_t addr_size = 0;
+	int r;
+
+	if (!dwarf_attr(die, DW_AT_stmt_list, &at) || dwarf_formudata(&at, &stmt_list) != 0 ||
+	    !dwarf_diecu(die, &cudie, &addr_size, NULL))
+		return true;
+	lt->comp_dir = dwarf_formstring(dwarf_attr(die, DW_AT_comp_dir, &at));
+	r = lt_read(&sec, stmt_list, addr_size, lt);
+	if (r) {
+		lt_free(lt);
+		return r > 0;
+	}
+	lt->read = true;
+	return true;
+}
+
+/* The rows of a program read here (lt), their files made string ids. */
+static bool lt_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
+		     struct line_table *lt)
+{
+	struct pd_line_span *spans;
+	struct raw_row *raw = lt->raw;
+	size_t i, n = lt->nraw, nspans;
+
+	if (!n)
+		return true;
+	if (!cu_spans(dl, die, &spans, &nspans))
+		return false;
+	lt->raw = NULL;
+	for (i = 0; i < n; i++) {
+		uint64_t idx = raw[i].file;
+		int64_t file;
+
+		if (idx < lt->nfiles && nspans && idx == 1 && in_spans(spans, nspans, raw[i].addr))
+			idx = 0;
+		file = lt_file_id(dl, lt, idx);
+		if (file < 0) {
+			free(spans);
+			free(raw);
+			return false;
+		}
+		raw[i].file = (uint32_t)file;
+	}
+	free(spans);
+	return keep_rows(c, raw, n, true);
+}
+
+static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
+		       size_t *nread, struct line_table *lt)
+{
+	Dwarf_Lines *lines;
 	struct pd_line_span *spans = NULL;
 	struct file_ids fi = { 0 };
 	struct raw_row *raw;
 	size_t n, i, k = 0, nspans = 0;
 
+	if (!lt_load(dl, die, lt))
+		return false;
+	if (lt->read)
+		return lt_lines(dl, c, die, lt);
 	if (dwarf_getsrclines(die, &lines, &n) != 0 || n == 0)
 		return true;
 	*nread = n;
 	if (n > UINT32_MAX)
 		return true;
-	if (dl->debug_line && dwarf_attr(die, DW_AT_stmt_list, &at) &&
-	    dwarf_formudata(&at, &stmt_list) == 0 &&
-	    !pd_dwarf_prefix_spans(dl->debug_line->d_buf, dl->debug_line->d_size, stmt_list,
-				   &spans, &nspans))
+	if (!cu_spans(dl, die, &spans, &nspans))
 		return false;
-	if (nspans > 1)
-		qsort(spans, nspans, sizeof(*spans), cmp_span);
 	raw = malloc(n * sizeof(*raw));
 	if (!raw) {
 		free(spans);
@@ -1100,41 +2003,7 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_D
 	}
 	free(fi.id);
 	free(spans);
-	/* libdw's rows come sorted by address: most tables are in order already */
-	for (i = 1; i < k && cmp_row(&raw[i - 1], &raw[i]) < 0; i++)
-		;
-	if (i < k)
-		qsort(raw, k, sizeof(*raw), cmp_row);
-	c->rows = malloc((k ? k : 1) * sizeof(*c->rows));
-	if (!c->rows) {
-		free(raw);
-		return false;
-	}
-	/*
-	 * A lookup takes the last row at or below the address: of rows at one
-	 * address only the last can be the answer, and a row that says what
-	 * the row kept before it says gives the same answer as that one.
-	 */
-	for (i = 0; i < k; i++) {
-		struct line_row *prev = c->nrows ? &c->rows[c->nrows - 1] : NULL;
-
-		if (i + 1 < k && raw[i + 1].addr == raw[i].addr)
-			continue;
-		if (prev && prev->line == raw[i].line && prev->file == raw[i].file)
-			continue;
-		c->rows[c->nrows].addr = raw[i].addr;
-		c->rows[c->nrows].line = raw[i].line;
-		c->rows[c->nrows].file = raw[i].file;
-		c->nrows++;
-	}
-	free(raw);
-	if (c->nrows < k) {
-		struct line_row *p = realloc(c->rows, (c->nrows ? c->nrows : 1) * sizeof(*p));
-
-		if (p)
-			c->rows = p;
-	}
-	return true;
+	return keep_rows(c, raw, k, false);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -1153,6 +2022,7 @@ static const char *die_name(Dwarf_Die *die)
 struct walk {
 	struct pd_dwarf_lines *dl;
 	struct pd_dwarf_cu *c;
+	struct line_table *lt;	/* the files of a program read here, else: */
 	Dwarf_Files *files;
 	size_t nfiles, cap_inl;
 	struct file_ids fi;
@@ -1199,7 +2069,9 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 		dwarf_formudata(&at, &fidx);
 	if (dwarf_attr(die, DW_AT_call_line, &at))
 		dwarf_formudata(&at, &line);
-	if (w->files && fidx < w->nfiles)
+	if (w->lt)
+		file = lt_file_id(w->dl, w->lt, fidx);
+	else if (w->files && fidx < w->nfiles)
 		file = file_id(&w->dl->strs, &w->fi, w->files, fidx);
 	if (name < 0 || file < 0) {
 		w->nomem = true;
@@ -1253,13 +2125,16 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 	} while (!w->nomem && dwarf_siblingof(&child, &child) == 0);
 }
 
-static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die)
+static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
+			 struct line_table *lt)
 {
 	struct walk w = { .dl = dl, .c = c };
 	size_t i, k = 0;
 	uint64_t maxhi = 0;
 
-	if (dwarf_getsrcfiles(die, &w.files, &w.nfiles) != 0)
+	if (lt->read)
+		w.lt = lt;
+	else if (dwarf_getsrcfiles(die, &w.files, &w.nfiles) != 0)
 		w.files = NULL;
 	walk_dies(&w, die, 0);
 	free(w.fi.id);
@@ -1310,6 +2185,7 @@ static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf
  */
 static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf_cu *c)
 {
+	struct line_table lt = { 0 };
 	Dwarf_Die die;
 	size_t nread = 0, i;
 	bool ok;
@@ -1330,8 +2206,9 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf
 		handle_rest(dl, 0);
 		return true;
 	}
-	ok = load_lines(dl, c, &die, &nread) && load_inlines(dl, c, &die);
-	handle_rest(dl, nread);
+	ok = load_lines(dl, c, &die, &nread, &lt) && load_inlines(dl, c, &die, &lt);
+	lt_free(&lt);
+	handle_rest(dl, nread * LIBDW_ROW_BYTES + LIBDW_CU_BYTES);
 	if (!ok) {
 		cu_unload(dl->env, c);
 		c->loaded = true;
@@ -1460,7 +2337,8 @@ static struct pd_dwarf_lines *dwarf_open(struct pd_sym_env *env, struct pd_dso *
 		dwarf_lines_free(dl);
 		return NULL;
 	}
-	handle_rest(dl, 0);
+	/* the units indexed: libdw keeps a Dwarf_CU and the unit DIE's abbreviations */
+	handle_rest(dl, dl->ncus * LIBDW_UNIT_BYTES);
 	return dl;
 }
 
