@@ -28,7 +28,7 @@
 
 #include "../common/out_buf.h"
 #include "driver.h"
-#include "fmt_num.h"
+#include "../common/fmt_num.h"
 
 #define CSV_BUF_SIZE	(1u << 20)
 /* room that a number field, its separator and a row end always fit in */

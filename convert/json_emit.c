@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fmt_num.h"
+#include "../common/fmt_num.h"
 #include "json_emit.h"
 #include "../common/out_sink.h"
 #include "../common/utf8.h"

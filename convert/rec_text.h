@@ -22,7 +22,7 @@
 
 #include "perfdata/perfdata.h"
 #include "../common/out_buf.h"
-#include "fmt_num.h"
+#include "../common/fmt_num.h"
 
 
 /* What rec_text_fields() shows beyond what it always does */

@@ -19,6 +19,6 @@ EXTRA_TESTS += tests/to-csv.sh
 PERFCONV_EXTRA_LIBS += -pthread
 
 # the unit tests check the batch hand-over itself (tests/test_batch_pipe.c)
-# and the number formatting of the text writers (tests/test_fmt_num.c)
-TEST_EXTRA_LIBS += $(OBJ)/convert/batch_pipe.o $(OBJ)/convert/fmt_num.o -pthread
-$(O)/unit-tests: $(OBJ)/convert/batch_pipe.o $(OBJ)/convert/fmt_num.o
+# and the number formatting of the text outputs (tests/test_fmt_num.c)
+TEST_EXTRA_LIBS += $(OBJ)/convert/batch_pipe.o $(OBJ)/common/fmt_num.o -pthread
+$(O)/unit-tests: $(OBJ)/convert/batch_pipe.o $(OBJ)/common/fmt_num.o

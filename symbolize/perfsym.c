@@ -34,6 +34,7 @@
 #include "perfdata/pd_symbols.h"
 
 /* the command line shared with perfconv: the input, selection and symbol options */
+#include "../common/fmt_num.h"
 #include "../common/out_buf.h"
 #include "../common/tool_args.h"
 /* the message shape of every command */
@@ -82,26 +83,20 @@ static void put_str(struct out_buf *o, const char *s)
 /* v right-aligned in `width` characters (more where it needs more), as %*llx or %*lld */
 static void put_num(struct out_buf *o, uint64_t v, bool negative, bool hex, unsigned int width)
 {
-	char tmp[24];
-	unsigned int n = 0;
-	char *p;
+	size_t n = (hex ? fmt_hex_len(v) : fmt_dec_len(v)) + negative;
+	size_t pad = width > n ? width - n : 0;
+	/* fmt_u64() and fmt_hex() may need 20 bytes whatever the count */
+	char *p = out_buf_room(o, pad + n + 20);
 
-	do {
-		tmp[n++] = "0123456789abcdef"[hex ? v & 15 : v % 10];
-		v = hex ? v >> 4 : v / 10;
-	} while (v);
+	memset(p, ' ', pad);
+	p += pad;
 	if (negative)
-		tmp[n++] = '-';
-	p = out_buf_room(o, (width > n ? width : n));
-	while (width > n) {
-		*p++ = ' ';
-		width--;
-		o->len++;
-	}
-	while (n) {
-		*p++ = tmp[--n];
-		o->len++;
-	}
+		*p++ = '-';
+	if (hex)
+		fmt_hex(p, v);
+	else
+		fmt_u64(p, v);
+	o->len += pad + n;
 }
 
 static void put_dec(struct out_buf *o, int64_t v, unsigned int width)

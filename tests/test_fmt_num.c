@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_fmt_num.c - the number formatting of perfconv's text writers
- * (convert/fmt_num.h: fmt_u64, fmt_hex, fmt_hex_wide) against snprintf()
+ * test_fmt_num.c - the number formatting of the text outputs
+ * (common/fmt_num.h: fmt_u64, fmt_hex, fmt_hex_wide) against snprintf()
  * on every digit-count boundary and a sweep of pseudo-random values.
  */
 #include <inttypes.h>
@@ -10,7 +10,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "../convert/fmt_num.h"
+#include "../common/fmt_num.h"
 #include "test_suites.h"
 
 static unsigned int bad_dec, bad_hex, bad_wide;

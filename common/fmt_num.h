@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fmt_num.h - decimal and hexadecimal digits of a u64, for the text
- * writers of perfconv (JSON, CSV).  Their outputs carry several numbers
- * per sample, so these write two decimal digits per division and no
- * temporary copy: the digit count is found first and the digits are
- * written from the end.
+ * outputs of the commands (perfconv's JSON, CSV and dump, perfsym's
+ * frames).  They carry several numbers per sample, so these write two
+ * decimal digits per division and no temporary copy: the digit count is
+ * found first and the digits are written from the end.
  */
-#ifndef PERFCONV_FMT_NUM_H
-#define PERFCONV_FMT_NUM_H
+#ifndef PD_COMMON_FMT_NUM_H
+#define PD_COMMON_FMT_NUM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -146,4 +146,4 @@ static inline size_t fmt_hex_wide(char *p, uint64_t v)
 }
 #endif
 
-#endif /* PERFCONV_FMT_NUM_H */
+#endif /* PD_COMMON_FMT_NUM_H */
