@@ -35,15 +35,17 @@ int out_write_all(int fd, const void *p, size_t n)
  * A path naming an existing device or FIFO is written to, never replaced
  * by a renamed temporary file; a directory is refused before any work.
  * Returns its descriptor, -1 after a message when it cannot be opened,
- * -2 when it is no such file.
+ * NOT_SPECIAL for a regular file or none.
  */
+#define NOT_SPECIAL	(-2)
+
 static int open_special(const char *prog, const char *path)
 {
 	struct stat st;
 	int fd;
 
 	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
-		return -2;
+		return NOT_SPECIAL;
 	if (S_ISDIR(st.st_mode)) {
 		tool_io_error(prog, "open", path, EISDIR);
 		return -1;
@@ -69,7 +71,7 @@ int out_sink_open(struct out_sink *s, const char *prog, const char *cmd, const c
 	s->fd = open_special(prog, path);
 	if (s->fd == -1)
 		goto fail;
-	if (s->fd >= 0) {
+	if (s->fd != NOT_SPECIAL) {
 		s->direct = true;
 		return 0;
 	}
