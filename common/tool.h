@@ -103,6 +103,33 @@ size_t tool_format_diag(char *buf, size_t size, const char *name, const struct p
 void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d);
 
 /*
+ * The diagnostics of one input as every command takes them: counted by
+ * severity, handed to the hook if any, and printed by tool_print_diag()
+ * unless quiet (notes only when verbose).  tool_diag_cb() is the diag_fn
+ * of the reader and of the symbolizer, with the struct tool_diag as arg.
+ */
+struct tool_diag {
+	const char *prog;
+	const char *name;	/* input as shown in messages: path, or "<stdin>" */
+	bool verbose;
+	bool quiet;		/* print nothing, only count */
+	uint64_t count[3];	/* by enum pd_severity */
+	void (*hook)(const struct pd_diag *d, void *arg);
+	void *hook_arg;
+};
+
+/* Diagnostics named `path`; "-" is an input there, named <stdin>. */
+void tool_diag_init(struct tool_diag *td, const char *prog, const char *path, bool verbose);
+void tool_diag_cb(const struct pd_diag *d, void *arg);
+
+/*
+ * Exit code of a finished run: `status` is the last negative result of
+ * pd_reader_open()/pd_reader_next() or 0.  I/O and memory failures win over
+ * malformed input or an error diagnostic, which win over success.
+ */
+int tool_exit_code(int status, const struct tool_diag *td);
+
+/*
  * Would writing `out` destroy `in`?  True when both name the same file
  * (same device and inode: through hard and symbolic links too), or when
  * `in` is a directory-mode recording and `out` is one of its streams

@@ -202,3 +202,33 @@ void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d
 	fflush(stdout);
 	fprintf(stderr, "%s\n", line);
 }
+
+void tool_diag_init(struct tool_diag *td, const char *prog, const char *path, bool verbose)
+{
+	memset(td, 0, sizeof(*td));
+	td->prog = prog;
+	td->name = strcmp(path, "-") ? path : "<stdin>";
+	td->verbose = verbose;
+}
+
+void tool_diag_cb(const struct pd_diag *d, void *arg)
+{
+	struct tool_diag *td = arg;
+	unsigned int sev = d->severity <= PD_SEV_ERROR ? d->severity : PD_SEV_ERROR;
+
+	td->count[sev]++;
+	if (td->hook)
+		td->hook(d, td->hook_arg);
+	if (td->quiet || (sev == PD_SEV_NOTE && !td->verbose))
+		return;
+	tool_print_diag(td->prog, td->name, d);
+}
+
+int tool_exit_code(int status, const struct tool_diag *td)
+{
+	if (status == PD_STATUS_IO || status == PD_STATUS_NOMEM)
+		return TOOL_EXIT_IO;
+	if (status < 0 || td->count[PD_SEV_ERROR])
+		return TOOL_EXIT_FAILED;
+	return TOOL_EXIT_OK;
+}

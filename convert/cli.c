@@ -10,35 +10,6 @@
 
 const char *cli_progname = CLI_PROGNAME;
 
-void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose)
-{
-	memset(cd, 0, sizeof(*cd));
-	cd->name = strcmp(path, "-") ? path : "<stdin>";
-	cd->verbose = verbose;
-}
-
-void cli_diag_cb(const struct pd_diag *d, void *arg)
-{
-	struct cli_diag *cd = arg;
-	unsigned int sev = d->severity <= PD_SEV_ERROR ? d->severity : PD_SEV_ERROR;
-
-	cd->count[sev]++;
-	if (cd->hook)
-		cd->hook(d, cd->hook_arg);
-	if (cd->quiet || (sev == PD_SEV_NOTE && !cd->verbose))
-		return;
-	tool_print_diag(cli_progname, cd->name, d);
-}
-
-int cli_exit_code(int status, const struct cli_diag *cd)
-{
-	if (status == PD_STATUS_IO || status == PD_STATUS_NOMEM)
-		return CLI_EXIT_IO;
-	if (status < 0 || cd->count[PD_SEV_ERROR])
-		return CLI_EXIT_MALFORMED;
-	return CLI_EXIT_OK;
-}
-
 const char *cli_type_name(uint32_t type, char *buf, size_t size)
 {
 	const char *n = pd_record_type_name(type);

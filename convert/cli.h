@@ -50,37 +50,6 @@ extern const char *cli_progname;
 /* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
 #define cli_error(...)	tool_error(cli_progname, NULL, __VA_ARGS__)
 
-/*
- * Diagnostic printer and counter.  Pass cli_diag_cb with a struct cli_diag
- * as pd_reader_opts.diag_fn/diag_arg.  Every diagnostic is counted; notes
- * are printed only when `verbose`, warnings and errors always, one line
- * each on stderr (common/tool.h, tool_print_diag()):
- *	FILE:0xOFFSET: SEVERITY PDnnn [rec#N TYPE]: text detail
- * except a failed system call, which reads as every I/O error does:
- *	perfconv: cannot open 'FILE': No such file or directory
- * `hook`, when set, sees every diagnostic after it was counted (info
- * --json collects them).
- */
-struct cli_diag {
-	const char *name;	/* input as shown in messages: path, or "<stdin>" */
-	bool verbose;
-	bool quiet;		/* print nothing, only count */
-	uint64_t count[3];	/* by enum pd_severity */
-	void (*hook)(const struct pd_diag *d, void *arg);
-	void *hook_arg;
-};
-
-/* Diagnostics named `path`; "-" is an input there, named <stdin>. */
-void cli_diag_init(struct cli_diag *cd, const char *path, bool verbose);
-void cli_diag_cb(const struct pd_diag *d, void *arg);
-
-/*
- * Exit code of a finished run: `status` is the last negative result of
- * pd_reader_open()/pd_reader_next() or 0.  I/O and memory failures win over
- * malformed input, which wins over success.
- */
-int cli_exit_code(int status, const struct cli_diag *cd);
-
 /* Record type name, "UNKNOWN_<n>" for an unknown type; buf needs 24 bytes. */
 const char *cli_type_name(uint32_t type, char *buf, size_t size);
 /* Feature name, "FEATURE_<n>" for an unknown id; buf needs 24 bytes. */

@@ -183,7 +183,7 @@ static void dump_header(const struct dump_ctx *dc, struct pd_reader *r)
 }
 
 /*
- * Diagnostics go straight to stderr, and cli_diag_cb() flushes stdio first:
+ * Diagnostics go straight to stderr, and tool_diag_cb() flushes stdio first:
  * hand it the lines still in our own buffer so that a finding appears
  * right after the records that precede it.
  */

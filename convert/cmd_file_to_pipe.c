@@ -126,7 +126,7 @@ static int f2p_begin(struct drv *d, void *arg)
 	if (drv_perf_out_open(d, &fw->out, "file-to-pipe", PD_WRITER_PIPE) < 0)
 		return PD_STATUS_IO;
 	fw->wstatus = write_header(fw->out.w, d->r);
-	return fw->wstatus < 0 ? cli_exit_code(fw->wstatus, &d->cd) : 0;
+	return fw->wstatus < 0 ? tool_exit_code(fw->wstatus, &d->cd) : 0;
 }
 
 static int f2p_record(struct drv *d, void *arg, const struct pd_record *rec)
@@ -160,7 +160,7 @@ static int f2p_close(struct drv *d, void *arg, int code)
 		return code;
 	drv_perf_out_abort(&fw->out);
 	if (fw->wstatus < 0)
-		code = cli_exit_code(fw->wstatus, &d->cd);
+		code = tool_exit_code(fw->wstatus, &d->cd);
 	if ((fw->wstatus < 0 || d->status < 0) && fw->out.wd.count[PD_SEV_ERROR])
 		code = CLI_EXIT_IO;
 	return code;

@@ -67,19 +67,19 @@ struct p2f {
  * the shape of every diagnostic, and the exit status stays 0; with
  * --strict it stays an error.  I/O and memory failures are errors always.
  */
-static void p2f_diag(const struct pd_diag *d, struct cli_diag *cd, void *arg)
+static void p2f_diag(const struct pd_diag *d, struct tool_diag *cd, void *arg)
 {
 	struct p2f *p = arg;
 	struct pd_diag w;
 	char detail[512];
 
 	if (!d->fatal || !p->opened || d->code == PD_IO_ERROR || d->code == PD_NO_MEMORY) {
-		cli_diag_cb(d, cd);
+		tool_diag_cb(d, cd);
 		return;
 	}
 	p->ended_early = true;
 	if (p->strict) {
-		cli_diag_cb(d, cd);
+		tool_diag_cb(d, cd);
 		return;
 	}
 	w = *d;
@@ -87,7 +87,7 @@ static void p2f_diag(const struct pd_diag *d, struct cli_diag *cd, void *arg)
 	snprintf(detail, sizeof(detail), "%s%s(the stream ends early: the records before it are "
 		 "converted)", d->detail, d->detail[0] ? " " : "");
 	w.detail = detail;
-	cli_diag_cb(&w, cd);
+	tool_diag_cb(&w, cd);
 }
 
 static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
@@ -388,7 +388,7 @@ static int p2f_record(struct drv *d, void *arg, const struct pd_record *rec)
 static int p2f_end(struct drv *d, void *arg)
 {
 	struct p2f *p = arg;
-	const struct cli_diag *cd = &d->cd;
+	const struct tool_diag *cd = &d->cd;
 	int status = p->wstatus ? p->wstatus : d->status;
 
 	if (status == PD_STATUS_MALFORMED && p->ended_early)

@@ -101,7 +101,7 @@ static int tj_begin(struct drv *d, void *w)
 		if (status < 0) {
 			cli_error("to-json: %s: cannot be opened a second time for --symbols",
 				  c->input);
-			return cli_exit_code(status, &d->cd);
+			return tool_exit_code(status, &d->cd);
 		}
 	}
 	if (drv_out_open(&tj->out, "to-json") < 0 ||

@@ -71,7 +71,7 @@ static void reader_diag(const struct pd_diag *dg, void *arg)
 	if (d->o->diag_filter)
 		d->o->diag_filter(dg, &d->cd, d->o->diag_filter_arg);
 	else
-		cli_diag_cb(dg, &d->cd);
+		tool_diag_cb(dg, &d->cd);
 }
 
 static int nomem(struct drv *d)
@@ -89,7 +89,7 @@ static void machine_diag(const struct pd_diag *dg, void *arg)
 {
 	struct drv *d = arg;
 
-	cli_diag_cb(dg, &d->cd);
+	tool_diag_cb(dg, &d->cd);
 }
 
 /* 0 or an exit code: the machine state, when the command symbolizes */
@@ -166,7 +166,7 @@ static int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void 
 	struct drv d = { .o = o };
 	int status, werr = 0, code;
 
-	cli_diag_init(&d.cd, o->input, o->verbose);
+	tool_diag_init(&d.cd, cli_progname, o->input, o->verbose);
 	d.cd.hook = diag_hook;
 	d.cd.hook_arg = &d;
 	ro.diag_fn = reader_diag;
@@ -174,13 +174,13 @@ static int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void 
 
 	status = pd_reader_open(o->input, &ro, &d.r);
 	if (status < 0) {
-		code = cli_exit_code(status, &d.cd);
+		code = tool_exit_code(status, &d.cd);
 		if (o->close_unopened && ops->close)
 			code = ops->close(&d, w, code);
 		return code;
 	}
 	if (d.stop)
-		code = cli_exit_code(PD_STATUS_MALFORMED, &d.cd);
+		code = tool_exit_code(PD_STATUS_MALFORMED, &d.cd);
 	else
 		code = o->cs ? cli_select_check(o->cs, d.r, false) : CLI_EXIT_OK;
 	if (!code && o->so)
@@ -208,7 +208,7 @@ static int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void 
 		d.failed = true;
 		code = werr == PD_STATUS_NOMEM ? nomem(&d) : CLI_EXIT_IO;
 	} else {
-		code = cli_exit_code(d.status, &d.cd);
+		code = tool_exit_code(d.status, &d.cd);
 		if (d.stop && code == CLI_EXIT_OK)
 			code = CLI_EXIT_MALFORMED;
 		if (code == CLI_EXIT_OK && o->cs)
@@ -277,9 +277,9 @@ int drv_perf_out_open(const struct drv *d, struct drv_perf_out *po, const char *
 	/* the writer's findings are about the output: standard output's name */
 	const char *name = po->out.path ? po->out.path : "<stdout>";
 
-	cli_diag_init(&po->wd, name, d->o->verbose);
+	tool_diag_init(&po->wd, cli_progname, name, d->o->verbose);
 	po->wo.mode = mode;
-	po->wo.diag_fn = cli_diag_cb;
+	po->wo.diag_fn = tool_diag_cb;
 	po->wo.diag_arg = &po->wd;
 	if (drv_out_open(&po->out, cmd) < 0)
 		return PD_STATUS_IO;

@@ -90,10 +90,10 @@ struct drv_opts {
 	void *diag_hook_arg;
 	/*
 	 * Given, every diagnostic of the reader goes through it instead of
-	 * straight to cli_diag_cb(&d->cd): it may reword one (pipe-to-file
+	 * straight to tool_diag_cb(&d->cd): it may reword one (pipe-to-file
 	 * makes the cut end of a stream a warning) before it hands it on.
 	 */
-	void (*diag_filter)(const struct pd_diag *dg, struct cli_diag *cd, void *arg);
+	void (*diag_filter)(const struct pd_diag *dg, struct tool_diag *cd, void *arg);
 	void *diag_filter_arg;
 };
 
@@ -101,7 +101,7 @@ struct drv {
 	const struct drv_opts *o;
 	struct pd_reader *r;
 	struct pd_machine *m;		/* NULL without symbolization */
-	struct cli_diag cd;
+	struct tool_diag cd;
 	uint64_t records, samples;	/* delivered so far */
 	struct type_counts types;	/* the records delivered, by type */
 	/* --strict saw a warning or an error: no record is read after it */
@@ -165,7 +165,7 @@ int drv_out_close(struct drv_out *out, bool keep, int code);
 struct drv_perf_out {
 	struct drv_out out;		/* out.path NULL: standard output */
 	struct pd_writer_opts wo;	/* the command's (--fsync); the mode is open's */
-	struct cli_diag wd;		/* the writer's diagnostics, counted */
+	struct tool_diag wd;		/* the writer's diagnostics, counted */
 	struct pd_writer *w;		/* NULL once committed */
 };
 

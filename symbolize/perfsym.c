@@ -40,28 +40,6 @@
 /* the message shape of every command */
 #include "../common/tool.h"
 
-/*
- * Findings of the reader and the symbolizer, one line each on stderr in
- * the shape every command of the project uses, notes only with -v; errors
- * (only the reader has them) make the exit status 1.
- */
-struct diag_count {
-	const char *name;
-	bool verbose;
-	uint64_t errors;
-};
-
-static void print_diag(const struct pd_diag *d, void *arg)
-{
-	struct diag_count *dc = arg;
-
-	if (d->severity >= PD_SEV_ERROR)
-		dc->errors++;
-	if (d->severity == PD_SEV_NOTE && !dc->verbose)
-		return;
-	tool_print_diag("perfsym", dc->name, d);
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -196,7 +174,7 @@ int main(int argc, char **argv)
 	struct tool_args args;
 	const char *input;
 	struct pd_reader_opts ro = PD_READER_OPTS_INIT;
-	struct diag_count dc = { 0 };
+	struct tool_diag dc;
 	struct pd_sym_frame *frames;
 	struct pd_machine *m;
 	struct pd_members *members;
@@ -217,11 +195,15 @@ int main(int argc, char **argv)
 	ro.time_order = !po.file_order;
 	ro.skip_compressed = true;
 	cli_select_reader_opts(&args.cs, &ro);
-	dc.name = input;
-	dc.verbose = po.verbose;
-	ro.diag_fn = print_diag;
+	/*
+	 * Findings of the reader and the symbolizer in the shape of every
+	 * command, notes only with -v; errors (only the reader has them)
+	 * make the exit status 1.
+	 */
+	tool_diag_init(&dc, "perfsym", input, po.verbose);
+	ro.diag_fn = tool_diag_cb;
 	ro.diag_arg = &dc;
-	args.so.diag_fn = print_diag;
+	args.so.diag_fn = tool_diag_cb;
 	args.so.diag_arg = &dc;
 	frames = calloc(PD_SYM_MAX_STACK, sizeof(*frames));
 	if (out_buf_init(&out, 1, 0) < 0 || !frames || pd_machine_new(&args.so, &m) < 0) {
@@ -231,12 +213,12 @@ int main(int argc, char **argv)
 	}
 	ret = pd_reader_open(input, &ro, &r);
 	if (ret < 0) {
-		/* the reader said why (print_diag) */
+		/* the reader said why (tool_diag_cb) */
 		pd_machine_free(m);
 		free(frames);
 		out_buf_free(&out);
 		tool_args_free(&args);
-		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
+		return tool_exit_code(ret, &dc);
 	}
 	if (cli_select_check(&args.cs, r, false)) {
 		pd_reader_close(r);
@@ -366,8 +348,6 @@ int main(int argc, char **argv)
 		tool_io_error("perfsym", "write", NULL, out.err);
 		return TOOL_EXIT_IO;
 	}
-	if (ret < 0)
-		return ret == PD_STATUS_MALFORMED ? TOOL_EXIT_FAILED : TOOL_EXIT_IO;
-	/* ret: 0, or TOOL_EXIT_USAGE for a selection that matched no event */
-	return ret ? ret : dc.errors ? TOOL_EXIT_FAILED : TOOL_EXIT_OK;
+	/* ret: 0, a negative status, or TOOL_EXIT_USAGE for a selection that matched no event */
+	return ret > 0 ? ret : tool_exit_code(ret, &dc);
 }
