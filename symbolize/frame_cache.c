@@ -15,9 +15,9 @@
  *
  * Sites, keyed by (DSO, address inside it, unwound, the DSO's symbol
  * generation), for the entries' misses: a new process (every fork gets
- * a version of its own) or a DSO load (which moves every version) misses
- * all entries, but the symbol at an address of a DSO is the same in every
- * process, so after the map search the site gives the symbol and the
+ * a version of its own) or a kernel DSO load (which moves every version)
+ * misses all entries, but the symbol at an address of a DSO is the same in
+ * every process, so after the map search the site gives the symbol and the
  * caller's words for it without a symbol search.  The generation moves
  * when the DSO's symbols change (a KSYMBOL record), which retires its
  * sites.
@@ -359,7 +359,7 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 			c->spare[i][0] = c->spare[i][1] = 0;
 			r->value = c->spare[i];
 		}
-		/* a DSO load moves the kernel version, and with it every other */
+		/* a kernel DSO load moves the kernel version, and with it every other */
 		if (m && pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL) != k0) {
 			/* this key is stale already: no hits for it */
 			if (own)

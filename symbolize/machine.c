@@ -1734,7 +1734,14 @@ static struct pd_dso *resolve_map_in(struct pd_machine *m, struct thread *t, uin
 	if (d->load == PD_LOAD_NONE) {
 		dso_load(m, d);
 		invalidate_cache(m, d);
-		kernel_changed(m);
+		/*
+		 * No frame resolved so far names a DSO before its load, and
+		 * reading an ELF file's symbols changes no map: the frames
+		 * resolved before stand (a system-wide profile loads a DSO
+		 * every few thousand samples).  Other loads may move maps.
+		 */
+		if (d->kind != PD_DSO_USER)
+			kernel_changed(m);
 	}
 	f->dso = d;
 	f->dso_name = d->name;

@@ -219,11 +219,13 @@ int pd_machine_resolve(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t c
 /*
  * The version of everything resolving an address of (pid, tid) in
  * `cpumode` depends on: the thread's address space for user mode, the
- * kernel maps, the DSOs loaded so far.  It changes whenever one of them
- * does, and no two address spaces share one, so pd_machine_resolve() gives
- * the same frame for equal (version, cpumode, ip): callers can cache frames
- * under that key, across threads of a process.  Creates the thread like
- * pd_machine_resolve(); never 0 (0: out of memory).
+ * kernel maps, the kernel's DSOs loaded so far (a user DSO's load changes
+ * no frame resolved before it: none is in that DSO).  It changes whenever
+ * one of them does, and no two address spaces share one, so
+ * pd_machine_resolve() gives the same frame for equal (version, cpumode,
+ * ip): callers can cache frames under that key, across threads of a
+ * process.  Creates the thread like pd_machine_resolve(); never 0 (0: out
+ * of memory).
  */
 uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode);
 
