@@ -87,6 +87,19 @@ static inline size_t fmt_hex(char *p, uint64_t v)
 	return n;
 }
 
+/* n bytes as 2n lower-case hex digits at p, no NUL (build ids, payloads); returns 2n. */
+static inline size_t fmt_hex_bytes(char *p, const uint8_t *b, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p[2 * i] = hex[b[i] >> 4];
+		p[2 * i + 1] = hex[b[i] & 15];
+	}
+	return 2 * n;
+}
+
 /* The count of hex digits of v: 1 for 0. */
 static inline size_t fmt_hex_len(uint64_t v)
 {

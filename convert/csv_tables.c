@@ -1036,9 +1036,7 @@ static void mmaps_row(struct csv_ctx *c, const struct pd_record *rec)
 	if (rec->type == PD_REC_MMAP2 && mm->has_build_id) {
 		unsigned int n = mm->build_id_size <= 20 ? mm->build_id_size : 20;
 
-		for (i = 0; i < n; i++)
-			snprintf(bid + 2 * i, 3, "%02x", mm->build_id[i]);
-		bid[2 * n] = '\0';
+		bid[fmt_hex_bytes(bid, mm->build_id, n)] = '\0';
 		csv_str(o, bid);
 	} else {
 		csv_empty(o);

@@ -176,13 +176,9 @@ void je_hexbytes(struct je *j, const uint8_t *p, size_t n)
 	je_c(j, '"');
 	while (i < n) {
 		size_t chunk = n - i > 8192 ? 8192 : n - i;
-		char *o = je_room(j, chunk * 2);
 
-		for (size_t k = 0; k < chunk; k++, i++) {
-			*o++ = hex_digits[p[i] >> 4];
-			*o++ = hex_digits[p[i] & 0xf];
-		}
-		j->ob.len = (size_t)(o - j->ob.buf);
+		j->ob.len += fmt_hex_bytes(je_room(j, chunk * 2), p + i, chunk);
+		i += chunk;
 	}
 	je_c(j, '"');
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_conv.h"
 #include "json_feat.h"
+#include "../common/fmt_num.h"
 #include "../common/utf8.h"
 
 json_t *json_u64(uint64_t v)
@@ -101,13 +102,10 @@ static json_t *jb64(const uint8_t *p, size_t n)
 static json_t *jhexbytes(const uint8_t *p, size_t n)
 {
 	char buf[2 * 64 + 1];
-	size_t i;
 
 	if (n > 64)
 		n = 64;
-	for (i = 0; i < n; i++)
-		snprintf(buf + 2 * i, 3, "%02x", p[i]);
-	buf[2 * n] = '\0';
+	buf[fmt_hex_bytes(buf, p, n)] = '\0';
 	return json_string(buf);
 }
 

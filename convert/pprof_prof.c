@@ -31,6 +31,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "../common/fmt_num.h"
 #include "../common/grow.h"
 #include "batch_pipe.h"
 #include "hmap.h"
@@ -259,21 +260,16 @@ static bool map_eq(const void *item, const void *key)
 /* The DSO's build id as lower-case hex, "" when unknown. */
 static int64_t build_id_idx(struct pp_prof *p, const struct pd_dso *dso)
 {
-	static const char hex[] = "0123456789abcdef";
 	char buf[2 * 64 + 1];
 	const uint8_t *id;
-	size_t size = 0, i;
+	size_t size = 0;
 
 	id = dso ? pd_dso_build_id(dso, &size) : NULL;
 	if (!id || !size)
 		return STR_EMPTY;
 	if (size > 64)
 		size = 64;
-	for (i = 0; i < size; i++) {
-		buf[2 * i] = hex[id[i] >> 4];
-		buf[2 * i + 1] = hex[id[i] & 15];
-	}
-	return str_idx_n(p, buf, 2 * size);
+	return str_idx_n(p, buf, fmt_hex_bytes(buf, id, size));
 }
 
 static struct pp_mapping *mapping_of(struct pp_prof *p, const struct pd_sym_frame *f)

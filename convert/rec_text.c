@@ -20,12 +20,12 @@ static const char hex_digits[] = "0123456789abcdef";
 /* Bytes as contiguous hex digits: build ids, tags, raw payloads. */
 static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
 {
-	size_t i;
+	while (n) {
+		size_t chunk = n > 4096 ? 4096 : n;
 
-	for (i = 0; i < n; i++) {
-		out_buf_room(b, 2);
-		b->buf[b->len++] = hex_digits[p[i] >> 4];
-		b->buf[b->len++] = hex_digits[p[i] & 0xf];
+		b->len += fmt_hex_bytes(out_buf_room(b, 2 * chunk), p, chunk);
+		p += chunk;
+		n -= chunk;
 	}
 }
 
