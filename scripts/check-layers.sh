@@ -2,8 +2,9 @@
 # check-layers.sh - enforce the include rules between the project's layers:
 #   lib/       never includes jansson, protobuf-c, libelf/libdw or CUnit headers,
 #              nor anything from convert/ or validate/;
-#   convert/   and validate/ never include each other, and use the core only
-#              through include/perfdata/ (never lib/ headers);
+#   convert/   and validate/ never include each other, and use the core and
+#              the symbolizer only through include/perfdata/ (never lib/ or
+#              symbolize/ headers);
 #   common/    what every command shares (message shape, path checks): used
 #              by convert/, validate/ and symbolize/perfsym.c, it includes
 #              none of them, no lib/ header and no output or symbol library;
@@ -43,6 +44,9 @@ for dir in convert validate; do
 		fi
 		if grep -nE '#include *"(\.\./)?lib/|#include *"(internal|decode)\.h"' "$f"; then
 			bad "$f: use the core only through include/perfdata/"
+		fi
+		if grep -nE '#include *"(\.\./)?symbolize/|#include *"sym_internal\.h"' "$f"; then
+			bad "$f: use the symbolizer only through include/perfdata/pd_symbols.h"
 		fi
 	done
 done
