@@ -1564,8 +1564,16 @@ static int lt_row(struct line_table *lt, uint64_t addr, int64_t line, uint32_t f
 
 	if (line < 0 || line > INT32_MAX || lt->nraw >= UINT32_MAX)
 		return 1;
-	if (!pd_grow(&lt->raw, &lt->cap_raw, lt->nraw + 1, sizeof(*lt->raw), SIZE_MAX))
-		return -1;
+	if (lt->nraw == lt->cap_raw) {
+		/* not pd_grow(): zeroing the room would make all of it resident */
+		size_t cap = lt->cap_raw ? lt->cap_raw * 2 : 1024;
+		struct raw_row *p = cap <= SIZE_MAX / sizeof(*p) ? realloc(lt->raw, cap * sizeof(*p)) : NULL;
+
+		if (!p)
+			return -1;
+		lt->raw = p;
+		lt->cap_raw = cap;
+	}
 	w = &lt->raw[lt->nraw];
 	w->addr = addr;
 	/* as dwarf_lineno() gives it and load_lines() keeps it */
