@@ -102,6 +102,11 @@ size_t tool_format_diag(char *buf, size_t size, const char *name, const struct p
  */
 void tool_print_diag(const char *prog, const char *name, const struct pd_diag *d);
 
+/* Record type name, "UNKNOWN_<n>" for an unknown type; buf needs 24 bytes. */
+const char *tool_type_name(uint32_t type, char *buf, size_t size);
+/* Feature name, "FEATURE_<n>" for an unknown id; buf needs 24 bytes. */
+const char *tool_feature_name(unsigned int id, char *buf, size_t size);
+
 /*
  * The diagnostics of one input as every command takes them: counted by
  * severity, handed to the hook if any, and printed by tool_print_diag()

@@ -156,9 +156,29 @@ static void line_add(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	*len = (size_t)n < size - *len ? *len + (size_t)n : size - 1;
 }
 
+const char *tool_type_name(uint32_t type, char *buf, size_t size)
+{
+	const char *n = pd_record_type_name(type);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
+	return buf;
+}
+
+const char *tool_feature_name(unsigned int id, char *buf, size_t size)
+{
+	const char *n = pd_feature_name(id);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "FEATURE_%u", id);
+	return buf;
+}
+
 size_t tool_format_diag(char *buf, size_t size, const char *name, const struct pd_diag *d)
 {
-	const char *type;
+	char tbuf[24];
 	size_t len = 0;
 
 	if (!size)
@@ -173,14 +193,9 @@ size_t tool_format_diag(char *buf, size_t size, const char *name, const struct p
 	if (d->offset != PD_NO_OFFSET)
 		line_add(buf, size, &len, ":0x%" PRIx64, d->offset);
 	line_add(buf, size, &len, ": %s %s", pd_severity_name(d->severity), pd_code_id(d->code));
-	if (d->record_index >= 0) {
-		type = pd_record_type_name(d->record_type);
-		if (type)
-			line_add(buf, size, &len, " [rec#%" PRId64 " %s]", d->record_index, type);
-		else
-			line_add(buf, size, &len, " [rec#%" PRId64 " UNKNOWN_%" PRIu32 "]",
-				 d->record_index, d->record_type);
-	}
+	if (d->record_index >= 0)
+		line_add(buf, size, &len, " [rec#%" PRId64 " %s]", d->record_index,
+			 tool_type_name(d->record_type, tbuf, sizeof(tbuf)));
 	line_add(buf, size, &len, ": %s", pd_code_text(d->code));
 	if (d->detail && d->detail[0])
 		line_add(buf, size, &len, " %s", d->detail);

@@ -10,26 +10,6 @@
 
 const char *cli_progname = CLI_PROGNAME;
 
-const char *cli_type_name(uint32_t type, char *buf, size_t size)
-{
-	const char *n = pd_record_type_name(type);
-
-	if (n)
-		return n;
-	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
-	return buf;
-}
-
-const char *cli_feature_name(unsigned int id, char *buf, size_t size)
-{
-	const char *n = pd_feature_name(id);
-
-	if (n)
-		return n;
-	snprintf(buf, size, "FEATURE_%u", id);
-	return buf;
-}
-
 const char *cli_format_bits(char *buf, size_t size, uint64_t v,
 			    const char *(*name)(unsigned int bit), const char *sep)
 {

@@ -50,10 +50,6 @@ extern const char *cli_progname;
 /* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
 #define cli_error(...)	tool_error(cli_progname, NULL, __VA_ARGS__)
 
-/* Record type name, "UNKNOWN_<n>" for an unknown type; buf needs 24 bytes. */
-const char *cli_type_name(uint32_t type, char *buf, size_t size);
-/* Feature name, "FEATURE_<n>" for an unknown id; buf needs 24 bytes. */
-const char *cli_feature_name(unsigned int id, char *buf, size_t size);
 
 /*
  * Write the names of the bits set in `v` separated by `sep` ("IP|TID");

@@ -127,7 +127,7 @@ static void dump_record(struct dump_ctx *dc, const struct pd_record *rec)
 	out_s(" [");
 	out_u64(rec->size);
 	out_s("] ");
-	out_s(cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	out_s(tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	if (rec->from_compressed) {
 		out_s(" [from ");
 		out_s(dc->container_offset == rec->offset && dc->container_type ?

@@ -120,7 +120,7 @@ static json_t *features_json(const struct pd_features *f, bool full)
 		return o;
 	for (id = 0; id < PD_FEAT_BITS; id++)
 		if (pd_features_has(f, id))
-			json_put(o, cli_feature_name(id, buf, sizeof(buf)), feature_json(f, id, full));
+			json_put(o, tool_feature_name(id, buf, sizeof(buf)), feature_json(f, id, full));
 	return o;
 }
 
@@ -297,7 +297,7 @@ static void collect_diag(const struct pd_diag *d, void *arg)
 	json_put(o, "offset", d->offset == PD_NO_OFFSET ? json_null() : json_u64(d->offset));
 	json_put(o, "record_index", d->record_index < 0 ? json_null() : json_integer(d->record_index));
 	json_put(o, "record_type", d->record_index < 0 ? json_null() :
-	     json_string(cli_type_name(d->record_type, buf, sizeof(buf))));
+	     json_string(tool_type_name(d->record_type, buf, sizeof(buf))));
 	if (d->stream)
 		json_put(o, "stream", json_text(d->stream));
 	json_put(o, "message", json_text(pd_code_text(d->code)));
@@ -311,14 +311,14 @@ static void count_json_cb(const struct type_count *n, void *arg)
 {
 	char buf[24];
 
-	json_put(arg, cli_type_name(n->type, buf, sizeof(buf)), json_u64(n->records));
+	json_put(arg, tool_type_name(n->type, buf, sizeof(buf)), json_u64(n->records));
 }
 
 static void count_text_cb(const struct type_count *n, void *arg)
 {
 	char buf[24];
 
-	printf("  %-24s %12" PRIu64 "\n", cli_type_name(n->type, buf, sizeof(buf)), n->records);
+	printf("  %-24s %12" PRIu64 "\n", tool_type_name(n->type, buf, sizeof(buf)), n->records);
 }
 
 static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
@@ -399,7 +399,7 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 		       h->features[3], h->features[2], h->features[1], h->features[0]);
 		for (id = 0; id < PD_FEAT_BITS; id++)
 			if ((h->features[id / 64] >> (id % 64)) & 1)
-				printf(" %s", cli_feature_name(id, buf, sizeof(buf)));
+				printf(" %s", tool_feature_name(id, buf, sizeof(buf)));
 		putchar('\n');
 	}
 

@@ -975,7 +975,7 @@ static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 	csv_hex(o, rec->offset);
 	csv_u64(o, rec->size);
 	put_time(o, rec);
-	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	csv_str(o, rec->event ? rec->event->name : NULL);
 	if (record_pid_tid(rec, &pid, &tid)) {
 		csv_i64(o, pid);
@@ -1066,7 +1066,7 @@ static void lost_row(struct csv_ctx *c, const struct pd_record *rec)
 
 	csv_u64(o, rec->index);
 	put_time(o, rec);
-	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	put_sid_pid_tid(o, rec);
 	put_cpu(o, rec);
 	if (rec->type == PD_REC_LOST) {
@@ -1089,7 +1089,7 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 
 	csv_u64(o, rec->index);
 	put_time(o, rec);
-	csv_str(o, cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	put_sid_pid_tid(o, rec);
 	put_cpu(o, rec);
 	csv_str(o, rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in");
@@ -1227,7 +1227,7 @@ static void type_row(const struct type_count *n, void *arg)
 	struct csv_out *o = &c->out[CSV_STATS];
 	char tbuf[24];
 
-	csv_str(o, cli_type_name(n->type, tbuf, sizeof(tbuf)));
+	csv_str(o, tool_type_name(n->type, tbuf, sizeof(tbuf)));
 	csv_empty(o);
 	csv_u64(o, n->records);
 	csv_u64(o, n->bytes);

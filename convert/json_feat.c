@@ -519,7 +519,7 @@ json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t
 		len = raw->len;
 	}
 	json_put(o, "id", json_integer(id));
-	json_put(o, "name", json_string(cli_feature_name(id, buf, sizeof(buf))));
+	json_put(o, "name", json_string(tool_feature_name(id, buf, sizeof(buf))));
 	if (raw && raw->present)
 		json_put(o, "offset", json_u64(raw->offset));
 	json_put(o, "size", json_u64(len));

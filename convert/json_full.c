@@ -476,7 +476,7 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 	je_obj_begin(j);
 	if (fc->c->jsonl)
 		je_kv_s(j, "kind", "record");
-	je_kv_s(j, "type", cli_type_name(rec->type, tbuf, sizeof(tbuf)));
+	je_kv_s(j, "type", tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	je_kv_u(j, "type_id", rec->type);
 	je_kv_u(j, "index", rec->index);
 	je_kv_u(j, "offset", rec->offset);
@@ -535,7 +535,7 @@ static void by_type_cb(const struct type_count *n, void *arg)
 	char tbuf[24];
 
 	if (n->type < 128 || (n->type >= PD_REC_SP_START && n->type - PD_REC_SP_START < 128))
-		json_object_set_new(bt->o, cli_type_name(n->type, tbuf, sizeof(tbuf)),
+		json_object_set_new(bt->o, tool_type_name(n->type, tbuf, sizeof(tbuf)),
 				    json_integer((json_int_t)n->records));
 	else
 		bt->other += n->records;

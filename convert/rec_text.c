@@ -603,7 +603,7 @@ static void sink_feature(void *ctx, const struct pd_rec_header_feature *hf)
 	char buf[24];
 
 	rec_text_kv_s(ts->b, "feature", hf->feat_id < PD_FEAT_BITS ?
-		      cli_feature_name((unsigned int)hf->feat_id, buf, sizeof(buf)) : "?");
+		      tool_feature_name((unsigned int)hf->feat_id, buf, sizeof(buf)) : "?");
 }
 
 static const struct pd_visit_ops text_sink_ops = {

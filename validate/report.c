@@ -24,16 +24,6 @@ static unsigned int sev_index(enum pd_severity sev)
 	return sev <= PD_SEV_ERROR ? (unsigned int)sev : PD_SEV_ERROR;
 }
 
-static const char *type_name(uint32_t type, char *buf, size_t size)
-{
-	const char *n = pd_record_type_name(type);
-
-	if (n)
-		return n;
-	snprintf(buf, size, "UNKNOWN_%" PRIu32, type);
-	return buf;
-}
-
 /* Does this finding make the run fail? */
 static bool fails(const struct pc_opts *o, enum pd_severity sev)
 {
@@ -189,7 +179,7 @@ static void json_finding(struct pc_file *pf, const struct pd_diag *d)
 		fputs("null", f);
 	if (d->record_index >= 0)
 		fprintf(f, ",\"record_index\":%" PRId64 ",\"record_type\":\"%s\"", d->record_index,
-			type_name(d->record_type, tbuf, sizeof(tbuf)));
+			tool_type_name(d->record_type, tbuf, sizeof(tbuf)));
 	else
 		fputs(",\"record_index\":null,\"record_type\":null", f);
 	fprintf(f, ",\"code\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
