@@ -2119,6 +2119,14 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 
 		if (!may_hold_code(tag))
 			continue;
+		/*
+		 * A function without code of its own (a declaration, an
+		 * abstract instance) has none below it either: its inlined
+		 * subroutines are abstract too, without ranges.
+		 */
+		if (tag == DW_TAG_subprogram && !dwarf_hasattr(&child, DW_AT_low_pc) &&
+		    !dwarf_hasattr(&child, DW_AT_ranges))
+			continue;
 		if (tag == DW_TAG_inlined_subroutine) {
 			size_t me = w->c->ninl;
 
