@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "cli.h"
 #include "../common/tool_select.h"
@@ -149,16 +146,6 @@ static int pprof_setup(struct drv_opts *o, struct tool_args *a, void *w)
 	o->so = &a->so;
 	pw->out.path = a->output;
 	pw->sel = a->cs.sel;
-#ifdef __GLIBC__
-	/*
-	 * Blocks of 64 KiB and more get maps of their own, given back when
-	 * freed: the tables of compile units read and forgotten, symbol
-	 * tables and line tables being sorted come and go in sizes that
-	 * malloc's moving threshold would put in the heap, where the holes
-	 * they leave stay resident (3 MiB of to-pprof's peak on big.data).
-	 */
-	mallopt(M_MMAP_THRESHOLD, 64 << 10);
-#endif
 	return CLI_EXIT_OK;
 }
 
