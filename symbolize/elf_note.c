@@ -64,7 +64,7 @@ int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t
 	return -1;
 }
 
-static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
+bool pd_sym_pread_all(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t got = 0;
 
@@ -91,7 +91,7 @@ static int notes_at(int fd, uint64_t off, uint64_t size, bool big_endian, uint8_
 	buf = malloc((size_t)size);
 	if (!buf)
 		return -1;
-	ret = pread_all(fd, buf, (size_t)size, off) ?
+	ret = pd_sym_pread_all(fd, buf, (size_t)size, off) ?
 	      pd_elf_notes_build_id(buf, (size_t)size, big_endian, id, max) : -1;
 	free(buf);
 	return ret;
@@ -110,8 +110,8 @@ int pd_elf_file_build_id(const char *path, uint8_t *id, size_t max)
 	if (fd < 0)
 		return -1;
 	/* Only regular files: a FIFO or a device under that name must not block us. */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !pread_all(fd, eh, sizeof(eh), 0) ||
-	    memcmp(eh, "\177ELF", 4))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !pd_sym_pread_all(fd, eh, sizeof(eh), 0) || memcmp(eh, "\177ELF", 4))
 		goto out;
 	is64 = eh[4] == 2;
 	be = eh[5] == 2;
@@ -135,7 +135,7 @@ int pd_elf_file_build_id(const char *path, uint8_t *id, size_t max)
 		for (i = 0; i < shnum && ret < 0; i++) {
 			uint64_t off, size;
 
-			if (!pread_all(fd, sh, is64 ? 64 : 40, shoff + i * shentsize))
+			if (!pd_sym_pread_all(fd, sh, is64 ? 64 : 40, shoff + i * shentsize))
 				break;
 			if (elf_ld(sh + 4, 4, be) != ELF_SHT_NOTE)
 				continue;
@@ -148,7 +148,7 @@ int pd_elf_file_build_id(const char *path, uint8_t *id, size_t max)
 		for (i = 0; i < phnum && ret < 0; i++) {
 			uint64_t off, size;
 
-			if (!pread_all(fd, sh, is64 ? 56 : 32, phoff + i * phentsize))
+			if (!pd_sym_pread_all(fd, sh, is64 ? 56 : 32, phoff + i * phentsize))
 				break;
 			if (elf_ld(sh, 4, be) != ELF_PT_NOTE)
 				continue;

@@ -270,6 +270,12 @@ void pd_elf_srcfiles_free(struct pd_dso *d);
  */
 int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t *id,
 			  size_t max);
+/*
+ * len bytes of fd at off, retried on EINTR and short counts: the
+ * symbolizer's one pread loop (the core's is internal to lib/).  False on
+ * an error or when the file ends first.
+ */
+bool pd_sym_pread_all(int fd, void *buf, size_t len, uint64_t off);
 
 /* kallsyms.c */
 /* Load a kallsyms-format file into t (raw, before fixups); returns symbols or -1. */

@@ -333,12 +333,12 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 	if (fd < 0 || off > size || size - off < u->word)
 		return false;
 	if (u->word == sizeof(w32)) {
-		if (pread(fd, &w32, sizeof(w32), (off_t)off) != (ssize_t)sizeof(w32))
+		if (!pd_sym_pread_all(fd, &w32, sizeof(w32), off))
 			return false;
 		*val = w32;
 		return true;
 	}
-	return pread(fd, val, sizeof(*val), (off_t)off) == (ssize_t)sizeof(*val);
+	return pd_sym_pread_all(fd, val, sizeof(*val), off);
 }
 
 /* ------------------------------------------------------------ dwfl callbacks */
