@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata/pd_consts.h"
-
 #include "type_counts.h"
 #include "../common/grow.h"
 
-static struct type_count *other_slot(struct type_counts *tc, uint32_t type)
+struct type_count *type_counts_other(struct type_counts *tc, uint32_t type)
 {
 	size_t lo = 0, hi = tc->nr_other;
 
@@ -33,22 +31,6 @@ static struct type_count *other_slot(struct type_counts *tc, uint32_t type)
 	tc->nr_other++;
 	tc->other[lo] = (struct type_count){ .type = type };
 	return &tc->other[lo];
-}
-
-int type_counts_add(struct type_counts *tc, uint32_t type, uint64_t size)
-{
-	struct type_count *n;
-
-	if (type < 128)
-		n = &tc->low[type];
-	else if (type >= PD_REC_SP_START && type - PD_REC_SP_START < 128)
-		n = &tc->sp[type - PD_REC_SP_START];
-	else if (!(n = other_slot(tc, type)))
-		return -1;
-	n->type = type;
-	n->records++;
-	n->bytes += size;
-	return 0;
 }
 
 void type_counts_each(const struct type_counts *tc,

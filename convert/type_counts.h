@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perfdata/pd_consts.h"
+
 #define TYPE_COUNTS_MAX_OTHER 65536
 
 struct type_count {
@@ -32,8 +34,29 @@ struct type_counts {
 	struct type_count overflow;	/* types beyond TYPE_COUNTS_MAX_OTHER */
 };
 
-/* Count a record of `type` and `size` bytes; 0, or -1 when out of memory. */
-int type_counts_add(struct type_counts *tc, uint32_t type, uint64_t size);
+/* The slot of a type outside both arrays, added when new; NULL: out of memory. */
+struct type_count *type_counts_other(struct type_counts *tc, uint32_t type);
+
+/*
+ * Count a record of `type` and `size` bytes; 0, or -1 when out of memory.
+ * Inline because the driver calls it for every record: a known type is
+ * an array slot, only other types take the call.
+ */
+static inline int type_counts_add(struct type_counts *tc, uint32_t type, uint64_t size)
+{
+	struct type_count *n;
+
+	if (type < 128)
+		n = &tc->low[type];
+	else if (type >= PD_REC_SP_START && type - PD_REC_SP_START < 128)
+		n = &tc->sp[type - PD_REC_SP_START];
+	else if (!(n = type_counts_other(tc, type)))
+		return -1;
+	n->type = type;
+	n->records++;
+	n->bytes += size;
+	return 0;
+}
 
 /* Call fn for every type counted, in ascending type order (not overflow). */
 void type_counts_each(const struct type_counts *tc,
