@@ -45,7 +45,7 @@ static void progress_tick(struct drv *d, struct progress *p)
 		bar[i] = i < pct * 40 / 100 ? '#' : '.';
 	bar[40] = '\0';
 	fprintf(stderr, "\r%s %s: [%s] %3u%% %llu MB, %llu samples", cli_progname, d->o->cmd,
-		bar, pct, (unsigned long long)(done / 1000000), (unsigned long long)d->samples);
+		bar, pct, (unsigned long long)(done / 1000000), (unsigned long long)drv_samples(d));
 }
 
 static void progress_end(void)
@@ -114,9 +114,11 @@ static int machine_start(struct drv *d)
 static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 {
 	bool feed = d->m && !d->o->writer_feeds_machine;
+	/* loaded once: the writer cannot change its ops */
+	int (*record)(struct drv *d, void *w, const struct pd_record *rec) = ops->record;
 	struct progress pg = { 0 };
 	const struct pd_record *rec;
-	bool tick = false;
+	bool tick = false, more;
 	int ret = 0, werr = 0;
 
 	if (d->o->progress && isatty(STDERR_FILENO)) {
@@ -124,21 +126,23 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 		tick = pg.total >= PROGRESS_MIN_BYTES;
 		pg.last = now_s();
 	}
+	/* anything beyond the counts for each record (info has nothing) */
+	more = tick || feed || record;
 	while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
 		d->records++;
-		if (rec->type == PD_REC_SAMPLE)
-			d->samples++;
 		if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
 			werr = PD_STATUS_NOMEM;
 			break;
 		}
+		if (!more)
+			continue;
 		if (tick && !(d->records % PROGRESS_EVERY))
 			progress_tick(d, &pg);
 		if (feed && pd_machine_process(d->m, rec) < 0) {
 			werr = PD_STATUS_NOMEM;
 			break;
 		}
-		werr = ops->record ? ops->record(d, w, rec) : 0;
+		werr = record ? record(d, w, rec) : 0;
 		if (werr)
 			break;
 	}

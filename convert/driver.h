@@ -102,7 +102,7 @@ struct drv {
 	struct pd_reader *r;
 	struct pd_machine *m;		/* NULL without symbolization */
 	struct tool_diag cd;
-	uint64_t records, samples;	/* delivered so far */
+	uint64_t records;		/* delivered so far */
 	struct type_counts types;	/* the records delivered, by type */
 	/* --strict saw a warning or an error: no record is read after it */
 	bool stop;
@@ -113,6 +113,12 @@ struct drv {
 	/* the writer's (or the machine's) negative status that ended the run, or 0 */
 	int werr;
 };
+
+/* The samples delivered so far: the count by type has them. */
+static inline uint64_t drv_samples(const struct drv *d)
+{
+	return d->types.low[PD_REC_SAMPLE].records;
+}
 
 /*
  * A command from its command line to its exit code (CLI_EXIT_*): the

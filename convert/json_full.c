@@ -551,7 +551,7 @@ static json_t *summary(struct full_ctx *fc, const struct drv *d)
 	if (bt.other)
 		json_object_set_new(bt.o, "OTHER", json_integer((json_int_t)bt.other));
 	json_object_set_new(s, "records", json_integer((json_int_t)d->records));
-	json_object_set_new(s, "samples", json_integer((json_int_t)d->samples));
+	json_object_set_new(s, "samples", json_integer((json_int_t)drv_samples(d)));
 	json_object_set_new(s, "undecoded", json_integer((json_int_t)fc->undecoded));
 	json_object_set_new(s, "by_type", bt.o);
 	json_object_set_new(s, "diagnostics", json_pack("{s:I,s:I,s:I}",
