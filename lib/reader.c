@@ -3286,7 +3286,11 @@ static int deliver_now(struct pd_reader *r)
 	return FRAME_OK;
 }
 
-static int next_time_order(struct pd_reader *r)
+/*
+ * Kept out of line: inlined into pd_reader_next(), its registers and
+ * stack frame were set up for every record read in file order too.
+ */
+static __attribute__((noinline)) int next_time_order(struct pd_reader *r)
 {
 	for (;;) {
 		uint64_t t;
