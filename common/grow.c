@@ -10,7 +10,7 @@
 
 #define GROW_MIN	16
 
-bool grow_array_slow(void *arrayp, size_t *cap, size_t need, size_t size)
+bool grow_array_slow(void *arrayp, size_t *cap, size_t need, size_t size, bool zero)
 {
 	void **p = arrayp;
 	size_t n = *cap ? *cap : GROW_MIN;
@@ -26,7 +26,8 @@ bool grow_array_slow(void *arrayp, size_t *cap, size_t need, size_t size)
 	v = realloc(*p, n * size);
 	if (!v)
 		return false;
-	memset((char *)v + *cap * size, 0, (n - *cap) * size);
+	if (zero)
+		memset((char *)v + *cap * size, 0, (n - *cap) * size);
 	*p = v;
 	*cap = n;
 	return true;

@@ -72,7 +72,7 @@ void pq_free(struct pq_state *q)
 
 static bool push_addr(struct pq_state *q, uint64_t v)
 {
-	if (!grow_array(&q->addr, &q->cap_addr, q->nr_addr + 1, sizeof(*q->addr)))
+	if (!grow_array_unzeroed(&q->addr, &q->cap_addr, q->nr_addr + 1, sizeof(*q->addr)))
 		return false;
 	q->addr[q->nr_addr++] = v;
 	return true;
@@ -142,7 +142,7 @@ int pq_record(struct pq_state *q, const struct pd_record *rec, const struct pm_s
 		    (meta->attrs[0].attr.flags & PD_ATTR_EXCLUDE_KERNEL))
 			return 0;
 	}
-	if (!grow_array(&q->ev, &q->cap_ev, q->nr_ev + 1, sizeof(*q->ev)))
+	if (!grow_array_unzeroed(&q->ev, &q->cap_ev, q->nr_ev + 1, sizeof(*q->ev)))
 		return -1;
 	e = &q->ev[q->nr_ev];
 	memset(e, 0, sizeof(*e));
