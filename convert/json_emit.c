@@ -11,8 +11,6 @@
 #include "../common/out_sink.h"
 #include "../common/utf8.h"
 
-static const char hex_digits[] = "0123456789abcdef";
-
 void je_u64(struct je *j, uint64_t v)
 {
 	char *p = je_room(j, 20);
@@ -105,8 +103,7 @@ static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_a
 			p[1] = 'u';
 			p[2] = '0';
 			p[3] = '0';
-			p[4] = hex_digits[c >> 4];
-			p[5] = hex_digits[c & 0xf];
+			fmt_hex_bytes(p + 4, &c, 1);
 			j->ob.len += 6;
 			break;
 		}

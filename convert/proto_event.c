@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "proto_event.h"
+#include "../common/fmt_num.h"
 
 /* PerfEvent */
 enum {
@@ -577,18 +578,6 @@ static void enc_si(struct pw_buf *b, unsigned int field, const struct pd_record 
 	enc_sample_info(b, field, rec->has_trailer, &rec->sid);
 }
 
-static void hex20(char *out, const uint8_t *id, unsigned int n)
-{
-	static const char hx[] = "0123456789abcdef";
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = hx[id[i] >> 4];
-		out[2 * i + 1] = hx[id[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 void pe_mmap_from_record(struct pe_mmap *m, const struct pd_record *rec, char *rootbuf,
 			 size_t rootsize)
 {
@@ -611,7 +600,7 @@ void pe_mmap_from_record(struct pe_mmap *m, const struct pd_record *rec, char *r
 			unsigned int n = r->build_id_size <= 20 ? r->build_id_size : 20;
 
 			m->has_build_id = true;
-			hex20(m->build_id, r->build_id, n);
+			m->build_id[fmt_hex_bytes(m->build_id, r->build_id, n)] = '\0';
 		} else {
 			m->has_inode = true;
 			m->maj = r->maj;

@@ -15,8 +15,6 @@
 #include "cli.h"
 #include "rec_text.h"
 
-static const char hex_digits[] = "0123456789abcdef";
-
 /* Bytes as contiguous hex digits: build ids, tags, raw payloads. */
 static void put_hexbytes(struct out_buf *b, const uint8_t *p, size_t n)
 {
@@ -57,8 +55,7 @@ void rec_text_str_n(struct out_buf *b, const char *s, size_t max)
 		out_buf_room(b, 4);
 		b->buf[b->len++] = '\\';
 		b->buf[b->len++] = 'x';
-		b->buf[b->len++] = hex_digits[c >> 4];
-		b->buf[b->len++] = hex_digits[c & 0xf];
+		b->len += fmt_hex_bytes(b->buf + b->len, &c, 1);
 		i = j + 1;
 	}
 }
