@@ -67,7 +67,7 @@ LIB_INTERNAL := $(OBJ)/libperfdata-internal.a
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
 
-CONVERT_SRCS := $(wildcard convert/*.c)
+CONVERT_SRCS := $(wildcard convert/*.c convert/*/*.c)
 CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
 
 TEST_SRCS := $(wildcard tests/*.c)
@@ -99,10 +99,10 @@ $(OBJ)/common/%.o: common/%.c $(wildcard include/perfdata/*.h) $(wildcard common
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-$(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h)
+$(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard convert/*.h convert/*/*.h)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(JANSSON_CFLAGS) $(EXTRA_CFLAGS_CONVERT) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -Iconvert $(JANSSON_CFLAGS) $(EXTRA_CFLAGS_CONVERT) -c -o $@ $<
 
 $(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.h) lib/internal.h
 	@mkdir -p $(dir $@)

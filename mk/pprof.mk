@@ -32,6 +32,6 @@ $(PPROF_GEN_OBJ): $(PPROF_GEN_C) $(PPROF_GEN_H)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -w $(PPROF_PROTOBUF_C_CFLAGS) -I$(PPROF_GEN_DIR) -c -o $@ $<
 
-$(OBJ)/convert/pprof_prof.o: $(PPROF_GEN_H)
-$(OBJ)/convert/pprof_prof.o: override CFLAGS += -I$(PPROF_GEN_DIR) $(PPROF_PROTOBUF_C_CFLAGS) \
+$(OBJ)/convert/pprof/pprof_prof.o: $(PPROF_GEN_H)
+$(OBJ)/convert/pprof/pprof_prof.o: override CFLAGS += -I$(PPROF_GEN_DIR) $(PPROF_PROTOBUF_C_CFLAGS) \
 	$(ZLIB_CFLAGS)

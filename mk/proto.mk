@@ -1,10 +1,11 @@
 # proto.mk - perfconv to-proto: the PerfDataProto writer.
 #
-# perfconv encodes the wire format itself (convert/proto_wire.h) and needs
-# only libmd for MD5.  The C code protoc-c (Debian protobuf-c-compiler)
-# generates from schema/perf_data.proto goes to $(O)/gen, one copy per build
-# directory (bin/, build-asan/, ...): the unit tests decode perfconv's
-# output with it, and building it with `make` checks the schema.
+# perfconv encodes the wire format itself (convert/proto_wire.h, shared
+# with to-pprof) and needs only libmd for MD5.  The C code protoc-c
+# (Debian protobuf-c-compiler) generates from schema/perf_data.proto goes
+# to $(O)/gen, one copy per build directory (bin/, build-asan/, ...): the
+# unit tests decode perfconv's output with it, and building it with `make`
+# checks the schema.
 
 PROTO_GEN_DIR := $(O)/gen
 PROTO_GEN_C := $(PROTO_GEN_DIR)/perf_data.pb-c.c
@@ -17,11 +18,11 @@ PROTOBUF_C_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c)
 LIBMD_LIBS := $(shell $(PKG_CONFIG) --libs libmd 2>/dev/null || echo -lmd)
 
 # Writer objects that the unit tests link too (everything but the command).
-PROTO_SRCS := $(wildcard convert/proto_*.c)
+PROTO_SRCS := $(wildcard convert/proto/*.c)
 PROTO_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PROTO_SRCS))
 
 # the quipper rules keep their pid tables in the writers' hash table (hmap.c)
-PROTO_DEP_OBJS := $(OBJ)/convert/hmap.o
+PROTO_DEP_OBJS := $(OBJ)/convert/hmap.o $(OBJ)/convert/proto_wire.o
 
 PERFCONV_EXTRA_LIBS += $(LIBMD_LIBS)
 TEST_EXTRA_LIBS += $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ) $(PROTOBUF_C_LIBS) $(LIBMD_LIBS)

@@ -5,6 +5,10 @@
 #   convert/   and validate/ never include each other, and use the core and
 #              the symbolizer only through include/perfdata/ (never lib/ or
 #              symbolize/ headers);
+#   convert/'s writer folders (json/, csv/, proto/, pprof/) use their own
+#              folder and convert/'s top level (the driver and what more
+#              than one writer shares), never another writer's folder or
+#              the command front ends of cmd/;
 #   common/    what every command shares (message shape, path checks): used
 #              by convert/, validate/ and symbolize/perfsym.c, it includes
 #              none of them, no lib/ header and no output or symbol library;
@@ -30,29 +34,44 @@ for f in lib/*.c lib/*.h; do
 	if grep -nE '#include *[<"](jansson|protobuf-c|libelf|gelf|elfutils|dwarf|CUnit)' "$f"; then
 		bad "$f: the core must not depend on output or symbol libraries"
 	fi
-	if grep -nE '#include *"(\.\./)?(convert|validate)/' "$f"; then
+	if grep -nE '#include *"(\.\./)*(convert|validate)/' "$f"; then
 		bad "$f: the core must not include command code"
 	fi
 done
 for dir in convert validate; do
 	other=convert
 	[ "$dir" = convert ] && other=validate
-	for f in "$dir"/*.c "$dir"/*.h; do
+	for f in $(find "$dir" -name '*.[ch]' | sort); do
 		[ -e "$f" ] || continue
-		if grep -nE "#include *\"(\.\./)?$other/" "$f"; then
+		if grep -nE "#include *\"(\.\./)*$other/" "$f"; then
 			bad "$f: $dir/ must not include $other/"
 		fi
-		if grep -nE '#include *"(\.\./)?lib/|#include *"(internal|decode)\.h"' "$f"; then
+		if grep -nE '#include *"(\.\./)*lib/|#include *"(internal|decode)\.h"' "$f"; then
 			bad "$f: use the core only through include/perfdata/"
 		fi
-		if grep -nE '#include *"(\.\./)?symbolize/|#include *"sym_internal\.h"' "$f"; then
+		if grep -nE '#include *"(\.\./)*symbolize/|#include *"sym_internal\.h"' "$f"; then
 			bad "$f: use the symbolizer only through include/perfdata/pd_symbols.h"
 		fi
 	done
 done
+for f in $(find convert -mindepth 2 -name '*.[ch]' | sort); do
+	own=$(basename "$(dirname "$f")")
+	[ "$own" = cmd ] && continue
+	for other in $(cd convert && ls -d */ | tr -d /); do
+		[ "$other" = "$own" ] && continue
+		if grep -nE "#include *\"(\.\./)*$other/" "$f"; then
+			bad "$f: a writer uses convert/'s top level, not $other/"
+		fi
+	done
+done
+for f in $(ls convert/*.c convert/*.h); do
+	if grep -nE '#include *"(\.\./)*[a-z]+/' "$f" | grep -vE '"(\.\./)*(common|perfdata)/'; then
+		bad "$f: convert/'s top level is below the writers and front ends"
+	fi
+done
 for f in common/*.c common/*.h; do
 	[ -e "$f" ] || continue
-	if grep -nE '#include *"(\.\./)?(convert|validate|symbolize|lib)/|#include *"(internal|decode)\.h"' "$f"; then
+	if grep -nE '#include *"(\.\./)*(convert|validate|symbolize|lib)/|#include *"(internal|decode)\.h"' "$f"; then
 		bad "$f: common/ is below the commands and uses the core only through include/perfdata/"
 	fi
 	if grep -nE '#include *[<"](jansson|protobuf-c|libelf|gelf|elfutils|dwarf|CUnit)' "$f"; then
@@ -61,17 +80,17 @@ for f in common/*.c common/*.h; do
 done
 for f in symbolize/*.c symbolize/*.h; do
 	[ -e "$f" ] || continue
-	if grep -nE '#include *"(\.\./)?(validate|lib)/|#include *"(internal|decode)\.h"' "$f"; then
+	if grep -nE '#include *"(\.\./)*(validate|lib)/|#include *"(internal|decode)\.h"' "$f"; then
 		bad "$f: symbolize/ uses the core only through include/perfdata/"
 	fi
 	case $f in
 	symbolize/perfsym.c)
-		if grep -nE '#include *"(\.\./)?convert/' "$f"; then
+		if grep -nE '#include *"(\.\./)*convert/' "$f"; then
 			bad "$f: perfsym uses no convert/ code (shared options are in common/)"
 		fi
 		;;
 	*)
-		if grep -nE '#include *"(\.\./)?(convert|common)/' "$f"; then
+		if grep -nE '#include *"(\.\./)*(convert|common)/' "$f"; then
 			bad "$f: the symbolization library must not include command code"
 		fi
 		;;
@@ -83,8 +102,8 @@ done
 # line, not static) and declares in a header; a file depends on every
 # other file whose functions it names.  A cycle is a file that depends on
 # itself through others.
-srcs=$(ls lib/*.c common/*.c convert/*.c symbolize/*.c validate/*.c 2>/dev/null)
-hdrs=$(ls include/perfdata/*.h lib/*.h common/*.h convert/*.h symbolize/*.h validate/*.h 2>/dev/null)
+srcs=$(ls lib/*.c common/*.c convert/*.c convert/*/*.c symbolize/*.c validate/*.c 2>/dev/null)
+hdrs=$(ls include/perfdata/*.h lib/*.h common/*.h convert/*.h convert/*/*.h symbolize/*.h validate/*.h 2>/dev/null)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086

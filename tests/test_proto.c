@@ -18,7 +18,7 @@
 
 #include "perf_data.pb-c.h"
 #include "perfdata/perfdata.h"
-#include "proto_event.h"
+#include "proto/proto_event.h"
 #include "proto_wire.h"
 #include "test_suites.h"
 

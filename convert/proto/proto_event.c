@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto_event.h"
+#include "proto/proto_event.h"
 #include "../common/fmt_num.h"
 
 /* PerfEvent */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../common/fmt_num.h"
-#include "json_emit.h"
+#include "json/json_emit.h"
 #include "../common/out_sink.h"
 #include "../common/utf8.h"
 

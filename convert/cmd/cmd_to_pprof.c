@@ -21,7 +21,7 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "pprof_prof.h"
+#include "pprof/pprof_prof.h"
 
 /* ---- the writer ops (driver.h) ---- */
 

@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "driver.h"
-#include "json_emit.h"
-#include "json_tep.h"
+#include "json/json_emit.h"
+#include "json/json_tep.h"
 #include "sym_ahead.h"
 
 /* Version of schema/perf-data-full.schema.json that --full output follows. */

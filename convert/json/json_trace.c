@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_conv.h"
+#include "json/json_conv.h"
 
 struct jtep *jconv_tep(struct jconv *c)
 {

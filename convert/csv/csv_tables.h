@@ -22,7 +22,7 @@
 #include "perfdata/pd_symbols.h"
 
 #include "hmap.h"
-#include "csv_out.h"
+#include "csv/csv_out.h"
 #include "batch_pipe.h"
 #include "type_counts.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json_conv.h"
-#include "json_feat.h"
+#include "json/json_conv.h"
+#include "json/json_feat.h"
 #include "../common/fmt_num.h"
 #include "../common/utf8.h"
 

@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "csv_tables.h"
+#include "csv/csv_tables.h"
 
 static int table_id(const char *name, size_t len)
 {

@@ -12,7 +12,7 @@
 #define PERFCONV_PROTO_COMPAT_H
 
 #include "perfdata/perfdata.h"
-#include "proto_meta.h"
+#include "proto/proto_meta.h"
 #include "proto_wire.h"
 
 struct pq_state;

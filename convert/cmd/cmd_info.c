@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "json_feat.h"
+#include "json/json_feat.h"
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000

@@ -11,7 +11,7 @@
 
 #include "../common/grow.h"
 #include "cli.h"
-#include "csv_tables.h"
+#include "csv/csv_tables.h"
 #include "rec_text.h"
 
 const char *const csv_table_names[CSV_NR_TABLES] = {

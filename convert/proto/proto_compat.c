@@ -12,8 +12,8 @@
 
 #include "../common/grow.h"
 #include "hmap.h"
-#include "proto_compat.h"
-#include "proto_event.h"
+#include "proto/proto_compat.h"
+#include "proto/proto_event.h"
 
 #define KERNEL_PID	UINT32_MAX
 #define PROT_EXEC_BIT	4

@@ -15,7 +15,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "../common/grow.h"
-#include "json_tep.h"
+#include "json/json_tep.h"
 
 /* Formats looked up so far, by tracepoint id: samples repeat a few ids. */
 struct jtep_cache {

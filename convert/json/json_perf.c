@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "batch_pipe.h"
-#include "json_conv.h"
+#include "json/json_conv.h"
 
 /* ",\n" + depth TABs: perf's output_json_delimiters() */
 static inline __attribute__((always_inline)) void delim(struct je *j, bool comma,

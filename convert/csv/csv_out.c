@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "csv_out.h"
+#include "csv/csv_out.h"
 #include "../common/utf8.h"
 
 int csv_open(struct csv_out *o, const char *dir, const char *file)

@@ -35,7 +35,7 @@
 #include "../common/grow.h"
 #include "batch_pipe.h"
 #include "hmap.h"
-#include "pprof_prof.h"
+#include "pprof/pprof_prof.h"
 #include "proto_wire.h"
 #include "profile.pb-c.h"
 

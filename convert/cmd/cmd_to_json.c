@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "../common/tool_select.h"
-#include "json_conv.h"
+#include "json/json_conv.h"
 
 #define OUT_BUF_SIZE (1024 * 1024)
 

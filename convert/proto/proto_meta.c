@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "../common/grow.h"
-#include "proto_event.h"
-#include "proto_meta.h"
+#include "proto/proto_event.h"
+#include "proto/proto_meta.h"
 
 /* Header features quipper reads (file-mode bits, pipe HEADER_FEATURE ids). */
 static bool quipper_feature(unsigned int id)

@@ -24,8 +24,8 @@
 
 #include <jansson.h>
 
-#include "json_conv.h"
-#include "json_feat.h"
+#include "json/json_conv.h"
+#include "json/json_feat.h"
 
 struct full_ctx {
 	struct jconv *c;

@@ -23,9 +23,9 @@
 #include "cli.h"
 #include "../common/tool_select.h"
 #include "driver.h"
-#include "proto_compat.h"
-#include "proto_event.h"
-#include "proto_meta.h"
+#include "proto/proto_compat.h"
+#include "proto/proto_event.h"
+#include "proto/proto_meta.h"
 #include "proto_wire.h"
 
 #define FLUSH_AT (1u << 20)
