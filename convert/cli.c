@@ -10,6 +10,13 @@
 
 const char *cli_progname = CLI_PROGNAME;
 
+const char *cli_mode_name(enum pd_mode mode)
+{
+	static const char *const names[] = { "file", "pipe", "dir" };
+
+	return (unsigned int)mode < 3 ? names[mode] : "?";
+}
+
 const char *cli_format_bits(char *buf, size_t size, uint64_t v,
 			    const char *(*name)(unsigned int bit), const char *sep)
 {

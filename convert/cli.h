@@ -50,6 +50,8 @@ extern const char *cli_progname;
 /* "perfconv: " + message on stderr; for usage and system errors, not for input findings. */
 #define cli_error(...)	tool_error(cli_progname, NULL, __VA_ARGS__)
 
+/* "file", "pipe" or "dir": how the input is laid out (pd_header.mode). */
+const char *cli_mode_name(enum pd_mode mode);
 
 /*
  * Write the names of the bits set in `v` separated by `sep` ("IP|TID");

@@ -150,13 +150,12 @@ static void dump_record(struct dump_ctx *dc, const struct pd_record *rec)
 static void dump_header(const struct dump_ctx *dc, struct pd_reader *r)
 {
 	const struct pd_header *h = pd_reader_header(r);
-	static const char *const modes[] = { "file", "pipe", "dir" };
 	size_t i;
 
 	out_s("# perfconv dump: ");
 	rec_text_str_n(&out, dc->name, SIZE_MAX);
 	out_s("\n# mode=");
-	out_s((unsigned int)h->mode < 3 ? modes[h->mode] : "?");
+	out_s(cli_mode_name(h->mode));
 	out_s(" byte_order=");
 	out_s(h->big_endian ? "big" : "little");
 	rec_text_kv_u(&out, "header_size", h->header_size);

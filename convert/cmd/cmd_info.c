@@ -33,19 +33,6 @@ struct info_ctx {
 
 /* ---- header and attrs ---- */
 
-static const char *mode_name(enum pd_mode m)
-{
-	switch (m) {
-	case PD_MODE_FILE:
-		return "file";
-	case PD_MODE_PIPE:
-		return "pipe";
-	case PD_MODE_DIR:
-		return "dir";
-	}
-	return "unknown";
-}
-
 static void print_attr_text(const struct pd_event *ev, size_t idx)
 {
 	const struct pd_attr *a = &ev->attr;
@@ -371,7 +358,7 @@ static void output_text(struct info_ctx *ic, struct pd_reader *r)
 	size_t i;
 
 	printf("file: %s\n", ic->d->cd.name);
-	printf("mode: %s\n", mode_name(h->mode));
+	printf("mode: %s\n", cli_mode_name(h->mode));
 	printf("byte order: %s%s\n", h->big_endian ? "big" : "little",
 	       h->swapped ? " (opposite of this host)" : "");
 	printf("header:\n");

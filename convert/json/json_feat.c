@@ -541,11 +541,10 @@ static json_t *section(const struct pd_section *s)
 
 json_t *json_source(const struct pd_header *h, const char *input)
 {
-	static const char *const modes[] = { "file", "pipe", "dir" };
 	json_t *src = json_object();
 
 	json_put(src, "path", js(input));
-	json_put(src, "mode", json_string((unsigned int)h->mode < 3 ? modes[h->mode] : "?"));
+	json_put(src, "mode", json_string(cli_mode_name(h->mode)));
 	json_put(src, "byte_order", json_string(h->big_endian ? "big" : "little"));
 	json_put(src, "swapped", json_boolean(h->swapped));
 	json_put(src, "size", json_u64(h->file_size));
