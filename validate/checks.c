@@ -34,6 +34,9 @@
 #define MAX_UNKNOWN_IDS		256
 /* ID_INDEX entries kept to check sample cpus against. */
 #define MAX_ID_CPUS		(1u << 16)
+/* Their id table (map_id_cpus()) spans at most this many ids per entry, plus ID_MAP_MIN. */
+#define ID_MAP_SLACK		16
+#define ID_MAP_MIN		1024
 /* Bytes after the data section scanned for stray records. */
 #define GAP_SCAN		4096
 
@@ -134,6 +137,7 @@ struct pc_check {
 	struct thr *thr;
 	size_t thr_cap, thr_nr;
 	bool thr_full;
+	uint32_t sampled_tid;	/* the last sample's thread, marked THR_SAMPLED; 0 if none */
 
 	/* data loss */
 	uint64_t lost_recs, lost_total, lost_off;
@@ -157,7 +161,9 @@ struct pc_check {
 	uint32_t compressed_type;
 
 	/* pipe mode: what follows the last FINISHED_ROUND */
-	uint64_t round_off, after_round_recs, after_round_samples, stream_end;
+	uint64_t round_off, stream_end;
+	/* records and samples counted up to the last FINISHED_ROUND, and in all */
+	uint64_t round_recs, round_samples, samples;
 	uint64_t header_build_ids;
 
 	/* pipe features */
@@ -178,6 +184,17 @@ struct pc_check {
 	/* ID_INDEX entries of events bound to one cpu, sorted by id */
 	struct id_cpu *idc;
 	size_t idc_nr, idc_cap;
+	/*
+	 * The entry of id idc_base + k is idc[idc_map[k] - 1] (0: none), for
+	 * ids close together as the kernel hands them out; NULL when they
+	 * are not, and samples search idc instead.
+	 */
+	uint32_t *idc_map;
+	uint64_t idc_base, idc_span;
+	/* the last sample's id and its entry (NULL: none), until idc changes */
+	uint64_t idc_last_id;
+	struct id_cpu *idc_last;
+	bool idc_last_valid;
 
 	/* AUXTRACE records, in file order (so sorted by offset) */
 	uint64_t *aux_off;
@@ -687,9 +704,8 @@ static void check_stack_fit(struct pc_check *c, const struct pd_record *rec)
 	uint64_t off = rec->offset;
 	struct held *h;
 
-	if (rec->type != PD_REC_SAMPLE || !rec->decoded || !rec->event ||
-	    !(s->sample_type & PD_SAMPLE_STACK_USER) || s->stack_size <= stack_limit(&rec->event->attr) ||
-	    c->nr_pending >= PENDING_MAX)
+	if (!(s->sample_type & PD_SAMPLE_STACK_USER) || !rec->decoded || !rec->event ||
+	    s->stack_size <= stack_limit(&rec->event->attr) || c->nr_pending >= PENDING_MAX)
 		return;
 	/* the stack's size field, when the copy lies in the record as stored */
 	if (!rec->from_compressed && s->stack_data && rec->raw && s->stack_data >= rec->raw + 16 &&
@@ -979,26 +995,23 @@ static void count_fits(struct attr_fit *a, const struct pd_record *rec)
 	}
 }
 
-/* After each record: give its held findings to its attr, or let them out. */
+/* After each sample: give its held findings to its attr, or let them out. */
 static void sample_fit_after(struct pc_check *c, const struct pd_record *rec)
 {
-	const struct pd_event *ev0 = pd_reader_event(c->r, 0);
 	struct attr_fit *a;
 	size_t idx;
 	unsigned int i;
 
-	if (rec->type != PD_REC_SAMPLE || !rec->event || !ev0 || rec->event < ev0) {
+	/* Until a sample fails, samples have nothing to count: the common case. */
+	if (!c->nr_pending && !c->fit)
+		return;
+	if (!rec->event || rec->event_index < 0 || (size_t)rec->event_index >= HOLD_ATTRS ||
+	    (size_t)rec->event_index >= pd_reader_nr_events(c->r)) {
 		flush_pending(c);
 		return;
 	}
-	idx = (size_t)(rec->event - ev0);
-	if (idx >= HOLD_ATTRS || idx >= pd_reader_nr_events(c->r)) {
-		flush_pending(c);
-		return;
-	}
+	idx = (size_t)rec->event_index;
 	if (!c->fit) {
-		if (!c->nr_pending)
-			return;		/* nothing to hold yet */
 		c->fit = calloc(HOLD_ATTRS, sizeof(*c->fit));
 		if (!c->fit) {
 			flush_pending(c);
@@ -1183,7 +1196,8 @@ static void check_sample(struct pc_check *c, const struct pd_record *rec)
 				 c->st_first, c->st_last);
 		}
 	}
-	if (s->sample_type & PD_SAMPLE_TID) {
+	/* Runs of samples of one thread are the rule: its entry is marked already. */
+	if ((s->sample_type & PD_SAMPLE_TID) && s->tid != c->sampled_tid) {
 		struct thr *t = thr_get(c, s->tid);
 
 		if (t && !(t->flags & THR_SAMPLED)) {
@@ -1191,6 +1205,8 @@ static void check_sample(struct pc_check *c, const struct pd_record *rec)
 			t->first_sample_off = rec->offset;
 			t->first_sample_idx = (int64_t)rec->index;
 		}
+		/* 0 also stands for none yet: thr_get() keeps no entry for tid 0 */
+		c->sampled_tid = t ? s->tid : 0;
 	}
 }
 
@@ -1257,6 +1273,34 @@ static int cmp_id_cpu(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/*
+ * Every sample looks its id up: a table indexed by the id's distance
+ * from the smallest makes that a load, where the ids are dense enough
+ * for the table to stay small.  The entry of each id is the one the
+ * search would find, so that repeated ids keep their meaning.
+ */
+static void map_id_cpus(struct pc_check *c)
+{
+	uint64_t span = c->idc[c->idc_nr - 1].id - c->idc[0].id;
+	size_t i;
+
+	free(c->idc_map);
+	c->idc_map = NULL;
+	if (span >= ID_MAP_SLACK * c->idc_nr + ID_MAP_MIN)
+		return;
+	c->idc_map = calloc((size_t)span + 1, sizeof(*c->idc_map));
+	if (!c->idc_map)
+		return;
+	c->idc_base = c->idc[0].id;
+	c->idc_span = span + 1;
+	for (i = 0; i < c->idc_nr; i++) {
+		const struct id_cpu *e = bsearch(&c->idc[i], c->idc, c->idc_nr, sizeof(*c->idc),
+						 cmp_id_cpu);
+
+		c->idc_map[c->idc[i].id - c->idc_base] = (uint32_t)(e - c->idc) + 1;
+	}
+}
+
 /* Events opened on one cpu: the kernel samples them there only. */
 static void note_id_cpus(struct pc_check *c, const struct pd_record *rec)
 {
@@ -1283,8 +1327,11 @@ static void note_id_cpus(struct pc_check *c, const struct pd_record *rec)
 			.entry_off = rec->offset + 16 + i * esz + 16, .one_cpu = true,
 		};
 	}
-	if (c->idc_nr != before)
+	if (c->idc_nr != before) {
 		qsort(c->idc, c->idc_nr, sizeof(*c->idc), cmp_id_cpu);
+		map_id_cpus(c);
+		c->idc_last_valid = false;
+	}
 }
 
 /* The offset of a sample's cpu field: it follows IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID. */
@@ -1298,16 +1345,36 @@ static uint64_t sample_cpu_off(const struct pd_record *rec)
 	return rec->offset + 8 + 8 * (uint64_t)__builtin_popcountll(rec->u.sample.sample_type & before);
 }
 
+/* The ID_INDEX entry of a sample's id, NULL if its event may run on any cpu. */
+static struct id_cpu *id_cpu_find(struct pc_check *c, uint64_t id)
+{
+	struct id_cpu key;
+
+	if (c->idc_map) {
+		uint64_t k = id - c->idc_base;
+
+		return k < c->idc_span && c->idc_map[k] ? &c->idc[c->idc_map[k] - 1] : NULL;
+	}
+	key.id = id;
+	return bsearch(&key, c->idc, c->idc_nr, sizeof(*c->idc), cmp_id_cpu);
+}
+
 static void check_id_cpu(struct pc_check *c, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->u.sample;
-	struct id_cpu key, *e;
+	uint64_t st = s->sample_type, id;
+	struct id_cpu *e;
 
-	if (!c->idc_nr || !(s->sample_type & PD_SAMPLE_CPU) ||
-	    !(s->sample_type & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER)))
+	if (!c->idc_nr || !(st & PD_SAMPLE_CPU) || !(st & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER)))
 		return;
-	key.id = (s->sample_type & PD_SAMPLE_IDENTIFIER) ? s->identifier : s->id;
-	e = bsearch(&key, c->idc, c->idc_nr, sizeof(*c->idc), cmp_id_cpu);
+	id = (st & PD_SAMPLE_IDENTIFIER) ? s->identifier : s->id;
+	/* samples come in runs of one id: the last answer is mostly the answer */
+	if (id != c->idc_last_id || !c->idc_last_valid) {
+		c->idc_last = id_cpu_find(c, id);
+		c->idc_last_id = id;
+		c->idc_last_valid = true;
+	}
+	e = c->idc_last;
 	if (!e)
 		return;
 	e->samples++;
@@ -1382,6 +1449,17 @@ static void note_auxtrace(struct pc_check *c, const struct pd_record *rec)
 	c->aux_nr++;
 }
 
+/* Features that arrive as pipe records take effect from then on. */
+static void refresh_features(struct pc_check *c, const struct pd_record *rec)
+{
+	if (rec->u.header_feature.feat_id == PD_FEAT_NRCPUS) {
+		const struct pd_features *f = pd_reader_features(c->r);
+
+		if (f && feat_ok(f, PD_FEAT_NRCPUS))
+			c->nr_cpus_avail = f->nrcpus.avail;
+	}
+}
+
 static void check_record(struct pc_check *c, const struct pd_record *rec)
 {
 	if (rec->stream_index != c->stream_index) {
@@ -1396,15 +1474,13 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 	c->last_idx = (int64_t)rec->index;
 	c->last_type = rec->type;
 
-	if (!rec->from_compressed)
+	if (!rec->from_compressed) {
 		c->stream_end = rec->offset + rec->size;
-	if (rec->type == PD_REC_FINISHED_ROUND && !rec->from_compressed) {
-		c->round_off = rec->offset;
-		c->after_round_recs = c->after_round_samples = 0;
-	} else {
-		c->after_round_recs++;
-		if (rec->type == PD_REC_SAMPLE)
-			c->after_round_samples++;
+		if (rec->type == PD_REC_FINISHED_ROUND) {
+			c->round_off = rec->offset;
+			c->round_recs = c->pf->records;
+			c->round_samples = c->samples;
+		}
 	}
 	if (rec->type == PD_REC_FINISHED_ROUND) {
 		c->flush_limit = c->round_max;
@@ -1491,6 +1567,7 @@ static void check_record(struct pc_check *c, const struct pd_record *rec)
 			c->nr_feat_recs++;
 			c->feat_end_off = rec->offset + rec->size;
 			c->feat_idx = (int64_t)rec->index;
+			refresh_features(c, rec);
 		}
 		break;
 	case PD_REC_HEADER_BUILD_ID:
@@ -1747,12 +1824,12 @@ static void check_finish(struct pc_check *c, bool complete)
 	 * perf 3.x wrote no rounds in pipe mode: a stream without rounds is
 	 * judged only when its features name a writer of 5.x or later.
 	 */
-	if (c->h->mode == PD_MODE_PIPE && c->after_round_samples && !c->header_build_ids &&
+	if (c->h->mode == PD_MODE_PIPE && c->samples != c->round_samples && !c->header_build_ids &&
 	    (c->rounds || writer_has_end_marker(f)))
 		pc_emit(c->pf, PD_PIPE_NOT_FINISHED, c->stream_end, -1, 0, NULL,
 			"last_round=%s%" PRIu64 " records_after=%" PRIu64 " samples_after=%" PRIu64
 			" rounds=%" PRIu64, c->rounds ? "" : "none:", c->round_off,
-			c->after_round_recs, c->after_round_samples, c->rounds);
+			c->pf->records - c->round_recs, c->samples - c->round_samples, c->rounds);
 	if (c->nr_feat_recs && !c->end_marker && writer_has_end_marker(f))
 		pc_emit(c->pf, PD_FEAT_NO_END_MARKER, c->feat_end_off, -1, 0, NULL,
 			"feature_records=%" PRIu64, c->nr_feat_recs);
@@ -1776,18 +1853,6 @@ static void init_features(struct pc_check *c)
 		c->st_known = true;
 		c->st_first = f->sample_time.first;
 		c->st_last = f->sample_time.last;
-	}
-}
-
-/* Features that arrive as pipe records take effect from then on. */
-static void refresh_features(struct pc_check *c, const struct pd_record *rec)
-{
-	if (rec->type == PD_REC_HEADER_FEATURE && rec->decoded && !rec->u.header_feature.end_marker &&
-	    rec->u.header_feature.feat_id == PD_FEAT_NRCPUS) {
-		const struct pd_features *f = pd_reader_features(c->r);
-
-		if (f && feat_ok(f, PD_FEAT_NRCPUS))
-			c->nr_cpus_avail = f->nrcpus.avail;
 	}
 }
 
@@ -1822,10 +1887,15 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r)
 	pf->check = &c;
 	while (!pf->stop && (ret = pd_reader_next(r, &rec)) > 0) {
 		pf->records++;
-		check_stack_fit(&c, rec);
-		sample_fit_after(&c, rec);
+		if (rec->type == PD_REC_SAMPLE) {
+			c.samples++;
+			check_stack_fit(&c, rec);
+			sample_fit_after(&c, rec);
+		} else if (c.nr_pending) {
+			/* only samples hold findings for their attr */
+			flush_pending(&c);
+		}
 		check_record(&c, rec);
-		refresh_features(&c, rec);
 	}
 	sample_fit_finish(&c);
 	pf->check = NULL;
@@ -1854,6 +1924,7 @@ static int run(struct pc_report *rep, struct pc_file *pf, struct pd_reader *r)
 	free(c.aux_off);
 	free(c.aux_size);
 	free(c.idc);
+	free(c.idc_map);
 	free(c.unk);
 	return ret < 0 ? ret : 0;
 }
