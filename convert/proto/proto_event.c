@@ -7,11 +7,13 @@
  * table of the walked fields each keeps (messages[] below).  Four are
  * encoded here field by field: SAMPLE, for speed (enc_sample()); MMAP and
  * MMAP2, whose message --quipper-compat also writes from mappings it has
- * edited (struct pe_mmap, proto_compat.c); BPF_METADATA, whose entries
- * quipper keeps in a map (sorted by key, the first of equal keys) before
- * the sample_info, and the extension's in record order after it; and
- * simpleperf's UNWINDING_RESULT, whose registers and stack are messages of
- * their own and whose callchain precedes fields the walk gives first.
+ * edited (struct pe_mmap, proto_compat.c), which no record holds: walked
+ * in the default mode they would have two encoders; BPF_METADATA, whose
+ * entries quipper keeps in a map (sorted by key, the first of equal keys)
+ * before the sample_info, and the extension's in record order after it;
+ * and simpleperf's UNWINDING_RESULT, whose registers and stack are
+ * messages of their own built from fields the walk gives apart, and whose
+ * callchain precedes fields the walk gives first.
  * The numbers in the table and in the pw_*() calls are the schema's field
  * numbers, listed in field-number order so that the code reads side by
  * side with the schema.
