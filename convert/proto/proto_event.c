@@ -103,6 +103,11 @@ enum pe_kind {
 	 * fields, listed in the order of the walk), nothing when empty.
 	 */
 	PK_COLUMNS,
+	/*
+	 * Walked and left out: listed where the walk meets it, so that the
+	 * search for a name it does not keep ends at once.
+	 */
+	PK_SKIP,
 };
 
 enum {
@@ -136,7 +141,7 @@ struct pe_field {
 
 static const struct pe_field f_sample_id_members[] = {
 	U32("pid", 1), U32("tid", 2), U("time", 3), U("id", 4),
-	FF("stream_id", 6, PK_U64, PF_LATE), U32("cpu", 5), END
+	FF("stream_id", 6, PK_U64, PF_LATE), U32("cpu", 5), F("cpu_res", 0, PK_SKIP), END
 };
 static const struct pe_field f_sample_id[] = {
 	SUB("sample_id", 0, PK_INLINE, f_sample_id_members), END
@@ -163,6 +168,7 @@ static const struct pe_field messages[] = {
 	/* no message: the header and the timestamp only */
 	MSG(FINISHED_ROUND, 0, 0, Q | D), MSG(FINISHED_INIT, 0, 0, D),
 	MSG(COMM, EV_COMM, 6, Q), U32("pid", 1), U32("tid", 2), F("comm", 3, PK_STR_MD5),
+	F("exec", 0, PK_SKIP),
 	MSG(FORK, EV_FORK, 11, Q), MSG(EXIT, EV_EXIT, 11, Q),
 	U32("pid", 1), U32("ppid", 2), U32("tid", 3), U32("ptid", 4), U("time", 5),
 	MSG(LOST, EV_LOST, 3, Q), U("id", 1), U("lost", 2),
@@ -266,6 +272,7 @@ struct pe_level {
 	const struct pe_field *fields;	/* of the members, NULL when they are left out */
 	const struct pe_field *list;	/* the field of a list or of a named object */
 	size_t mark;			/* of an open message or packed list, else SIZE_MAX */
+	const struct pe_field *cursor;	/* where find_field() starts, NULL: at fields */
 };
 
 struct pe_late {
@@ -283,20 +290,60 @@ struct pe_sink {
 	struct pe_late late[4];
 };
 
-/* The next field from f on that is fed by name, NULL after the level's last */
-static const struct pe_field *next_field(const struct pe_sink *s, const struct pe_field *f,
-					 const char *name, bool set)
+static inline bool same_name(const char *a, const char *b)
 {
-	for (; f && f->name; f++)
-		if (!strcmp(f->name, name) && (s->ext || !(f->flags & PF_EXT)) &&
-		    (set || !(f->flags & PF_IF_SET)))
-			return f;
-	return NULL;
+	/*
+	 * The walk's names are string literals like ours, which the linker
+	 * merges: the same pointer, most of the time.  Else the first byte
+	 * before strcmp(), as most of a message's names differ there.
+	 */
+	return a == b || (a[0] == b[0] && !strcmp(a, b));
 }
 
+/*
+ * The first field of the current level fed by name, NULL when none.  A
+ * message lists its fields in the order of the walk, those fed by one
+ * name next to each other, so the search starts after the last name found
+ * (where the walk's next field nearly always is) and wraps around.
+ */
+static const struct pe_field *find_field(struct pe_sink *s, const char *name)
+{
+	struct pe_level *lv = &s->lv[s->depth];
+	const struct pe_field *f, *start = lv->cursor ? lv->cursor : lv->fields;
+
+	if (!start)
+		return NULL;
+	for (f = start; f->name; f++)
+		if (same_name(f->name, name))
+			goto found;
+	for (f = lv->fields; f < start; f++)
+		if (same_name(f->name, name))
+			goto found;
+	return NULL;
+found:
+	for (lv->cursor = f + 1; lv->cursor->name && same_name(lv->cursor->name, name);)
+		lv->cursor++;
+	return f;
+}
+
+static inline bool field_wanted(const struct pe_sink *s, const struct pe_field *f, bool set)
+{
+	return (s->ext || !(f->flags & PF_EXT)) && (set || !(f->flags & PF_IF_SET));
+}
+
+/* Each field of the current level fed by name (the run find_field() starts) */
 #define EACH_FIELD(s, f, name, set) \
-	for (f = next_field(s, (s)->lv[(s)->depth].fields, name, set); f; \
-	     f = next_field(s, f + 1, name, set))
+	for (f = find_field(s, name); f && f->name && same_name(f->name, name); f++) \
+		if (field_wanted(s, f, set))
+
+static const struct pe_field *first_field(struct pe_sink *s, const char *name)
+{
+	const struct pe_field *f;
+
+	EACH_FIELD(s, f, name, true)
+		return f;
+	return NULL;
+}
 
 static void enc_read_info(struct pw_buf *b, unsigned int field, const struct pd_read *rd);
 
@@ -441,7 +488,7 @@ static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
 static void push(struct pe_sink *s, const struct pe_field *fields, const struct pe_field *list,
 		 size_t mark)
 {
-	s->lv[++s->depth] = (struct pe_level){ fields, list, mark };
+	s->lv[++s->depth] = (struct pe_level){ fields, list, mark, NULL };
 }
 
 static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
@@ -449,8 +496,7 @@ static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 	struct pe_sink *s = ctx;
 	const struct pe_field *f;
 
-	EACH_FIELD(s, f, name, true)
-		break;
+	f = first_field(s, name);
 	/* PK_COLUMNS: the mark is where the entries' varints start */
 	push(s, NULL, f, f && f->kind == PK_COLUMNS ? s->b->len : SIZE_MAX);
 }
@@ -503,10 +549,8 @@ static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsign
 	struct pe_sink *s = ctx;
 	const struct pe_field *f = s->lv[s->depth].list;
 
-	if (name) {
-		EACH_FIELD(s, f, name, true)
-			break;
-	}
+	if (name)
+		f = first_field(s, name);
 	/* an entry of a list (no name) or an object of the record */
 	if (f && (f->kind == PK_ENTRIES || f->kind == PK_MESSAGE))
 		push(s, f->sub, NULL, pw_open(s->b, f->field));
@@ -915,7 +959,7 @@ static void enc_walked(struct pw_buf *b, const struct pd_record *rec, const stru
 
 	while (f->kind == PK_MSG)
 		f++;
-	s.lv[0] = (struct pe_level){ f, NULL, pw_open(b, m->field) };
+	s.lv[0] = (struct pe_level){ f, NULL, pw_open(b, m->field), NULL };
 	pd_record_visit(rec, &pe_sink_ops, &s);
 	if (m->sample_info)
 		enc_si(b, m->sample_info, rec);
