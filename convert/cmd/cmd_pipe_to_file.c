@@ -158,6 +158,14 @@ static int copy_verbatim(struct p2f *p, struct pd_writer *w, const struct pd_rec
 	return 0;
 }
 
+/* A regular file whose offset is at its start: copied from, or written, by offset. */
+static bool regular_at_start(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
+}
+
 /* A regular input read from its start can be copied by offset. */
 static void open_source(struct p2f *p, const char *in)
 {
@@ -165,8 +173,7 @@ static void open_source(struct p2f *p, const char *in)
 
 	p->src_fd = -1;
 	if (!strcmp(in, "-")) {
-		if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-		    lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+		if (regular_at_start(STDIN_FILENO))
 			p->src_fd = STDIN_FILENO;
 		return;
 	}
@@ -179,14 +186,6 @@ static void open_source(struct p2f *p, const char *in)
 		return;
 	}
 	p->own_src = true;
-}
-
-static bool stdout_seekable(void)
-{
-	struct stat st;
-
-	return fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-	       lseek(STDOUT_FILENO, 0, SEEK_CUR) == 0;
 }
 
 static void note_sample(struct p2f *p, const struct pd_record *rec)
@@ -483,7 +482,7 @@ static int p2f_setup(struct drv_opts *o, struct tool_args *a, void *w)
 			  "needs a seekable output (its header is written last)", a->output);
 		return CLI_EXIT_USAGE;
 	}
-	if (!a->output && !stdout_seekable()) {
+	if (!a->output && !regular_at_start(STDOUT_FILENO)) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
 		return CLI_EXIT_USAGE;
