@@ -1012,17 +1012,18 @@ static int dispatch(struct rctx *c, const struct pd_layout *l)
 	}
 }
 
-int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
-		     struct pd_diag_sink *sink)
+/*
+ * Out of line from pd_record_decode(), so that the samples, nearly every
+ * record, do not pay for setting up this function's frame.
+ */
+static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct pd_record *rec,
+						  const struct pd_event *ev,
+						  struct pd_diag_sink *sink)
 {
 	const struct pd_layout *layout;
 	size_t len = rec->raw_len, min;
 	struct rctx c;
 	int ret;
-
-	/* pd_sample_decode() sets up the arena itself. */
-	if (rec->type == PD_REC_SAMPLE)
-		return pd_sample_decode(d, rec, ev, sink);
 
 	rec->decoded = false;
 	rec->has_trailer = false;
@@ -1068,4 +1069,13 @@ int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 	if (ret == 0)
 		rec->decoded = true;
 	return ret;
+}
+
+int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
+		     struct pd_diag_sink *sink)
+{
+	/* pd_sample_decode() sets up the arena itself. */
+	if (rec->type == PD_REC_SAMPLE)
+		return pd_sample_decode(d, rec, ev, sink);
+	return decode_other(d, rec, ev, sink);
 }
