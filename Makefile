@@ -80,9 +80,11 @@ PERFCONV_EXTRA_OBJS :=
 PERFCONV_EXTRA_LIBS :=
 EXTRA_PROGS :=
 EXTRA_LIBS_INSTALL :=
-# the unit tests check common/'s text rule (tests/test_utf8.c); the writers
-# they link grow their arrays through common/grow.c
-TEST_EXTRA_LIBS := $(OBJ)/common/utf8.o $(OBJ)/common/grow.o
+# the unit tests check common/'s text rules (tests/test_utf8.c,
+# tests/test_json_str.c, with the output buffer the escaper writes into);
+# the writers they link grow their arrays through common/grow.c
+TEST_COMMON_OBJS := $(addprefix $(OBJ)/common/,utf8.o grow.o json_str.o out_buf.o out_sink.o tool_msg.o)
+TEST_EXTRA_LIBS := $(TEST_COMMON_OBJS)
 EXTRA_TESTS :=
 EXTRA_CFLAGS_CONVERT :=
 -include $(sort $(wildcard mk/*.mk))
@@ -125,7 +127,7 @@ $(O)/perfconv: $(CONVERT_OBJS) $(COMMON_OBJS) $(PERFCONV_EXTRA_OBJS) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CONVERT_OBJS) $(COMMON_OBJS) $(PERFCONV_EXTRA_OBJS) $(PERFCONV_EXTRA_LIBS) $(LIB) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
-$(O)/unit-tests: $(TEST_OBJS) $(LIB_INTERNAL) $(OBJ)/common/utf8.o $(OBJ)/common/grow.o
+$(O)/unit-tests: $(TEST_OBJS) $(LIB_INTERNAL) $(TEST_COMMON_OBJS)
 	$(if $(Q),@echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJS) $(TEST_EXTRA_LIBS) $(LIB_INTERNAL) $(CUNIT_LIBS) $(JANSSON_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 

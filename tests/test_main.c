@@ -32,6 +32,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_proto_schema,
 	pd_test_register_visit,
 	pd_test_register_utf8,
+	pd_test_register_json_str,
 };
 
 int main(int argc, char **argv)

@@ -21,5 +21,6 @@ int pd_test_register_select(void);
 int pd_test_register_proto_schema(void);
 int pd_test_register_visit(void);
 int pd_test_register_utf8(void);
+int pd_test_register_json_str(void);
 
 #endif /* PD_TEST_SUITES_H */

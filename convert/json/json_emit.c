@@ -8,8 +8,8 @@
 
 #include "../common/fmt_num.h"
 #include "json/json_emit.h"
+#include "../common/json_str.h"
 #include "../common/out_sink.h"
-#include "../common/utf8.h"
 
 void je_u64(struct je *j, uint64_t v)
 {
@@ -57,75 +57,16 @@ void je_u64_safe(struct je *j, uint64_t v)
 	}
 }
 
-static void str_body(struct je *j, const unsigned char *s, size_t n, bool stop_at_nul)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t run = i;
-		char *p;
-
-		if (stop_at_nul && !c)
-			break;
-		/* copy the longest run of plain ASCII in one go */
-		while (run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
-		       s[run] != '\\')
-			run++;
-		if (run > i) {
-			je_raw(j, (const char *)s + i, run - i);
-			i = run;
-			continue;
-		}
-		p = je_room(j, 6);
-		if (c >= 0x80) {
-			size_t l = utf8_seq_len(s + i, n - i);
-
-			if (l) {
-				je_raw(j, (const char *)s + i, l);
-				i += l;
-			} else {
-				je_raw(j, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
-				i++;
-			}
-			continue;
-		}
-		switch (c) {
-		case '"':  p[0] = '\\'; p[1] = '"'; j->ob.len += 2; break;
-		case '\\': p[0] = '\\'; p[1] = '\\'; j->ob.len += 2; break;
-		case '\b': p[0] = '\\'; p[1] = 'b'; j->ob.len += 2; break;
-		case '\f': p[0] = '\\'; p[1] = 'f'; j->ob.len += 2; break;
-		case '\n': p[0] = '\\'; p[1] = 'n'; j->ob.len += 2; break;
-		case '\r': p[0] = '\\'; p[1] = 'r'; j->ob.len += 2; break;
-		case '\t': p[0] = '\\'; p[1] = 't'; j->ob.len += 2; break;
-		default:
-			p[0] = '\\';
-			p[1] = 'u';
-			p[2] = '0';
-			p[3] = '0';
-			fmt_hex_bytes(p + 4, &c, 1);
-			j->ob.len += 6;
-			break;
-		}
-		i++;
-	}
-}
-
 void je_str(struct je *j, const char *s, size_t max)
 {
-	je_c(j, '"');
-	if (s)
-		str_body(j, (const unsigned char *)s, max == SIZE_MAX ? strlen(s) :
-			 strnlen(s, max), false);
-	je_c(j, '"');
+	if (!s)
+		s = "";
+	json_str_put(&j->ob, s, max == SIZE_MAX ? strlen(s) : strnlen(s, max));
 }
 
 void je_strn(struct je *j, const char *s, size_t n)
 {
-	je_c(j, '"');
-	if (s)
-		str_body(j, (const unsigned char *)s, n, false);
-	je_c(j, '"');
+	json_str_put(&j->ob, s ? s : "", s ? n : 0);
 }
 
 void je_base64(struct je *j, const uint8_t *p, size_t n)

@@ -92,9 +92,10 @@ void je_hex(struct je *j, uint64_t v);
  */
 void je_u64_safe(struct je *j, uint64_t v);
 /*
- * A JSON string of at most `max` bytes of s (stops at NUL).  Valid UTF-8
- * passes through; other bytes >= 0x80 become U+FFFD (common/utf8.h), so
- * that the output is always valid JSON.  NULL prints as "".
+ * A JSON string of at most `max` bytes of s (stops at NUL), escaped by
+ * the one rule of common/json_str.h (perf's: valid UTF-8 passes, other
+ * bytes >= 0x80 become U+FFFD, so that the output is always valid JSON).
+ * NULL prints as "".
  */
 void je_str(struct je *j, const char *s, size_t max);
 void je_strn(struct je *j, const char *s, size_t n);	/* exactly n bytes, NULs escaped */
