@@ -1530,8 +1530,8 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	first = pd_symtab_first(&k->syms);
 	last = pd_symtab_last(&k->syms);
 	if (vm && first && last) {
-		vm->start = k->syms.n[first].start;
-		vm->end = k->syms.n[last].end;
+		vm->start = pd_symtab_start(&k->syms, first);
+		vm->end = pd_symtab_end(&k->syms, last);
 		kmaps_sort(m);
 	}
 }
@@ -1759,7 +1759,7 @@ int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
 	if (!s)
 		return 0;
 	f->sym = pd_symtab_name(&d->syms, s);
-	f->sym_start = d->syms.n[s].start;
+	f->sym_start = pd_symtab_start(&d->syms, s);
 	f->sym_off = f->addr - f->sym_start;
 	return 1;
 }

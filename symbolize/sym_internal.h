@@ -48,6 +48,12 @@ static inline bool pd_grow(void *arrayp, size_t *cap, size_t need, size_t size, 
  * answer of a lookup depends on the shape of that tree.  To give the same
  * answers the table is the same kind of tree, fed the same insertions and
  * deletions; nodes live in one array and link by index (0 is the sentinel).
+ *
+ * Once loaded, a table whose symbols do not overlap is sealed into sorted
+ * arrays (16 bytes a symbol instead of a 40-byte node, names sharing the
+ * bytes of a name they end): there every lookup has one answer whatever
+ * the tree's shape, found by binary search.  A symbol added to a sealed
+ * table (a KSYMBOL record) makes it a tree again, with the same indexes.
  */
 struct pd_symn {
 	uint64_t start, end;	/* [start, end); start == end covers start only */
@@ -60,16 +66,28 @@ struct pd_symn {
 struct pd_symtab {
 	struct pd_symn *n;
 	uint32_t nr, cap;
-	uint32_t root;
+	uint32_t root;		/* sealed: 1 (it has symbols) */
 	uint32_t last;		/* the rightmost node; NIL: not known */
 	uint32_t live;		/* inserted minus deleted */
 	char *str;
 	size_t str_len, str_cap;
+	/* sealed (seal != NULL, n NULL): symbol x is [x - 1] of each */
+	struct pd_symseal *seal;
+};
+
+struct pd_symseal {
+	uint64_t *start;	/* ascending */
+	uint32_t *len;		/* end - start */
+	uint32_t *name;		/* offset in the string pool */
+	uint8_t *info;		/* bind << 4 | type */
 };
 
 void pd_symtab_init(struct pd_symtab *t);
 void pd_symtab_free(struct pd_symtab *t);
-/* Free the unused room of the arrays once a table is loaded. */
+/*
+ * Loading is done: seal the table when no symbols overlap, else free the
+ * unused room of its arrays.
+ */
 void pd_symtab_shrink(struct pd_symtab *t);
 /* Insert; equal starts go right of existing ones.  Returns index or 0 on ENOMEM. */
 uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
@@ -87,7 +105,17 @@ void pd_symtab_fixup_duplicate(struct pd_symtab *t);
 
 static inline const char *pd_symtab_name(const struct pd_symtab *t, uint32_t i)
 {
-	return t->str + t->n[i].name;
+	return t->str + (t->seal ? t->seal->name[i - 1] : t->n[i].name);
+}
+
+static inline uint64_t pd_symtab_start(const struct pd_symtab *t, uint32_t i)
+{
+	return t->seal ? t->seal->start[i - 1] : t->n[i].start;
+}
+
+static inline uint64_t pd_symtab_end(const struct pd_symtab *t, uint32_t i)
+{
+	return t->seal ? t->seal->start[i - 1] + t->seal->len[i - 1] : t->n[i].end;
 }
 
 /* ELF binding values used without pulling in elf.h everywhere */

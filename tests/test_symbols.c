@@ -1518,6 +1518,65 @@ static void test_many_symbols(void)
 	pd_symtab_free(&t);
 }
 
+static void test_sealed_symbols(void)
+{
+	struct pd_symtab t, tree;
+	uint32_t i, x, y;
+	char name[32];
+	int bad = 0;
+
+	/* disjoint symbols, a zero-size one, gaps and shared name ends */
+	pd_symtab_init(&t);
+	pd_symtab_init(&tree);
+	for (i = 0; i < 3000; i++) {
+		uint64_t start = ((i * 7919u) % 3000u) * 32ull;
+		uint64_t end = start + ((i % 5) == 0 ? 0 : (i % 5) == 1 ? 32 : 20);
+		int n = snprintf(name, sizeof(name), "%sf%u", i % 2 ? "" : "__pfx_",
+				 (unsigned int)(start / 64));
+
+		pd_symtab_insert(&t, start, end, PD_STB_GLOBAL, 2, name, (size_t)n);
+		pd_symtab_insert(&tree, start, end, PD_STB_GLOBAL, 2, name, (size_t)n);
+	}
+	pd_symtab_shrink(&t);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t.seal);
+	CU_ASSERT_PTR_NULL(tree.seal);
+	CU_ASSERT_EQUAL(t.live, 3000);
+	/* every address answered as the tree answers it */
+	for (i = 0; i < 3000 * 32 + 64; i++) {
+		x = pd_symtab_find(&t, i);
+		y = pd_symtab_find(&tree, i);
+		if (!x != !y || (x && (pd_symtab_start(&t, x) != tree.n[y].start ||
+				       pd_symtab_end(&t, x) != tree.n[y].end ||
+				       strcmp(pd_symtab_name(&t, x), pd_symtab_name(&tree, y)))))
+			bad++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* in address order, names kept */
+	for (x = pd_symtab_first(&t), i = 0; x; x = pd_symtab_next(&t, x), i++)
+		if (pd_symtab_start(&t, x) != i * 32ull)
+			bad++;
+	CU_ASSERT_EQUAL(i, 3000);
+	CU_ASSERT_EQUAL(pd_symtab_last(&t), 3000);
+	CU_ASSERT_EQUAL(bad, 0);
+	/* the names shared: smaller than the tree's pool */
+	CU_ASSERT(t.str_len < tree.str_len);
+	/* an insert makes it a tree again, with the same indexes */
+	x = pd_symtab_find(&t, 64 * 32 + 1);
+	CU_ASSERT_FATAL(x != 0);
+	CU_ASSERT(pd_symtab_insert(&t, 3000 * 32ull, 3000 * 32ull + 8, PD_STB_GLOBAL, 2, "added",
+				   5) != 0);
+	CU_ASSERT_PTR_NULL(t.seal);
+	CU_ASSERT_EQUAL(pd_symtab_find(&t, 64 * 32 + 1), x);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, pd_symtab_find(&t, 3000 * 32 + 4)), "added");
+	CU_ASSERT_EQUAL(t.live, 3001);
+	pd_symtab_free(&t);
+	/* overlapping symbols stay a tree: the answer depends on its shape */
+	pd_symtab_insert(&tree, 0x10, 0x1000, PD_STB_GLOBAL, 2, "outer", 5);
+	pd_symtab_shrink(&tree);
+	CU_ASSERT_PTR_NULL(tree.seal);
+	pd_symtab_free(&tree);
+}
+
 static int suite_init(void)
 {
 	snprintf(tdir, sizeof(tdir), "%s/pd-symtest.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -1827,6 +1886,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "symfs escapes and non-regular files", test_symfs_escape) ||
 	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
 	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||
+	    !CU_add_test(s, "sealed symbol tables", test_sealed_symbols) ||
 	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans) ||
 	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile))
 		return CU_get_error();
