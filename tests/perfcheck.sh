@@ -5,7 +5,8 @@
 #   - usage and exit codes (0 pass, 1 findings, 2 usage, 3 I/O; worst of several files),
 #   - every valid recording passes with no error, and warns only where listed below,
 #   - every damaged file of corpus/bad/MANIFEST gives its code at its offset,
-#   - JSON and JUnit output parse, stdin and directory inputs work,
+#   - JSON and JUnit output parse, JSON strings have perf's escapes (exact bytes),
+#     stdin and directory inputs work,
 #   - --strict, --max-errors, -q, --check-buildids.
 #
 # Environment: O (build directory: bin or build-asan).
@@ -296,6 +297,26 @@ if command -v python3 > /dev/null; then
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" && ok ||
 		bad "JSON of damaged strings does not parse"
 fi
+
+# strings by the one rule of every JSON output (common/json_str.h, perf's):
+# short escapes, \u00XX for other control bytes, DEL as it is, U+FFFD
+# for a byte that is not UTF-8; the input's name carries one of each
+name=$(printf 'a\tb\nc\001d\177e\377f.data')
+cp corpus/basic.data "$tmp/$name"
+expect_rc 0 "$PC" --format json "$tmp/$name"
+want=$(printf '"file":"%s/a\\tb\\nc\\u0001d\177e\357\277\275f.data"' "$tmp")
+LC_ALL=C grep -qF "$want" "$tmp/out" && ok || bad "JSON: escapes of a name with TAB, LF, 0x01, DEL, 0xff"
+if command -v python3 > /dev/null; then
+	python3 - "$tmp/out" "$tmp" <<'EOF' && ok || bad "JSON of control, DEL and non-UTF-8 bytes does not parse to the name"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["files"][0]["file"] == sys.argv[2] + "/a\tb\nc\x01d\x7fe\ufffdf.data", d["files"][0]["file"]
+EOF
+else
+	echo "perfcheck.sh: SKIP: no python3 to parse the JSON of escaped bytes"
+	skip=$((skip + 1))
+fi
+rm -f "$tmp/$name"
 
 expect_rc 1 "$PC" --format junit corpus/basic.data corpus/bad/check-round-order.data
 cp "$tmp/out" "$tmp/report.xml"

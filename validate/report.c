@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "perfcheck.h"
+#include "../common/json_str.h"
 #include "../common/utf8.h"
 
 /* A JUnit report beyond this per file says it was cut instead. */
@@ -45,39 +46,21 @@ static void format_line(char *buf, size_t size, const char *name, const struct p
 /* ---- JSON ---- */
 
 /*
- * Strings from a damaged file can hold any byte: control characters are
- * escaped and bytes that are not UTF-8 become U+FFFD, so the document
- * always parses.
+ * Strings from a damaged file can hold any byte: they are escaped by the
+ * one rule of every JSON output (common/json_str.h, perf's), under which
+ * the document always parses.
  */
 static void json_str_n(FILE *f, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
+	char buf[256];
+	size_t used, len;
 
 	fputc('"', f);
-	while (i < n) {
-		unsigned char c = p[i];
-		size_t len;
-
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-			i++;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		len = utf8_seq_len(p + i, n - i);
-		if (!len) {
-			fputs(UTF8_REPLACEMENT, f);
-			i++;
-			continue;
-		}
-		fwrite(p + i, 1, len, f);
-		i += len;
+	while (n) {
+		len = json_str_escape(buf, sizeof(buf), s, n, &used);
+		fwrite(buf, 1, len, f);
+		s += used;
+		n -= used;
 	}
 	fputc('"', f);
 }
