@@ -38,6 +38,7 @@
 #define MISC(name, bit)	.misc_name = name, .misc_bit = bit
 
 #define REST(r)		.rest = PD_REST_##r
+#define UNION(m)	.u_size = MSIZE(m)
 #define KERNEL(t)	[PD_REC_##t]
 #define USER(t)		[PD_REC_##t - PD_REC_HEADER_ATTR]
 #define SP(t)		[PD_REC_SP_##t - PD_REC_SP_START]
@@ -131,35 +132,37 @@ static const struct pd_field callchain_deferred_f[] = {
 };
 
 static const struct pd_layout kernel_layouts[PD_REC_KERNEL_MAX] = {
-	KERNEL(MMAP) = { FIELDS(mmap_f), REST(STRING), STRING("filename", mmap.filename),
+	KERNEL(MMAP) = { FIELDS(mmap_f), UNION(mmap), REST(STRING), STRING("filename", mmap.filename),
 			 MISC("data", PD_MISC_MMAP_DATA) },
-	KERNEL(LOST) = { FIELDS(lost_f), REST(NONE) },
-	KERNEL(COMM) = { FIELDS(comm_f), REST(STRING), STRING("comm", comm.comm),
+	KERNEL(LOST) = { FIELDS(lost_f), UNION(lost), REST(NONE) },
+	KERNEL(COMM) = { FIELDS(comm_f), UNION(comm), REST(STRING), STRING("comm", comm.comm),
 			 MISC("exec", PD_MISC_COMM_EXEC) },
-	KERNEL(EXIT) = { FIELDS(fork_f), REST(NONE) },
-	KERNEL(THROTTLE) = { FIELDS(throttle_f), REST(NONE) },
-	KERNEL(UNTHROTTLE) = { FIELDS(throttle_f), REST(NONE) },
-	KERNEL(FORK) = { FIELDS(fork_f), REST(NONE) },
+	KERNEL(EXIT) = { FIELDS(fork_f), UNION(fork), REST(NONE) },
+	KERNEL(THROTTLE) = { FIELDS(throttle_f), UNION(throttle), REST(NONE) },
+	KERNEL(UNTHROTTLE) = { FIELDS(throttle_f), UNION(throttle), REST(NONE) },
+	KERNEL(FORK) = { FIELDS(fork_f), UNION(fork), REST(NONE) },
 	/* values as read_format says, at least one */
 	KERNEL(READ) = { FIELDS(read_f), REST(SPECIAL), .min = 24 },
 	/* every field depends on the event's sample_type (sample.c) */
 	KERNEL(SAMPLE) = { REST(SPECIAL) },
 	/* with misc bit 14, bytes 40 to 64 are a build id */
-	KERNEL(MMAP2) = { FIELDS(mmap2_f), REST(SPECIAL), STRING("filename", mmap.filename),
-			  MISC("data", PD_MISC_MMAP_DATA) },
-	KERNEL(AUX) = { FIELDS(aux_f), REST(NONE) },
-	KERNEL(ITRACE_START) = { FIELDS(itrace_start_f), REST(NONE) },
-	KERNEL(LOST_SAMPLES) = { FIELDS(lost_samples_f), REST(NONE),
+	KERNEL(MMAP2) = { FIELDS(mmap2_f), UNION(mmap), REST(SPECIAL),
+			  STRING("filename", mmap.filename), MISC("data", PD_MISC_MMAP_DATA) },
+	KERNEL(AUX) = { FIELDS(aux_f), UNION(aux), REST(NONE) },
+	KERNEL(ITRACE_START) = { FIELDS(itrace_start_f), UNION(itrace_start), REST(NONE) },
+	KERNEL(LOST_SAMPLES) = { FIELDS(lost_samples_f), UNION(lost_samples), REST(NONE),
 				 MISC("bpf", PD_MISC_LOST_SAMPLES_BPF) },
 	KERNEL(SWITCH) = { REST(NONE) },
-	KERNEL(SWITCH_CPU_WIDE) = { FIELDS(switch_cpu_wide_f), REST(NONE) },
+	KERNEL(SWITCH_CPU_WIDE) = { FIELDS(switch_cpu_wide_f), UNION(sw), REST(NONE) },
 	KERNEL(NAMESPACES) = { FIELDS(namespaces_f), REST(SPECIAL) },
-	KERNEL(KSYMBOL) = { FIELDS(ksymbol_f), REST(STRING), STRING("name", ksymbol.name) },
-	KERNEL(BPF_EVENT) = { FIELDS(bpf_event_f), REST(NONE) },
-	KERNEL(CGROUP) = { FIELDS(cgroup_f), REST(STRING), STRING("path", cgroup.path) },
+	KERNEL(KSYMBOL) = { FIELDS(ksymbol_f), UNION(ksymbol), REST(STRING),
+			    STRING("name", ksymbol.name) },
+	KERNEL(BPF_EVENT) = { FIELDS(bpf_event_f), UNION(bpf_event), REST(NONE) },
+	KERNEL(CGROUP) = { FIELDS(cgroup_f), UNION(cgroup), REST(STRING), STRING("path", cgroup.path) },
 	/* the bytes; perf sizes the struct with its padding */
 	KERNEL(TEXT_POKE) = { FIELDS(text_poke_f), REST(SPECIAL), .min = 24 },
-	KERNEL(AUX_OUTPUT_HW_ID) = { FIELDS(aux_output_hw_id_f), REST(NONE) },
+	KERNEL(AUX_OUTPUT_HW_ID) = { FIELDS(aux_output_hw_id_f), UNION(aux_output_hw_id),
+				     REST(NONE) },
 	KERNEL(CALLCHAIN_DEFERRED) = { FIELDS(callchain_deferred_f), REST(SPECIAL) },
 };
 

@@ -62,6 +62,11 @@ struct pd_layout {
 	 * record of the minimum size holds every fixed field.
 	 */
 	uint16_t min;
+	/*
+	 * Bytes of the union member the type decodes to, all that the decoder
+	 * clears; 0: the whole union (types whose rest fills more than one).
+	 */
+	uint16_t u_size;
 	/* PD_REST_STRING (and strings of special layouts): the walker's name */
 	const char *str_name;
 	uint16_t str_member;	/* offset of the const char * in struct pd_record */

@@ -153,57 +153,47 @@ static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char *
 	return 0;
 }
 
-/* A number of 1, 2, 4 or 8 bytes into a member of 2, 4 or 8 bytes. */
-static void store(uint8_t *m, unsigned int size, uint64_t v)
-{
-	uint16_t v16 = (uint16_t)v;
-	uint32_t v32 = (uint32_t)v;
-
-	if (size == 8)
-		memcpy(m, &v, 8);
-	else if (size == 4)
-		memcpy(m, &v32, 4);
-	else if (size == 2)
-		memcpy(m, &v16, 2);
-	else
-		*m = (uint8_t)v;
-}
-
 /*
- * The fixed fields of layout l that start in [from, to).  The record
- * holds them all: pd_record_decode() checked its minimum size, which is
- * never less than the end of the fields.
+ * The fixed fields of layout l, all of them: pd_record_decode() checked
+ * the record's minimum size, which is never less than the end of the
+ * fields.  A number (2, 4 or 8 bytes) has a member of its size in the file
+ * (tests/test_record.c checks the tables): one load and one store.
  */
-static int fields(struct rctx *c, const struct pd_layout *l, size_t from, size_t to)
+static int fields(struct rctx *c, const struct pd_layout *l)
 {
 	const struct pd_field *f, *end = pd_layout_fields_stop(l);
-	uint8_t *m;
+	uint8_t *base = (uint8_t *)c->rec;
 	const char *str;
-	uint64_t v;
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
 
 	for (f = l->fields; f < end; f++) {
-		if (f->off < from || f->off >= to || !f->member_size)
+		const uint8_t *src = c->p + f->off;
+		uint8_t *m = base + f->member;
+
+		if (!pd_field_is_number(f)) {
+			if (f->kind == PD_FK_BYTES) {
+				memcpy(m, src, f->size);
+			} else if (f->kind == PD_FK_STR) {
+				if (str_fixed(c, f->off, f->size, &str))
+					return PD_STATUS_MALFORMED;
+				memcpy(m, &str, sizeof(str));
+			}
 			continue;
-		m = (uint8_t *)c->rec + f->member;
-		switch (f->kind) {
-		case PD_FK_BYTES:
-			memcpy(m, c->p + f->off, f->size);
+		}
+		switch (f->size) {
+		case 8:
+			v64 = pd_ld64(src, c->swap);
+			memcpy(m, &v64, 8);
 			break;
-		case PD_FK_STR:
-			if (str_fixed(c, f->off, f->size, &str))
-				return PD_STATUS_MALFORMED;
-			memcpy(m, &str, sizeof(str));
+		case 4:
+			v32 = pd_ld32(src, c->swap);
+			memcpy(m, &v32, 4);
 			break;
-		default:
-			if (f->size == 8)
-				v = r64(c, f->off);
-			else if (f->size == 4)
-				v = r32(c, f->off);
-			else if (f->size == 2)
-				v = r16(c, f->off);
-			else
-				v = c->p[f->off];
-			store(m, f->member_size, v);
+		default:	/* 2 */
+			v16 = pd_ld16(src, c->swap);
+			memcpy(m, &v16, 2);
 			break;
 		}
 	}
@@ -995,7 +985,7 @@ static int dispatch(struct rctx *c, const struct pd_layout *l)
 
 	if (!l)
 		return 0;	/* unknown types: nothing to decode */
-	ret = fields(c, l, 8, SIZE_MAX);
+	ret = fields(c, l);
 	if (ret)
 		return ret;
 	switch (l->rest) {
@@ -1020,15 +1010,16 @@ static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct p
 						  const struct pd_event *ev,
 						  struct pd_diag_sink *sink)
 {
-	const struct pd_layout *layout;
+	const struct pd_layout *layout = pd_record_layout(rec->type);
 	size_t len = rec->raw_len, min;
+	bool trailer = false;
 	struct rctx c;
 	int ret;
 
 	rec->decoded = false;
 	rec->has_trailer = false;
-	memset(&rec->sid, 0, sizeof(rec->sid));
-	memset(&rec->u, 0, sizeof(rec->u));
+	/* The type's member when the layout names it, else the whole union. */
+	memset(&rec->u, 0, layout && layout->u_size ? layout->u_size : sizeof(rec->u));
 
 	c.d = d;
 	c.rec = rec;
@@ -1039,30 +1030,37 @@ static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct p
 	c.swap = rec->swapped;
 	c.check_tail = true;
 
+	/* Kernel records end with the sample_id trailer of their event. */
+	if (rec->type < PD_REC_KERNEL_MAX) {
+		if (!ev)
+			c.check_tail = false;
+		else
+			trailer = (ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) && ev->id_hdr_size;
+	}
+	/* pd_trailer_decode() clears rec->sid itself. */
+	if (!trailer)
+		memset(&rec->sid, 0, sizeof(rec->sid));
+
 	if (!pd_decoder_begin(d, len)) {
+		memset(&rec->sid, 0, sizeof(rec->sid));
 		RDIAG(&c, PD_NO_MEMORY, 0, "size=%zu", len);
 		return PD_STATUS_NOMEM;
 	}
-	layout = pd_record_layout(rec->type);
 	min = layout ? pd_layout_min_size(layout) : 8;
-	if (len < min)
+	if (len < min) {
+		memset(&rec->sid, 0, sizeof(rec->sid));
 		return below_min(&c, min);
-
-	/* Kernel records end with the sample_id trailer of their event. */
-	if (rec->type < PD_REC_KERNEL_MAX) {
-		if (!ev) {
-			c.check_tail = false;
-		} else if ((ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) && ev->id_hdr_size) {
-			if (len - min < ev->id_hdr_size ||
-			    !pd_trailer_decode(rec->raw, len, c.swap, ev, &rec->sid)) {
-				RDIAG(&c, PD_REC_TRAILER_DOES_NOT_FIT, 0,
-				      "size=%zu min=%zu id_hdr_size=%u", len, min,
-				      ev->id_hdr_size);
-				return PD_STATUS_MALFORMED;
-			}
-			rec->has_trailer = true;
-			c.end = len - ev->id_hdr_size;
+	}
+	if (trailer) {
+		if (len - min < ev->id_hdr_size ||
+		    !pd_trailer_decode(rec->raw, len, c.swap, ev, &rec->sid)) {
+			memset(&rec->sid, 0, sizeof(rec->sid));
+			RDIAG(&c, PD_REC_TRAILER_DOES_NOT_FIT, 0,
+			      "size=%zu min=%zu id_hdr_size=%u", len, min, ev->id_hdr_size);
+			return PD_STATUS_MALFORMED;
 		}
+		rec->has_trailer = true;
+		c.end = len - ev->id_hdr_size;
 	}
 
 	ret = dispatch(&c, layout);

@@ -9,6 +9,7 @@
  * typed result.  Malformed variants are patched copies of a fixture and
  * check the exact code and the exact absolute offset of the diagnostic.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1954,9 +1955,14 @@ static void test_layouts(void)
 				CU_ASSERT_EQUAL(f->off, pos);
 				pos = f->off + f->size;
 				CU_ASSERT(f->member + f->member_size <= sizeof(struct pd_record));
+				/* record.c clears only the first u_size bytes of the union */
+				if (l->u_size && f->member_size)
+					CU_ASSERT(f->member + f->member_size <=
+						  offsetof(struct pd_record, u) + l->u_size);
 				if (number) {
 					CU_ASSERT(f->size == 2 || f->size == 4 || f->size == 8);
-					CU_ASSERT(f->member_size >= f->size);
+					/* record.c stores each at its size */
+					CU_ASSERT_EQUAL(f->member_size, f->size);
 				}
 				if (f->kind == PD_FK_PID)
 					CU_ASSERT_EQUAL(f->size, 4);
@@ -1973,6 +1979,9 @@ static void test_layouts(void)
 				CU_ASSERT(l->min > pos);
 			if (l->rest == PD_REST_STRING)
 				CU_ASSERT_PTR_NOT_NULL(l->str_name);
+			if (l->u_size && l->str_name)
+				CU_ASSERT(l->str_member + sizeof(const char *) <=
+					  offsetof(struct pd_record, u) + l->u_size);
 		}
 	}
 
