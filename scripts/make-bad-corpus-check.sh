@@ -594,6 +594,21 @@ static void id_cpu_cases(void)
 	put(&b, e + 16, cpu ^ 1, 8);
 	emit("check-id-index-cpu.data", &b, 629, e + 16,
 	     "syscalls.data with the ID_INDEX cpu of its first sample's event set to the other cpu: every sample of that id disagrees");
+
+	/*
+	 * The ids of ID_INDEX far apart (perfcheck searches them then, where
+	 * it indexes ids close together): the same sample found.
+	 */
+	b = load("syscalls.data");
+	for (i = get(&b, ii + 8, 8); i-- > 0;)
+		if (get(&b, ii + 16 + 32 * i, 8) != id && get(&b, ii + 16 + 32 * i + 16, 8) <= 1)
+			break;
+	if (i == (uint64_t)-1)
+		die("syscalls.data: no second per-cpu id in ID_INDEX");
+	put(&b, ii + 16 + 32 * i, get(&b, ii + 16 + 32 * i, 8) + (1ULL << 40), 8);
+	put(&b, s + sample_field(st, S_CPU), cpu ^ 1, 4);
+	emit("check-sample-cpu-event-far-ids.data", &b, 629, s + sample_field(st, S_CPU),
+	     "check-sample-cpu-event.data with another ID_INDEX entry's id moved 2^40 on (an id no attr has): ids far apart");
 }
 
 static void pipe_cases(void)

@@ -215,6 +215,7 @@ attr-size-halves.data 1 0
 feature-bit-no-section.data 1 0
 feature-bits-no-section.data 2 0
 check-sample-cpu-event.data 1 0
+check-sample-cpu-event-far-ids.data 2 0
 check-id-index-cpu.data 1 0
 check-stack-user-unaligned.data 1 0
 check-ids-unknown.data 4 0
