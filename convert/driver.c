@@ -118,7 +118,7 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 	int (*record)(struct drv *d, void *w, const struct pd_record *rec) = ops->record;
 	struct progress pg = { 0 };
 	const struct pd_record *rec;
-	bool tick = false, more;
+	bool tick = false;
 	int ret = 0, werr = 0;
 
 	if (d->o->progress && isatty(STDERR_FILENO)) {
@@ -126,25 +126,34 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 		tick = pg.total >= PROGRESS_MIN_BYTES;
 		pg.last = now_s();
 	}
-	/* anything beyond the counts for each record (info has nothing) */
-	more = tick || feed || record;
-	while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
-		d->records++;
-		if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
-			werr = PD_STATUS_NOMEM;
-			break;
+	if (!tick && !feed) {
+		/* every command but to-pprof's and a long run's on a terminal */
+		while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
+			d->records++;
+			if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
+				werr = PD_STATUS_NOMEM;
+				break;
+			}
+			/* info has nothing beyond the counts */
+			if (record && (werr = record(d, w, rec)))
+				break;
 		}
-		if (!more)
-			continue;
-		if (tick && !(d->records % PROGRESS_EVERY))
-			progress_tick(d, &pg);
-		if (feed && pd_machine_process(d->m, rec) < 0) {
-			werr = PD_STATUS_NOMEM;
-			break;
+	} else {
+		while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
+			d->records++;
+			if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
+				werr = PD_STATUS_NOMEM;
+				break;
+			}
+			if (tick && !(d->records % PROGRESS_EVERY))
+				progress_tick(d, &pg);
+			if (feed && pd_machine_process(d->m, rec) < 0) {
+				werr = PD_STATUS_NOMEM;
+				break;
+			}
+			if (record && (werr = record(d, w, rec)))
+				break;
 		}
-		werr = record ? record(d, w, rec) : 0;
-		if (werr)
-			break;
 	}
 	if (ret < 0)
 		d->status = ret;

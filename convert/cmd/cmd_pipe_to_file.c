@@ -202,8 +202,11 @@ static void note_sample(struct p2f *p, const struct pd_record *rec)
 	p->have_time = true;
 }
 
-/* One record of the stream; returns 0 or a negative pd_status. */
-static int convert_record(struct p2f *p, struct pd_writer *w, struct pd_reader *r,
+/*
+ * One record of the stream; returns 0 or a negative pd_status.  Inline in
+ * p2f_record(), its one caller, which the driver calls for every record.
+ */
+static inline __attribute__((always_inline)) int convert_record(struct p2f *p, struct pd_writer *w, struct pd_reader *r,
 			  const struct pd_record *rec)
 {
 	const uint8_t *host;
