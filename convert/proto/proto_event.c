@@ -139,13 +139,6 @@ struct pe_field {
 #define U32(name, field)		F(name, field, PK_U32)
 #define END				{ NULL, 0, PK_END, 0, 0, 0, NULL }
 
-static const struct pe_field f_sample_id_members[] = {
-	U32("pid", 1), U32("tid", 2), U("time", 3), U("id", 4),
-	FF("stream_id", 6, PK_U64, PF_LATE), U32("cpu", 5), F("cpu_res", 0, PK_SKIP), END
-};
-static const struct pe_field f_sample_id[] = {
-	SUB("sample_id", 0, PK_INLINE, f_sample_id_members), END
-};
 static const struct pe_field f_ns_link[] = { U("dev", 1), U("ino", 2), END };
 static const struct pe_field f_thread[] = { U("pid", 1), F("comm", 2, PK_STR_MD5), END };
 static const struct pe_field f_stat_config[] = { U("tag", 1), U("val", 2), END };
@@ -607,16 +600,29 @@ static const struct pd_visit_ops pe_sink_ops = {
 
 /*
  * SampleInfo.  quipper writes the message for every record type that can
- * carry a trailer, empty when the recording has no sample_id_all.
+ * carry a trailer, empty when the recording has no sample_id_all.  Written
+ * field by field, not from pd_sample_id_visit(): nearly every record but
+ * the samples has one.  The order is quipper's: stream_id (6) after cpu.
  */
 static void enc_sample_info(struct pw_buf *b, unsigned int field, bool has_trailer,
 			    const struct pd_sample_id *sid)
 {
-	struct pe_sink s = { .b = b, .lv[0] = { f_sample_id, NULL, pw_open(b, field) } };
+	size_t m = pw_open(b, field);
+	uint64_t st = has_trailer ? sid->present : 0;
 
-	if (has_trailer)
-		pd_sample_id_visit(sid, &pe_sink_ops, &s);
-	sink_end(&s);
+	if (st & PD_SAMPLE_TID) {
+		pw_u64(b, 1, sid->pid);
+		pw_u64(b, 2, sid->tid);
+	}
+	if (st & PD_SAMPLE_TIME)
+		pw_u64(b, 3, sid->time);
+	if (st & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
+		pw_u64(b, 4, sid->id);
+	if (st & PD_SAMPLE_CPU)
+		pw_u64(b, 5, sid->cpu);
+	if (st & PD_SAMPLE_STREAM_ID)
+		pw_u64(b, 6, sid->stream_id);
+	pw_close(b, m);
 }
 
 static void enc_si(struct pw_buf *b, unsigned int field, const struct pd_record *rec)
