@@ -96,13 +96,32 @@ static inline void unmark(uint64_t *bits, uint32_t i)
 
 static void *table_alloc(size_t size)
 {
-	void *p = aligned_alloc(HUGE_PAGE, size);
+	/*
+	 * Mapped rather than allocated and cleared: the kernel hands out
+	 * zeroed pages as they are first touched, so that a small input
+	 * neither clears nor keeps the whole table.  Mapped with room for
+	 * aligning it on a huge page, the excess unmapped.
+	 */
+	size_t span = size + HUGE_PAGE, head;
+	uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+	if (p == MAP_FAILED)
+		return NULL;
+	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + size, span - head - size);
+	p += head;
 #ifdef MADV_HUGEPAGE
-	if (p)
-		madvise(p, size, MADV_HUGEPAGE);
+	madvise(p, size, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+static void table_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
 }
 
 static int grow(struct pd_frame_cache *c, size_t n)
@@ -154,8 +173,6 @@ int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame
 		pd_frame_cache_free(c);
 		return PD_STATUS_NOMEM;
 	}
-	memset(c->ents, 0, n * sizeof(*c->ents));
-	memset(c->sites, 0, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
 	*out = c;
 	return 0;
 }
@@ -164,9 +181,9 @@ void pd_frame_cache_free(struct pd_frame_cache *c)
 {
 	if (!c)
 		return;
-	free(c->ents);
+	table_free(c->ents, ((size_t)1 << (64 - c->ent_shift)) * sizeof(*c->ents));
 	free(c->frames);
-	free(c->sites);
+	table_free(c->sites, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
 	free(c->ent_mark);
 	free(c->site_mark);
 	free(c->key);
