@@ -93,6 +93,8 @@ row() {
 		if (b > 0)
 			printf "| `%s` | %.*f | %.*f | %+.1f %% |\n", n, cpu ? 3 : 1, b,
 			       cpu ? 3 : 1, a, (a - b) * 100 / b
+		else if (cpu)
+			printf "| `%s` | %.3f | %.3f | |\n", n, b, a
 		else
 			printf "| `%s` | failed | %.1f | |\n", n, a
 	}'
