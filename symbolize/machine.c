@@ -1654,7 +1654,7 @@ static void dso_load(struct pd_machine *m, struct pd_dso *d)
 
 /* ------------------------------------------------------------ resolving */
 
-static uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, uint64_t addr)
+static inline uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, uint64_t addr)
 {
 	uint64_t h = pd_hash_u64(addr ^ (uint64_t)(uintptr_t)d) & ((1u << CACHE_BITS) - 1);
 	struct cache_ent *c = &m->cache[h];
@@ -1683,9 +1683,13 @@ static void invalidate_cache(struct pd_machine *m, struct pd_dso *d)
 /*
  * The map half of resolving: fills every field of *f but the symbol ones
  * and returns the DSO (loaded now if it was not), NULL without a map.
+ * Inline in both of its callers: perfsym resolves every frame of every
+ * sample through resolve_in(), and a call per half cost more than the
+ * frame's map search.
  */
-static struct pd_dso *resolve_map_in(struct pd_machine *m, struct thread *t, uint8_t cpumode,
-				     uint64_t ip, struct pd_sym_frame *f)
+static inline __attribute__((always_inline)) struct pd_dso *
+resolve_map_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
+	       struct pd_sym_frame *f)
 {
 	struct map *mp = NULL;
 	struct pd_dso *d;
@@ -1751,9 +1755,10 @@ static struct pd_dso *resolve_map_in(struct pd_machine *m, struct thread *t, uin
 	return d;
 }
 
-int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
+/* The symbol half: the symbol fields of *f, mapped into d. */
+static inline __attribute__((always_inline)) int
+resolve_sym_in(struct pd_machine *m, const struct pd_dso *d, struct pd_sym_frame *f)
 {
-	const struct pd_dso *d = f->dso;
 	uint32_t s = sym_lookup(m, d, f->addr);
 
 	if (!s)
@@ -1764,10 +1769,17 @@ int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
 	return 1;
 }
 
+int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
+{
+	return resolve_sym_in(m, f->dso, f);
+}
+
 static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
 		      struct pd_sym_frame *f)
 {
-	return resolve_map_in(m, t, cpumode, ip, f) ? pd_machine_resolve_sym(m, f) : 0;
+	const struct pd_dso *d = resolve_map_in(m, t, cpumode, ip, f);
+
+	return d ? resolve_sym_in(m, d, f) : 0;
 }
 
 uint64_t pd_machine_version(struct pd_machine *m, int32_t pid, int32_t tid, uint8_t cpumode)

@@ -15,14 +15,22 @@
 #include "perfdata/pd_consts.h"
 #include "sym_internal.h"
 
-size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
-			       enum pd_stack_rule rule, struct pd_sym_ip *out, size_t max)
+/*
+ * The walk, inline in its two callers so that pd_machine_resolve_sample()
+ * has its rule as a constant; *nrec: how many entries come from the
+ * recorded chain (the unwound ones follow them).
+ */
+static inline __attribute__((always_inline)) size_t
+sample_stack(struct pd_machine *m, const struct pd_record *rec, enum pd_stack_rule rule,
+	     struct pd_sym_ip *out, size_t max, size_t *nrec)
 {
+	const uint64_t unwind_need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t mode = PD_CPUMODE_USER;
 	size_t n = 0, chain_max, ncall = 0;
 	uint64_t i;
 
+	*nrec = 0;
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || max == 0)
 		return 0;
 	/* the sample whose stack loads files and is unwound: diagnostics name it */
@@ -33,6 +41,7 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 		out[0].ip = s->ip;
 		out[0].cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
 		out[0].unwound = false;
+		*nrec = 1;
 		return 1;
 	}
 	/* perf data convert has no --max-stack */
@@ -68,14 +77,16 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 			ncall++;
 		}
 	}
+	*nrec = n;
 	if (rule == PD_STACK_CONVERT || !m)
 		return n;
 	/*
 	 * perf joins the user frames unwound from a dwarf sample after the
 	 * recorded chain (which then holds the kernel part only: perf record
-	 * sets exclude_callchain_user), also after a chain it dropped.
+	 * sets exclude_callchain_user), also after a chain it dropped.  A
+	 * sample without the registers and the stack copy has none.
 	 */
-	if (n < max) {
+	if (n < max && (s->sample_type & unwind_need) == unwind_need) {
 		size_t nu = pd_unwind_sample(m, rec, out + n, max - n);
 
 		for (i = 0; i < nu; i++)
@@ -87,9 +98,17 @@ size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec
 		out[0].ip = s->ip;
 		out[0].cpumode = rec->misc & PD_MISC_CPUMODE_MASK;
 		out[0].unwound = false;
-		n = 1;
+		*nrec = n = 1;
 	}
 	return n;
+}
+
+size_t pd_machine_sample_stack(struct pd_machine *m, const struct pd_record *rec,
+			       enum pd_stack_rule rule, struct pd_sym_ip *out, size_t max)
+{
+	size_t nrec;
+
+	return sample_stack(m, rec, rule, out, max, &nrec);
 }
 
 size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *rec,
@@ -100,17 +119,14 @@ size_t pd_machine_resolve_sample(struct pd_machine *m, const struct pd_record *r
 	int32_t pid = -1, tid = -1;
 	size_t n, nrec;
 
-	n = pd_machine_sample_stack(m, rec, PD_STACK_SCRIPT, st,
-				    max < PD_SYM_MAX_STACK ? max : PD_SYM_MAX_STACK);
+	n = sample_stack(m, rec, PD_STACK_SCRIPT, st,
+			 max < PD_SYM_MAX_STACK ? max : PD_SYM_MAX_STACK, &nrec);
 	if (!n)
 		return 0;
 	if (s->sample_type & PD_SAMPLE_TID) {
 		pid = (int32_t)s->pid;
 		tid = (int32_t)s->tid;
 	}
-	/* the unwound frames follow the recorded ones */
-	for (nrec = 0; nrec < n && !st[nrec].unwound; nrec++)
-		;
 	pd_machine_resolve_ips(m, pid, tid, st, nrec, frames);
 	/* those are the unwinder's thread's: the sample's, whatever sample_type says */
 	if (nrec < n)

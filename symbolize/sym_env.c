@@ -28,15 +28,10 @@ const char *pd_sym_quote(char *buf, size_t size, const char *value)
 	return buf;
 }
 
-void pd_sym_at_record(struct pd_sym_env *env, const struct pd_record *rec)
+/* the stream part of pd_sym_at_record(), directory mode only */
+void pd_sym_at_stream(struct pd_sym_env *env, const char *stream)
 {
-	env->at_record = true;
-	env->rec_offset = rec->offset;
-	env->rec_index = rec->index;
-	env->rec_type = rec->type;
-	env->rec_has_stream = rec->stream != NULL;
-	if (rec->stream)
-		snprintf(env->rec_stream, sizeof(env->rec_stream), "%s", rec->stream);
+	snprintf(env->rec_stream, sizeof(env->rec_stream), "%s", stream);
 }
 
 void pd_sym_diag(struct pd_sym_env *env, struct pd_dso *d, enum pd_code code, bool at_record,

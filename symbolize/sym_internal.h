@@ -241,8 +241,22 @@ static inline bool pd_sym_diag_given(const struct pd_dso *d, enum pd_code code)
 	return d->diags & (1ULL << ((unsigned int)code - PD_SYM_DIAG_FIRST));
 }
 
-/* The record diagnostics name from now on (pd_machine_process(), ..._sample_stack()). */
-void pd_sym_at_record(struct pd_sym_env *env, const struct pd_record *rec);
+void pd_sym_at_stream(struct pd_sym_env *env, const char *stream);
+
+/*
+ * The record diagnostics name from now on (pd_machine_process(),
+ * ..._sample_stack()); inline, as it runs twice per sample.
+ */
+static inline void pd_sym_at_record(struct pd_sym_env *env, const struct pd_record *rec)
+{
+	env->at_record = true;
+	env->rec_offset = rec->offset;
+	env->rec_index = rec->index;
+	env->rec_type = rec->type;
+	env->rec_has_stream = rec->stream != NULL;
+	if (rec->stream)
+		pd_sym_at_stream(env, rec->stream);
+}
 
 /*
  * A detail value as it is, or in double quotes when it holds a space, a
