@@ -551,11 +551,13 @@ uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr)
 	if (t->seal)
 		return seal_find(t, addr);
 	while (x != NIL) {
-		/* the next node is a cache miss either way: ask for both at once */
-		if (n[x].left != NIL)
-			__builtin_prefetch(&n[n[x].left]);
-		if (n[x].right != NIL)
-			__builtin_prefetch(&n[n[x].right]);
+		/*
+		 * The next node is a cache miss either way: ask for both at
+		 * once (a leaf's NIL children are the sentinel, node 0, which
+		 * is as good to prefetch as to test for).
+		 */
+		__builtin_prefetch(&n[n[x].left]);
+		__builtin_prefetch(&n[n[x].right]);
 		if (addr < n[x].start)
 			x = n[x].left;
 		else if (addr > n[x].end || (addr == n[x].end && n[x].start != n[x].end))
