@@ -1683,9 +1683,10 @@ static void invalidate_cache(struct pd_machine *m, struct pd_dso *d)
 /*
  * The map half of resolving: fills every field of *f but the symbol ones
  * and returns the DSO (loaded now if it was not), NULL without a map.
- * Inline in both of its callers: perfsym resolves every frame of every
- * sample through resolve_in(), and a call per half cost more than the
- * frame's map search.
+ * Inline in both of its callers, and resolve_in() in the loop of
+ * pd_machine_resolve_ips(): perfsym resolves every frame of every sample
+ * there, and a call per frame (or per half) cost more than the frame's
+ * map search.
  */
 static inline __attribute__((always_inline)) struct pd_dso *
 resolve_map_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
@@ -1774,8 +1775,9 @@ int pd_machine_resolve_sym(struct pd_machine *m, struct pd_sym_frame *f)
 	return resolve_sym_in(m, f->dso, f);
 }
 
-static int resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
-		      struct pd_sym_frame *f)
+static inline __attribute__((always_inline)) int
+resolve_in(struct pd_machine *m, struct thread *t, uint8_t cpumode, uint64_t ip,
+	   struct pd_sym_frame *f)
 {
 	const struct pd_dso *d = resolve_map_in(m, t, cpumode, ip, f);
 
