@@ -1109,6 +1109,9 @@ struct raw_row {
 	uint32_t order;		/* position in the table: ties keep it */
 };
 
+/* keep_rows() writes the kept rows over the raw ones */
+_Static_assert(sizeof(struct line_row) <= sizeof(struct raw_row), "a kept row fits a raw one");
+
 static int cmp_row(const void *a, const void *b)
 {
 	const struct raw_row *x = a, *y = b;
@@ -1837,10 +1840,14 @@ static int64_t row_file(struct pd_dwarf_lines *dl, struct file_ids *fi, Dwarf_Li
  * end of sequence first, else as in the program), then only those a
  * lookup can answer with.  mark_last: the last row ends a sequence, as
  * libdw makes it for compilers that forget the end (it is done already
- * in libdw's rows).  Frees raw.
+ * in libdw's rows).  The kept rows are written over the raw ones (a row
+ * kept is smaller than a raw row and never ahead of it), so that a large
+ * CU does not need both arrays at once; raw becomes c->rows or is freed.
  */
 static bool keep_rows(struct pd_dwarf_cu *c, struct raw_row *raw, size_t k, bool mark_last)
 {
+	unsigned char *out = (unsigned char *)raw;
+	struct line_row prev = { 0 }, row;
 	size_t i;
 
 	/* rows come sorted by address mostly: many tables are in order already */
@@ -1850,35 +1857,29 @@ static bool keep_rows(struct pd_dwarf_cu *c, struct raw_row *raw, size_t k, bool
 		qsort(raw, k, sizeof(*raw), cmp_row);
 	if (mark_last && k)
 		raw[k - 1].line |= ROW_END;
-	c->rows = malloc((k ? k : 1) * sizeof(*c->rows));
-	if (!c->rows) {
-		free(raw);
-		return false;
-	}
 	/*
 	 * A lookup takes the last row at or below the address: of rows at one
 	 * address only the last can be the answer, and a row that says what
 	 * the row kept before it says gives the same answer as that one.
+	 * Row nrows ends at or before raw row i + 1 starts: raw[i] is read
+	 * before the kept row is copied over its bytes.
 	 */
+	c->nrows = 0;
 	for (i = 0; i < k; i++) {
-		struct line_row *prev = c->nrows ? &c->rows[c->nrows - 1] : NULL;
-
-		if (i + 1 < k && raw[i + 1].addr == raw[i].addr)
+		row.addr = raw[i].addr;
+		row.line = raw[i].line;
+		row.file = raw[i].file;
+		if (i + 1 < k && raw[i + 1].addr == row.addr)
 			continue;
-		if (prev && prev->line == raw[i].line && prev->file == raw[i].file)
+		if (c->nrows && prev.line == row.line && prev.file == row.file)
 			continue;
-		c->rows[c->nrows].addr = raw[i].addr;
-		c->rows[c->nrows].line = raw[i].line;
-		c->rows[c->nrows].file = raw[i].file;
+		memcpy(out + c->nrows * sizeof(row), &row, sizeof(row));
+		prev = row;
 		c->nrows++;
 	}
-	free(raw);
-	if (c->nrows < k) {
-		struct line_row *p = realloc(c->rows, (c->nrows ? c->nrows : 1) * sizeof(*p));
-
-		if (p)
-			c->rows = p;
-	}
+	c->rows = realloc(raw, (c->nrows ? c->nrows : 1) * sizeof(*c->rows));
+	if (!c->rows)
+		c->rows = (struct line_row *)(void *)raw;	/* smaller: kept where it is */
 	return true;
 }
 
