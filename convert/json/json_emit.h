@@ -198,6 +198,24 @@ static inline void je_v_s(struct je *j, const char *s)
 	je_str(j, s, SIZE_MAX);
 }
 
+/*
+ * A string known to need no escaping (a name from the project's own
+ * tables: ASCII letters, digits, '_' and '-'): copied as it is, without
+ * the escaper's pass over each byte.
+ */
+static inline void je_v_plain(struct je *j, const char *s)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	je_sep(j);
+	p = je_room(j, n + 2);
+	p[0] = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	j->ob.len += n + 2;
+}
+
 static inline void je_v_bool(struct je *j, bool b)
 {
 	je_sep(j);
@@ -235,6 +253,12 @@ static inline void je_kv_s(struct je *j, const char *k, const char *s)
 {
 	je_key(j, k);
 	je_v_s(j, s);
+}
+
+static inline void je_kv_plain(struct je *j, const char *k, const char *s)
+{
+	je_key(j, k);
+	je_v_plain(j, s);
 }
 
 static inline void je_kv_bool(struct je *j, const char *k, bool b)

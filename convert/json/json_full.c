@@ -298,7 +298,7 @@ static void sink_sym(void *ctx, const char *name, const char *sym, uint64_t v, u
 		return;
 	sink_key(fc->j, name, flags);
 	if (sym)
-		je_v_s(fc->j, sym);
+		je_v_plain(fc->j, sym);	/* the library's own names (pd_visit.h) */
 	else
 		je_v_u(fc->j, v);
 }
@@ -474,9 +474,10 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 
 	je_reset(j);
 	je_obj_begin(j);
+	/* our own names: nothing to escape */
 	if (fc->c->jsonl)
-		je_kv_s(j, "kind", "record");
-	je_kv_s(j, "type", tool_type_name(rec->type, tbuf, sizeof(tbuf)));
+		je_kv_plain(j, "kind", "record");
+	je_kv_plain(j, "type", tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	je_kv_u(j, "type_id", rec->type);
 	je_kv_u(j, "index", rec->index);
 	je_kv_u(j, "offset", rec->offset);

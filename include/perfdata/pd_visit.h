@@ -79,7 +79,10 @@ struct pd_visit_ops {
 	void (*str)(void *ctx, const char *name, const char *s, size_t max, unsigned int flags);
 	/* a boolean: summaries show it only when set */
 	void (*flag)(void *ctx, const char *name, bool set, unsigned int flags);
-	/* a value with a symbolic name (sym, NULL when it has none) */
+	/*
+	 * A value with a symbolic name (sym, NULL when it has none): one of
+	 * the library's own names, letters, digits and '_' only.
+	 */
 	void (*sym)(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags);
 	void (*real)(void *ctx, const char *name, double v, unsigned int flags);
 	/* n bytes at p; p may be NULL when a payload is not held */
