@@ -20,6 +20,7 @@
 #include "../common/tool_select.h"
 #include "driver.h"
 #include "json/json_feat.h"
+#include "json/json_value.h"
 
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000
@@ -326,6 +327,7 @@ static int output_json(struct info_ctx *ic, struct pd_reader *r)
 {
 	const struct pd_header *h = r ? pd_reader_header(r) : NULL;
 	json_t *root = json_object(), *attrs = json_array(), *recs = json_object();
+	struct je j;
 	size_t i;
 	int ret;
 
@@ -343,8 +345,15 @@ static int output_json(struct info_ctx *ic, struct pd_reader *r)
 	json_put(root, "diagnostics", json_incref(ic->diags));
 	json_put(root, "summary", summary_json(ic, r));
 
-	ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	putchar('\n');
+	/* in memory, then out through stdio like the text output */
+	ret = je_init_mem(&j);
+	if (!ret) {
+		je_value(&j, root, 2);
+		je_c(&j, '\n');
+		if (j.ob.err || fwrite(j.ob.buf, 1, j.ob.len, stdout) != j.ob.len)
+			ret = -1;
+		je_free(&j);
+	}
 	json_decref(root);
 	return ret;
 }

@@ -6,7 +6,8 @@
  * descriptor in big chunks: building a jansson object per record costs
  * several allocations per field and was measured to be far too slow for
  * multi-gigabyte inputs (see README).  Headers and features, which are
- * small, are still built with jansson and handed over as text.
+ * small, are still built with jansson and written here by je_value()
+ * (json_value.h): one escaper for every string.
  *
  * Two layers:
  *  - raw primitives (je_raw, je_u64, je_str ...) that write exactly the

@@ -16,7 +16,9 @@
  * ("0x1f"); counts, sizes, times and ids are JSON numbers below 2^53 and
  * decimal strings above (every JSON reader keeps them exact).  Byte
  * payloads are base64.  The file part (header, attrs, features) is built
- * with jansson (json_feat.c); records go through the streaming emitter.
+ * with jansson (json_feat.c) and written by the emitter too
+ * (json_value.h), so that every string of the document is escaped by the
+ * one rule of common/json_str.h; records go straight through the emitter.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 
 #include "json/json_conv.h"
 #include "json/json_feat.h"
+#include "json/json_value.h"
 
 struct full_ctx {
 	struct jconv *c;
@@ -211,19 +214,12 @@ static void frames(struct full_ctx *fc, const struct pd_record *rec)
 	je_arr_end(j);
 }
 
-/* A feature or attr rendered by jansson, spliced in as compact text. */
+/* A feature or attr built as a jansson value (stolen), written compact. */
 static void splice(struct je *j, const char *k, json_t *v)
 {
-	char *txt;
-
 	je_key(j, k);
 	je_sep(j);
-	txt = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-	if (txt)
-		je_raw(j, txt, strlen(txt));
-	else
-		je_lit(j, "null");
-	free(txt);
+	je_value(j, v, 0);
 	json_decref(v);
 }
 
@@ -516,15 +512,6 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 	je_obj_end(j);
 }
 
-static void write_json_value(struct je *j, json_t *v)
-{
-	char *txt = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
-
-	if (txt)
-		je_raw(j, txt, strlen(txt));
-	free(txt);
-}
-
 struct by_type {
 	json_t *o;
 	uint64_t other;		/* types outside the kernel's, perf's and simpleperf's */
@@ -606,13 +593,13 @@ static int full_begin(struct drv *d, void *w)
 	}
 	if (c->jsonl) {
 		json_object_set_new(desc, "kind", json_string("file"));
-		write_json_value(j, desc);
+		je_value(j, desc, 0);
 		je_c(j, '\n');
 	} else {
 		je_lit(j, "{\"format\":\"perfconv-full\",\"schema_version\":");
 		je_u64(j, JSON_FULL_SCHEMA_VERSION);
 		je_lit(j, ",\"file\":");
-		write_json_value(j, desc);
+		je_value(j, desc, 0);
 		je_lit(j, ",\"records\":[");
 	}
 	json_decref(desc);
@@ -657,11 +644,11 @@ static int full_end(struct drv *d, void *w)
 			    json_boolean(!d->status && !d->stop && !d->cd.count[PD_SEV_ERROR]));
 	if (c->jsonl) {
 		json_object_set_new(sum, "kind", json_string("summary"));
-		write_json_value(j, sum);
+		je_value(j, sum, 0);
 		je_c(j, '\n');
 	} else {
 		je_lit(j, "\n],\"summary\":");
-		write_json_value(j, sum);
+		je_value(j, sum, 0);
 		je_lit(j, "}\n");
 	}
 	json_decref(sum);
