@@ -37,12 +37,14 @@ static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint
 /*
  * True when no two symbols cover one address (a zero-size symbol covers
  * its start) and each fits the sealed arrays: then the tree's descent and
- * a bisection give the same answers.
+ * a bisection give the same answers.  *names: the bytes of their names
+ * (a table made a tree again shares names, so its pool can be smaller).
  */
-static bool sealable(const struct pd_symtab *t)
+static bool sealable(const struct pd_symtab *t, size_t *names)
 {
 	uint32_t x, prev = NIL;
 
+	*names = 0;
 	for (x = pd_symtab_first(t); x != NIL; prev = x, x = pd_symtab_next(t, x)) {
 		const struct pd_symn *c = &t->n[x];
 
@@ -51,8 +53,9 @@ static bool sealable(const struct pd_symtab *t)
 			return false;
 		if (prev != NIL && (c->start <= t->n[prev].start || c->start < t->n[prev].end))
 			return false;
+		*names += strlen(t->str + c->name) + 1;
 	}
-	return true;
+	return *names <= UINT32_MAX;
 }
 
 /*
@@ -61,7 +64,7 @@ static bool sealable(const struct pd_symtab *t)
  * it (kernels put "__pfx_NAME" before every NAME) shares its bytes.
  * false when out of memory: the tree stays.
  */
-static bool seal(struct pd_symtab *t)
+static bool seal(struct pd_symtab *t, size_t names)
 {
 	uint32_t cnt = t->live, i = 0, x, prev_off = 0;
 	struct pd_symseal *s;
@@ -71,7 +74,7 @@ static bool seal(struct pd_symtab *t)
 	s = malloc(sizeof(*s) + (size_t)cnt * (8 + 4 + 4 + 1));
 	if (!s)
 		return false;
-	str = malloc(t->str_len ? t->str_len : 1);
+	str = malloc(names ? names : 1);
 	if (!str) {
 		free(s);
 		return false;
@@ -148,7 +151,9 @@ static int unseal(struct pd_symtab *t)
  */
 void pd_symtab_shrink(struct pd_symtab *t)
 {
-	if (t->seal || (t->live && sealable(t) && seal(t)))
+	size_t names;
+
+	if (t->seal || (t->live && sealable(t, &names) && seal(t, names)))
 		return;
 	if (t->nr && t->nr < t->cap) {
 		struct pd_symn *p = realloc(t->n, (size_t)t->nr * sizeof(*p));

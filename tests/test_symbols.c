@@ -1569,6 +1569,24 @@ static void test_sealed_symbols(void)
 	CU_ASSERT_EQUAL(pd_symtab_find(&t, 64 * 32 + 1), x);
 	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, pd_symtab_find(&t, 3000 * 32 + 4)), "added");
 	CU_ASSERT_EQUAL(t.live, 3001);
+	/* sealed again: its tree shared names, which now may not be shared */
+	CU_ASSERT(pd_symtab_insert(&t, 2 * 32 + 24, 2 * 32 + 28, PD_STB_GLOBAL, 2, "between",
+				   7) != 0);
+	pd_symtab_shrink(&t);
+	CU_ASSERT_PTR_NOT_NULL(t.seal);
+	CU_ASSERT_EQUAL(t.live, 3002);
+	for (i = 0; i < 3000 * 32; i++) {
+		x = pd_symtab_find(&t, i);
+		y = pd_symtab_find(&tree, i);
+		if (i >= 2 * 32 + 24 && i < 2 * 32 + 28) {
+			if (!x || strcmp(pd_symtab_name(&t, x), "between"))
+				bad++;
+		} else if (!x != !y ||
+			   (x && strcmp(pd_symtab_name(&t, x), pd_symtab_name(&tree, y)))) {
+			bad++;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
 	pd_symtab_free(&t);
 	/* overlapping symbols stay a tree: the answer depends on its shape */
 	pd_symtab_insert(&tree, 0x10, 0x1000, PD_STB_GLOBAL, 2, "outer", 5);
