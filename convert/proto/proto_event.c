@@ -229,7 +229,7 @@ static const struct pe_field messages[] = {
 };
 
 /* The PK_MSG entry of a record type, NULL for a type with no decoded form */
-static const struct pe_field *message_of(uint32_t type)
+static const struct pe_field *search_message(uint32_t type)
 {
 	const struct pe_field *m;
 
@@ -237,6 +237,33 @@ static const struct pe_field *message_of(uint32_t type)
 		if (m->kind == PK_MSG && m->type == type)
 			return m;
 	return NULL;
+}
+
+/* the types the format defines: the kernel's and perf's, then simpleperf's */
+#define NR_INDEXED (PD_REC_USER_MAX + PD_REC_SP_MAX - PD_REC_SP_START)
+
+/*
+ * The message of a type, searched in the table once per type: every
+ * record asks for its own several times (its event, its time, and
+ * --quipper-compat's sorting and filtering).
+ */
+static const struct pe_field *message_of(uint32_t type)
+{
+	static const struct pe_field *by_type[NR_INDEXED];
+	static bool indexed;
+	size_t i;
+
+	if (!indexed) {
+		for (i = 0; i < NR_INDEXED; i++)
+			by_type[i] = search_message(i < PD_REC_USER_MAX ? (uint32_t)i :
+						    (uint32_t)(i - PD_REC_USER_MAX + PD_REC_SP_START));
+		indexed = true;
+	}
+	if (type < PD_REC_USER_MAX)
+		return by_type[type];
+	if (type >= PD_REC_SP_START && type < PD_REC_SP_MAX)
+		return by_type[type - PD_REC_SP_START + PD_REC_USER_MAX];
+	return search_message(type);
 }
 
 bool pe_quipper_keeps(uint32_t type)
