@@ -52,19 +52,6 @@ void arena_free(struct arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void *hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *key)
-{
-	size_t mask, i;
-
-	if (!m->cap)
-		return NULL;
-	mask = m->cap - 1;
-	for (i = hash & mask; m->slots[i].item; i = (i + 1) & mask)
-		if (m->slots[i].hash == hash && eq(m->slots[i].item, key))
-			return m->slots[i].item;
-	return NULL;
-}
-
 static void place(struct hmap_slot *slots, size_t cap, uint64_t hash, void *item)
 {
 	size_t mask = cap - 1, i;

@@ -45,8 +45,23 @@ struct hmap {
 
 typedef bool (*hmap_eq_fn)(const void *item, const void *key);
 
-/* The item equal to `key` (same hash and eq() true), or NULL. */
-void *hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq, const void *key);
+/*
+ * The item equal to `key` (same hash and eq() true), or NULL.  Inline: the
+ * writers look up once or more per sample, and their eq() then inlines.
+ */
+static inline void *hmap_find(const struct hmap *m, uint64_t hash, hmap_eq_fn eq,
+			      const void *key)
+{
+	size_t mask, i;
+
+	if (!m->cap)
+		return NULL;
+	mask = m->cap - 1;
+	for (i = hash & mask; m->slots[i].item; i = (i + 1) & mask)
+		if (m->slots[i].hash == hash && eq(m->slots[i].item, key))
+			return m->slots[i].item;
+	return NULL;
+}
 /* Add an item known to be absent.  Returns 0, or -1 when out of memory. */
 int hmap_add(struct hmap *m, uint64_t hash, void *item);
 void hmap_free(struct hmap *m);
