@@ -70,7 +70,9 @@ static int proto_record(struct drv *d, void *w, const struct pd_record *rec)
 {
 	struct proto_writer *pw = w;
 
-	pm_record(&pw->meta, d->r, rec);
+	/* the metadata comes from MMAP2 and the pipe's header records: never a sample */
+	if (rec->type != PD_REC_SAMPLE)
+		pm_record(&pw->meta, d->r, rec);
 	if (pw->compat) {
 		if (pq_record(pw->q, rec, &pw->meta))
 			return PD_STATUS_NOMEM;
