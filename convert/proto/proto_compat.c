@@ -410,7 +410,11 @@ static struct pid_entry *pid_entry(struct pid_index *t, uint32_t pid, bool add)
 
 	if (t->last && t->last->pid == pid)
 		return t->last;
-	h = hash_u64(pid, 0);
+	/*
+	 * A multiplication: slots are picked by the low bits, which it maps
+	 * one to one from the pid's, and pids differ most there.
+	 */
+	h = (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
 	e = hmap_find(&t->map, h, pid_eq, &pid);
 	if (!e && add) {
 		e = arena_alloc(&t->arena, sizeof(*e));
