@@ -178,6 +178,7 @@ struct qrun {
 	bool mapped;
 	uint16_t map_stream;
 	uint64_t map_from, map_end;
+	uint64_t map_block;		/* the block of the last record delivered from it */
 };
 
 /*
@@ -3102,15 +3103,22 @@ static void q_unmap(struct pd_reader *r, uint16_t stream, uint64_t from, uint64_
 
 /*
  * A record of run q is delivered from the map: drop the blocks the run
- * has left behind once they are more than its share of QMAP_RESIDENT.
- * Dropping a page another run still needs only costs a fault later.
+ * has left behind once they are more than its share of QMAP_RESIDENT,
+ * looked at when the run moves on to another block.  Dropping a page
+ * another run still needs only costs a fault later.
  */
 static void q_track_map(struct pd_reader *r, struct qrun *q, uint16_t stream, uint64_t off,
 			uint32_t len)
 {
 	uint64_t unit = r->q_map_unit, block = off & ~(unit - 1);
-	uint64_t keep = QMAP_RESIDENT / (r->rheap_n ? r->rheap_n : 1);
+	uint64_t keep;
 
+	if (q->mapped && block == q->map_block && stream == q->map_stream) {
+		/* the block of the run's last record (most records): nothing to drop yet */
+		q->map_end = off + len;
+		return;
+	}
+	keep = QMAP_RESIDENT / (r->rheap_n ? r->rheap_n : 1);
 	if (q->mapped && (q->map_stream != stream || block < q->map_from)) {
 		q_unmap(r, q->map_stream, q->map_from, PD_ALIGN(q->map_end, unit));
 		q->mapped = false;
@@ -3123,6 +3131,7 @@ static void q_track_map(struct pd_reader *r, struct qrun *q, uint16_t stream, ui
 		q_unmap(r, stream, q->map_from, block);
 		q->map_from = block;
 	}
+	q->map_block = block;
 	q->map_end = off + len;
 }
 
