@@ -319,21 +319,35 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 	 * so that the cache misses of a deep stack overlap instead of coming
 	 * one after the other.
 	 */
-	for (i = 0; i < n; i++) {
-		c->key[i] = ent_key(&st[i], ubase, kbase);
-		c->idx[i] = ent_slot(c, st[i].ip, c->key[i]);
-		__builtin_prefetch(&c->ents[c->idx[i]]);
-	}
-	/* most stacks: every entry known, nothing to resolve, nothing to protect */
-	for (i = 0; i < n; i++) {
-		uint32_t slot = c->idx[i];
-		struct ent *e = &c->ents[slot];
+	{
+		/*
+		 * The hot loops of every stack, on locals: a store to the
+		 * key or index array could otherwise be a field of *c.
+		 */
+		uint64_t *key = c->key;
+		uint32_t *idx = c->idx;
+		struct ent *ents = c->ents;
+		struct pd_sym_frame *frames = c->frames;
 
-		if (e->key != c->key[i] || e->ip != st[i].ip || !c->key[i] || !e->value[0])
-			break;
-		out[i].value = e->value;
-		out[i].site = NULL;
-		out[i].frame = c->frames ? &c->frames[slot] : NULL;
+		for (i = 0; i < n; i++) {
+			uint64_t k = ent_key(&st[i], ubase, kbase);
+			uint32_t slot = ent_slot(c, st[i].ip, k);
+
+			key[i] = k;
+			idx[i] = slot;
+			__builtin_prefetch(&ents[slot]);
+		}
+		/* most stacks: every entry known, nothing to resolve, nothing to protect */
+		for (i = 0; i < n; i++) {
+			uint32_t slot = idx[i];
+			struct ent *e = &ents[slot];
+
+			if (e->key != key[i] || e->ip != st[i].ip || !key[i] || !e->value[0])
+				break;
+			out[i].value = e->value;
+			out[i].site = NULL;
+			out[i].frame = frames ? &frames[slot] : NULL;
+		}
 	}
 	if (i == n)
 		return n;

@@ -27,7 +27,7 @@ sample_stack(struct pd_machine *m, const struct pd_record *rec, enum pd_stack_ru
 	const uint64_t unwind_need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 	const struct pd_sample *s = &rec->u.sample;
 	uint8_t mode = PD_CPUMODE_USER;
-	size_t n = 0, chain_max, ncall = 0;
+	size_t n = 0, chain_max;
 	uint64_t i;
 
 	*nrec = 0;
@@ -52,8 +52,17 @@ sample_stack(struct pd_machine *m, const struct pd_record *rec, enum pd_stack_ru
 			chain_max = pd_machine_opts(m)->max_stack;
 	}
 	if ((s->sample_type & PD_SAMPLE_CALLCHAIN) && s->callchain) {
-		for (i = 0; i < s->callchain_nr && n < max && ncall < chain_max; i++) {
-			uint64_t ip = s->callchain[i];
+		/*
+		 * Every entry kept counts against both limits (a dropped
+		 * chain ends the walk), so one bound does; the chain in
+		 * locals, as stores to out[] might otherwise be its length.
+		 */
+		const uint64_t *chain = s->callchain;
+		uint64_t nr = s->callchain_nr;
+		size_t lim = max < chain_max ? max : chain_max;
+
+		for (i = 0; i < nr && n < lim; i++) {
+			uint64_t ip = chain[i];
 
 			if (ip >= PD_CONTEXT_MAX) {
 				if (ip == PD_CONTEXT_HV) {
@@ -74,7 +83,6 @@ sample_stack(struct pd_machine *m, const struct pd_record *rec, enum pd_stack_ru
 			out[n].cpumode = mode;
 			out[n].unwound = false;
 			n++;
-			ncall++;
 		}
 	}
 	*nrec = n;

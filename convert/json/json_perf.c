@@ -264,6 +264,8 @@ static void frame_ref(struct perf_ctx *pc, const struct pd_frame_ref *r, struct 
 static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, int32_t pid,
 			      int32_t tid)
 {
+	const struct pd_frame_ref *fr;
+	struct jref *refs;
 	size_t n, k, i;
 
 	/* perf data convert's stack: every entry, unknown markers skipped, no unwinding */
@@ -271,8 +273,19 @@ static uint32_t sample_frames(struct perf_ctx *pc, const struct pd_record *rec, 
 	k = pd_frame_cache_stack(pc->fc, pid, tid, pc->stack, n, pc->frames);
 	if (k < n)
 		pc->nomem = true;
-	for (i = 0; i < k; i++)
-		frame_ref(pc, &pc->frames[i], &pc->refs[i]);
+	fr = pc->frames;
+	refs = pc->refs;
+	for (i = 0; i < k; i++) {
+		uint64_t v = fr[i].value[0];
+
+		/* most frames: the entry's text is in the arena (frame_ref()'s first case) */
+		if (v) {
+			refs[i].off = (uint32_t)v;
+			refs[i].len = (uint32_t)(v >> 32);
+			continue;
+		}
+		frame_ref(pc, &fr[i], &refs[i]);
+	}
 	return (uint32_t)k;
 }
 
