@@ -107,6 +107,41 @@ static int machine_start(struct drv *d)
 }
 
 /*
+ * One pass over the records; with tick and feed constants the compiler
+ * makes a copy of it without their tests for the commands that need
+ * neither (every command but to-pprof's and a long run's on a terminal).
+ * The reader's last negative status goes to d->status; returns 0 or the
+ * writer's.
+ */
+static inline __attribute__((always_inline)) int
+record_loop(struct drv *d, int (*record)(struct drv *d, void *w, const struct pd_record *rec),
+	    void *w, struct progress *pg, bool tick, bool feed)
+{
+	const struct pd_record *rec;
+	int ret = 0, werr = 0;
+
+	while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
+		d->records++;
+		if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
+			werr = PD_STATUS_NOMEM;
+			break;
+		}
+		if (tick && !(d->records % PROGRESS_EVERY))
+			progress_tick(d, pg);
+		if (feed && pd_machine_process(d->m, rec) < 0) {
+			werr = PD_STATUS_NOMEM;
+			break;
+		}
+		/* info has nothing beyond the counts */
+		if (record && (werr = record(d, w, rec)))
+			break;
+	}
+	if (ret < 0)
+		d->status = ret;
+	return werr;
+}
+
+/*
  * The loop.  The reader's last negative status goes to d->status; returns
  * 0, or the writer's negative status (a failed machine update counts as
  * the writer's: it is memory).
@@ -114,49 +149,20 @@ static int machine_start(struct drv *d)
 static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 {
 	bool feed = d->m && !d->o->writer_feeds_machine;
-	/* loaded once: the writer cannot change its ops */
-	int (*record)(struct drv *d, void *w, const struct pd_record *rec) = ops->record;
 	struct progress pg = { 0 };
-	const struct pd_record *rec;
 	bool tick = false;
-	int ret = 0, werr = 0;
+	int werr;
 
 	if (d->o->progress && isatty(STDERR_FILENO)) {
 		pg.total = pd_reader_header(d->r)->file_size;
 		tick = pg.total >= PROGRESS_MIN_BYTES;
 		pg.last = now_s();
 	}
-	if (!tick && !feed) {
-		/* every command but to-pprof's and a long run's on a terminal */
-		while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
-			d->records++;
-			if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
-				werr = PD_STATUS_NOMEM;
-				break;
-			}
-			/* info has nothing beyond the counts */
-			if (record && (werr = record(d, w, rec)))
-				break;
-		}
-	} else {
-		while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
-			d->records++;
-			if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
-				werr = PD_STATUS_NOMEM;
-				break;
-			}
-			if (tick && !(d->records % PROGRESS_EVERY))
-				progress_tick(d, &pg);
-			if (feed && pd_machine_process(d->m, rec) < 0) {
-				werr = PD_STATUS_NOMEM;
-				break;
-			}
-			if (record && (werr = record(d, w, rec)))
-				break;
-		}
-	}
-	if (ret < 0)
-		d->status = ret;
+	/* ops->record loaded once: the writer cannot change its ops */
+	if (!tick && !feed)
+		werr = record_loop(d, ops->record, w, &pg, false, false);
+	else
+		werr = record_loop(d, ops->record, w, &pg, tick, feed);
 	if (tick)
 		progress_end();
 	return werr == DRV_STOP ? 0 : werr;
