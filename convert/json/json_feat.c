@@ -301,7 +301,8 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	case PD_FEAT_ARCH:
 		return js(f->arch);
 	case PD_FEAT_NRCPUS:
-		return json_pack("{s:i,s:i}", "online", f->nrcpus.online, "avail", f->nrcpus.avail);
+		return json_pack("{s:I,s:I}", "online", (json_int_t)f->nrcpus.online, "avail",
+				 (json_int_t)f->nrcpus.avail);
 	case PD_FEAT_CPUDESC:
 		return js(f->cpudesc);
 	case PD_FEAT_CPUID:
@@ -319,7 +320,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		for (i = 0; f->numa_topology.nodes && i < f->numa_topology.nr; i++) {
 			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[i];
 
-			json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:o}", "node", n->node,
+			json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o}", "node", (json_int_t)n->node,
 				"mem_total", json_u64(n->mem_total), "mem_free", json_u64(n->mem_free),
 				"cpus", js(n->cpus)));
 		}
@@ -329,16 +330,16 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 	case PD_FEAT_PMU_MAPPINGS:
 		a = json_array();
 		for (i = 0; f->pmu_mappings.pmus && i < f->pmu_mappings.nr; i++)
-			json_array_append_new(a, json_pack("{s:i,s:o}", "type",
-				f->pmu_mappings.pmus[i].type, "name", js(f->pmu_mappings.pmus[i].name)));
+			json_array_append_new(a, json_pack("{s:I,s:o}", "type",
+				(json_int_t)f->pmu_mappings.pmus[i].type, "name", js(f->pmu_mappings.pmus[i].name)));
 		return a;
 	case PD_FEAT_GROUP_DESC:
 		a = json_array();
 		for (i = 0; f->group_desc.groups && i < f->group_desc.nr; i++) {
 			const struct pd_feat_group *g = &f->group_desc.groups[i];
 
-			json_array_append_new(a, json_pack("{s:o,s:i,s:i}", "name", js(g->name),
-				"leader_idx", g->leader_idx, "nr_members", g->nr_members));
+			json_array_append_new(a, json_pack("{s:o,s:I,s:I}", "name", js(g->name),
+				"leader_idx", (json_int_t)g->leader_idx, "nr_members", (json_int_t)g->nr_members));
 		}
 		return a;
 	case PD_FEAT_AUXTRACE:
@@ -360,9 +361,9 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		for (i = 0; f->cache.levels && i < f->cache.nr; i++) {
 			const struct pd_feat_cache_level *l = &f->cache.levels[i];
 
-			json_array_append_new(a, json_pack("{s:i,s:i,s:i,s:i,s:o,s:o,s:o}",
-				"level", l->level, "line_size", l->line_size, "sets", l->sets,
-				"ways", l->ways, "type", js(l->type), "size", js(l->size),
+			json_array_append_new(a, json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:o}",
+				"level", (json_int_t)l->level, "line_size", (json_int_t)l->line_size,
+				"sets", (json_int_t)l->sets, "ways", (json_int_t)l->ways, "type", js(l->type), "size", js(l->size),
 				"map", js(l->map)));
 		}
 		json_put(o, "levels", a);
@@ -398,8 +399,8 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		for (i = 0; f->bpf_prog_info.progs && i < f->bpf_prog_info.nr; i++) {
 			const struct pd_feat_bpf_prog *p = &f->bpf_prog_info.progs[i];
 
-			json_array_append_new(a, json_pack("{s:i,s:i,s:o,s:o}", "info_len",
-				p->info_len, "data_len", p->data_len, "arrays", jx(p->arrays),
+			json_array_append_new(a, json_pack("{s:I,s:I,s:o,s:o}", "info_len",
+				(json_int_t)p->info_len, "data_len", (json_int_t)p->data_len, "arrays", jx(p->arrays),
 				"offset", json_u64(p->offset)));
 		}
 		json_put(o, "progs", a);
@@ -409,20 +410,22 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 		a = json_array();
 		json_put(o, "skipped_swapped", json_boolean(f->bpf_btf.skipped_swapped));
 		for (i = 0; f->bpf_btf.btfs && i < f->bpf_btf.nr; i++)
-			json_array_append_new(a, json_pack("{s:i,s:i,s:o}", "id",
-				f->bpf_btf.btfs[i].id, "data_size", f->bpf_btf.btfs[i].data_size,
+			json_array_append_new(a, json_pack("{s:I,s:I,s:o}", "id",
+				(json_int_t)f->bpf_btf.btfs[i].id, "data_size",
+				(json_int_t)f->bpf_btf.btfs[i].data_size,
 				"offset", json_u64(f->bpf_btf.btfs[i].offset)));
 		json_put(o, "btfs", a);
 		return o;
 	case PD_FEAT_COMPRESSED:
-		return json_pack("{s:i,s:i,s:i,s:i,s:i}", "version", f->compressed.version,
-				 "type", f->compressed.type, "level", f->compressed.level,
-				 "ratio", f->compressed.ratio, "mmap_len", f->compressed.mmap_len);
+		return json_pack("{s:I,s:I,s:I,s:I,s:I}", "version", (json_int_t)f->compressed.version,
+				 "type", (json_int_t)f->compressed.type, "level",
+				 (json_int_t)f->compressed.level, "ratio", (json_int_t)f->compressed.ratio,
+				 "mmap_len", (json_int_t)f->compressed.mmap_len);
 	case PD_FEAT_CPU_PMU_CAPS:
 		return kv_list(&f->cpu_pmu_caps);
 	case PD_FEAT_CLOCK_DATA:
-		return json_pack("{s:i,s:i,s:o,s:o}", "version", f->clock_data.version,
-				 "clockid", f->clock_data.clockid, "tod_ns", json_u64(f->clock_data.tod_ns),
+		return json_pack("{s:I,s:I,s:o,s:o}", "version", (json_int_t)f->clock_data.version,
+				 "clockid", (json_int_t)f->clock_data.clockid, "tod_ns", json_u64(f->clock_data.tod_ns),
 				 "clockid_ns", json_u64(f->clock_data.clockid_ns));
 	case PD_FEAT_HYBRID_TOPOLOGY:
 		a = json_array();
@@ -448,17 +451,17 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 			json_t *d = json_array();
 
 			for (k = 0; c->domains && k < c->nr_domains; k++)
-				json_array_append_new(d, json_pack("{s:i,s:o,s:o,s:o}", "domain",
-					c->domains[k].domain, "name", js(c->domains[k].name),
+				json_array_append_new(d, json_pack("{s:I,s:o,s:o,s:o}", "domain",
+					(json_int_t)c->domains[k].domain, "name", js(c->domains[k].name),
 					"cpumask", js(c->domains[k].cpumask), "cpulist",
 					js(c->domains[k].cpulist)));
-			json_array_append_new(a, json_pack("{s:i,s:o}", "cpu", c->cpu,
+			json_array_append_new(a, json_pack("{s:I,s:o}", "cpu", (json_int_t)c->cpu,
 							   "domains", d));
 		}
 		json_put(o, "cpus", a);
 		return o;
 	case PD_FEAT_E_MACHINE:
-		return json_pack("{s:i,s:o}", "e_machine", f->e_machine.e_machine, "e_flags",
+		return json_pack("{s:I,s:o}", "e_machine", (json_int_t)f->e_machine.e_machine, "e_flags",
 				 jx(f->e_machine.e_flags));
 	case PD_FEAT_CLN_SIZE:
 		return f->cln_size.has_value ? json_u64(f->cln_size.value) : json_null();
@@ -473,8 +476,8 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 			json_t *syms = json_array(), *dex = json_array();
 
 			for (k = 0; !brief && e->symbols && k < e->nr_symbols; k++)
-				json_array_append_new(syms, json_pack("{s:o,s:i,s:o}", "vaddr",
-					jx(e->symbols[k].vaddr), "len", e->symbols[k].len, "name",
+				json_array_append_new(syms, json_pack("{s:o,s:I,s:o}", "vaddr",
+					jx(e->symbols[k].vaddr), "len", (json_int_t)e->symbols[k].len, "name",
 					js(e->symbols[k].name)));
 			for (k = 0; e->dex_offsets && k < e->nr_dex_offsets; k++)
 				json_array_append_new(dex, jx(e->dex_offsets[k]));
@@ -483,7 +486,7 @@ json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool br
 				json_decref(syms);
 				syms = json_integer(e->nr_symbols);
 			}
-			o = json_pack("{s:o,s:i,s:o,s:o,s:o}", "path", js(e->path), "type", e->type,
+			o = json_pack("{s:o,s:I,s:o,s:o,s:o}", "path", js(e->path), "type", (json_int_t)e->type,
 				      "min_vaddr", jx(e->min_vaddr), brief ? "nr_symbols" : "symbols",
 				      syms, "dex_offsets", dex);
 			if (e->has_min_vaddr_offset)
