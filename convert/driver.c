@@ -107,33 +107,37 @@ static int machine_start(struct drv *d)
 }
 
 /*
- * One pass over the records; with tick and feed constants the compiler
- * makes a copy of it without their tests for the commands that need
- * neither (every command but to-pprof's and a long run's on a terminal).
+ * One pass over the records.  Called with constants, so that the
+ * compiler makes a copy of it without the tests that cannot pass: one
+ * without the progress line and the machine (tick and feed false: every
+ * command but to-pprof's and a long run's on a terminal), and of that one
+ * a lean copy for the common case, a writer with a record op and no
+ * --strict (the one way d->stop is set, diag_hook()), where a record
+ * costs the reader's call, the count by type and the writer's call.
  * The reader's last negative status goes to d->status; returns 0 or the
  * writer's.
  */
 static inline __attribute__((always_inline)) int
 record_loop(struct drv *d, int (*record)(struct drv *d, void *w, const struct pd_record *rec),
-	    void *w, struct progress *pg, bool tick, bool feed)
+	    void *w, struct progress *pg, bool tick, bool feed, bool lean)
 {
 	const struct pd_record *rec;
 	int ret = 0, werr = 0;
 
-	while (!d->stop && (ret = pd_reader_next(d->r, &rec)) > 0) {
+	while ((lean || !d->stop) && (ret = pd_reader_next(d->r, &rec)) > 0) {
 		d->records++;
 		if (type_counts_add(&d->types, rec->type, rec->size) < 0) {
 			werr = PD_STATUS_NOMEM;
 			break;
 		}
-		if (tick && !(d->records % PROGRESS_EVERY))
+		if (!lean && tick && !(d->records % PROGRESS_EVERY))
 			progress_tick(d, pg);
-		if (feed && pd_machine_process(d->m, rec) < 0) {
+		if (!lean && feed && pd_machine_process(d->m, rec) < 0) {
 			werr = PD_STATUS_NOMEM;
 			break;
 		}
 		/* info has nothing beyond the counts */
-		if (record && (werr = record(d, w, rec)))
+		if ((lean || record) && (werr = record(d, w, rec)))
 			break;
 	}
 	if (ret < 0)
@@ -159,10 +163,12 @@ static int read_records(struct drv *d, const struct writer_ops *ops, void *w)
 		pg.last = now_s();
 	}
 	/* ops->record loaded once: the writer cannot change its ops */
-	if (!tick && !feed)
-		werr = record_loop(d, ops->record, w, &pg, false, false);
+	if (tick || feed)
+		werr = record_loop(d, ops->record, w, &pg, tick, feed, false);
+	else if (d->o->strict || !ops->record)
+		werr = record_loop(d, ops->record, w, &pg, false, false, false);
 	else
-		werr = record_loop(d, ops->record, w, &pg, tick, feed);
+		werr = record_loop(d, ops->record, w, &pg, false, false, true);
 	if (tick)
 		progress_end();
 	return werr == DRV_STOP ? 0 : werr;
@@ -185,6 +191,7 @@ static int drv_run(const struct drv_opts *o, const struct writer_ops *ops, void 
 	struct drv d = { .o = o };
 	int status, werr = 0, code;
 
+	type_counts_init(&d.types);
 	tool_diag_init(&d.cd, cli_progname, o->input, o->verbose);
 	d.cd.hook = diag_hook;
 	d.cd.hook_arg = &d;

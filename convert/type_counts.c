@@ -8,6 +8,17 @@
 #include "type_counts.h"
 #include "../common/grow.h"
 
+void type_counts_init(struct type_counts *tc)
+{
+	uint32_t i;
+
+	memset(tc, 0, sizeof(*tc));
+	for (i = 0; i < 128; i++) {
+		tc->low[i].type = i;
+		tc->sp[i].type = PD_REC_SP_START + i;
+	}
+}
+
 struct type_count *type_counts_other(struct type_counts *tc, uint32_t type)
 {
 	size_t lo = 0, hi = tc->nr_other;

@@ -34,13 +34,17 @@ struct type_counts {
 	struct type_count overflow;	/* types beyond TYPE_COUNTS_MAX_OTHER */
 };
 
+/* Empty counts, each array slot named by its type. */
+void type_counts_init(struct type_counts *tc);
+
 /* The slot of a type outside both arrays, added when new; NULL: out of memory. */
 struct type_count *type_counts_other(struct type_counts *tc, uint32_t type);
 
 /*
  * Count a record of `type` and `size` bytes; 0, or -1 when out of memory.
  * Inline because the driver calls it for every record: a known type is
- * an array slot, only other types take the call.
+ * an array slot, named by type_counts_init(), and only other types take
+ * the call.
  */
 static inline int type_counts_add(struct type_counts *tc, uint32_t type, uint64_t size)
 {
@@ -52,7 +56,6 @@ static inline int type_counts_add(struct type_counts *tc, uint32_t type, uint64_
 		n = &tc->sp[type - PD_REC_SP_START];
 	else if (!(n = type_counts_other(tc, type)))
 		return -1;
-	n->type = type;
 	n->records++;
 	n->bytes += size;
 	return 0;
