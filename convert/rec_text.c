@@ -587,7 +587,7 @@ static void sink_branch_stack(void *ctx, const struct pd_sample *s)
 		put_u64_list(b, "branch_counters", s->branch_counters, s->branch_nr, true);
 }
 
-static void sink_attr(void *ctx, const struct pd_attr *attr)
+static void sink_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
 	struct text_sink *ts = ctx;
 

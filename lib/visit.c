@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * visit.c - the field list of every record type, walked into a sink of
- * typed callbacks (pd_visit.h).
+ * visit.c - the field list of every record type and every header
+ * feature, walked into a sink of typed callbacks (pd_visit.h).
  *
  * This is the one place that says which fields a record shows, in which
  * order and under which condition: the fixed fields of each type as
- * layout.c describes them, then the rest, which depends on the data; dump, to-json --full and the unit
- * tests see records through it.  It knows nothing of any output format:
- * where outputs must differ, a flag describes the field and the sink
- * decides.
+ * layout.c describes them, then the rest, which depends on the data;
+ * dump, the CSV records table, to-json --full, to-proto's events and the
+ * unit tests see records through it.  The same holds for the decoded
+ * features (feature.c): the JSON form of info and to-json --full is a
+ * sink of their walk.  It knows nothing of any output format: where
+ * outputs must differ, a flag describes the field and the sink decides.
  */
 #include <string.h>
 
@@ -336,7 +338,7 @@ static void header_attr(const struct walk *w, const struct pd_rec_header_attr *h
 {
 	uint64_t i;
 
-	w->ops->attr(w->ctx, &ha->attr);
+	w->ops->attr(w->ctx, &ha->attr, 0);
 	u(w, "attr_size", ha->attr_size);
 	u(w, "nr_ids", ha->nr_ids);
 	list_begin(w, "ids", 0);
@@ -658,4 +660,524 @@ void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_op
 		uf(w, "cpu_res", sid->cpu_res, PD_VF_DETAIL);
 	}
 	obj_end(w);
+}
+
+/* ---- header features ---- */
+
+static void str_list(const struct walk *w, const char *name, const struct pd_str_list *l)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; l->s && i < l->nr; i++)
+		s(w, NULL, l->s[i]);
+	list_end(w);
+}
+
+static void u32_list(const struct walk *w, const char *name, const uint32_t *v, uint32_t nr)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; v && i < nr; i++)
+		u(w, NULL, v[i]);
+	list_end(w);
+}
+
+static void kv_list(const struct walk *w, const char *name, const struct pd_kv_list *l)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; l->kv && i < l->nr; i++) {
+		entry_begin(w);
+		s(w, "key", l->kv[i].key);
+		s(w, "value", l->kv[i].value);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_tracing_data(const struct walk *w, const char *name,
+			      const struct pd_feat_tracing_data *td)
+{
+	obj_begin(w, name, NULL);
+	u(w, "size", td->size);
+	flag(w, "magic_ok", td->magic_ok);
+	s(w, "version", td->version);
+	obj_end(w);
+}
+
+static void feat_build_ids(const struct walk *w, const char *name,
+			   const struct pd_feat_build_ids *b)
+{
+	uint32_t i;
+
+	obj_begin(w, name, NULL);
+	flag(w, "legacy", b->legacy);
+	flag(w, "perf612_padding", b->perf612_padding);
+	list_begin(w, "entries", 0);
+	for (i = 0; b->ids && i < b->nr; i++) {
+		const struct pd_feat_build_id *e = &b->ids[i];
+
+		entry_begin(w);
+		x(w, "misc", e->misc);
+		cpumode(w, e->misc & PD_MISC_CPUMODE_MASK);
+		i64(w, "pid", e->pid);
+		u(w, "size", e->size);
+		build_id(w, e->id, e->size);
+		s(w, "filename", e->filename);
+		u(w, "offset", e->offset);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+/* the attr of each event is a detail: the file's attrs hold the same */
+static void feat_event_desc(const struct walk *w, const char *name,
+			    const struct pd_feat_event_desc *d)
+{
+	uint32_t i, k;
+
+	obj_begin(w, name, NULL);
+	u(w, "attr_size", d->attr_size);
+	list_begin(w, "events", 0);
+	for (i = 0; d->ev && i < d->nr; i++) {
+		const struct pd_feat_event *ev = &d->ev[i];
+
+		entry_begin(w);
+		s(w, "name", ev->name);
+		w->ops->attr(w->ctx, &ev->attr, PD_VF_DETAIL);
+		list_begin(w, "ids", 0);
+		for (k = 0; ev->ids && k < ev->nr_ids; k++)
+			u(w, NULL, ev->ids[k]);
+		list_end(w);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_cpu_topology(const struct walk *w, const char *name,
+			      const struct pd_feat_cpu_topology *t)
+{
+	obj_begin(w, name, NULL);
+	str_list(w, "core_siblings", &t->core_siblings);
+	str_list(w, "thread_siblings", &t->thread_siblings);
+	flag(w, "has_cpu_ids", t->has_cpu_ids);
+	if (t->has_cpu_ids) {
+		u32_list(w, "core_id", t->core_id, t->nr_cpus);
+		u32_list(w, "socket_id", t->socket_id, t->nr_cpus);
+	}
+	flag(w, "has_dies", t->has_dies);
+	if (t->has_dies) {
+		str_list(w, "die_siblings", &t->die_siblings);
+		u32_list(w, "die_id", t->die_id, t->nr_cpus);
+	}
+	flag(w, "nr_cpus_guessed", t->nr_cpus_guessed);
+	obj_end(w);
+}
+
+static void feat_numa_topology(const struct walk *w, const char *name,
+			       const struct pd_feat_numa_topology *t)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; t->nodes && i < t->nr; i++) {
+		entry_begin(w);
+		u(w, "node", t->nodes[i].node);
+		u(w, "mem_total", t->nodes[i].mem_total);
+		u(w, "mem_free", t->nodes[i].mem_free);
+		s(w, "cpus", t->nodes[i].cpus);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_pmu_mappings(const struct walk *w, const char *name,
+			      const struct pd_feat_pmu_mappings *m)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; m->pmus && i < m->nr; i++) {
+		entry_begin(w);
+		u(w, "type", m->pmus[i].type);
+		s(w, "name", m->pmus[i].name);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_group_desc(const struct walk *w, const char *name,
+			    const struct pd_feat_group_desc *g)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; g->groups && i < g->nr; i++) {
+		entry_begin(w);
+		s(w, "name", g->groups[i].name);
+		u(w, "leader_idx", g->groups[i].leader_idx);
+		u(w, "nr_members", g->groups[i].nr_members);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_auxtrace(const struct walk *w, const char *name, const struct pd_feat_auxtrace *a)
+{
+	uint64_t i;
+
+	obj_begin(w, name, NULL);
+	flag(w, "simpleperf", a->simpleperf);
+	list_begin(w, "entries", 0);
+	for (i = 0; a->entries && i < a->nr; i++) {
+		entry_begin(w);
+		u(w, "file_offset", a->entries[i].file_offset);
+		u(w, "size", a->entries[i].size);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_cache(const struct walk *w, const char *name, const struct pd_feat_cache *c)
+{
+	uint32_t i;
+
+	obj_begin(w, name, NULL);
+	u(w, "version", c->version);
+	list_begin(w, "levels", 0);
+	for (i = 0; c->levels && i < c->nr; i++) {
+		const struct pd_feat_cache_level *l = &c->levels[i];
+
+		entry_begin(w);
+		u(w, "level", l->level);
+		u(w, "line_size", l->line_size);
+		u(w, "sets", l->sets);
+		u(w, "ways", l->ways);
+		s(w, "type", l->type);
+		s(w, "size", l->size);
+		s(w, "map", l->map);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_mem_topology(const struct walk *w, const char *name,
+			      const struct pd_feat_mem_topology *t)
+{
+	uint64_t i;
+
+	obj_begin(w, name, NULL);
+	u(w, "version", t->version);
+	u(w, "block_size", t->block_size);
+	list_begin(w, "nodes", 0);
+	for (i = 0; t->nodes && i < t->nr; i++) {
+		const struct pd_feat_mem_node *n = &t->nodes[i];
+
+		entry_begin(w);
+		u(w, "node_id", n->node_id);
+		u(w, "nbits", n->nbits);
+		hex_list(w, "bitmap", n->bitmap, n->nbits / 64 + (n->nbits % 64 != 0), 0);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_bpf_prog_info(const struct walk *w, const char *name,
+			       const struct pd_feat_bpf_prog_info *b)
+{
+	uint32_t i;
+
+	obj_begin(w, name, NULL);
+	flag(w, "skipped_swapped", b->skipped_swapped);
+	list_begin(w, "progs", 0);
+	for (i = 0; b->progs && i < b->nr; i++) {
+		entry_begin(w);
+		u(w, "info_len", b->progs[i].info_len);
+		u(w, "data_len", b->progs[i].data_len);
+		x(w, "arrays", b->progs[i].arrays);
+		u(w, "offset", b->progs[i].offset);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_bpf_btf(const struct walk *w, const char *name, const struct pd_feat_bpf_btf *b)
+{
+	uint32_t i;
+
+	obj_begin(w, name, NULL);
+	flag(w, "skipped_swapped", b->skipped_swapped);
+	list_begin(w, "btfs", 0);
+	for (i = 0; b->btfs && i < b->nr; i++) {
+		entry_begin(w);
+		u(w, "id", b->btfs[i].id);
+		u(w, "data_size", b->btfs[i].data_size);
+		u(w, "offset", b->btfs[i].offset);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+static void feat_hybrid_topology(const struct walk *w, const char *name,
+				 const struct pd_feat_hybrid_topology *t)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; t->nodes && i < t->nr; i++) {
+		entry_begin(w);
+		s(w, "pmu_name", t->nodes[i].pmu_name);
+		s(w, "cpus", t->nodes[i].cpus);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_pmu_caps(const struct walk *w, const char *name, const struct pd_feat_pmu_caps *c)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; c->pmus && i < c->nr; i++) {
+		entry_begin(w);
+		s(w, "pmu_name", c->pmus[i].pmu_name);
+		kv_list(w, "caps", &c->pmus[i].caps);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_cpu_domain_info(const struct walk *w, const char *name,
+				 const struct pd_feat_cpu_domain_info *di)
+{
+	uint32_t i, k;
+
+	obj_begin(w, name, NULL);
+	u(w, "schedstat_version", di->schedstat_version);
+	u(w, "max_sched_domains", di->max_sched_domains);
+	list_begin(w, "cpus", 0);
+	for (i = 0; di->cpus && i < di->nr; i++) {
+		const struct pd_feat_domain_cpu *c = &di->cpus[i];
+
+		entry_begin(w);
+		u(w, "cpu", c->cpu);
+		list_begin(w, "domains", 0);
+		for (k = 0; c->domains && k < c->nr_domains; k++) {
+			entry_begin(w);
+			u(w, "domain", c->domains[k].domain);
+			s(w, "name", c->domains[k].name);
+			s(w, "cpumask", c->domains[k].cpumask);
+			s(w, "cpulist", c->domains[k].cpulist);
+			obj_end(w);
+		}
+		list_end(w);
+		obj_end(w);
+	}
+	list_end(w);
+	obj_end(w);
+}
+
+/* symbol tables can be long: a summary counts them */
+static void feat_sp_files(const struct walk *w, const char *name, const struct pd_feat_sp_files *sf)
+{
+	uint32_t i, k;
+
+	list_begin(w, name, 0);
+	for (i = 0; sf->files && i < sf->nr; i++) {
+		const struct pd_feat_sp_file *e = &sf->files[i];
+
+		entry_begin(w);
+		s(w, "path", e->path);
+		u(w, "type", e->type);
+		x(w, "min_vaddr", e->min_vaddr);
+		list_begin(w, "symbols", PD_VF_DETAIL);
+		for (k = 0; e->symbols && k < e->nr_symbols; k++) {
+			entry_begin(w);
+			x(w, "vaddr", e->symbols[k].vaddr);
+			u(w, "len", e->symbols[k].len);
+			s(w, "name", e->symbols[k].name);
+			obj_end(w);
+		}
+		list_end(w);
+		uf(w, "nr_symbols", e->nr_symbols, PD_VF_SUMMARY);
+		hex_list(w, "dex_offsets", e->dex_offsets, e->nr_dex_offsets, 0);
+		if (e->has_min_vaddr_offset)
+			x(w, "min_vaddr_offset", e->min_vaddr_offset);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+static void feat_sp_debug_unwind(const struct walk *w, const char *name,
+				 const struct pd_feat_sp_debug_unwind *du)
+{
+	uint32_t i;
+
+	list_begin(w, name, 0);
+	for (i = 0; du->paths && i < du->nr; i++) {
+		entry_begin(w);
+		s(w, "path", du->paths[i]);
+		u(w, "size", du->sizes ? du->sizes[i] : 0);
+		obj_end(w);
+	}
+	list_end(w);
+}
+
+bool pd_feature_visit(const struct pd_features *f, unsigned int id,
+		      const struct pd_visit_ops *ops, void *ctx)
+{
+	const struct walk wk = { .ops = ops, .ctx = ctx }, *w = &wk;
+	const char *name = pd_feature_name(id);
+
+	switch (id) {
+	case PD_FEAT_TRACING_DATA:
+		feat_tracing_data(w, name, &f->tracing_data);
+		break;
+	case PD_FEAT_BUILD_ID:
+		feat_build_ids(w, name, &f->build_ids);
+		break;
+	case PD_FEAT_HOSTNAME:
+		s(w, name, f->hostname);
+		break;
+	case PD_FEAT_OSRELEASE:
+		s(w, name, f->osrelease);
+		break;
+	case PD_FEAT_VERSION:
+		s(w, name, f->version);
+		break;
+	case PD_FEAT_ARCH:
+		s(w, name, f->arch);
+		break;
+	case PD_FEAT_NRCPUS:
+		obj_begin(w, name, NULL);
+		u(w, "online", f->nrcpus.online);
+		u(w, "avail", f->nrcpus.avail);
+		obj_end(w);
+		break;
+	case PD_FEAT_CPUDESC:
+		s(w, name, f->cpudesc);
+		break;
+	case PD_FEAT_CPUID:
+		s(w, name, f->cpuid);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		u(w, name, f->total_mem);
+		break;
+	case PD_FEAT_CMDLINE:
+		str_list(w, name, &f->cmdline);
+		break;
+	case PD_FEAT_EVENT_DESC:
+		feat_event_desc(w, name, &f->event_desc);
+		break;
+	case PD_FEAT_CPU_TOPOLOGY:
+		feat_cpu_topology(w, name, &f->cpu_topology);
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		feat_numa_topology(w, name, &f->numa_topology);
+		break;
+	case PD_FEAT_BRANCH_STACK:
+		flag(w, name, f->branch_stack);
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		feat_pmu_mappings(w, name, &f->pmu_mappings);
+		break;
+	case PD_FEAT_GROUP_DESC:
+		feat_group_desc(w, name, &f->group_desc);
+		break;
+	case PD_FEAT_AUXTRACE:
+		feat_auxtrace(w, name, &f->auxtrace);
+		break;
+	case PD_FEAT_STAT:
+		flag(w, name, f->stat);
+		break;
+	case PD_FEAT_CACHE:
+		feat_cache(w, name, &f->cache);
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		obj_begin(w, name, NULL);
+		u(w, "first", f->sample_time.first);
+		u(w, "last", f->sample_time.last);
+		obj_end(w);
+		break;
+	case PD_FEAT_MEM_TOPOLOGY:
+		feat_mem_topology(w, name, &f->mem_topology);
+		break;
+	case PD_FEAT_CLOCKID:
+		u(w, name, f->clockid_res_ns);
+		break;
+	case PD_FEAT_DIR_FORMAT:
+		u(w, name, f->dir_format);
+		break;
+	case PD_FEAT_BPF_PROG_INFO:
+		feat_bpf_prog_info(w, name, &f->bpf_prog_info);
+		break;
+	case PD_FEAT_BPF_BTF:
+		feat_bpf_btf(w, name, &f->bpf_btf);
+		break;
+	case PD_FEAT_COMPRESSED:
+		obj_begin(w, name, NULL);
+		u(w, "version", f->compressed.version);
+		u(w, "type", f->compressed.type);
+		u(w, "level", f->compressed.level);
+		u(w, "ratio", f->compressed.ratio);
+		u(w, "mmap_len", f->compressed.mmap_len);
+		obj_end(w);
+		break;
+	case PD_FEAT_CPU_PMU_CAPS:
+		kv_list(w, name, &f->cpu_pmu_caps);
+		break;
+	case PD_FEAT_CLOCK_DATA:
+		obj_begin(w, name, NULL);
+		u(w, "version", f->clock_data.version);
+		u(w, "clockid", f->clock_data.clockid);
+		u(w, "tod_ns", f->clock_data.tod_ns);
+		u(w, "clockid_ns", f->clock_data.clockid_ns);
+		obj_end(w);
+		break;
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		feat_hybrid_topology(w, name, &f->hybrid_topology);
+		break;
+	case PD_FEAT_PMU_CAPS:
+		feat_pmu_caps(w, name, &f->pmu_caps);
+		break;
+	case PD_FEAT_CPU_DOMAIN_INFO:
+		feat_cpu_domain_info(w, name, &f->cpu_domain_info);
+		break;
+	case PD_FEAT_E_MACHINE:
+		obj_begin(w, name, NULL);
+		u(w, "e_machine", f->e_machine.e_machine);
+		x(w, "e_flags", f->e_machine.e_flags);
+		obj_end(w);
+		break;
+	case PD_FEAT_CLN_SIZE:
+		/* a payload of another size than 4 or 8 bytes has no value */
+		if (f->cln_size.has_value)
+			u(w, name, f->cln_size.value);
+		break;
+	case PD_FEAT_SP_FILE:
+		feat_sp_files(w, name, &f->sp_file);
+		break;
+	case PD_FEAT_SP_FILE2:
+		feat_sp_files(w, name, &f->sp_file2);
+		break;
+	case PD_FEAT_SP_META_INFO:
+		kv_list(w, name, &f->sp_meta_info);
+		break;
+	case PD_FEAT_SP_DEBUG_UNWIND:
+		feat_sp_debug_unwind(w, name, &f->sp_debug_unwind);
+		break;
+	default:
+		return false;	/* kept as bytes only */
+	}
+	return true;
 }

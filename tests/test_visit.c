@@ -125,7 +125,7 @@ static void rec_branch_stack(void *ctx, const struct pd_sample *s)
 	emit("branch_stack nr=%" PRIu64 "\n", s->branch_nr);
 }
 
-static void rec_attr(void *ctx, const struct pd_attr *attr)
+static void rec_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
 	emit("attr type=%u\n", attr->type);
 }

@@ -2,6 +2,8 @@
 /*
  * json_feat.c - header, attrs and features of to-json --full, as jansson
  * values.  They are small and rare, so readability wins over speed here.
+ * The fields of a feature are the library's walk (pd_feature_visit()):
+ * here is only the sink that makes jansson values of them.
  * Numbers follow the rule of json_full.c: hex strings for addresses,
  * masks and flags; numbers below 2^53, decimal strings above.
  */
@@ -109,37 +111,6 @@ static json_t *jhexbytes(const uint8_t *p, size_t n)
 	return json_string(buf);
 }
 
-static json_t *str_list(const struct pd_str_list *l)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; l->s && i < l->nr; i++)
-		json_array_append_new(a, js(l->s[i]));
-	return a;
-}
-
-static json_t *u32_list(const uint32_t *v, uint32_t nr)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; v && i < nr; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
-}
-
-static json_t *kv_list(const struct pd_kv_list *l)
-{
-	json_t *a = json_array();
-	uint32_t i;
-
-	for (i = 0; l->kv && i < l->nr; i++)
-		json_array_append_new(a, json_pack("{s:o,s:o}", "key", js(l->kv[i].key),
-						   "value", js(l->kv[i].value)));
-	return a;
-}
-
 static json_t *bits(uint64_t v, const char *(*name)(unsigned int bit))
 {
 	json_t *a = json_array();
@@ -216,297 +187,155 @@ json_t *json_attr(const struct pd_attr *a)
 	return o;
 }
 
-static json_t *build_ids(const struct pd_feat_build_ids *b)
+/*
+ * ---- feature values: a sink of the feature walk (pd_visit.h) that builds
+ * the jansson value ----
+ */
+
+/* deeper than any feature's value (CPU_DOMAIN_INFO: object, list, object, list, object) */
+#define JB_MAX_DEPTH 8
+
+struct jbuild {
+	json_t *root;
+	json_t *open[JB_MAX_DEPTH];	/* the containers being filled, innermost last */
+	unsigned int depth;
+	unsigned int skip;		/* containers being left out, nested */
+	bool brief;			/* the summary form: details out */
+};
+
+static bool jb_out(const struct jbuild *b, unsigned int flags)
 {
-	json_t *o = json_object(), *a = json_array();
-	uint32_t i;
-
-	json_put(o, "legacy", json_boolean(b->legacy));
-	json_put(o, "perf612_padding", json_boolean(b->perf612_padding));
-	for (i = 0; b->ids && i < b->nr; i++) {
-		const struct pd_feat_build_id *e = &b->ids[i];
-		const char *cm = pd_cpumode_name(e->misc & 7);
-
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
-			"misc", jx(e->misc), "cpumode", cm ? json_string(cm) : json_integer(e->misc & 7),
-			"pid", json_integer(e->pid), "size", e->size,
-			"build_id", jhexbytes(e->id, e->size <= 20 ? e->size : 20),
-			"filename", js(e->filename), "offset", json_u64(e->offset)));
-	}
-	json_put(o, "entries", a);
-	return o;
+	return b->skip || (flags & (b->brief ? PD_VF_DETAIL : PD_VF_SUMMARY));
 }
 
-static json_t *event_desc(const struct pd_feat_event_desc *d, bool brief)
+/* v (stolen) as member `name` of the innermost container, or as the value */
+static void jb_put(struct jbuild *b, const char *name, json_t *v)
 {
-	json_t *o = json_object(), *a = json_array();
-	uint32_t i, k;
+	json_t *in;
 
-	json_put(o, "attr_size", json_integer(d->attr_size));
-	for (i = 0; d->ev && i < d->nr; i++) {
-		json_t *ids = json_array();
-
-		for (k = 0; d->ev[i].ids && k < d->ev[i].nr_ids; k++)
-			json_array_append_new(ids, json_u64(d->ev[i].ids[k]));
-		/* a brief form leaves the attr to the file's attr list */
-		json_array_append_new(a, brief ?
-			json_pack("{s:o,s:o}", "name", js(d->ev[i].name), "ids", ids) :
-			json_pack("{s:o,s:o,s:o}", "name", js(d->ev[i].name),
-				  "attr", json_attr(&d->ev[i].attr), "ids", ids));
+	if (!b->depth) {
+		json_decref(b->root);
+		b->root = v;
+		return;
 	}
-	json_put(o, "events", a);
-	return o;
+	in = b->open[b->depth - 1];
+	if (json_is_array(in))
+		json_array_append_new(in, v);
+	else
+		json_put(in, name, v);
 }
 
-static json_t *cpu_topology(const struct pd_feat_cpu_topology *t)
+static void jb_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
 {
-	json_t *o = json_object();
-
-	json_put(o, "core_siblings", str_list(&t->core_siblings));
-	json_put(o, "thread_siblings", str_list(&t->thread_siblings));
-	json_put(o, "has_cpu_ids", json_boolean(t->has_cpu_ids));
-	if (t->has_cpu_ids) {
-		json_put(o, "core_id", u32_list(t->core_id, t->nr_cpus));
-		json_put(o, "socket_id", u32_list(t->socket_id, t->nr_cpus));
-	}
-	json_put(o, "has_dies", json_boolean(t->has_dies));
-	if (t->has_dies) {
-		json_put(o, "die_siblings", str_list(&t->die_siblings));
-		json_put(o, "die_id", u32_list(t->die_id, t->nr_cpus));
-	}
-	json_put(o, "nr_cpus_guessed", json_boolean(t->nr_cpus_guessed));
-	return o;
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, json_u64(v));
 }
+
+static void jb_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, json_integer(v));
+}
+
+static void jb_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, jx(v));
+}
+
+/* the feature walk's strings end with a NUL: max does not cut them */
+static void jb_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, js(s));
+}
+
+static void jb_flag(void *ctx, const char *name, bool set, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, json_boolean(set));
+}
+
+static void jb_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, sym ? json_string(sym) : json_u64(v));
+}
+
+static void jb_real(void *ctx, const char *name, double v, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, json_real(v));
+}
+
+/* payloads as base64, identifiers (build ids) as hex digits */
+static void jb_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, name, flags & PD_VF_PAYLOAD ? jb64(p, p ? n : 0) : jhexbytes(p, n));
+}
+
+static void jb_open(struct jbuild *b, const char *name, json_t *c, unsigned int flags)
+{
+	if (jb_out(b, flags) || b->depth == JB_MAX_DEPTH) {
+		json_decref(c);
+		b->skip++;
+		return;
+	}
+	jb_put(b, name, c);
+	b->open[b->depth++] = c;	/* held by its parent (or root) */
+}
+
+static void jb_close(void *ctx)
+{
+	struct jbuild *b = ctx;
+
+	if (b->skip)
+		b->skip--;
+	else if (b->depth)
+		b->depth--;
+}
+
+static void jb_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	jb_open(ctx, name, json_array(), flags);
+}
+
+static void jb_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
+{
+	jb_open(ctx, name, json_object(), flags);
+}
+
+static void jb_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
+{
+	if (!jb_out(ctx, flags))
+		jb_put(ctx, "attr", json_attr(attr));
+}
+
+static const struct pd_visit_ops jbuild_ops = {
+	.u64 = jb_u64,
+	.i64 = jb_i64,
+	.hex = jb_hex,
+	.str = jb_str,
+	.flag = jb_flag,
+	.sym = jb_sym,
+	.real = jb_real,
+	.bytes = jb_bytes,
+	.list_begin = jb_list_begin,
+	.list_end = jb_close,
+	.obj_begin = jb_obj_begin,
+	.obj_end = jb_close,
+	.attr = jb_attr,
+};
 
 json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool brief)
 {
-	json_t *a, *o;
-	uint32_t i, k;
+	struct jbuild b = { .brief = brief };
 
-	switch (id) {
-	case PD_FEAT_TRACING_DATA:
-		o = json_object();
-		json_put(o, "size", json_u64(f->tracing_data.size));
-		json_put(o, "magic_ok", json_boolean(f->tracing_data.magic_ok));
-		json_put(o, "version", js(f->tracing_data.version));
-		return o;
-	case PD_FEAT_BUILD_ID:
-		return build_ids(&f->build_ids);
-	case PD_FEAT_HOSTNAME:
-		return js(f->hostname);
-	case PD_FEAT_OSRELEASE:
-		return js(f->osrelease);
-	case PD_FEAT_VERSION:
-		return js(f->version);
-	case PD_FEAT_ARCH:
-		return js(f->arch);
-	case PD_FEAT_NRCPUS:
-		return json_pack("{s:I,s:I}", "online", (json_int_t)f->nrcpus.online, "avail",
-				 (json_int_t)f->nrcpus.avail);
-	case PD_FEAT_CPUDESC:
-		return js(f->cpudesc);
-	case PD_FEAT_CPUID:
-		return js(f->cpuid);
-	case PD_FEAT_TOTAL_MEM:
-		return json_u64(f->total_mem);
-	case PD_FEAT_CMDLINE:
-		return str_list(&f->cmdline);
-	case PD_FEAT_EVENT_DESC:
-		return event_desc(&f->event_desc, brief);
-	case PD_FEAT_CPU_TOPOLOGY:
-		return cpu_topology(&f->cpu_topology);
-	case PD_FEAT_NUMA_TOPOLOGY:
-		a = json_array();
-		for (i = 0; f->numa_topology.nodes && i < f->numa_topology.nr; i++) {
-			const struct pd_feat_numa_node *n = &f->numa_topology.nodes[i];
-
-			json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o}", "node", (json_int_t)n->node,
-				"mem_total", json_u64(n->mem_total), "mem_free", json_u64(n->mem_free),
-				"cpus", js(n->cpus)));
-		}
-		return a;
-	case PD_FEAT_BRANCH_STACK:
-		return json_boolean(f->branch_stack);
-	case PD_FEAT_PMU_MAPPINGS:
-		a = json_array();
-		for (i = 0; f->pmu_mappings.pmus && i < f->pmu_mappings.nr; i++)
-			json_array_append_new(a, json_pack("{s:I,s:o}", "type",
-				(json_int_t)f->pmu_mappings.pmus[i].type, "name", js(f->pmu_mappings.pmus[i].name)));
-		return a;
-	case PD_FEAT_GROUP_DESC:
-		a = json_array();
-		for (i = 0; f->group_desc.groups && i < f->group_desc.nr; i++) {
-			const struct pd_feat_group *g = &f->group_desc.groups[i];
-
-			json_array_append_new(a, json_pack("{s:o,s:I,s:I}", "name", js(g->name),
-				"leader_idx", (json_int_t)g->leader_idx, "nr_members", (json_int_t)g->nr_members));
-		}
-		return a;
-	case PD_FEAT_AUXTRACE:
-		o = json_object();
-		a = json_array();
-		json_put(o, "simpleperf", json_boolean(f->auxtrace.simpleperf));
-		for (i = 0; f->auxtrace.entries && i < f->auxtrace.nr; i++)
-			json_array_append_new(a, json_pack("{s:o,s:o}", "file_offset",
-				json_u64(f->auxtrace.entries[i].file_offset), "size",
-				json_u64(f->auxtrace.entries[i].size)));
-		json_put(o, "entries", a);
-		return o;
-	case PD_FEAT_STAT:
-		return json_boolean(f->stat);
-	case PD_FEAT_CACHE:
-		o = json_object();
-		a = json_array();
-		json_put(o, "version", json_integer(f->cache.version));
-		for (i = 0; f->cache.levels && i < f->cache.nr; i++) {
-			const struct pd_feat_cache_level *l = &f->cache.levels[i];
-
-			json_array_append_new(a, json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:o}",
-				"level", (json_int_t)l->level, "line_size", (json_int_t)l->line_size,
-				"sets", (json_int_t)l->sets, "ways", (json_int_t)l->ways, "type", js(l->type), "size", js(l->size),
-				"map", js(l->map)));
-		}
-		json_put(o, "levels", a);
-		return o;
-	case PD_FEAT_SAMPLE_TIME:
-		return json_pack("{s:o,s:o}", "first", json_u64(f->sample_time.first), "last",
-				 json_u64(f->sample_time.last));
-	case PD_FEAT_MEM_TOPOLOGY:
-		o = json_object();
-		a = json_array();
-		json_put(o, "version", json_u64(f->mem_topology.version));
-		json_put(o, "block_size", json_u64(f->mem_topology.block_size));
-		for (i = 0; f->mem_topology.nodes && i < f->mem_topology.nr; i++) {
-			const struct pd_feat_mem_node *n = &f->mem_topology.nodes[i];
-			json_t *bm = json_array();
-			uint64_t w;
-
-			for (w = 0; n->bitmap && w < (n->nbits + 63) / 64; w++)
-				json_array_append_new(bm, jx(n->bitmap[w]));
-			json_array_append_new(a, json_pack("{s:o,s:o,s:o}", "node_id",
-				json_u64(n->node_id), "nbits", json_u64(n->nbits), "bitmap", bm));
-		}
-		json_put(o, "nodes", a);
-		return o;
-	case PD_FEAT_CLOCKID:
-		return json_u64(f->clockid_res_ns);
-	case PD_FEAT_DIR_FORMAT:
-		return json_u64(f->dir_format);
-	case PD_FEAT_BPF_PROG_INFO:
-		o = json_object();
-		a = json_array();
-		json_put(o, "skipped_swapped", json_boolean(f->bpf_prog_info.skipped_swapped));
-		for (i = 0; f->bpf_prog_info.progs && i < f->bpf_prog_info.nr; i++) {
-			const struct pd_feat_bpf_prog *p = &f->bpf_prog_info.progs[i];
-
-			json_array_append_new(a, json_pack("{s:I,s:I,s:o,s:o}", "info_len",
-				(json_int_t)p->info_len, "data_len", (json_int_t)p->data_len, "arrays", jx(p->arrays),
-				"offset", json_u64(p->offset)));
-		}
-		json_put(o, "progs", a);
-		return o;
-	case PD_FEAT_BPF_BTF:
-		o = json_object();
-		a = json_array();
-		json_put(o, "skipped_swapped", json_boolean(f->bpf_btf.skipped_swapped));
-		for (i = 0; f->bpf_btf.btfs && i < f->bpf_btf.nr; i++)
-			json_array_append_new(a, json_pack("{s:I,s:I,s:o}", "id",
-				(json_int_t)f->bpf_btf.btfs[i].id, "data_size",
-				(json_int_t)f->bpf_btf.btfs[i].data_size,
-				"offset", json_u64(f->bpf_btf.btfs[i].offset)));
-		json_put(o, "btfs", a);
-		return o;
-	case PD_FEAT_COMPRESSED:
-		return json_pack("{s:I,s:I,s:I,s:I,s:I}", "version", (json_int_t)f->compressed.version,
-				 "type", (json_int_t)f->compressed.type, "level",
-				 (json_int_t)f->compressed.level, "ratio", (json_int_t)f->compressed.ratio,
-				 "mmap_len", (json_int_t)f->compressed.mmap_len);
-	case PD_FEAT_CPU_PMU_CAPS:
-		return kv_list(&f->cpu_pmu_caps);
-	case PD_FEAT_CLOCK_DATA:
-		return json_pack("{s:I,s:I,s:o,s:o}", "version", (json_int_t)f->clock_data.version,
-				 "clockid", (json_int_t)f->clock_data.clockid, "tod_ns", json_u64(f->clock_data.tod_ns),
-				 "clockid_ns", json_u64(f->clock_data.clockid_ns));
-	case PD_FEAT_HYBRID_TOPOLOGY:
-		a = json_array();
-		for (i = 0; f->hybrid_topology.nodes && i < f->hybrid_topology.nr; i++)
-			json_array_append_new(a, json_pack("{s:o,s:o}", "pmu_name",
-				js(f->hybrid_topology.nodes[i].pmu_name), "cpus",
-				js(f->hybrid_topology.nodes[i].cpus)));
-		return a;
-	case PD_FEAT_PMU_CAPS:
-		a = json_array();
-		for (i = 0; f->pmu_caps.pmus && i < f->pmu_caps.nr; i++)
-			json_array_append_new(a, json_pack("{s:o,s:o}", "pmu_name",
-				js(f->pmu_caps.pmus[i].pmu_name), "caps",
-				kv_list(&f->pmu_caps.pmus[i].caps)));
-		return a;
-	case PD_FEAT_CPU_DOMAIN_INFO:
-		o = json_object();
-		a = json_array();
-		json_put(o, "schedstat_version", json_integer(f->cpu_domain_info.schedstat_version));
-		json_put(o, "max_sched_domains", json_integer(f->cpu_domain_info.max_sched_domains));
-		for (i = 0; f->cpu_domain_info.cpus && i < f->cpu_domain_info.nr; i++) {
-			const struct pd_feat_domain_cpu *c = &f->cpu_domain_info.cpus[i];
-			json_t *d = json_array();
-
-			for (k = 0; c->domains && k < c->nr_domains; k++)
-				json_array_append_new(d, json_pack("{s:I,s:o,s:o,s:o}", "domain",
-					(json_int_t)c->domains[k].domain, "name", js(c->domains[k].name),
-					"cpumask", js(c->domains[k].cpumask), "cpulist",
-					js(c->domains[k].cpulist)));
-			json_array_append_new(a, json_pack("{s:I,s:o}", "cpu", (json_int_t)c->cpu,
-							   "domains", d));
-		}
-		json_put(o, "cpus", a);
-		return o;
-	case PD_FEAT_E_MACHINE:
-		return json_pack("{s:I,s:o}", "e_machine", (json_int_t)f->e_machine.e_machine, "e_flags",
-				 jx(f->e_machine.e_flags));
-	case PD_FEAT_CLN_SIZE:
-		return f->cln_size.has_value ? json_u64(f->cln_size.value) : json_null();
-	case PD_FEAT_SP_FILE:
-	case PD_FEAT_SP_FILE2: {
-		const struct pd_feat_sp_files *sf = id == PD_FEAT_SP_FILE ? &f->sp_file :
-						    &f->sp_file2;
-
-		a = json_array();
-		for (i = 0; sf->files && i < sf->nr; i++) {
-			const struct pd_feat_sp_file *e = &sf->files[i];
-			json_t *syms = json_array(), *dex = json_array();
-
-			for (k = 0; !brief && e->symbols && k < e->nr_symbols; k++)
-				json_array_append_new(syms, json_pack("{s:o,s:I,s:o}", "vaddr",
-					jx(e->symbols[k].vaddr), "len", (json_int_t)e->symbols[k].len, "name",
-					js(e->symbols[k].name)));
-			for (k = 0; e->dex_offsets && k < e->nr_dex_offsets; k++)
-				json_array_append_new(dex, jx(e->dex_offsets[k]));
-			/* symbol tables can be long: a brief form only counts them */
-			if (brief) {
-				json_decref(syms);
-				syms = json_integer(e->nr_symbols);
-			}
-			o = json_pack("{s:o,s:I,s:o,s:o,s:o}", "path", js(e->path), "type", (json_int_t)e->type,
-				      "min_vaddr", jx(e->min_vaddr), brief ? "nr_symbols" : "symbols",
-				      syms, "dex_offsets", dex);
-			if (e->has_min_vaddr_offset)
-				json_put(o, "min_vaddr_offset", jx(e->min_vaddr_offset));
-			json_array_append_new(a, o);
-		}
-		return a;
-	}
-	case PD_FEAT_SP_META_INFO:
-		return kv_list(&f->sp_meta_info);
-	case PD_FEAT_SP_DEBUG_UNWIND:
-		a = json_array();
-		for (i = 0; f->sp_debug_unwind.paths && i < f->sp_debug_unwind.nr; i++)
-			json_array_append_new(a, json_pack("{s:o,s:o}", "path",
-				js(f->sp_debug_unwind.paths[i]), "size",
-				json_u64(f->sp_debug_unwind.sizes ? f->sp_debug_unwind.sizes[i] : 0)));
-		return a;
-	default:
+	if (!pd_feature_visit(f, id, &jbuild_ops, &b))
 		return NULL;	/* kept as bytes only */
-	}
+	/* a feature without a value (a CLN_SIZE of another size) */
+	return b.root ? b.root : json_null();
 }
 
 json_t *json_feature(const struct pd_features *f, unsigned int id, const uint8_t *payload,

@@ -31,8 +31,10 @@ json_t *json_attr(const struct pd_attr *a);
 
 /*
  * The typed value of decoded feature `id`, the one JSON form of a feature
- * (to-json --full and info --json); NULL for a feature kept as bytes only.
- * brief: symbol tables are counted, not listed (info's text).
+ * (to-json --full and info --json): pd_feature_visit() into jansson
+ * values; NULL for a feature kept as bytes only.  brief: the walk's
+ * summary form (info's text): symbol tables counted, not listed, and
+ * EVENT_DESC without the attrs the file's attr list shows.
  */
 json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool brief);
 

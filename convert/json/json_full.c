@@ -387,7 +387,7 @@ static void sink_branch_stack(void *ctx, const struct pd_sample *s)
 	branch_stack(fc->j, s);
 }
 
-static void sink_attr(void *ctx, const struct pd_attr *attr)
+static void sink_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
 	struct full_ctx *fc = ctx;
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_visit.h - one walk over the fields of a decoded record.
+ * pd_visit.h - one walk over the fields of a decoded record or header
+ * feature.
  *
- * The field list of every record type (names, order, kinds, the
- * conditions under which a field is present) is written once, in
- * pd_record_visit(); every output that shows records field by field is a
- * sink of typed callbacks:
+ * The field list of every record type and every feature (names, order,
+ * kinds, the conditions under which a field is present) is written once,
+ * in pd_record_visit() and pd_feature_visit(); every output that shows
+ * records or features field by field is a sink of typed callbacks:
  *
  *	static void my_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
  *	{ ... }
@@ -18,11 +19,12 @@
  *	}
  *
  * Two shapes of output are foreseen: a detailed, structured one (nested
- * objects and lists, every field) and a summary of one line per record.
- * The flags say where the two part: PD_VF_DETAIL fields are left out of
- * summaries, PD_VF_SUMMARY fields only appear there (the detailed form
- * holds the same fact in another place), and the PD_VF_* layout hints say
- * how a flat text form shows a nested value.
+ * objects and lists, every field) and a summary (one line per record; a
+ * brief description of a feature).  The flags say where the two part:
+ * PD_VF_DETAIL fields (and lists and attrs) are left out of summaries,
+ * PD_VF_SUMMARY fields only appear there (the detailed form holds the
+ * same fact in another place), and the PD_VF_* layout hints say how a
+ * flat text form shows a nested value.
  *
  * Values inside a list have a NULL name.  Objects inside a list have a
  * NULL name and a NULL flat prefix.
@@ -35,6 +37,7 @@
 #include <stdint.h>
 
 #include "perfdata/pd_attr.h"
+#include "perfdata/pd_feature.h"
 #include "perfdata/pd_record.h"
 
 #ifdef __cplusplus
@@ -102,7 +105,8 @@ struct pd_visit_ops {
 	void (*read)(void *ctx, const char *name, const struct pd_read *rd);
 	void (*regs)(void *ctx, const char *name, const struct pd_regs *r);
 	void (*branch_stack)(void *ctx, const struct pd_sample *s);
-	void (*attr)(void *ctx, const struct pd_attr *attr);
+	/* an event's attr, named "attr"; flags PD_VF_DETAIL where a summary can do without */
+	void (*attr)(void *ctx, const struct pd_attr *attr, unsigned int flags);
 	/* a HEADER_FEATURE payload (end markers never reach it) */
 	void (*feature)(void *ctx, const struct pd_rec_header_feature *hf);
 
@@ -128,6 +132,22 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 
 /* The fields of a sample_id trailer, as the object "sample_id" (flat "sid."). */
 void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_ops *ops, void *ctx);
+
+/*
+ * The typed value of feature `id` of f, into ops: one value named by
+ * pd_feature_name(id), a scalar ("HOSTNAME" as a str), a list or an
+ * object.  Objects of a feature have no flat prefix (NULL).  The walk
+ * calls the scalars, the structure callbacks, hex_list when set, and
+ * attr; never read, regs, branch_stack, feature or raw_fields.
+ *
+ * Meant for a decoded feature (f->raw[id].decoded); a partial one (see
+ * pd_feature_decode()) walks what it holds, its missing strings NULL.
+ * Returns false, having called nothing, for an id whose feature has no
+ * typed form (kept as bytes only: raw[id]).  A CLN_SIZE without a value
+ * calls nothing and returns true.
+ */
+bool pd_feature_visit(const struct pd_features *f, unsigned int id,
+		      const struct pd_visit_ops *ops, void *ctx);
 
 #ifdef __cplusplus
 }
