@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_visit.c - pd_record_visit() and pd_sample_id_visit(): the exact
- * sequence of callbacks, names, values and flags for records built by
- * hand.
+ * test_visit.c - pd_record_visit(), pd_sample_id_visit() and
+ * pd_feature_visit(): the exact sequence of callbacks, names, values and
+ * flags for records and features built by hand (and one feature decoded
+ * from its bytes).
  *
  * A recording sink writes one line per callback:
  *	u NAME=VALUE/FLAGS   i, x, s, f (flag), y (sym), r (real), b (bytes)
@@ -127,7 +128,7 @@ static void rec_branch_stack(void *ctx, const struct pd_sample *s)
 
 static void rec_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
-	emit("attr type=%u\n", attr->type);
+	emit("attr type=%u/%x\n", attr->type, flags);
 }
 
 static void rec_feature(void *ctx, const struct pd_rec_header_feature *hf)
@@ -473,6 +474,237 @@ static void test_sample_id(void)
 	CU_ASSERT_STRING_EQUAL(trace, expect);
 }
 
+/* ---- features ---- */
+
+static bool feature_ret;
+
+static const char *walk_feature(const struct pd_features *f, unsigned int id)
+{
+	trace_len = 0;
+	trace[0] = '\0';
+	feature_ret = pd_feature_visit(f, id, &rec_ops, NULL);
+	return trace;
+}
+
+static void test_feature_scalars(void)
+{
+	char host[] = "box";
+	struct pd_features f;
+
+	pd_features_init(&f);
+	f.hostname = host;
+	f.total_mem = 16318404;
+	f.branch_stack = true;
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_HOSTNAME), "s HOSTNAME=box/0\n");
+	CU_ASSERT_TRUE(feature_ret);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_TOTAL_MEM), "u TOTAL_MEM=16318404/0\n");
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_BRANCH_STACK), "f BRANCH_STACK=1/0\n");
+	/* a string the decoder could not read is NULL */
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_OSRELEASE), "s OSRELEASE=(null)/0\n");
+
+	/* CLN_SIZE has a typed form, but a value only for a 4- or 8-byte payload */
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_CLN_SIZE), "");
+	CU_ASSERT_TRUE(feature_ret);
+	f.cln_size.has_value = true;
+	f.cln_size.value = 64;
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_CLN_SIZE), "u CLN_SIZE=64/0\n");
+
+	/* ids kept as bytes only: nothing, and false */
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_SP_DEBUG_UNWIND_FILE), "");
+	CU_ASSERT_FALSE(feature_ret);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, 0), "");
+	CU_ASSERT_FALSE(feature_ret);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, 200), "");
+	CU_ASSERT_FALSE(feature_ret);
+}
+
+/* From its bytes: a PMU type of 2^31 or more stays an unsigned 32-bit value. */
+static void test_feature_decoded(void)
+{
+	static const uint8_t pmus[] = {
+		2, 0, 0, 0,				/* nr */
+		0x01, 0x00, 0xff, 0xff,			/* type 0xffff0001 */
+		8, 0, 0, 0, 'h', 'w', 'm', 'o', 'n', 0, 0, 0,
+		4, 0, 0, 0,				/* type */
+		4, 0, 0, 0, 'c', 'p', 'u', 0,
+	};
+	struct pd_features f;
+
+	pd_features_init(&f);
+	CU_ASSERT_EQUAL_FATAL(pd_feature_decode(&f, PD_FEAT_PMU_MAPPINGS, pmus, sizeof(pmus),
+						false, 4096, -1, 0, NULL), 0);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_PMU_MAPPINGS),
+		"[ PMU_MAPPINGS/0\n"
+		"{ - -\n"
+		"u type=4294901761/0\n"
+		"s name=hwmon/0\n"
+		"}\n"
+		"{ - -\n"
+		"u type=4/0\n"
+		"s name=cpu/0\n"
+		"}\n"
+		"]\n");
+	CU_ASSERT_TRUE(feature_ret);
+	pd_features_free(&f);
+}
+
+static void test_feature_objects(void)
+{
+	uint64_t ids[] = { 11, 12 };
+	uint64_t dex[] = { 0x70 };
+	uint64_t bitmap[] = { 0xff, 0x1 };
+	uint32_t core[] = { 0, 1 }, socket[] = { 0, 0 };
+	char file[] = "/usr/lib/libc.so.6", ev_name[] = "cycles", sym_name[] = "main";
+	char sib0[] = "0-1", path[] = "/system/bin/app";
+	char *siblings[] = { sib0 };
+	struct pd_feat_build_id bid;
+	struct pd_feat_event ev;
+	struct pd_feat_sp_symbol sym = { .vaddr = 0x1000, .len = 32, .name = sym_name };
+	struct pd_feat_sp_file spf;
+	struct pd_feat_mem_node node = { .node_id = 0, .nbits = 65, .bitmap = bitmap };
+	struct pd_features f;
+	char expect[2048];
+
+	pd_features_init(&f);
+	memset(&bid, 0, sizeof(bid));
+	bid.misc = 1 | PD_MISC_BUILD_ID_SIZE;		/* KERNEL, size field valid */
+	bid.pid = -1;
+	bid.size = 4;
+	memset(bid.id, 0xcd, sizeof(bid.id));
+	bid.filename = file;
+	bid.offset = 0x2000;
+	f.build_ids.perf612_padding = true;
+	f.build_ids.nr = 1;
+	f.build_ids.ids = &bid;
+	snprintf(expect, sizeof(expect),
+		 "{ BUILD_ID -\n"
+		 "f legacy=0/0\n"
+		 "f perf612_padding=1/0\n"
+		 "[ entries/0\n"
+		 "{ - -\n"
+		 "x misc=%x/0\n"
+		 "y cpumode=KERNEL,1/0\n"
+		 "i pid=-1/0\n"
+		 "u size=4/0\n"
+		 "b build_id=cdcdcdcd,4/0\n"
+		 "s filename=/usr/lib/libc.so.6/0\n"
+		 "u offset=8192/0\n"
+		 "}\n"
+		 "]\n"
+		 "}\n", bid.misc);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_BUILD_ID), expect);
+
+	/* the attr is a detail: the file's attr list shows it */
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.type = 0;
+	ev.name = ev_name;
+	ev.nr_ids = 2;
+	ev.ids = ids;
+	f.event_desc.attr_size = 136;
+	f.event_desc.nr = 1;
+	f.event_desc.ev = &ev;
+	snprintf(expect, sizeof(expect),
+		 "{ EVENT_DESC -\n"
+		 "u attr_size=136/0\n"
+		 "[ events/0\n"
+		 "{ - -\n"
+		 "s name=cycles/0\n"
+		 "attr type=0/%x\n"
+		 "[ ids/0\n"
+		 "u -=11/0\n"
+		 "u -=12/0\n"
+		 "]\n"
+		 "}\n"
+		 "]\n"
+		 "}\n", PD_VF_DETAIL);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_EVENT_DESC), expect);
+
+	/* the id parts only when the file has them */
+	f.cpu_topology.core_siblings.nr = 1;
+	f.cpu_topology.core_siblings.s = siblings;
+	f.cpu_topology.has_cpu_ids = true;
+	f.cpu_topology.nr_cpus = 2;
+	f.cpu_topology.core_id = core;
+	f.cpu_topology.socket_id = socket;
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_CPU_TOPOLOGY),
+		"{ CPU_TOPOLOGY -\n"
+		"[ core_siblings/0\n"
+		"s -=0-1/0\n"
+		"]\n"
+		"[ thread_siblings/0\n"
+		"]\n"
+		"f has_cpu_ids=1/0\n"
+		"[ core_id/0\n"
+		"u -=0/0\n"
+		"u -=1/0\n"
+		"]\n"
+		"[ socket_id/0\n"
+		"u -=0/0\n"
+		"u -=0/0\n"
+		"]\n"
+		"f has_dies=0/0\n"
+		"f nr_cpus_guessed=0/0\n"
+		"}\n");
+
+	/* 65 bits of blocks: two words */
+	f.mem_topology.version = 1;
+	f.mem_topology.block_size = 0x8000000;
+	f.mem_topology.nr = 1;
+	f.mem_topology.nodes = &node;
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_MEM_TOPOLOGY),
+		"{ MEM_TOPOLOGY -\n"
+		"u version=1/0\n"
+		"u block_size=134217728/0\n"
+		"[ nodes/0\n"
+		"{ - -\n"
+		"u node_id=0/0\n"
+		"u nbits=65/0\n"
+		"[ bitmap/0\n"
+		"x -=ff/0\n"
+		"x -=1/0\n"
+		"]\n"
+		"}\n"
+		"]\n"
+		"}\n");
+
+	/* a symbol table is a detail; a summary has its count in its place */
+	memset(&spf, 0, sizeof(spf));
+	spf.path = path;
+	spf.type = 1;
+	spf.min_vaddr = 0x400;
+	spf.nr_symbols = 1;
+	spf.symbols = &sym;
+	spf.nr_dex_offsets = 1;
+	spf.dex_offsets = dex;
+	spf.has_min_vaddr_offset = true;
+	spf.min_vaddr_offset = 0x10;
+	f.sp_file2.nr = 1;
+	f.sp_file2.files = &spf;
+	snprintf(expect, sizeof(expect),
+		 "[ FILE2/0\n"
+		 "{ - -\n"
+		 "s path=/system/bin/app/0\n"
+		 "u type=1/0\n"
+		 "x min_vaddr=400/0\n"
+		 "[ symbols/%x\n"
+		 "{ - -\n"
+		 "x vaddr=1000/0\n"
+		 "u len=32/0\n"
+		 "s name=main/0\n"
+		 "}\n"
+		 "]\n"
+		 "u nr_symbols=1/%x\n"
+		 "[ dex_offsets/0\n"
+		 "x -=70/0\n"
+		 "]\n"
+		 "x min_vaddr_offset=10/0\n"
+		 "}\n"
+		 "]\n", PD_VF_DETAIL, PD_VF_SUMMARY);
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_SP_FILE2), expect);
+	/* FILE (v1) is the same list, from its own member */
+	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_SP_FILE), "[ FILE/0\n]\n");
+}
+
 int pd_test_register_visit(void)
 {
 	CU_pSuite s = CU_add_suite("visit", NULL, NULL);
@@ -482,7 +714,12 @@ int pd_test_register_visit(void)
 	    !CU_add_test(s, "sample fields by sample_type, hooks and flags", test_sample) ||
 	    !CU_add_test(s, "lists of objects and values", test_lists) ||
 	    !CU_add_test(s, "switch, feature, schedstat, event update, no body", test_other_types) ||
-	    !CU_add_test(s, "sample_id trailer", test_sample_id))
+	    !CU_add_test(s, "sample_id trailer", test_sample_id) ||
+	    !CU_add_test(s, "feature scalars, absent values, ids without a typed form",
+			 test_feature_scalars) ||
+	    !CU_add_test(s, "feature decoded from its bytes", test_feature_decoded) ||
+	    !CU_add_test(s, "feature objects and lists, detail and summary flags",
+			 test_feature_objects))
 		return -1;
 	return 0;
 }
