@@ -275,13 +275,16 @@ static void jb_bytes(void *ctx, const char *name, const uint8_t *p, size_t n, un
 		jb_put(ctx, name, flags & PD_VF_PAYLOAD ? jb64(p, p ? n : 0) : jhexbytes(p, n));
 }
 
-static void jb_open(struct jbuild *b, const char *name, json_t *c, unsigned int flags)
+static void jb_open(struct jbuild *b, const char *name, bool list, unsigned int flags)
 {
+	json_t *c;
+
+	/* a summary walks past a symbol table: nothing allocated for it */
 	if (jb_out(b, flags) || b->depth == JB_MAX_DEPTH) {
-		json_decref(c);
 		b->skip++;
 		return;
 	}
+	c = list ? json_array() : json_object();
 	jb_put(b, name, c);
 	b->open[b->depth++] = c;	/* held by its parent (or root) */
 }
@@ -298,12 +301,12 @@ static void jb_close(void *ctx)
 
 static void jb_list_begin(void *ctx, const char *name, unsigned int flags)
 {
-	jb_open(ctx, name, json_array(), flags);
+	jb_open(ctx, name, true, flags);
 }
 
 static void jb_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
 {
-	jb_open(ctx, name, json_object(), flags);
+	jb_open(ctx, name, false, flags);
 }
 
 static void jb_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
