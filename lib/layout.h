@@ -2,7 +2,8 @@
 /*
  * layout.h - the fixed fields of every record type (not installed).
  *
- * One description per record type says where each fixed field lies in
+ * One description per record type (layout_tables.h, by type through
+ * pd_record_layout()) says where each fixed field lies in
  * the record (offset, header included, and width), what kind of value it
  * is and where the decoder keeps it in struct pd_record.  The decoder
  * (record.c) reads the fields from it, the byte-order conversion

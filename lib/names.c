@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * names.c - names of the format's numeric constants, and per-type minimum
- * record sizes (from the layouts of layout.c).
+ * record sizes (from the layouts of layout_tables.h).
  *
  * Tables are indexed by value so that a lookup is one bounds check and one
  * load: these functions are called for every record by the converters.
@@ -272,7 +272,7 @@ const char *pd_context_name(uint64_t marker)
 /*
  * Fixed part of each layout, header included, trailer and variable parts
  * excluded (a string needs at least its NUL on top of this; the decoder
- * checks that separately): the end of the fixed fields (layout.c), or
+ * checks that separately): the end of the fixed fields (layout_tables.h), or
  * more where a part of the rest is always there.  8 for unknown types.
  */
 size_t pd_record_min_size(uint32_t type)

@@ -2,7 +2,7 @@
 /*
  * record.c - typed decoding of every record layout but SAMPLE (sample.c).
  *
- * The fixed fields of each type are read where layout.c places them
+ * The fixed fields of each type are read where layout_tables.h places them
  * (docs/perf-data-format.md §6.3 to §6.5), with byte-order aware loads;
  * nothing is converted in place.  What follows them is decoded here by
  * type, because its layout depends on the data (counts, misc bits,
@@ -15,7 +15,7 @@
  * do not.
  */
 #include "decode.h"
-#include "layout.h"
+#include "layout_tables.h"
 
 #define ALIGN8(x)	PD_ALIGN((uint64_t)(x), 8)
 #define ALIGN64(x)	PD_ALIGN((uint64_t)(x), 64)
@@ -158,45 +158,68 @@ static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char *
  * the record's minimum size, which is never less than the end of the
  * fields.  A number (2, 4 or 8 bytes) has a member of its size in the file
  * (tests/test_record.c checks the tables): one load and one store.
+ * This is one field of the table into its member.
  */
-static int fields(struct rctx *c, const struct pd_layout *l)
+static inline __attribute__((always_inline)) int field(struct rctx *c, const struct pd_field *f)
 {
-	const struct pd_field *f, *end = pd_layout_fields_stop(l);
-	uint8_t *base = (uint8_t *)c->rec;
+	const uint8_t *src = c->p + f->off;
+	uint8_t *m = (uint8_t *)c->rec + f->member;
 	const char *str;
 	uint64_t v64;
 	uint32_t v32;
 	uint16_t v16;
 
-	for (f = l->fields; f < end; f++) {
-		const uint8_t *src = c->p + f->off;
-		uint8_t *m = base + f->member;
-
-		if (!pd_field_is_number(f)) {
-			if (f->kind == PD_FK_BYTES) {
-				memcpy(m, src, f->size);
-			} else if (f->kind == PD_FK_STR) {
-				if (str_fixed(c, f->off, f->size, &str))
-					return PD_STATUS_MALFORMED;
-				memcpy(m, &str, sizeof(str));
-			}
-			continue;
+	if (!pd_field_is_number(f)) {
+		if (f->kind == PD_FK_BYTES) {
+			memcpy(m, src, f->size);
+		} else if (f->kind == PD_FK_STR) {
+			if (str_fixed(c, f->off, f->size, &str))
+				return PD_STATUS_MALFORMED;
+			memcpy(m, &str, sizeof(str));
 		}
-		switch (f->size) {
-		case 8:
-			v64 = pd_ld64(src, c->swap);
-			memcpy(m, &v64, 8);
-			break;
-		case 4:
-			v32 = pd_ld32(src, c->swap);
-			memcpy(m, &v32, 4);
-			break;
-		default:	/* 2 */
-			v16 = pd_ld16(src, c->swap);
-			memcpy(m, &v16, 2);
-			break;
-		}
+		return 0;
 	}
+	switch (f->size) {
+	case 8:
+		v64 = pd_ld64(src, c->swap);
+		memcpy(m, &v64, 8);
+		break;
+	case 4:
+		v32 = pd_ld32(src, c->swap);
+		memcpy(m, &v32, 4);
+		break;
+	default:	/* 2 */
+		v16 = pd_ld16(src, c->swap);
+		memcpy(m, &v16, 2);
+		break;
+	}
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int fields(struct rctx *c, const struct pd_layout *l)
+{
+	const struct pd_field *f, *end = pd_layout_fields_stop(l);
+
+	for (f = l->fields; f < end; f++)
+		if (field(c, f))
+			return PD_STATUS_MALFORMED;
+	return 0;
+}
+
+/*
+ * The same for a constant layout: unrolled (the tables have at most 16
+ * fields), each field is read from the table at build time and becomes a
+ * load and a store.
+ */
+static inline __attribute__((always_inline)) int fields_unrolled(struct rctx *c,
+								 const struct pd_layout *l)
+{
+	const struct pd_field *f, *end = pd_layout_fields_stop(l);
+
+#pragma GCC unroll 16
+	for (f = l->fields; f < end; f++)
+		if (field(c, f))
+			return PD_STATUS_MALFORMED;
 	return 0;
 }
 
@@ -906,11 +929,11 @@ static int dec_sp_tracing_data(struct rctx *c)
 }
 
 /* What follows the fixed fields where its layout depends on the data. */
-static int rest(struct rctx *c, const struct pd_layout *l)
+static int rest(struct rctx *c, const struct pd_layout *l, uint32_t type)
 {
 	struct pd_record *rec = c->rec;
 
-	switch (rec->type) {
+	switch (type) {
 	case PD_REC_READ:
 		return dec_read(c);
 	case PD_REC_MMAP2:
@@ -978,14 +1001,15 @@ static int rest(struct rctx *c, const struct pd_layout *l)
 	}
 }
 
-static int dispatch(struct rctx *c, const struct pd_layout *l)
+static inline __attribute__((always_inline)) int
+dispatch(struct rctx *c, const struct pd_layout *l, uint32_t type, bool constant)
 {
 	const char *str;
 	int ret;
 
 	if (!l)
 		return 0;	/* unknown types: nothing to decode */
-	ret = fields(c, l);
+	ret = constant ? fields_unrolled(c, l) : fields(c, l);
 	if (ret)
 		return ret;
 	switch (l->rest) {
@@ -998,19 +1022,21 @@ static int dispatch(struct rctx *c, const struct pd_layout *l)
 			memcpy((uint8_t *)c->rec + l->str_member, &str, sizeof(str));
 		return ret;
 	default:
-		return rest(c, l);
+		return rest(c, l, type);
 	}
 }
 
 /*
- * Out of line from pd_record_decode(), so that the samples, nearly every
- * record, do not pay for setting up this function's frame.
+ * A record of `type` (rec->type) with its layout; inline in
+ * decode_other(), once for each of the frequent types with their type
+ * and layout constants (the fields read without the loop over the table,
+ * the union's size and the minimum known) and once for the others.
  */
-static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct pd_record *rec,
-						  const struct pd_event *ev,
-						  struct pd_diag_sink *sink)
+static inline __attribute__((always_inline)) int
+decode_layout(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
+	      struct pd_diag_sink *sink, uint32_t type, const struct pd_layout *layout,
+	      bool constant)
 {
-	const struct pd_layout *layout = pd_record_layout(rec->type);
 	size_t len = rec->raw_len, min;
 	bool trailer = false;
 	struct rctx c;
@@ -1031,7 +1057,7 @@ static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct p
 	c.check_tail = true;
 
 	/* Kernel records end with the sample_id trailer of their event. */
-	if (rec->type < PD_REC_KERNEL_MAX) {
+	if (type < PD_REC_KERNEL_MAX) {
 		if (!ev)
 			c.check_tail = false;
 		else
@@ -1063,10 +1089,38 @@ static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct p
 		c.end = len - ev->id_hdr_size;
 	}
 
-	ret = dispatch(&c, layout);
+	ret = dispatch(&c, layout, type, constant);
 	if (ret == 0)
 		rec->decoded = true;
 	return ret;
+}
+
+/*
+ * Out of line from pd_record_decode(), so that the samples, nearly every
+ * record, do not pay for setting up this function's frame.  The types
+ * taken apart are those of every recording's process tree and maps.
+ */
+static __attribute__((noinline)) int decode_other(struct pd_decoder *d, struct pd_record *rec,
+						  const struct pd_event *ev,
+						  struct pd_diag_sink *sink)
+{
+	switch (rec->type) {
+	case PD_REC_MMAP2:
+		return decode_layout(d, rec, ev, sink, PD_REC_MMAP2, PD_KERNEL_LAYOUT(MMAP2),
+				     true);
+	case PD_REC_COMM:
+		return decode_layout(d, rec, ev, sink, PD_REC_COMM, PD_KERNEL_LAYOUT(COMM),
+				     true);
+	case PD_REC_FORK:
+		return decode_layout(d, rec, ev, sink, PD_REC_FORK, PD_KERNEL_LAYOUT(FORK),
+				     true);
+	case PD_REC_EXIT:
+		return decode_layout(d, rec, ev, sink, PD_REC_EXIT, PD_KERNEL_LAYOUT(EXIT),
+				     true);
+	default:
+		return decode_layout(d, rec, ev, sink, rec->type, pd_layout_of(rec->type),
+				     false);
+	}
 }
 
 int pd_record_decode(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,

@@ -3,10 +3,10 @@
  * swap.c - records and feature payloads of the opposite byte order to
  * host order (layouts: docs/perf-data-format.md §5, §6, §7, §11).
  *
- * The fixed fields of a record are reversed by their widths as layout.c
- * describes them; what follows them is converted here by type, because
- * its layout depends on the data: counts, misc bits, update types,
- * versions, and for SAMPLE the event's sample_type and read_format.
+ * The fixed fields of a record are reversed by their widths as
+ * layout_tables.h describes them; what follows them is converted here by
+ * type, because its layout depends on the data: counts, misc bits, update
+ * types, versions, and for SAMPLE the event's sample_type and read_format.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -376,7 +376,7 @@ static void sw_cpu_map(struct sw *s)
 }
 
 /*
- * The fixed fields of a layout (layout.c) that start in [from, to), by
+ * The fixed fields of a layout (layout_tables.h) that start in [from, to), by
  * their widths; the cursor is at the first of them.  A run of numbers of
  * one width converts whole or not at all.  Bytes, strings and padding
  * stay as they are: a number after them checks that they fit.

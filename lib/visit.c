@@ -5,9 +5,9 @@
  *
  * This is the one place that says which fields a record shows, in which
  * order and under which condition: the fixed fields of each type as
- * layout.c describes them, then the rest, which depends on the data;
- * dump, the CSV records table, to-json --full, to-proto's events and the
- * unit tests see records through it.  The same holds for the decoded
+ * layout_tables.h describes them, then the rest, which depends on the
+ * data; dump, the CSV records table, to-json --full, to-proto's events
+ * and the unit tests see records through it.  The same holds for the decoded
  * features (feature.c): the JSON form of info and to-json --full is a
  * sink of their walk.  It knows nothing of any output format: where
  * outputs must differ, a flag describes the field and the sink decides.
