@@ -78,6 +78,9 @@ struct loc_slot {
 	uint32_t id;		/* 0: free slot */
 };
 
+/* direct-mapped cache of comm string indexes (comm_idx()) */
+#define COMM_SLOTS	1024
+
 /* in a location's key: an unwound frame's, whose lines are perf's inline frames */
 #define LOC_UNWOUND	0x80000000u
 
@@ -183,9 +186,15 @@ struct pp_prof {
 	struct zspill *zs;		/* the spilled samples encoded and deflated */
 	struct pd_frame_cache *fc;	/* resolved frames: location ids */
 	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
-	/* last comm seen and its string index: consecutive samples repeat it */
-	const char *last_comm;
-	uint64_t last_comm_idx;
+	/*
+	 * String indexes of comms by their pointer: the machine interns its
+	 * comms for its lifetime, so one pointer is one string, and samples
+	 * of the threads running at a time repeat a few of them.
+	 */
+	struct comm_slot {
+		const char *comm;
+		uint64_t idx;
+	} comm_cache[COMM_SLOTS];
 	struct pp_ev *ev;
 	size_t nr_ev;
 	uint64_t samples, first_time, last_time;
@@ -659,14 +668,18 @@ static bool stack_eq(const void *item, const void *key)
 
 static int64_t comm_idx(struct pp_prof *p, const char *comm)
 {
+	struct comm_slot *cs;
 	int64_t i;
 
-	if (comm == p->last_comm && comm)
-		return (int64_t)p->last_comm_idx;
+	if (!comm)
+		return str_idx(p, comm);
+	cs = &p->comm_cache[hash_ptr(comm, 0) % COMM_SLOTS];
+	if (cs->comm == comm)
+		return (int64_t)cs->idx;
 	i = str_idx(p, comm);
 	if (i >= 0) {
-		p->last_comm = comm;
-		p->last_comm_idx = (uint64_t)i;
+		cs->comm = comm;
+		cs->idx = (uint64_t)i;
 	}
 	return i;
 }
