@@ -65,6 +65,11 @@ static int pprof_record(struct drv *d, void *w, const struct pd_record *rec)
 	/* a sample without its attr has no event: nothing to charge it to */
 	if (rec->type != PD_REC_SAMPLE || !rec->decoded || rec->event_index < 0)
 		return 0;
+	/* without PERF_SAMPLE_READ a sample is its only member (pd_members_next()) */
+	if (!(rec->u.sample.sample_type & PD_SAMPLE_READ) && rec->event) {
+		ret = pp_sample(pw->p, rec, rec->event_index, rec->u.sample.period);
+		return ret ? pprof_err(ret) : 0;
+	}
 	/* the samples perf makes of it: one per member for leader sampling */
 	while ((ret = pd_members_next(pw->members, rec, &pos, &mbr)) > 0) {
 		ret = pp_sample(pw->p, rec, mbr.event_index, mbr.period);
