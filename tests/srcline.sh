@@ -208,9 +208,9 @@ chains() {
 		print out }' |
 	sed 's/^0x0*\([0-9a-f]\)/\1/' | sort -u > "$name.a2l.chains"
 	# a frame without any line has no positions in either
-	# at most 17 positions (PD_SYM_MAX_INLINE + 1), the innermost ones
+	# at most 65 positions (PD_SYM_MAX_INLINE + 1), the innermost ones
 	sed -e 's/|??:0;$//' -e 's/|??:0;[^|]*$//' "$name.a2l.chains" |
-		awk -F'|' -v OFS='|' 'NF > 18 { NF = 18 } { print }' > "$name.a2l.chains2"
+		awk -F'|' -v OFS='|' 'NF > 66 { NF = 66 } { print }' > "$name.a2l.chains2"
 	if [ "$only" = positions ]; then
 		sed -i 's/;[^|]*//g' "$name.a2l.chains2" "$name.ours.chains"
 	fi

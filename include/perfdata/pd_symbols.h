@@ -159,7 +159,7 @@ struct pd_sym_srcpos {
 	unsigned int line;
 };
 
-#define PD_SYM_MAX_INLINE 16
+#define PD_SYM_MAX_INLINE 64
 
 struct pd_sym_srcline {
 	unsigned int nr;	/* 0: no line information */
