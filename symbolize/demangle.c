@@ -4,7 +4,8 @@
  *
  * perf 6.1 (Debian build) demangles with libiberty and no options, which
  * prints the qualified name without parameter list or return type:
- * _ZN2ns4overEl -> ns::over.  libiberty is not a shared library on Debian,
+ * _ZN2ns4overEl -> ns::over.  Rust names are tried first, as libiberty
+ * does (demangle_rust.c).  libiberty is not a shared library on Debian,
  * so the demangler of libstdc++ (__cxa_demangle, looked up at run time so
  * that nothing is linked when no C++ runtime is installed) produces the
  * full signature and the parameters and return type are cut off here.
@@ -98,8 +99,12 @@ char *pd_demangle(const char *name)
 	char *out;
 	int status = 0;
 
-	if (name[0] != '_' || name[1] != 'Z')
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
+	/* libiberty tries Rust first: a legacy Rust name is C++ too */
+	out = pd_demangle_rust(name);
+	if (out || name[1] == 'R')
+		return out;
 	fn = cxa();
 	if (!fn)
 		return NULL;

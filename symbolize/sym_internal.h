@@ -336,8 +336,10 @@ void pd_kallsyms_prefetch_free(struct pd_kallsyms_prefetch *p);
 /* perf map (/tmp/perf-PID.map) into d->syms; returns symbols or -1. */
 long pd_perfmap_load(int fd, struct pd_symtab *t);
 
-/* demangle.c: perf 6.1's C++ names (no parameters); NULL if not C++ */
+/* demangle.c: perf 6.1's C++ and Rust names (no parameters); NULL if neither */
 char *pd_demangle(const char *name);
+/* demangle_rust.c: a legacy or v0 Rust name as perf 6.1 prints it, or NULL */
+char *pd_demangle_rust(const char *name);
 
 /* dwarf_lines.c */
 /*

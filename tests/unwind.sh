@@ -33,6 +33,10 @@
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
 #    with and without inline frames;
+#  - a Rust program (where rustc is installed): legacy and v0 mangled
+#    names demangled as perf's libiberty does, inline frames nested
+#    deeper than sixteen levels; every frame, with and without inline
+#    frames, and the folded stacks against perf's;
 #  - i386: the C program built with -m32, against perf where perf can
 #    unwind a 32-bit process, else against gdb on a core of each sample
 #    (tests/unwind/i386cores.py, gdbstacks.py); a part that cannot run
@@ -298,6 +302,44 @@ if record uwexec ./uwexec.sh 100000000; then
 		fail "uwexec: no unwound frame reaches __libc_start_call_main"
 else
 	sk "perf record of a program exec'd by a shell script failed: $(tail -1 uwexec.err)"
+fi
+
+# Rust (when rustc is installed): legacy and v0 mangled names as perf's
+# libiberty demangles them, and inline frames nested deeper than sixteen
+# levels (the standard library's).  Every frame with and without inline
+# frames and the folded stacks, counted with the others.
+if ! command -v rustc > /dev/null 2>&1; then
+	sk "rustc not found: the Rust program is not compared"
+elif ! rustc -O -g -C force-frame-pointers=no -o uwrust "$SRC/uwrust.rs" > rustc.err 2>&1; then
+	sk "rustc cannot build uwrust.rs: $(tail -1 rustc.err)"
+elif ! record uwrust ./uwrust 4; then
+	sk "perf record of uwrust failed: $(tail -1 uwrust.err)"
+else
+	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > uwrust.script
+	keys < uwrust.script > uwrust.perf
+	"$PERFSYM" --no-inline uwrust.data 2> /dev/null | keys > uwrust.mine
+	compare "uwrust (Rust)" uwrust.perf uwrust.mine
+	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso 2> /dev/null > uwrust.iscript
+	keys < uwrust.iscript > uwrust.iperf
+	"$PERFSYM" uwrust.data 2> /dev/null > uwrust.isym
+	keys < uwrust.isym > uwrust.imine
+	n=$(wc -l < uwrust.iperf)
+	d=$(diff uwrust.iperf uwrust.imine | grep -c '^<')
+	itotal=$((itotal + n))
+	ibad=$((ibad + d))
+	echo "unwind.sh: uwrust with inline frames: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff uwrust.iperf uwrust.imine | head -6 | sed 's/^/    /'
+	fold_script < uwrust.script | sort > uwrust.pfold
+	"$PERFCONV" to-csv --no-inline --table folded uwrust.data 2> /dev/null | sort > uwrust.cfold
+	set -- $(fold_agree uwrust.pfold uwrust.cfold)
+	ftotal=$((ftotal + $1))
+	fbad=$((fbad + $2))
+	echo "unwind.sh: uwrust folded: $1 samples, $2 folded differently"
+	grep -q "^uwrust .* uwrust::fill (" uwrust.mine ||
+		fail "uwrust: no demangled frame of uwrust::fill"
+	deepest=$(awk '/ \(inlined\)$/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }' uwrust.isym)
+	[ "$deepest" -gt 16 ] ||
+		echo "unwind.sh: note: uwrust: no frame with more than 16 inline frames ($deepest)"
 fi
 
 # the deep recursion ends where perf ends it (127 frames), the signal
