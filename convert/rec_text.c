@@ -206,30 +206,6 @@ static void put_regs(struct out_buf *b, const char *prefix, const struct pd_regs
 		put_u64_list(b, prefix, r->regs, r->nr, true);
 }
 
-void rec_text_attr(struct out_buf *b, const struct pd_attr *a)
-{
-	const char *tn = pd_attr_type_name(a->type);
-	char buf[512];
-
-	rec_text_key(b, "attr_type");
-	if (tn)
-		rec_text_s(b, tn);
-	else
-		rec_text_u64(b, a->type);
-	rec_text_kv_x(b, "config", a->config);
-	rec_text_kv_u(b, a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period", a->sample_period);
-	rec_text_key(b, "sample_type");
-	rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->sample_type, pd_sample_bit_name, "|"));
-	rec_text_key(b, "read_format");
-	rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->read_format, pd_read_format_bit_name, "|"));
-	rec_text_kv_x(b, "flags", a->flags);
-	if (a->branch_sample_type) {
-		rec_text_key(b, "branch_sample_type");
-		rec_text_s(b, cli_format_bits(buf, sizeof(buf), a->branch_sample_type,
-					 pd_branch_sample_bit_name, "|"));
-	}
-}
-
 /* ---- the sink of the record walk (pd_visit.h) ---- */
 
 /*
@@ -303,7 +279,7 @@ static inline void sink_key(struct text_sink *ts, const char *name, unsigned int
 		/* the common case, a value in a list (callchains) */
 		if (lv->is_list) {
 			if (lv->count++)
-				out_buf_c(b, ',');
+				out_buf_c(b, lv->flags & PD_VF_BITS ? '|' : ',');
 			return;
 		}
 		sink_key_nested(ts, name);
@@ -505,13 +481,18 @@ static void sink_push(struct text_sink *ts, bool is_list, unsigned int flags)
 	ts->depth++;
 }
 
+/*
+ * A list left out (PD_VF_DETAIL) is an attr's names of bits, which carry
+ * the list's flags: none of them shows either.
+ */
 static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 {
 	struct text_sink *ts = ctx;
 
-	if (!(flags & PD_VF_AS_FIELDS)) {
+	if (!(flags & (PD_VF_AS_FIELDS | PD_VF_DETAIL))) {
 		sink_key(ts, name, flags);
-		out_buf_c(ts->b, '[');
+		if (!(flags & PD_VF_BITS))
+			out_buf_c(ts->b, '[');
 	}
 	sink_push(ts, true, flags);
 }
@@ -519,10 +500,14 @@ static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 static void sink_list_end(void *ctx)
 {
 	struct text_sink *ts = ctx;
+	const struct text_level *lv = &ts->lv[--ts->depth];
 
-	ts->depth--;
-	if (!(ts->lv[ts->depth].flags & PD_VF_AS_FIELDS))
+	if (lv->flags & (PD_VF_AS_FIELDS | PD_VF_DETAIL))
+		return;
+	if (!(lv->flags & PD_VF_BITS))
 		out_buf_c(ts->b, ']');
+	else if (!lv->count)
+		out_buf_c(ts->b, '0');	/* no bit set */
 }
 
 static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
@@ -587,11 +572,12 @@ static void sink_branch_stack(void *ctx, const struct pd_sample *s)
 		put_u64_list(b, "branch_counters", s->branch_counters, s->branch_nr, true);
 }
 
+static const struct pd_visit_ops text_sink_ops;
+
+/* an attr's fields are fields of the record: " attr_type=... config=..." */
 static void sink_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
-	struct text_sink *ts = ctx;
-
-	rec_text_attr(ts->b, attr);
+	pd_attr_visit(attr, &text_sink_ops, ctx);
 }
 
 static void sink_feature(void *ctx, const struct pd_rec_header_feature *hf)
@@ -623,6 +609,13 @@ static const struct pd_visit_ops text_sink_ops = {
 	.feature = sink_feature,
 	.hex_list = sink_hex_list,
 };
+
+void rec_text_attr(struct out_buf *b, const struct pd_attr *a)
+{
+	struct text_sink ts = { .b = b, .prefix = "" };
+
+	pd_attr_visit(a, &text_sink_ops, &ts);
+}
 
 void rec_text_fields(struct out_buf *b, const struct pd_record *rec, unsigned int opts)
 {

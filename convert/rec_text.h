@@ -45,7 +45,7 @@ enum rec_text_opts {
  */
 void rec_text_fields(struct out_buf *b, const struct pd_record *rec, unsigned int opts);
 
-/* An attr: attr_type, config, sample_period/freq, sample_type, ... */
+/* An attr's summary (pd_attr_visit()): attr_type, config, sample_period/freq, sample_type, ... */
 void rec_text_attr(struct out_buf *b, const struct pd_attr *a);
 
 /* ---- the pieces, for the lines around records (dump's header) ---- */

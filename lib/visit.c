@@ -9,7 +9,8 @@
  * data; dump, the CSV records table, to-json --full, to-proto's events
  * and the unit tests see records through it.  The same holds for the decoded
  * features (feature.c): the JSON form of info and to-json --full is a
- * sink of their walk.  It knows nothing of any output format: where
+ * sink of their walk, and so are the event attrs of info, dump and the
+ * JSON documents (pd_attr_visit()).  It knows nothing of any output format: where
  * outputs must differ, a flag describes the field and the sink decides.
  */
 #include <string.h>
@@ -660,6 +661,110 @@ void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_op
 		uf(w, "cpu_res", sid->cpu_res, PD_VF_DETAIL);
 	}
 	obj_end(w);
+}
+
+/* ---- perf_event_attr ---- */
+
+/*
+ * The names of the bits set in v but those of `leave_out`, as a list of
+ * syms; a bit without a name is "bitN".  The list's flags go to each
+ * name too, so that a sink drops a list it leaves out without tracking it.
+ */
+static void bit_names(const struct walk *w, const char *name, uint64_t v, uint64_t leave_out,
+		      const char *(*bit_name)(unsigned int bit), unsigned int flags)
+{
+	unsigned int bit;
+
+	flags |= PD_VF_BITS;
+	list_begin(w, name, flags);
+	for (bit = 0; bit < 64; bit++) {
+		const char *n;
+		char unnamed[8];
+
+		if (!(v >> bit & 1) || (leave_out >> bit & 1))
+			continue;
+		n = bit_name(bit);
+		if (!n) {
+			size_t i = 3;
+
+			memcpy(unnamed, "bit", 3);
+			if (bit >= 10)
+				unnamed[i++] = (char)('0' + bit / 10);
+			unnamed[i++] = (char)('0' + bit % 10);
+			unnamed[i] = '\0';
+			n = unnamed;
+		}
+		w->ops->sym(w->ctx, NULL, n, 1ULL << bit, flags);
+	}
+	list_end(w);
+}
+
+/*
+ * A mask: its value, then the names of its bits under name_names; a
+ * summary shows the names alone, under the mask's name, and leaves out
+ * an empty one where it is rare enough (`when_zero` false) to be noise.
+ */
+static void mask(const struct walk *w, const char *name, const char *name_names, uint64_t v,
+		 const char *(*bit_name)(unsigned int bit), bool when_zero)
+{
+	w->ops->hex(w->ctx, name, v, PD_VF_DETAIL | PD_VF_BITS);
+	bit_names(w, name_names, v, 0, bit_name, PD_VF_DETAIL);
+	if (v || when_zero)
+		bit_names(w, name, v, 0, bit_name, PD_VF_SUMMARY);
+}
+
+static void ud(const struct walk *w, const char *name, uint64_t v)
+{
+	w->ops->u64(w->ctx, name, v, PD_VF_DETAIL);
+}
+
+static void xd(const struct walk *w, const char *name, uint64_t v)
+{
+	w->ops->hex(w->ctx, name, v, PD_VF_DETAIL);
+}
+
+/*
+ * In the order of the struct.  The summary is the attr's identity and
+ * what decides the layout of its records: type, config, period or
+ * frequency, the sample_type and read_format bits, the flags word, and
+ * the branch_sample_type bits when there are any.
+ */
+void pd_attr_visit(const struct pd_attr *a, const struct pd_visit_ops *ops, void *ctx)
+{
+	const struct walk wk = { .ops = ops, .ctx = ctx }, *w = &wk;
+	const char *type_name = pd_attr_type_name(a->type);
+
+	ud(w, "type", a->type);
+	w->ops->str(w->ctx, "type_name", type_name, SIZE_MAX, PD_VF_DETAIL);
+	w->ops->sym(w->ctx, "attr_type", type_name, a->type, PD_VF_SUMMARY);
+	ud(w, "size", a->size);
+	x(w, "config", a->config);
+	u(w, a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period", a->sample_period);
+	mask(w, "sample_type", "sample_type_names", a->sample_type, pd_sample_bit_name, true);
+	mask(w, "read_format", "read_format_names", a->read_format, pd_read_format_bit_name, true);
+	/* precise_ip is a 2-bit number, not two flags */
+	w->ops->hex(w->ctx, "flags", a->flags, PD_VF_BITS);
+	bit_names(w, "flag_names", a->flags, PD_ATTR_PRECISE_IP_MASK, pd_attr_flag_name,
+		  PD_VF_DETAIL);
+	ud(w, "precise_ip", pd_attr_precise_ip(a));
+	ud(w, "wakeup", a->wakeup_events);
+	ud(w, "bp_type", a->bp_type);
+	xd(w, "config1", a->config1);
+	xd(w, "config2", a->config2);
+	mask(w, "branch_sample_type", "branch_sample_type_names", a->branch_sample_type,
+	     pd_branch_sample_bit_name, false);
+	xd(w, "sample_regs_user", a->sample_regs_user);
+	ud(w, "sample_stack_user", a->sample_stack_user);
+	w->ops->i64(w->ctx, "clockid", a->clockid, PD_VF_DETAIL);
+	xd(w, "sample_regs_intr", a->sample_regs_intr);
+	ud(w, "aux_watermark", a->aux_watermark);
+	ud(w, "sample_max_stack", a->sample_max_stack);
+	ud(w, "reserved_2", a->reserved_2);
+	ud(w, "aux_sample_size", a->aux_sample_size);
+	xd(w, "aux_action", a->aux_action);
+	xd(w, "sig_data", a->sig_data);
+	xd(w, "config3", a->config3);
+	xd(w, "config4", a->config4);
 }
 
 /* ---- header features ---- */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_visit.c - pd_record_visit(), pd_sample_id_visit() and
- * pd_feature_visit(): the exact sequence of callbacks, names, values and
- * flags for records and features built by hand (and one feature decoded
- * from its bytes).
+ * test_visit.c - pd_record_visit(), pd_sample_id_visit(),
+ * pd_feature_visit() and pd_attr_visit(): the exact sequence of callbacks,
+ * names, values and flags for records, features and attrs built by hand
+ * (and one feature and one attr decoded from their bytes).
  *
  * A recording sink writes one line per callback:
  *	u NAME=VALUE/FLAGS   i, x, s, f (flag), y (sym), r (real), b (bytes)
@@ -705,6 +705,140 @@ static void test_feature_objects(void)
 	CU_ASSERT_STRING_EQUAL(walk_feature(&f, PD_FEAT_SP_FILE), "[ FILE/0\n]\n");
 }
 
+static const char *walk_attr(const struct pd_attr *a)
+{
+	trace_len = 0;
+	trace[0] = '\0';
+	pd_attr_visit(a, &rec_ops, NULL);
+	return trace;
+}
+
+/*
+ * Every field in the order of the struct; a mask as hex, its names as a
+ * detail and as the summary's list, unnamed bits as bitN, precise_ip as a
+ * number out of the flag names, an empty branch_sample_type out of the
+ * summary.
+ */
+static void test_attr_fields(void)
+{
+	struct pd_attr a;
+	char expect[4096];
+	const unsigned int d = PD_VF_DETAIL, sm = PD_VF_SUMMARY;
+	const unsigned int dm = PD_VF_DETAIL | PD_VF_BITS, sb = PD_VF_SUMMARY | PD_VF_BITS;
+
+	memset(&a, 0, sizeof(a));
+	a.type = 0;
+	a.size = 136;
+	a.config = 1;
+	a.sample_period = 4000;
+	a.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_PERIOD | 1ULL << 40;
+	a.flags = PD_ATTR_DISABLED | PD_ATTR_FREQ | 2ULL << PD_ATTR_PRECISE_IP_SHIFT | 1ULL << 45;
+	a.wakeup_events = 7;
+	a.config1 = 0x11;
+	a.config2 = 0x22;
+	a.sample_regs_user = 0xff;
+	a.sample_stack_user = 8192;
+	a.clockid = -1;
+	a.sample_max_stack = 127;
+	a.aux_action = 3;
+	a.sig_data = 0xdead;
+	a.config3 = 0x33;
+	a.config4 = 0x44;
+	snprintf(expect, sizeof(expect),
+		 "u type=0/%x\n"
+		 "s type_name=HARDWARE/%x\n"
+		 "y attr_type=HARDWARE,0/%x\n"
+		 "u size=136/%x\n"
+		 "x config=1/0\n"
+		 "u sample_freq=4000/0\n"
+		 "x sample_type=10000000103/%x\n"
+		 "[ sample_type_names/%x\n"
+		 "y -=IP,1/%x\n"
+		 "y -=TID,2/%x\n"
+		 "y -=PERIOD,256/%x\n"
+		 "y -=bit40,1099511627776/%x\n"
+		 "]\n"
+		 "[ sample_type/%x\n"
+		 "y -=IP,1/%x\n"
+		 "y -=TID,2/%x\n"
+		 "y -=PERIOD,256/%x\n"
+		 "y -=bit40,1099511627776/%x\n"
+		 "]\n"
+		 "x read_format=0/%x\n"
+		 "[ read_format_names/%x\n"
+		 "]\n"
+		 "[ read_format/%x\n"
+		 "]\n"
+		 "x flags=200000010401/%x\n"
+		 "[ flag_names/%x\n"
+		 "y -=disabled,1/%x\n"
+		 "y -=freq,1024/%x\n"
+		 "y -=bit45,35184372088832/%x\n"
+		 "]\n"
+		 "u precise_ip=2/%x\n"
+		 "u wakeup=7/%x\n"
+		 "u bp_type=0/%x\n"
+		 "x config1=11/%x\n"
+		 "x config2=22/%x\n"
+		 "x branch_sample_type=0/%x\n"
+		 "[ branch_sample_type_names/%x\n"
+		 "]\n"
+		 "x sample_regs_user=ff/%x\n"
+		 "u sample_stack_user=8192/%x\n"
+		 "i clockid=-1/%x\n"
+		 "x sample_regs_intr=0/%x\n"
+		 "u aux_watermark=0/%x\n"
+		 "u sample_max_stack=127/%x\n"
+		 "u reserved_2=0/%x\n"
+		 "u aux_sample_size=0/%x\n"
+		 "x aux_action=3/%x\n"
+		 "x sig_data=dead/%x\n"
+		 "x config3=33/%x\n"
+		 "x config4=44/%x\n",
+		 d, d, sm, d,
+		 dm, dm, dm, dm, dm, dm, sb, sb, sb, sb, sb,
+		 dm, dm, sb,
+		 PD_VF_BITS, dm, dm, dm, dm,
+		 d, d, d, d, d, dm, dm,
+		 d, d, d, d, d, d, d, d, d, d, d, d);
+	CU_ASSERT_STRING_EQUAL(walk_attr(&a), expect);
+}
+
+/*
+ * From the 80 bytes of a VER2 attr: a type without a name (a PMU's) has
+ * NULL for a name, the fields past the attr's size are zero, and a
+ * branch_sample_type with bits set is in the summary.
+ */
+static void test_attr_decoded(void)
+{
+	uint8_t p[80];
+	struct pd_attr a;
+	char want[256];
+
+	memset(p, 0, sizeof(p));
+	p[0] = 9;			/* type */
+	p[4] = sizeof(p);		/* size */
+	p[16] = 0xe8;			/* sample_period 1000 */
+	p[17] = 0x03;
+	p[24] = 0x01;			/* sample_type IP */
+	p[72] = 0x05;			/* branch_sample_type USER|HV */
+	memset(&a, 0xa5, sizeof(a));
+	pd_attr_decode(p, sizeof(p), false, &a);
+	walk_attr(&a);
+	snprintf(want, sizeof(want), "s type_name=(null)/%x\ny attr_type=-,9/%x\n",
+		 PD_VF_DETAIL, PD_VF_SUMMARY);
+	CU_ASSERT_PTR_NOT_NULL(strstr(trace, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(trace, "u sample_period=1000/0\n"));
+	snprintf(want, sizeof(want), "[ branch_sample_type/%x\ny -=USER,1/%x\ny -=HV,4/%x\n]\n",
+		 PD_VF_SUMMARY | PD_VF_BITS, PD_VF_SUMMARY | PD_VF_BITS,
+		 PD_VF_SUMMARY | PD_VF_BITS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(trace, want));
+	snprintf(want, sizeof(want), "x sample_regs_user=0/%x\n", PD_VF_DETAIL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(trace, want));
+	snprintf(want, sizeof(want), "x config4=0/%x\n", PD_VF_DETAIL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(trace, want));
+}
+
 int pd_test_register_visit(void)
 {
 	CU_pSuite s = CU_add_suite("visit", NULL, NULL);
@@ -719,7 +853,11 @@ int pd_test_register_visit(void)
 			 test_feature_scalars) ||
 	    !CU_add_test(s, "feature decoded from its bytes", test_feature_decoded) ||
 	    !CU_add_test(s, "feature objects and lists, detail and summary flags",
-			 test_feature_objects))
+			 test_feature_objects) ||
+	    !CU_add_test(s, "attr fields, masks and their names, detail and summary",
+			 test_attr_fields) ||
+	    !CU_add_test(s, "attr decoded from its bytes: unnamed type, zero tail",
+			 test_attr_decoded))
 		return -1;
 	return 0;
 }

@@ -111,85 +111,9 @@ static json_t *jhexbytes(const uint8_t *p, size_t n)
 	return json_string(buf);
 }
 
-static json_t *bits(uint64_t v, const char *(*name)(unsigned int bit))
-{
-	json_t *a = json_array();
-	unsigned int b;
-
-	for (b = 0; b < 64; b++) {
-		const char *n;
-		char buf[16];
-
-		if (!(v & (1ULL << b)))
-			continue;
-		n = name(b);
-		if (!n) {
-			snprintf(buf, sizeof(buf), "bit%u", b);
-			n = buf;
-		}
-		json_array_append_new(a, json_string(n));
-	}
-	return a;
-}
-
-json_t *json_attr(const struct pd_attr *a)
-{
-	json_t *o = json_object();
-	const char *tn = pd_attr_type_name(a->type);
-	json_t *fl = json_array();
-	unsigned int b;
-
-	json_put(o, "type", json_integer(a->type));
-	json_put(o, "type_name", tn ? json_string(tn) : json_null());
-	json_put(o, "size", json_integer(a->size));
-	json_put(o, "config", jx(a->config));
-	json_put(o, (a->flags & PD_ATTR_FREQ) ? "sample_freq" : "sample_period", json_u64(a->sample_period));
-	json_put(o, "sample_type", jx(a->sample_type));
-	json_put(o, "sample_type_names", bits(a->sample_type, pd_sample_bit_name));
-	json_put(o, "read_format", jx(a->read_format));
-	json_put(o, "read_format_names", bits(a->read_format, pd_read_format_bit_name));
-	json_put(o, "flags", jx(a->flags));
-	for (b = 0; b < 64; b++) {
-		const char *n;
-		char buf[16];
-
-		if (b == PD_ATTR_PRECISE_IP_SHIFT || b == PD_ATTR_PRECISE_IP_SHIFT + 1)
-			continue;	/* a 2-bit value: "precise_ip" below */
-		if (!(a->flags & (1ULL << b)))
-			continue;
-		n = pd_attr_flag_name(b);
-		if (!n) {
-			snprintf(buf, sizeof(buf), "bit%u", b);
-			n = buf;
-		}
-		json_array_append_new(fl, json_string(n));
-	}
-	json_put(o, "flag_names", fl);
-	json_put(o, "precise_ip", json_integer(pd_attr_precise_ip(a)));
-	json_put(o, "wakeup", json_integer(a->wakeup_events));
-	json_put(o, "bp_type", json_integer(a->bp_type));
-	json_put(o, "config1", jx(a->config1));
-	json_put(o, "config2", jx(a->config2));
-	json_put(o, "branch_sample_type", jx(a->branch_sample_type));
-	json_put(o, "branch_sample_type_names", bits(a->branch_sample_type, pd_branch_sample_bit_name));
-	json_put(o, "sample_regs_user", jx(a->sample_regs_user));
-	json_put(o, "sample_stack_user", json_integer(a->sample_stack_user));
-	json_put(o, "clockid", json_integer(a->clockid));
-	json_put(o, "sample_regs_intr", jx(a->sample_regs_intr));
-	json_put(o, "aux_watermark", json_integer(a->aux_watermark));
-	json_put(o, "sample_max_stack", json_integer(a->sample_max_stack));
-	json_put(o, "reserved_2", json_integer(a->reserved_2));
-	json_put(o, "aux_sample_size", json_integer(a->aux_sample_size));
-	json_put(o, "aux_action", jx(a->aux_action));
-	json_put(o, "sig_data", jx(a->sig_data));
-	json_put(o, "config3", jx(a->config3));
-	json_put(o, "config4", jx(a->config4));
-	return o;
-}
-
 /*
- * ---- feature values: a sink of the feature walk (pd_visit.h) that builds
- * the jansson value ----
+ * ---- feature values and attrs: a sink of the feature and attr walks
+ * (pd_visit.h) that builds the jansson value ----
  */
 
 /* deeper than any feature's value (CPU_DOMAIN_INFO: object, list, object, list, object) */
@@ -309,11 +233,7 @@ static void jb_obj_begin(void *ctx, const char *name, const char *flat, unsigned
 	jb_open(ctx, name, false, flags);
 }
 
-static void jb_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
-{
-	if (!jb_out(ctx, flags))
-		jb_put(ctx, "attr", json_attr(attr));
-}
+static void jb_attr(void *ctx, const struct pd_attr *attr, unsigned int flags);
 
 static const struct pd_visit_ops jbuild_ops = {
 	.u64 = jb_u64,
@@ -330,6 +250,24 @@ static const struct pd_visit_ops jbuild_ops = {
 	.obj_end = jb_close,
 	.attr = jb_attr,
 };
+
+static void jb_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
+{
+	if (jb_out(ctx, flags))
+		return;
+	jb_open(ctx, "attr", false, 0);
+	pd_attr_visit(attr, &jbuild_ops, ctx);
+	jb_close(ctx);
+}
+
+json_t *json_attr(const struct pd_attr *a)
+{
+	struct jbuild b = { 0 };
+
+	jb_open(&b, NULL, false, 0);
+	pd_attr_visit(a, &jbuild_ops, &b);
+	return b.root;
+}
 
 json_t *json_feature_value(const struct pd_features *f, unsigned int id, bool brief)
 {

@@ -26,7 +26,7 @@ json_t *json_u64(uint64_t v);
 /* Set o[k] to v (stolen), null when v is NULL (a failed allocation). */
 void json_put(json_t *o, const char *k, json_t *v);
 
-/* Every field of an attr, flags by name as well as the raw words. */
+/* Every field of an attr (pd_attr_visit()), masks by name as well as the raw words. */
 json_t *json_attr(const struct pd_attr *a);
 
 /*

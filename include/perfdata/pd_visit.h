@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_visit.h - one walk over the fields of a decoded record or header
- * feature.
+ * pd_visit.h - one walk over the fields of a decoded record, header
+ * feature or event attr.
  *
- * The field list of every record type and every feature (names, order,
- * kinds, the conditions under which a field is present) is written once,
- * in pd_record_visit() and pd_feature_visit(); every output that shows
- * records or features field by field is a sink of typed callbacks:
+ * The field list of every record type, every feature and the attr (names,
+ * order, kinds, the conditions under which a field is present) is written
+ * once, in pd_record_visit(), pd_feature_visit() and pd_attr_visit();
+ * every output that shows them field by field is a sink of typed
+ * callbacks:
  *
  *	static void my_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
  *	{ ... }
@@ -70,6 +71,13 @@ enum pd_visit_flags {
 	PD_VF_UNNAMED		= 1u << 8,
 	PD_VF_PAIR		= 1u << 9,
 	PD_VF_AS_FIELDS		= 1u << 10,
+	/*
+	 * A list: the names of the bits set in a mask, as syms, each with
+	 * the list's flags; a flat form shows them as A|B, or 0 when none.
+	 * A hex value: a mask whose names a list follows, which a form that
+	 * shows the names can leave out.
+	 */
+	PD_VF_BITS		= 1u << 11,
 };
 
 struct pd_visit_ops {
@@ -105,7 +113,10 @@ struct pd_visit_ops {
 	void (*read)(void *ctx, const char *name, const struct pd_read *rd);
 	void (*regs)(void *ctx, const char *name, const struct pd_regs *r);
 	void (*branch_stack)(void *ctx, const struct pd_sample *s);
-	/* an event's attr, named "attr"; flags PD_VF_DETAIL where a summary can do without */
+	/*
+	 * An event's attr, named "attr"; flags PD_VF_DETAIL where a summary
+	 * can do without.  pd_attr_visit() walks its fields.
+	 */
 	void (*attr)(void *ctx, const struct pd_attr *attr, unsigned int flags);
 	/* a HEADER_FEATURE payload (end markers never reach it) */
 	void (*feature)(void *ctx, const struct pd_rec_header_feature *hf);
@@ -132,6 +143,17 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 
 /* The fields of a sample_id trailer, as the object "sample_id" (flat "sid."). */
 void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_ops *ops, void *ctx);
+
+/*
+ * The fields of a perf_event_attr, in the order of the struct: the
+ * detailed form has every field, each mask as hex with the names of its
+ * bits beside it ("sample_type" and the list "sample_type_names"); the
+ * summary has attr_type, config, the period or frequency, the names of
+ * the sample_type, read_format and (when set) branch_sample_type bits
+ * under those names, and flags as hex.  Calls u64, i64, hex, str, sym,
+ * list_begin and list_end only.
+ */
+void pd_attr_visit(const struct pd_attr *a, const struct pd_visit_ops *ops, void *ctx);
 
 /*
  * The typed value of feature `id` of f, into ops: one value named by
