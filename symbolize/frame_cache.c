@@ -225,13 +225,21 @@ static inline uint64_t ent_key(const struct pd_sym_ip *e, uint64_t ubase, uint64
 	return base ? base | e->cpumode | (e->unwound ? MODE_UNWOUND : 0) : 0;
 }
 
-static inline uint32_t ent_slot(const struct pd_frame_cache *c, uint64_t ip, uint64_t key)
+#define KEY_MUL		0xff51afd7ed558ccdULL
+
+/* An entry's slot from its ip and its key times KEY_MUL. */
+static inline uint32_t ent_slot_km(uint64_t ip, uint64_t key_mul)
 {
-	uint64_t x = ip * 0x9e3779b97f4a7c15ULL ^ key * 0xff51afd7ed558ccdULL;
+	uint64_t x = ip * 0x9e3779b97f4a7c15ULL ^ key_mul;
 
 	x ^= x >> 32;
 	x *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(x >> c->ent_shift);
+	return (uint32_t)(x >> (64 - ENT_BITS));
+}
+
+static inline uint32_t ent_slot(uint64_t ip, uint64_t key)
+{
+	return ent_slot_km(ip, key * KEY_MUL);
 }
 
 static inline uint32_t site_slot(const struct pd_dso *d, uint64_t addr, bool unwound)
@@ -328,25 +336,61 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 		uint32_t *idx = c->idx;
 		struct ent *ents = c->ents;
 		struct pd_sym_frame *frames = c->frames;
+		/*
+		 * The keys of recorded user and kernel frames, nearly every
+		 * entry, and their products in the slot's hash, made once per
+		 * stack: ent_key() and ent_slot() of them give the same.
+		 */
+		_Static_assert(PD_CPUMODE_USER == PD_CPUMODE_KERNEL + 1, "by cpumode - KERNEL");
+		const uint64_t kmode[2] = {
+			kbase ? kbase | PD_CPUMODE_KERNEL : 0,
+			ubase ? ubase | PD_CPUMODE_USER : 0,
+		};
+		const uint64_t mmode[2] = { kmode[0] * KEY_MUL, kmode[1] * KEY_MUL };
 
 		for (i = 0; i < n; i++) {
-			uint64_t k = ent_key(&st[i], ubase, kbase);
-			uint32_t slot = ent_slot(c, st[i].ip, k);
+			uint64_t k, km;
+			uint32_t slot;
 
+			unsigned int mi = (unsigned int)st[i].cpumode - PD_CPUMODE_KERNEL;
+
+			if (__builtin_expect(st[i].unwound || mi > 1, 0)) {
+				k = ent_key(&st[i], ubase, kbase);
+				km = k * KEY_MUL;
+			} else {
+				k = kmode[mi];
+				km = mmode[mi];
+			}
+			slot = ent_slot_km(st[i].ip, km);
 			key[i] = k;
 			idx[i] = slot;
 			__builtin_prefetch(&ents[slot]);
 		}
-		/* most stacks: every entry known, nothing to resolve, nothing to protect */
-		for (i = 0; i < n; i++) {
-			uint32_t slot = idx[i];
-			struct ent *e = &ents[slot];
+		/*
+		 * Most stacks: every entry known, nothing to resolve, nothing
+		 * to protect.  A loop each with and without frames.
+		 */
+		if (frames) {
+			for (i = 0; i < n; i++) {
+				uint32_t slot = idx[i];
+				struct ent *e = &ents[slot];
 
-			if (e->key != key[i] || e->ip != st[i].ip || !key[i] || !e->value[0])
-				break;
-			out[i].value = e->value;
-			out[i].site = NULL;
-			out[i].frame = frames ? &frames[slot] : NULL;
+				if (e->key != key[i] || e->ip != st[i].ip || !key[i] || !e->value[0])
+					break;
+				out[i].value = e->value;
+				out[i].site = NULL;
+				out[i].frame = &frames[slot];
+			}
+		} else {
+			for (i = 0; i < n; i++) {
+				struct ent *e = &ents[idx[i]];
+
+				if (e->key != key[i] || e->ip != st[i].ip || !key[i] || !e->value[0])
+					break;
+				out[i].value = e->value;
+				out[i].site = NULL;
+				out[i].frame = NULL;
+			}
 		}
 	}
 	if (i == n)
@@ -399,7 +443,7 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 			kbase = key_base(c, pd_machine_version(m, pid, tid, PD_CPUMODE_KERNEL));
 			for (j = i + 1; j < n; j++) {
 				c->key[j] = ent_key(&st[j], ubase, kbase);
-				c->idx[j] = ent_slot(c, st[j].ip, c->key[j]);
+				c->idx[j] = ent_slot(st[j].ip, c->key[j]);
 			}
 		}
 	}
