@@ -109,7 +109,7 @@ static bool save_mmap(struct pq_state *q, const struct pd_record *rec, struct pq
 	size_t n = strlen(rec->u.mmap.filename) + 1;
 	char *root;
 
-	if (!grow_array(&q->mmaps, &q->cap_mmaps, q->nr_mmaps + 1, sizeof(*q->mmaps)))
+	if (!grow_array_unzeroed(&q->mmaps, &q->cap_mmaps, q->nr_mmaps + 1, sizeof(*q->mmaps)))
 		return false;
 	root = malloc(n);
 	if (!root)
@@ -394,7 +394,6 @@ struct pid_entry {
 struct pid_index {
 	struct hmap map;
 	struct arena arena;
-	struct pid_entry *last;	/* the last one found: a run of samples is mostly one pid */
 };
 
 static bool pid_eq(const void *item, const void *key)
@@ -402,46 +401,40 @@ static bool pid_eq(const void *item, const void *key)
 	return ((const struct pid_entry *)item)->pid == *(const uint32_t *)key;
 }
 
-/* The entry of `pid`, added (idx -1) when new and `add`; NULL: absent or out of memory. */
-static struct pid_entry *pid_entry(struct pid_index *t, uint32_t pid, bool add)
+/*
+ * A multiplication: slots are picked by the low bits, which it maps one
+ * to one from the pid's, and pids differ most there.
+ */
+static inline uint64_t pid_hash(uint32_t pid)
 {
-	uint64_t h;
-	struct pid_entry *e;
-
-	if (t->last && t->last->pid == pid)
-		return t->last;
-	/*
-	 * A multiplication: slots are picked by the low bits, which it maps
-	 * one to one from the pid's, and pids differ most there.
-	 */
-	h = (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
-	e = hmap_find(&t->map, h, pid_eq, &pid);
-	if (!e && add) {
-		e = arena_alloc(&t->arena, sizeof(*e));
-		if (!e || hmap_add(&t->map, h, e))
-			return NULL;
-		e->pid = pid;
-		e->idx = -1;
-	}
-	if (e)
-		t->last = e;
-	return e;
+	return (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
 }
 
-static int pid_index_get(struct pid_index *t, uint32_t pid)
+/*
+ * Inline, apart from the adding: the parse pass looks up the pid of
+ * every sample, most of them in a run of another pid's (a system-wide
+ * recording interleaves its CPUs), so a cache of the last one would miss.
+ */
+static inline int pid_index_get(const struct pid_index *t, uint32_t pid)
 {
-	const struct pid_entry *e = pid_entry(t, pid, false);
+	const struct pid_entry *e = hmap_find(&t->map, pid_hash(pid), pid_eq, &pid);
 
 	return e ? e->idx : -1;
 }
 
 static bool pid_index_put(struct pid_index *t, uint32_t pid, int idx)
 {
-	struct pid_entry *e = pid_entry(t, pid, true);
+	uint64_t h = pid_hash(pid);
+	struct pid_entry *e = hmap_find(&t->map, h, pid_eq, &pid);
 
-	if (e)
-		e->idx = idx;
-	return e != NULL;
+	if (!e) {
+		e = arena_alloc(&t->arena, sizeof(*e));
+		if (!e || hmap_add(&t->map, h, e))
+			return false;
+		e->pid = pid;
+	}
+	e->idx = idx;
+	return true;
 }
 
 static void pid_index_free(struct pid_index *t)
@@ -517,7 +510,7 @@ static struct mapper *mapper_get(struct mappers *ms, uint32_t pid, uint32_t ppid
 
 	if (idx >= 0)
 		return &ms->m[idx];
-	if (!grow_array(&ms->m, &ms->cap, ms->nr + 1, sizeof(*ms->m)))
+	if (!grow_array_unzeroed(&ms->m, &ms->cap, ms->nr + 1, sizeof(*ms->m)))
 		goto nomem;
 	m = &ms->m[ms->nr];
 	memset(m, 0, sizeof(*m));
@@ -582,7 +575,7 @@ static bool mapper_insert(struct mapper *m, uint64_t start, uint64_t len)
 		struct range old = m->r[i];
 		size_t add = (old.start < start) + (old.end > end);
 
-		if (!grow_array(&m->r, &m->cap, m->nr + add, sizeof(*m->r)))
+		if (!grow_array_unzeroed(&m->r, &m->cap, m->nr + add, sizeof(*m->r)))
 			return false;
 		memmove(&m->r[i + 1 + add], &m->r[i + 1], (m->nr - i - 1) * sizeof(*m->r));
 		m->nr += add;
@@ -603,7 +596,7 @@ static bool mapper_insert(struct mapper *m, uint64_t start, uint64_t len)
 	for (j = i; j < m->nr && m->r[j].start <= end; j++)
 		;
 	if (j == i) {
-		if (!grow_array(&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
+		if (!grow_array_unzeroed(&m->r, &m->cap, m->nr + 1, sizeof(*m->r)))
 			return false;
 		memmove(&m->r[i + 1], &m->r[i], (m->nr - i) * sizeof(*m->r));
 		m->nr++;
