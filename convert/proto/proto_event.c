@@ -247,7 +247,7 @@ static const struct pe_field *search_message(uint32_t type)
  * record asks for its own several times (its event, its time, and
  * --quipper-compat's sorting and filtering).
  */
-static const struct pe_field *message_of(uint32_t type)
+static const struct pe_field *message_by_type(uint32_t type)
 {
 	static const struct pe_field *by_type[NR_INDEXED];
 	static bool indexed;
@@ -264,6 +264,12 @@ static const struct pe_field *message_of(uint32_t type)
 	if (type >= PD_REC_SP_START && type < PD_REC_SP_MAX)
 		return by_type[type - PD_REC_SP_START + PD_REC_USER_MAX];
 	return search_message(type);
+}
+
+/* A sample's is the table's first entry, found without the call: nearly every record's */
+static inline const struct pe_field *message_of(uint32_t type)
+{
+	return type == PD_REC_SAMPLE ? messages : message_by_type(type);
 }
 
 bool pe_quipper_keeps(uint32_t type)
