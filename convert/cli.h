@@ -53,18 +53,4 @@ extern const char *cli_progname;
 /* "file", "pipe" or "dir": how the input is laid out (pd_header.mode). */
 const char *cli_mode_name(enum pd_mode mode);
 
-/*
- * Write the names of the bits set in `v` separated by `sep` ("IP|TID");
- * unknown bits are written as "bitN".  `name` maps a bit number to a name
- * or NULL.  Writes "0" when v is 0.
- */
-void cli_print_bits(FILE *f, uint64_t v, const char *(*name)(unsigned int bit), const char *sep);
-
-/* Same into a caller buffer, truncated to `size` (always NUL-terminated). */
-const char *cli_format_bits(char *buf, size_t size, uint64_t v,
-			    const char *(*name)(unsigned int bit), const char *sep);
-
-/* attr flag names, with precise_ip shown once as "precise_ip=N". */
-void cli_print_attr_flags(FILE *f, const struct pd_attr *a, const char *sep);
-
 #endif /* PERFCONV_CLI_H */

@@ -288,7 +288,7 @@ for in in $inputs; do
 	[ $have_perf = 1 ] || continue
 	case $in in */simpleperf/*) continue ;; esac
 	"$PERFCONV" info "$in" > "$T/info.txt" 2> /dev/null
-	if grep -q '^ *sample_type .*READ' "$T/info.txt"; then
+	if grep -q '^ *sample_type_names .*READ' "$T/info.txt"; then
 		skip "$name: samples with group read values: perf report counts every member"
 		continue
 	fi

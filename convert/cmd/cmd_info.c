@@ -34,37 +34,132 @@ struct info_ctx {
 
 /* ---- header and attrs ---- */
 
+/*
+ * An attr's text: a sink of its walk (pd_visit.h), the detailed form
+ * under the names of info --json.  Fields are "name value" pairs filled
+ * into lines of up to ATTR_LINE columns; each list of a mask's bit names
+ * is a line of its own (A|B, 0 when no bit is set), and the mask's hex
+ * value, which the names say, is left out.
+ */
+#define ATTR_INDENT 6
+#define ATTR_LINE 100
+
+struct attr_text {
+	int col;		/* columns written on the current line, 0: none */
+	bool in_list;
+	bool skip_list;		/* the open list is the summary's */
+	unsigned int items;	/* names written in the open list */
+};
+
+static void at_break(struct attr_text *t)
+{
+	if (t->col)
+		putchar('\n');
+	t->col = 0;
+}
+
+static void at_put(struct attr_text *t, const char *name, const char *value, unsigned int flags)
+{
+	int n;
+
+	if (flags & PD_VF_SUMMARY)
+		return;
+	if (t->in_list) {
+		if (!t->skip_list)
+			printf("%s%s", t->items++ ? "|" : "", value);
+		return;
+	}
+	n = (int)(strlen(name) + 1 + strlen(value));
+	if (t->col && t->col + 1 + n > ATTR_LINE)
+		at_break(t);
+	if (t->col)
+		t->col += printf(" ");
+	else
+		t->col = printf("%*s", ATTR_INDENT, "");
+	t->col += printf("%s %s", name, value);
+}
+
+static void at_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	at_put(ctx, name, buf, flags);
+}
+
+static void at_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	at_put(ctx, name, buf, flags);
+}
+
+static void at_hex(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	char buf[24];
+
+	if (flags & PD_VF_BITS)
+		return;		/* its names follow */
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	at_put(ctx, name, buf, flags);
+}
+
+/* the attr walk's strings are the library's names, NULL when none */
+static void at_str(void *ctx, const char *name, const char *s, size_t max, unsigned int flags)
+{
+	at_put(ctx, name, s ? s : "-", flags);
+}
+
+static void at_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+	if (sym)
+		at_put(ctx, name, sym, flags);
+	else
+		at_u64(ctx, name, v, flags);
+}
+
+static void at_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct attr_text *t = ctx;
+
+	t->in_list = true;
+	t->skip_list = flags & PD_VF_SUMMARY;
+	t->items = 0;
+	if (t->skip_list)
+		return;
+	at_break(t);
+	printf("%*s%s ", ATTR_INDENT, "", name);
+}
+
+static void at_list_end(void *ctx)
+{
+	struct attr_text *t = ctx;
+
+	if (!t->skip_list)
+		fputs(t->items ? "\n" : "0\n", stdout);
+	t->in_list = false;
+}
+
+static const struct pd_visit_ops attr_text_ops = {
+	.u64 = at_u64,
+	.i64 = at_i64,
+	.hex = at_hex,
+	.str = at_str,
+	.sym = at_sym,
+	.list_begin = at_list_begin,
+	.list_end = at_list_end,
+};
+
 static void print_attr_text(const struct pd_event *ev, size_t idx)
 {
-	const struct pd_attr *a = &ev->attr;
-	const char *tn = pd_attr_type_name(a->type);
+	struct attr_text t = { 0 };
 	size_t i;
 
-	printf("  [%zu] %s: type %s (%" PRIu32 ") config 0x%" PRIx64 " size %" PRIu32
-	       " (on disk %" PRIu32 ")\n", idx, ev->name, tn ? tn : "?", a->type, a->config,
-	       a->size, ev->attr_size_on_disk);
-	printf("      %s %" PRIu64 "\n", a->flags & PD_ATTR_FREQ ? "sample_freq" : "sample_period",
-	       a->sample_period);
-	printf("      sample_type ");
-	cli_print_bits(stdout, a->sample_type, pd_sample_bit_name, "|");
-	printf("\n      read_format ");
-	cli_print_bits(stdout, a->read_format, pd_read_format_bit_name, "|");
-	printf("\n      flags ");
-	cli_print_attr_flags(stdout, a, "|");
-	printf("\n      branch_sample_type ");
-	cli_print_bits(stdout, a->branch_sample_type, pd_branch_sample_bit_name, "|");
-	printf("\n      config1 0x%" PRIx64 " config2 0x%" PRIx64 " config3 0x%" PRIx64
-	       " config4 0x%" PRIx64 " bp_type %" PRIu32 " wakeup_events %" PRIu32 "\n",
-	       a->config1, a->config2, a->config3, a->config4, a->bp_type, a->wakeup_events);
-	printf("      sample_regs_user 0x%" PRIx64 " sample_regs_intr 0x%" PRIx64
-	       " sample_stack_user %" PRIu32 " sample_max_stack %u clockid %" PRId32 "\n",
-	       a->sample_regs_user, a->sample_regs_intr, a->sample_stack_user,
-	       (unsigned int)a->sample_max_stack, a->clockid);
-	if (a->aux_watermark || a->aux_sample_size || a->aux_action || a->sig_data)
-		printf("      aux_watermark %" PRIu32 " aux_sample_size %" PRIu32
-		       " aux_action %" PRIu32 " sig_data 0x%" PRIx64 "\n", a->aux_watermark,
-		       a->aux_sample_size, a->aux_action, a->sig_data);
-	printf("      ids (%zu):", ev->nr_ids);
+	printf("  [%zu] %s: size_on_disk %" PRIu32 "\n", idx, ev->name, ev->attr_size_on_disk);
+	pd_attr_visit(&ev->attr, &attr_text_ops, &t);
+	at_break(&t);
+	printf("%*sids (%zu):", ATTR_INDENT, "", ev->nr_ids);
 	for (i = 0; ev->ids && i < ev->nr_ids; i++)
 		printf(" %" PRIu64, ev->ids[i]);
 	putchar('\n');
