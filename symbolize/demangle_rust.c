@@ -830,6 +830,13 @@ char *pd_demangle_rust(const char *name)
 	bool v0;
 	const char *p;
 
+	/*
+	 * A legacy name ends in its hash, "17h" and 16 hex digits: a C++
+	 * name, nearly every _ZN name, goes back to the C++ demangler
+	 * without the walk over its characters below.
+	 */
+	if (!strncmp(name, "_ZN", 3) && !strstr(name + 3, "17h"))
+		return NULL;
 	memset(&r, 0, sizeof(r));
 	if (!strncmp(name, "_ZN", 3)) {
 		r.sym = name + 3;
