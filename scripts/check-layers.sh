@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-layers.sh - enforce the include rules between the project's layers:
 #   lib/       never includes jansson, protobuf-c, libelf/libdw or CUnit headers,
-#              nor anything from convert/ or validate/;
+#              nor anything from convert/, validate/, common/ or symbolize/;
 #   convert/   and validate/ never include each other, and use the core and
 #              the symbolizer only through include/perfdata/ (never lib/ or
 #              symbolize/ headers);
@@ -34,8 +34,8 @@ for f in lib/*.c lib/*.h; do
 	if grep -nE '#include *[<"](jansson|protobuf-c|libelf|gelf|elfutils|dwarf|CUnit)' "$f"; then
 		bad "$f: the core must not depend on output or symbol libraries"
 	fi
-	if grep -nE '#include *"(\.\./)*(convert|validate)/' "$f"; then
-		bad "$f: the core must not include command code"
+	if grep -nE '#include *"(\.\./)*(convert|validate|common|symbolize)/|#include *"sym_internal\.h"' "$f"; then
+		bad "$f: the core must not include command or symbolizer code"
 	fi
 done
 for dir in convert validate; do
