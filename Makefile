@@ -41,11 +41,19 @@ endif
 # Makefile itself never installs anything.  Goals that build nothing do not
 # need the dependencies.
 DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent zlib
-NODEPS_GOALS := clean help
+# protoc-c generates the protobuf-c code of schema/ (mk/proto.mk, mk/pprof.mk)
+PROTOC_C ?= protoc-c
+NODEPS_GOALS := clean
 ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(DEPS_PC) 2>/dev/null && echo yes),yes)
 $(error missing build dependencies (pkg-config: $(DEPS_PC)); install them with: sh scripts/install-deps.sh)
 endif
+ifeq ($(shell command -v $(PROTOC_C) 2>/dev/null),)
+$(error missing build dependency: $(PROTOC_C) (protobuf-c-compiler); install it with: sh scripts/install-deps.sh)
+endif
+else
+# nothing is built: the flags of the dependencies are not asked for
+override PKG_CONFIG := true
 endif
 
 ZSTD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libzstd)
