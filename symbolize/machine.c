@@ -974,7 +974,7 @@ static uint8_t dso_word_type(struct pd_machine *m, struct pd_dso *d)
 	fd = pd_sym_open(&m->env, d->long_name, true);
 	if (fd < 0)
 		return d->word_type;
-	if (pread(fd, eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) && !memcmp(eh, ELFMAG, SELFMAG)) {
+	if (pd_sym_pread_all(fd, eh, sizeof(eh), 0) && !memcmp(eh, ELFMAG, SELFMAG)) {
 		machine = eh[EI_DATA] == ELFDATA2MSB ? (uint16_t)(eh[18] << 8 | eh[19]) :
 						       (uint16_t)(eh[19] << 8 | eh[18]);
 		if (eh[EI_CLASS] == ELFCLASS64)
@@ -1562,7 +1562,7 @@ static void load_vdso(struct pd_machine *m, struct pd_dso *d)
 		}
 		if (fstat(fd, &sb) == 0 && sb.st_size > 0 && sb.st_size < (1 << 24)) {
 			img = malloc((size_t)sb.st_size);
-			if (img && read(fd, img, (size_t)sb.st_size) == sb.st_size)
+			if (img && pd_sym_pread_all(fd, img, (size_t)sb.st_size, 0))
 				pd_elf_load_mem(d, img, (size_t)sb.st_size);
 			free(img);
 		}
