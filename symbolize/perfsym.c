@@ -157,11 +157,12 @@ static const struct tool_help perfsym_help[] = {
 
 static const struct tool_cmd perfsym_cmd = {
 	.prog = "perfsym",
-	.groups = TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR | TOOL_ARG_SRCLINE,
+	.groups = TOOL_ARG_SELECT | TOOL_ARG_SYMBOLS | TOOL_ARG_BUILDID_DIR | TOOL_ARG_SRCLINE |
+		  TOOL_ARG_VERSION,
 	.flags = perfsym_flags,
 	.help_head = "usage: perfsym [--srcline] [--bench] [--symfs DIR] [--kallsyms FILE]\n"
 		     "               [--buildid-dir DIR] [--file-order] [--no-inline] [--no-unwind]\n"
-		     "               [--max-stack N] [-v] [SELECTION] [FILE|DIR|-]\n\n"
+		     "               [--max-stack N] [-v] [--version] [SELECTION] [FILE|DIR|-]\n\n"
 		     "Print the resolved frames of every sample, as\n"
 		     "'perf script -F comm,tid,ip,sym,dso' does.\n\n",
 	.help = perfsym_help,
