@@ -18,7 +18,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The one place the version is set: pd_version(), --version, the pkg-config
-# file and the generator field of the JSON outputs all come from it.
+# file, the installed man pages' footer and the generator field of the JSON
+# outputs all come from it.
 VERSION := 0.1.0
 
 # Output directory: bin/ for the normal build, build-asan/ etc. for variants.
@@ -172,7 +173,10 @@ install: all
 	install -m 755 $(O)/perfconv $(EXTRA_PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(LIB) $(EXTRA_LIBS_INSTALL) $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for m in man/*.1; do \
+		sed -e '/^\.TH /s/"\(perf[a-z]*\)"/"\1 $(VERSION)"/' $$m > $(DESTDIR)$(MANDIR)/man1/$${m##*/} && \
+		chmod 644 $(DESTDIR)$(MANDIR)/man1/$${m##*/} || exit 1; \
+	done
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		libperfdata.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libperfdata.pc
