@@ -10,7 +10,6 @@
  * are assembled in place in the 1 MiB output buffer (common/out_buf.h),
  * which is written to standard output whenever it is full.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,6 @@
  * same JSON tree for the features (the typed pd_features members are many
  * and varied; one converter keeps both outputs complete and in step).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

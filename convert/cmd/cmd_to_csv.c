@@ -10,7 +10,6 @@
  * record; the aggregated ones grow with their distinct keys only.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

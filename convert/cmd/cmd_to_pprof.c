@@ -12,7 +12,6 @@
  * the end through a temporary file renamed when complete.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
