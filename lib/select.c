@@ -190,7 +190,7 @@ static int add_ids(struct sel_ids *l, const char *arg, uint64_t max, const char 
 		nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 		if (!nv) {
 			*why = "out of memory";
-			return -1;
+			return PD_STATUS_NOMEM;
 		}
 		l->v = nv;
 		l->v[l->n++] = r;
@@ -230,13 +230,13 @@ static int add_strs(struct sel_strs *l, const char *arg, const char **why)
 		nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
 		if (!nv) {
 			*why = "out of memory";
-			return -1;
+			return PD_STATUS_NOMEM;
 		}
 		l->v = nv;
 		l->v[l->n] = strndup(p, len);
 		if (!l->v[l->n]) {
 			*why = "out of memory";
-			return -1;
+			return PD_STATUS_NOMEM;
 		}
 		l->n++;
 		if (!p[len])
@@ -503,7 +503,7 @@ int pd_select_add(struct pd_select *s, enum pd_select_key key, const char *arg,
 		if (!s->time) {
 			s->time = old;
 			*why = "out of memory";
-			return -1;
+			return PD_STATUS_NOMEM;
 		}
 		/* check the syntax now, against a made-up recording */
 		s->reltime = false;
@@ -524,10 +524,10 @@ int pd_select_add(struct pd_select *s, enum pd_select_key key, const char *arg,
 		return -1;
 	}
 	if (ret < 0)
-		return -1;
+		return ret;
 	if (set_text(s, key, arg, key != PD_SELECT_TIME) < 0) {
 		*why = "out of memory";
-		return -1;
+		return PD_STATUS_NOMEM;
 	}
 	return 0;
 }

@@ -51,7 +51,8 @@ void pd_select_free(struct pd_select *s);
 
 /*
  * Add a selection in the syntax perf takes on its command line.  Returns
- * 0, or -1 with *why (a static string) saying what is wrong with `arg`.
+ * 0, -1 with *why (a static string) saying what is wrong with `arg`, or
+ * PD_STATUS_NOMEM (*why "out of memory").
  */
 int pd_select_add(struct pd_select *s, enum pd_select_key key, const char *arg,
 		  const char **why);
