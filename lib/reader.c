@@ -3250,8 +3250,9 @@ static bool record_time(const struct pd_reader *r, uint64_t *t)
 		if (!(st & PD_SAMPLE_TIME))
 			return false;
 		if (rec->type == PD_REC_SAMPLE) {
-			pos = 8 + 8 * (size_t)__builtin_popcountll(st & (PD_SAMPLE_IDENTIFIER |
-								 PD_SAMPLE_IP | PD_SAMPLE_TID));
+			/* three bits counted inline: a popcount is a call without -mpopcnt */
+			pos = 8 + 8 * (size_t)(!!(st & PD_SAMPLE_IDENTIFIER) + !!(st & PD_SAMPLE_IP) +
+					       !!(st & PD_SAMPLE_TID));
 			if (rec->raw_len < 8 || pos > rec->raw_len - 8)
 				return false;
 		} else {

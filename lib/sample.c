@@ -23,6 +23,13 @@
 		    PD_SAMPLE_TIME | PD_SAMPLE_ADDR | PD_SAMPLE_ID | \
 		    PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD)
 
+/* What parse_branch_and_tail() reads: without any of them it reads nothing. */
+#define TAIL_BITS (PD_SAMPLE_BRANCH_STACK | PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER | \
+		   PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT | PD_SAMPLE_DATA_SRC | \
+		   PD_SAMPLE_TRANSACTION | PD_SAMPLE_REGS_INTR | PD_SAMPLE_PHYS_ADDR | \
+		   PD_SAMPLE_CGROUP | PD_SAMPLE_DATA_PAGE_SIZE | PD_SAMPLE_CODE_PAGE_SIZE | \
+		   PD_SAMPLE_AUX)
+
 #define SDIAG(sink, rec, code, pos, ...)					\
 	do {									\
 		if (sink)							\
@@ -733,9 +740,12 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 		out->raw_data = rsz ? s.p + s.pos + 4 : NULL;
 		s.pos += 4 + (size_t)rsz;
 	}
-	code = parse_branch_and_tail(d, &s, ev, out);
-	if (code)
-		goto fail;
+	/* most samples (a callchain and the fixed slots) end here */
+	if (st & TAIL_BITS) {
+		code = parse_branch_and_tail(d, &s, ev, out);
+		if (code)
+			goto fail;
+	}
 
 	if (s.pos != s.len)
 		SDIAG(sink, rec, PD_SAMPLE_TRAILING_BYTES, s.pos, "bytes=%zu", s.len - s.pos);
