@@ -79,7 +79,8 @@ struct loc_slot {
 };
 
 /* direct-mapped cache of comm string indexes (comm_idx()) */
-#define COMM_SLOTS	1024
+#define COMM_BITS	10
+#define COMM_SLOTS	(1u << COMM_BITS)
 
 /* in a location's key: an unwound frame's, whose lines are perf's inline frames */
 #define LOC_UNWOUND	0x80000000u
@@ -199,7 +200,6 @@ struct pp_prof {
 	size_t nr_ev;
 	uint64_t samples, first_time, last_time;
 	bool have_time;
-	uint32_t key[PD_SYM_MAX_STACK];
 };
 
 /* ------------------------------------------------------------ strings */
@@ -673,7 +673,8 @@ static int64_t comm_idx(struct pp_prof *p, const char *comm)
 
 	if (!comm)
 		return str_idx(p, comm);
-	cs = &p->comm_cache[hash_ptr(comm, 0) % COMM_SLOTS];
+	/* the high bits of one multiplication: interned strings are apart */
+	cs = &p->comm_cache[(uint64_t)(uintptr_t)comm * 0x9e3779b97f4a7c15ULL >> (64 - COMM_BITS)];
 	if (cs->comm == comm)
 		return (int64_t)cs->idx;
 	i = str_idx(p, comm);
@@ -887,6 +888,9 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 	n = pd_machine_sample_stack(p->m, rec, PD_STACK_REPORT, st, PD_SYM_MAX_STACK);
 	if (pd_frame_cache_stack(p->fc, k.pid, k.tid, st, n, p->refs) < n)
 		return PD_STATUS_NOMEM;
+	/* the location ids go straight into the record (it counts once committed) */
+	ar_len = (sizeof(*ar) + n * sizeof(*ar->loc) + 7) & ~(size_t)7;
+	ar = batch_pipe_reserve(&p->agg, ar_len);
 	for (i = 0; i < n; i++) {
 		uint64_t *v = p->refs[i].value;
 
@@ -895,13 +899,11 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 			if (!v[0])
 				return PD_STATUS_NOMEM;
 		}
-		p->key[i] = (uint32_t)v[0];
+		ar->loc[i] = (uint32_t)v[0];
 	}
 	comm = comm_idx(p, pd_machine_comm(p->m, k.pid, k.tid));
 	if (comm < 0 || comm > UINT32_MAX)
 		return PD_STATUS_NOMEM;
-	ar_len = (sizeof(*ar) + n * sizeof(*ar->loc) + 7) & ~(size_t)7;
-	ar = batch_pipe_reserve(&p->agg, ar_len);
 	ar->period = period;
 	ar->ev = (uint32_t)ev;
 	ar->pid = k.pid;
@@ -910,7 +912,6 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 	ar->has_tid = k.has_tid;
 	ar->n = (uint8_t)n;
 	ar->len = (uint16_t)ar_len;
-	memcpy(ar->loc, p->key, n * sizeof(*ar->loc));
 	batch_pipe_commit(&p->agg, ar_len);
 	p->ev[ev].samples++;
 	p->samples++;
