@@ -12,7 +12,9 @@
  * user, and by record.c alone besides: its decoder reads the fields of
  * the most frequent types (MMAP2, COMM, FORK, EXIT) with their layout a
  * constant, so that the compiler unrolls the loop over them and reads
- * the table at build time.  The same tables, one description.
+ * the table at build time, and takes where every type's data-dependent
+ * part starts from the end of its fields here, a constant too.  The same
+ * tables, one description.
  */
 #ifndef PD_LIB_LAYOUT_TABLES_H
 #define PD_LIB_LAYOUT_TABLES_H

@@ -6,7 +6,8 @@
  * (docs/perf-data-format.md §6.3 to §6.5), with byte-order aware loads;
  * nothing is converted in place.  What follows them is decoded here by
  * type, because its layout depends on the data (counts, misc bits,
- * versions, the event's read_format).  Each decoder gets the payload window [0, end) where end
+ * versions, the event's read_format); where it starts is the end of the
+ * type's fields in its table (FIELDS_END()), never a number here.  Each decoder gets the payload window [0, end) where end
  * excludes the sample_id trailer, checks counts against what is left by
  * division before reserving arena room, checks that strings end inside
  * their field, and flags bytes left over where the layout is exact.
@@ -19,6 +20,21 @@
 
 #define ALIGN8(x)	PD_ALIGN((uint64_t)(x), 8)
 #define ALIGN64(x)	PD_ALIGN((uint64_t)(x), 64)
+
+/*
+ * Where the fixed fields of record type t end and its variable part
+ * starts, as its table in layout_tables.h says: the tables are constant,
+ * so this is a constant at build time, not a lookup.
+ */
+#define FIELDS_END(t)	pd_layout_fields_end(pd_layout_of(PD_REC_##t))
+
+/* Sizes inside variable parts that are format facts, not layout ends. */
+#define EVENT_TYPE_NAME_LEN	64	/* char name[64] after event_id */
+#define TRACING_DATA_PAD	4	/* the u32 pad after size (not in perf 3.x) */
+#define AUXTRACE_ERROR_MSG_LEN	64	/* char msg[64] */
+#define BPF_METADATA_KEY_LEN	64	/* each entry: char key[64], char value[256] */
+#define BPF_METADATA_VALUE_LEN	256
+#define BPF_METADATA_ENTRY	(BPF_METADATA_KEY_LEN + BPF_METADATA_VALUE_LEN)
 
 struct rctx {
 	struct pd_decoder *d;
@@ -250,7 +266,7 @@ static int dec_read(struct rctx *c)
 	struct pd_cur cur;
 
 	pd_cur_init(&cur, c->p, c->end, 0, c->swap);
-	cur.pos = 16;
+	cur.pos = FIELDS_END(READ);
 	if (!pd_read_values_decode(c->d, &cur, rf, &r->values, &code)) {
 		if (code == PD_NO_MEMORY) {
 			RDIAG(c, PD_NO_MEMORY, 0, "size=%zu", c->rec->raw_len);
@@ -270,53 +286,57 @@ static int dec_namespaces(struct rctx *c)
 {
 	struct pd_rec_namespaces *n = &c->rec->u.namespaces;
 	struct pd_ns_link *l;
+	size_t links = FIELDS_END(NAMESPACES);
 	uint64_t nr = n->nr, i;
 
-	if (nr > (c->end - 24) / 16)
+	/* nr links of {u64 dev; u64 ino} */
+	if (nr > (c->end - links) / 16)
 		return bad_count(c, 16, nr);
 	if (nr) {
 		l = alloc(c, (size_t)nr * sizeof(*l));
 		if (!l)
 			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
-			l[i].dev = r64(c, 24 + 16 * i);
-			l[i].ino = r64(c, 32 + 16 * i);
+			l[i].dev = r64(c, links + 16 * i);
+			l[i].ino = r64(c, links + 8 + 16 * i);
 		}
 		n->links = l;
 	}
-	trailing(c, 24 + 16 * nr);
+	trailing(c, links + 16 * nr);
 	return 0;
 }
 
 static int dec_text_poke(struct rctx *c)
 {
 	struct pd_rec_text_poke *t = &c->rec->u.text_poke;
+	size_t bytes = FIELDS_END(TEXT_POKE);
 	size_t n = (size_t)t->old_len + t->new_len;
 
-	if (n > c->end - 20)
+	if (n > c->end - bytes)
 		return bad_count(c, 16, n);
-	t->old_bytes = t->old_len ? c->p + 20 : NULL;
-	t->new_bytes = t->new_len ? c->p + 20 + t->old_len : NULL;
+	t->old_bytes = t->old_len ? c->p + bytes : NULL;
+	t->new_bytes = t->new_len ? c->p + bytes + t->old_len : NULL;
 	/* The bytes are padded so that the trailer is u64 aligned. */
-	trailing(c, 16 + ALIGN8(4 + n));
+	trailing(c, ALIGN8(bytes + n));
 	return 0;
 }
 
 static int dec_callchain_deferred(struct rctx *c)
 {
 	struct pd_rec_callchain_deferred *cd = &c->rec->u.callchain_deferred;
+	size_t ips_at = FIELDS_END(CALLCHAIN_DEFERRED);
 	uint64_t nr = cd->nr, *ips;
 
-	if (nr > (c->end - 24) / 8)
+	if (nr > (c->end - ips_at) / 8)
 		return bad_count(c, 16, nr);
 	if (nr) {
 		ips = alloc(c, (size_t)nr * 8);
 		if (!ips)
 			return PD_STATUS_NOMEM;
-		copy_u64(ips, c->p + 24, (size_t)nr, c->swap);
+		copy_u64(ips, c->p + ips_at, (size_t)nr, c->swap);
 		cd->ips = ips;
 	}
-	trailing(c, 24 + 8 * nr);
+	trailing(c, ips_at + 8 * nr);
 	return 0;
 }
 
@@ -325,37 +345,40 @@ static int dec_callchain_deferred(struct rctx *c)
 static int dec_header_attr(struct rctx *c)
 {
 	struct pd_rec_header_attr *h = &c->rec->u.header_attr;
-	uint32_t asz = r32(c, 12);
+	size_t attr = FIELDS_END(HEADER_ATTR);
+	/* perf_event_attr.size, the u32 after its type */
+	uint32_t asz = r32(c, attr + 4);
 	uint64_t nr, *ids;
 
 	/* attr.size 0 is PERF_ATTR_SIZE_VER0 in very old files. */
 	if (!asz)
 		asz = PD_ATTR_SIZE_VER0;
 	if (asz < PD_ATTR_SIZE_VER0) {
-		RDIAG(c, PD_ATTR_TOO_SMALL, 12, "attr_size=%u", asz);
+		RDIAG(c, PD_ATTR_TOO_SMALL, attr + 4, "attr_size=%u", asz);
 		return PD_STATUS_MALFORMED;
 	}
-	if (asz > c->end - 8)
-		return bad_field(c, 12, asz);
-	pd_attr_decode(c->p + 8, asz, c->swap, &h->attr);
+	if (asz > c->end - attr)
+		return bad_field(c, attr + 4, asz);
+	pd_attr_decode(c->p + attr, asz, c->swap, &h->attr);
 	h->attr_size = asz;
-	/* ids start at 8 + attr.size, not at the reader's sizeof(attr). */
-	nr = (c->end - 8 - asz) / 8;
+	/* ids start after attr.size bytes, not at the reader's sizeof(attr). */
+	nr = (c->end - attr - asz) / 8;
 	h->nr_ids = nr;
 	if (nr) {
 		ids = alloc(c, (size_t)nr * 8);
 		if (!ids)
 			return PD_STATUS_NOMEM;
-		copy_u64(ids, c->p + 8 + asz, (size_t)nr, c->swap);
+		copy_u64(ids, c->p + attr + asz, (size_t)nr, c->swap);
 		h->ids = ids;
 	}
-	trailing(c, 8 + asz + 8 * nr);
+	trailing(c, attr + asz + 8 * nr);
 	return 0;
 }
 
 static int dec_event_type(struct rctx *c)
 {
 	struct pd_rec_event_type *e = &c->rec->u.event_type;
+	size_t name = FIELDS_END(HEADER_EVENT_TYPE);
 
 	/*
 	 * perf 3.x trimmed the 64-byte name to ALIGN(strlen, 8): records of
@@ -363,20 +386,20 @@ static int dec_event_type(struct rctx *c)
 	 * ("cache-references" fills 16 bytes).  Only a full-size record must
 	 * hold the NUL inside its 64 bytes.
 	 */
-	if (c->end < 80) {
-		size_t n = c->end - 16;
-		char *name = alloc(c, n + 1);
+	if (c->end < name + EVENT_TYPE_NAME_LEN) {
+		size_t n = c->end - name;
+		char *copy = alloc(c, n + 1);
 
-		if (!name)
+		if (!copy)
 			return PD_STATUS_NOMEM;
-		memcpy(name, c->p + 16, n);
-		name[n] = '\0';
-		e->name = name;
+		memcpy(copy, c->p + name, n);
+		copy[n] = '\0';
+		e->name = copy;
 		return 0;
 	}
-	if (str_fixed(c, 16, 64, &e->name))
+	if (str_fixed(c, name, EVENT_TYPE_NAME_LEN, &e->name))
 		return PD_STATUS_MALFORMED;
-	trailing(c, 80);
+	trailing(c, name + EVENT_TYPE_NAME_LEN);
 	return 0;
 }
 
@@ -389,15 +412,16 @@ static int dec_event_type(struct rctx *c)
 static int dec_tracing_data(struct rctx *c)
 {
 	struct pd_rec_tracing_data *t = &c->rec->u.tracing_data;
+	size_t data = FIELDS_END(HEADER_TRACING_DATA);
 	uint32_t n = t->size;
 
-	if (n && c->end - 12 == ALIGN64(n)) {
+	if (n && c->end - data == ALIGN64(n)) {
 		t->inline_data = true;
-		t->data = c->p + 12;
+		t->data = c->p + data;
 		return 0;
 	}
 	t->data = c->rec->extra;
-	trailing(c, c->end >= 16 ? 16 : 12);
+	trailing(c, c->end >= data + TRACING_DATA_PAD ? data + TRACING_DATA_PAD : data);
 	return 0;
 }
 
@@ -422,22 +446,25 @@ static int dec_id_index(struct rctx *c)
 	struct pd_rec_id_index *x = &c->rec->u.id_index;
 	struct pd_id_index_entry *e;
 	uint64_t nr = x->nr, i;
-	size_t room = c->end - 16, vbase;
+	size_t entries = FIELDS_END(ID_INDEX), room = c->end - entries, vbase;
 
 	if (nr > room / 32)
 		return bad_count(c, 8, nr);
-	/* The machine_pid/vcpu array is there iff it fits (§6.4). */
+	/*
+	 * {u64 id, idx, cpu, tid} each; the machine_pid/vcpu array is there
+	 * iff it fits (§6.4).
+	 */
 	x->has_vcpu = nr <= room / 48;
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
 			return PD_STATUS_NOMEM;
-		vbase = 16 + 32 * (size_t)nr;
+		vbase = entries + 32 * (size_t)nr;
 		for (i = 0; i < nr; i++) {
-			e[i].id = r64(c, 16 + 32 * i);
-			e[i].idx = r64(c, 24 + 32 * i);
-			e[i].cpu = r64(c, 32 + 32 * i);
-			e[i].tid = r64(c, 40 + 32 * i);
+			e[i].id = r64(c, entries + 32 * i);
+			e[i].idx = r64(c, entries + 8 + 32 * i);
+			e[i].cpu = r64(c, entries + 16 + 32 * i);
+			e[i].tid = r64(c, entries + 24 + 32 * i);
 			e[i].machine_pid = 0;
 			e[i].vcpu = 0;
 			if (x->has_vcpu) {
@@ -447,44 +474,47 @@ static int dec_id_index(struct rctx *c)
 		}
 		x->entries = e;
 	}
-	trailing(c, 16 + nr * (x->has_vcpu ? 48 : 32));
+	trailing(c, entries + nr * (x->has_vcpu ? 48 : 32));
 	return 0;
 }
 
 static int dec_auxtrace_info(struct rctx *c)
 {
 	struct pd_rec_auxtrace_info *a = &c->rec->u.auxtrace_info;
-	uint64_t nr = (c->end - 16) / 8, *priv;
+	size_t priv_at = FIELDS_END(AUXTRACE_INFO);
+	uint64_t nr = (c->end - priv_at) / 8, *priv;
 
 	a->nr_priv = nr;
 	if (nr) {
 		priv = alloc(c, (size_t)nr * 8);
 		if (!priv)
 			return PD_STATUS_NOMEM;
-		copy_u64(priv, c->p + 16, (size_t)nr, c->swap);
+		copy_u64(priv, c->p + priv_at, (size_t)nr, c->swap);
 		a->priv = priv;
 	}
-	trailing(c, 16 + 8 * nr);
+	trailing(c, priv_at + 8 * nr);
 	return 0;
 }
 
 static int dec_auxtrace_error(struct rctx *c)
 {
 	struct pd_rec_auxtrace_error *a = &c->rec->u.auxtrace_error;
-	size_t msg = 48;
+	size_t time = FIELDS_END(AUXTRACE_ERROR), msg = time + 8;
+	/* u32 machine_pid, vcpu after the message (fmt >= 2) */
+	size_t vm = msg + AUXTRACE_ERROR_MSG_LEN;
 
 	/* fmt 0 had no time: the message starts where time is now. */
 	if (a->fmt == 0)
-		msg = 40;
+		msg = time;
 	else
-		a->time = r64(c, 40);
-	if (str_fixed(c, msg, 64, &a->msg))
+		a->time = r64(c, time);
+	if (str_fixed(c, msg, AUXTRACE_ERROR_MSG_LEN, &a->msg))
 		return PD_STATUS_MALFORMED;
-	if (a->fmt >= 2 && c->end >= 120) {
-		a->machine_pid = r32(c, 112);
-		a->vcpu = r32(c, 116);
+	if (a->fmt >= 2 && c->end >= vm + 8) {
+		a->machine_pid = r32(c, vm);
+		a->vcpu = r32(c, vm + 4);
 	}
-	trailing(c, 120);
+	trailing(c, vm + 8);
 	return 0;
 }
 
@@ -492,23 +522,25 @@ static int dec_thread_map(struct rctx *c)
 {
 	struct pd_rec_thread_map *t = &c->rec->u.thread_map;
 	struct pd_thread_map_entry *e;
+	size_t entries = FIELDS_END(THREAD_MAP);
 	uint64_t nr = t->nr, i;
 
-	if (nr > (c->end - 16) / 24)
+	/* {u64 pid; char comm[16]} each */
+	if (nr > (c->end - entries) / 24)
 		return bad_count(c, 8, nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
 			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
-			e[i].pid = r64(c, 16 + 24 * i);
+			e[i].pid = r64(c, entries + 24 * i);
 			/* comm[16] need not hold a NUL: ours has room for one. */
-			memcpy(e[i].comm, c->p + 24 + 24 * i, 16);
+			memcpy(e[i].comm, c->p + entries + 8 + 24 * i, 16);
 			e[i].comm[16] = '\0';
 		}
 		t->entries = e;
 	}
-	trailing(c, 16 + 24 * nr);
+	trailing(c, entries + 24 * nr);
 	return 0;
 }
 
@@ -622,42 +654,45 @@ static int dec_stat_config(struct rctx *c)
 {
 	struct pd_rec_stat_config *s = &c->rec->u.stat_config;
 	struct pd_stat_config_entry *e;
+	size_t entries = FIELDS_END(STAT_CONFIG);
 	uint64_t nr = s->nr, i;
 
-	if (nr > (c->end - 16) / 16)
+	/* {u64 tag; u64 val} each */
+	if (nr > (c->end - entries) / 16)
 		return bad_count(c, 8, nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
 			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
-			e[i].tag = r64(c, 16 + 16 * i);
-			e[i].val = r64(c, 24 + 16 * i);
+			e[i].tag = r64(c, entries + 16 * i);
+			e[i].val = r64(c, entries + 8 + 16 * i);
 		}
 		s->entries = e;
 	}
-	trailing(c, 16 + 16 * nr);
+	trailing(c, entries + 16 * nr);
 	return 0;
 }
 
 static int dec_event_update(struct rctx *c)
 {
 	struct pd_rec_event_update *e = &c->rec->u.event_update;
+	size_t data = FIELDS_END(EVENT_UPDATE);
 	uint64_t bits;
 
 	switch (e->type) {
 	case 0:		/* UNIT */
 	case 2:		/* NAME */
-		return str_tail(c, 24, 8, &e->str);
+		return str_tail(c, data, 8, &e->str);
 	case 1:		/* SCALE: a double, swapped as a u64 */
-		if (c->end < 32)
-			return below_min(c, 32);
-		bits = r64(c, 24);
+		if (c->end < data + 8)
+			return below_min(c, data + 8);
+		bits = r64(c, data);
 		memcpy(&e->scale, &bits, sizeof(e->scale));
-		trailing(c, 32);
+		trailing(c, data + 8);
 		return 0;
 	case 3:		/* CPUS */
-		return dec_cpu_map_data(c, 24, &e->cpus);
+		return dec_cpu_map_data(c, data, &e->cpus);
 	default:
 		return bad_field(c, 8, e->type);
 	}
@@ -666,17 +701,22 @@ static int dec_event_update(struct rctx *c)
 static int dec_time_conv(struct rctx *c)
 {
 	struct pd_rec_time_conv *t = &c->rec->u.time_conv;
+	size_t ext = FIELDS_END(TIME_CONV);
 
-	/* Old perf wrote 32 bytes; the 56-byte layout adds the rest. */
-	if (c->end >= 56) {
+	/*
+	 * Old perf wrote the fields alone; the extended layout adds u64
+	 * time_cycles, u64 time_mask, u8 cap_user_time_zero and
+	 * cap_user_time_short, padded to 8.
+	 */
+	if (c->end >= ext + 24) {
 		t->extended = true;
-		t->time_cycles = r64(c, 32);
-		t->time_mask = r64(c, 40);
-		t->cap_user_time_zero = c->p[48];
-		t->cap_user_time_short = c->p[49];
-		trailing(c, 56);
+		t->time_cycles = r64(c, ext);
+		t->time_mask = r64(c, ext + 8);
+		t->cap_user_time_zero = c->p[ext + 16];
+		t->cap_user_time_short = c->p[ext + 17];
+		trailing(c, ext + 24);
 	} else {
-		trailing(c, 32);
+		trailing(c, ext);
 	}
 	return 0;
 }
@@ -684,15 +724,16 @@ static int dec_time_conv(struct rctx *c)
 static int dec_compressed2(struct rctx *c)
 {
 	struct pd_rec_compressed *z = &c->rec->u.compressed;
+	size_t data = FIELDS_END(COMPRESSED2);
 	uint64_t ds = z->data_size;
 
-	if (ds > c->end - 16) {
+	if (ds > c->end - data) {
 		RDIAG(c, PD_COMPRESSED_BAD_SIZE, 8, "data_size=%llu bytes=%zu",
-		      (unsigned long long)ds, c->end - 16);
+		      (unsigned long long)ds, c->end - data);
 		return PD_STATUS_MALFORMED;
 	}
-	z->data = c->p + 16;
-	trailing(c, ALIGN8(16 + ds));
+	z->data = c->p + data;
+	trailing(c, ALIGN8(data + ds));
 	return 0;
 }
 
@@ -700,22 +741,26 @@ static int dec_bpf_metadata(struct rctx *c)
 {
 	struct pd_rec_bpf_metadata *b = &c->rec->u.bpf_metadata;
 	struct pd_bpf_metadata_entry *e;
+	size_t entries = FIELDS_END(BPF_METADATA);
 	uint64_t nr = b->nr, i;
 
-	if (nr > (c->end - 528) / 320)
+	if (nr > (c->end - entries) / BPF_METADATA_ENTRY)
 		return bad_count(c, 520, nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
 			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
-			if (str_fixed(c, 528 + 320 * i, 64, &e[i].key) ||
-			    str_fixed(c, 592 + 320 * i, 256, &e[i].value))
+			size_t key = entries + BPF_METADATA_ENTRY * i;
+
+			if (str_fixed(c, key, BPF_METADATA_KEY_LEN, &e[i].key) ||
+			    str_fixed(c, key + BPF_METADATA_KEY_LEN, BPF_METADATA_VALUE_LEN,
+				      &e[i].value))
 				return PD_STATUS_MALFORMED;
 		}
 		b->entries = e;
 	}
-	trailing(c, 528 + 320 * nr);
+	trailing(c, entries + BPF_METADATA_ENTRY * nr);
 	return 0;
 }
 
@@ -756,10 +801,12 @@ static int dec_schedstat(struct rctx *c, bool domain)
 	struct pd_rec_schedstat *s = &c->rec->u.schedstat;
 	struct pd_schedstat_counter *ctr;
 	const char *const *names = NULL;
+	/* the same fields for both types, but each has its table */
+	size_t ctrs = domain ? FIELDS_END(SCHEDSTAT_DOMAIN) : FIELDS_END(SCHEDSTAT_CPU);
 	size_t n = 0, i, off = 0, need;
 
-	s->counter_bytes = c->p + 24;
-	s->counter_len = c->end - 24;
+	s->counter_bytes = c->p + ctrs;
+	s->counter_len = c->end - ctrs;
 
 	if (s->version < 15 || s->version > 17)
 		return 0;	/* unknown version: raw counter bytes only */
@@ -780,25 +827,25 @@ static int dec_schedstat(struct rctx *c, bool domain)
 		need = 48;
 	}
 	if (s->counter_len < need)
-		return below_min(c, 24 + need);
+		return below_min(c, ctrs + need);
 	ctr = alloc(c, n * sizeof(*ctr));
 	if (!ctr)
 		return PD_STATUS_NOMEM;
 	for (i = 0; i < n; i++) {
 		if (domain) {
 			ctr[i].name = names[i];
-			ctr[i].value = r32(c, 24 + 4 * i);
+			ctr[i].value = r32(c, ctrs + 4 * i);
 			continue;
 		}
 		off = PD_ALIGN(off, ss_cpu[i].size);
 		ctr[i].name = ss_cpu[i].name;
-		ctr[i].value = ss_cpu[i].size == 4 ? r32(c, 24 + off) : r64(c, 24 + off);
+		ctr[i].value = ss_cpu[i].size == 4 ? r32(c, ctrs + off) : r64(c, ctrs + off);
 		off += ss_cpu[i].size;
 	}
 	s->nr = (uint32_t)n;
 	s->counters = ctr;
 	/* The struct is padded to its u64 alignment. */
-	trailing(c, ALIGN8(24 + need));
+	trailing(c, ALIGN8(ctrs + need));
 	return 0;
 }
 
@@ -807,12 +854,13 @@ static int dec_schedstat(struct rctx *c, bool domain)
 static int dec_sp_kernel_symbol(struct rctx *c)
 {
 	struct pd_rec_sp_kernel_symbol *k = &c->rec->u.sp_kernel_symbol;
+	size_t text = FIELDS_END(SP_KERNEL_SYMBOL);
 	uint32_t n = k->kallsyms_size;
 
-	if (n > c->end - 12)
+	if (n > c->end - text)
 		return bad_count(c, 8, n);
-	k->kallsyms = (const char *)(c->p + 12);
-	trailing(c, 12 + ALIGN8(n));
+	k->kallsyms = (const char *)(c->p + text);
+	trailing(c, text + ALIGN8(n));
 	return 0;
 }
 
@@ -820,21 +868,23 @@ static int dec_sp_event_id(struct rctx *c)
 {
 	struct pd_rec_sp_event_id *s = &c->rec->u.sp_event_id;
 	struct pd_sp_event_id_entry *e;
+	size_t entries = FIELDS_END(SP_EVENT_ID);
 	uint64_t nr = s->nr, i;
 
-	if (nr > (c->end - 16) / 16)
+	/* {u64 attr_index; u64 event_id} each */
+	if (nr > (c->end - entries) / 16)
 		return bad_count(c, 8, nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
 			return PD_STATUS_NOMEM;
 		for (i = 0; i < nr; i++) {
-			e[i].attr_index = r64(c, 16 + 16 * i);
-			e[i].event_id = r64(c, 24 + 16 * i);
+			e[i].attr_index = r64(c, entries + 16 * i);
+			e[i].event_id = r64(c, entries + 8 + 16 * i);
 		}
 		s->entries = e;
 	}
-	trailing(c, 16 + 16 * nr);
+	trailing(c, entries + 16 * nr);
 	return 0;
 }
 
@@ -858,20 +908,21 @@ static int ips_sps(struct rctx *c, size_t pos, uint64_t n, const uint64_t **ips,
 static int dec_sp_callchain(struct rctx *c)
 {
 	struct pd_rec_sp_callchain *s = &c->rec->u.sp_callchain;
+	size_t ips = FIELDS_END(SP_CALLCHAIN);
 	uint64_t nr = s->nr;
 
-	if (nr > (c->end - 40) / 16)
+	if (nr > (c->end - ips) / 16)
 		return bad_count(c, 32, nr);
-	if (ips_sps(c, 40, nr, &s->ips, &s->sps))
+	if (ips_sps(c, ips, nr, &s->ips, &s->sps))
 		return PD_STATUS_NOMEM;
-	trailing(c, 40 + 16 * nr);
+	trailing(c, ips + 16 * nr);
 	return 0;
 }
 
 static int dec_sp_unwinding_result(struct rctx *c)
 {
 	struct pd_rec_sp_unwinding_result *u = &c->rec->u.sp_unwinding_result;
-	size_t pos = 72, ss_pos;
+	size_t pos = FIELDS_END(SP_UNWINDING_RESULT), ss_pos;
 	uint64_t n, *regs;
 
 	/* The mask is in the record; stack_size must follow the regs. */
@@ -918,13 +969,14 @@ static int dec_sp_unwinding_result(struct rctx *c)
 static int dec_sp_tracing_data(struct rctx *c)
 {
 	struct pd_rec_tracing_data *t = &c->rec->u.sp_tracing_data;
+	size_t data = FIELDS_END(SP_TRACING_DATA);
 	uint32_t n = t->size;
 
-	if (n > c->end - 12)
+	if (n > c->end - data)
 		return bad_count(c, 8, n);
 	t->inline_data = true;
-	t->data = c->p + 12;
-	trailing(c, 12 + ALIGN64(n));
+	t->data = c->p + data;
+	trailing(c, data + ALIGN64(n));
 	return 0;
 }
 
@@ -961,7 +1013,7 @@ static int rest(struct rctx *c, const struct pd_layout *l, uint32_t type)
 	case PD_REC_THREAD_MAP:
 		return dec_thread_map(c);
 	case PD_REC_CPU_MAP:
-		return dec_cpu_map_data(c, 8, &rec->u.cpu_map.map);
+		return dec_cpu_map_data(c, FIELDS_END(CPU_MAP), &rec->u.cpu_map.map);
 	case PD_REC_STAT_CONFIG:
 		return dec_stat_config(c);
 	case PD_REC_EVENT_UPDATE:
@@ -969,13 +1021,14 @@ static int rest(struct rctx *c, const struct pd_layout *l, uint32_t type)
 	case PD_REC_TIME_CONV:
 		return dec_time_conv(c);
 	case PD_REC_HEADER_FEATURE:
-		rec->u.header_feature.len = c->end - 16;
-		rec->u.header_feature.payload = c->end > 16 ? c->p + 16 : NULL;
-		rec->u.header_feature.end_marker = c->end == 16;
+		rec->u.header_feature.len = c->end - FIELDS_END(HEADER_FEATURE);
+		rec->u.header_feature.payload = c->end > FIELDS_END(HEADER_FEATURE) ?
+						c->p + FIELDS_END(HEADER_FEATURE) : NULL;
+		rec->u.header_feature.end_marker = c->end == FIELDS_END(HEADER_FEATURE);
 		return 0;
 	case PD_REC_COMPRESSED:
-		rec->u.compressed.data_size = c->end - 8;
-		rec->u.compressed.data = c->p + 8;
+		rec->u.compressed.data_size = c->end - FIELDS_END(COMPRESSED);
+		rec->u.compressed.data = c->p + FIELDS_END(COMPRESSED);
 		return 0;
 	case PD_REC_COMPRESSED2:
 		return dec_compressed2(c);

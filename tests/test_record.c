@@ -2010,6 +2010,57 @@ static void test_layouts(void)
 	CU_ASSERT_EQUAL(pd_record_min_size(PD_REC_SP_DEBUG), 16);
 }
 
+/*
+ * Where the variable part of each type decoded by code starts: record.c
+ * takes it from the tables (FIELDS_END(), pd_layout_fields_end() of the
+ * type's layout), so these are the format's offsets (§6.3 to §6.5) the
+ * tables must give.
+ */
+static void test_layout_variable_starts(void)
+{
+	static const struct {
+		uint32_t type;
+		uint16_t start;
+	} starts[] = {
+		{ PD_REC_MMAP2, 72 },			/* filename */
+		{ PD_REC_READ, 16 },			/* read_format values */
+		{ PD_REC_NAMESPACES, 24 },		/* links */
+		{ PD_REC_TEXT_POKE, 20 },		/* old bytes, new bytes */
+		{ PD_REC_CALLCHAIN_DEFERRED, 24 },	/* ips */
+		{ PD_REC_HEADER_ATTR, 8 },		/* perf_event_attr */
+		{ PD_REC_HEADER_EVENT_TYPE, 16 },	/* name[64] */
+		{ PD_REC_HEADER_TRACING_DATA, 12 },	/* pad, or simpleperf's data */
+		{ PD_REC_HEADER_BUILD_ID, 36 },		/* filename */
+		{ PD_REC_ID_INDEX, 16 },		/* entries */
+		{ PD_REC_AUXTRACE_INFO, 16 },		/* priv[] */
+		{ PD_REC_AUXTRACE_ERROR, 40 },		/* time (fmt >= 1) or msg */
+		{ PD_REC_THREAD_MAP, 16 },		/* entries */
+		{ PD_REC_CPU_MAP, 8 },			/* cpu_map_data */
+		{ PD_REC_STAT_CONFIG, 16 },		/* entries */
+		{ PD_REC_EVENT_UPDATE, 24 },		/* unit, scale, name or cpus */
+		{ PD_REC_TIME_CONV, 32 },		/* the extended fields */
+		{ PD_REC_HEADER_FEATURE, 16 },		/* the feature's data */
+		{ PD_REC_COMPRESSED, 8 },		/* data */
+		{ PD_REC_COMPRESSED2, 16 },		/* data */
+		{ PD_REC_BPF_METADATA, 528 },		/* entries */
+		{ PD_REC_SCHEDSTAT_CPU, 24 },		/* counters */
+		{ PD_REC_SCHEDSTAT_DOMAIN, 24 },	/* counters */
+		{ PD_REC_SP_KERNEL_SYMBOL, 12 },	/* kallsyms */
+		{ PD_REC_SP_EVENT_ID, 16 },		/* entries */
+		{ PD_REC_SP_CALLCHAIN, 40 },		/* ips, sps */
+		{ PD_REC_SP_UNWINDING_RESULT, 72 },	/* regs */
+		{ PD_REC_SP_TRACING_DATA, 12 },		/* data */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		const struct pd_layout *l = pd_record_layout(starts[i].type);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+		CU_ASSERT_EQUAL(pd_layout_fields_end(l), starts[i].start);
+	}
+}
+
 /* ================= registration ================= */
 
 static int suite_init(void)
@@ -2062,6 +2113,7 @@ int pd_test_register_record(void)
 		{ "from_compressed", test_from_compressed },
 		{ "names", test_names },
 		{ "layouts", test_layouts },
+		{ "layout variable starts", test_layout_variable_starts },
 	};
 	CU_pSuite s;
 	size_t i;
