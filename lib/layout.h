@@ -113,6 +113,12 @@ static inline uint16_t pd_layout_fields_end(const struct pd_layout *l)
 #define PD_MMAP2_BUILD_ID_START	40
 #define PD_MMAP2_BUILD_ID_END	64
 
+/*
+ * HEADER_BUILD_ID's byte after the build id, padding in the table: with
+ * PD_MISC_BUILD_ID_SIZE, the build id's size.
+ */
+#define PD_BUILD_ID_SIZE_AT	32
+
 /* The smallest valid record of the layout's type, header included. */
 static inline uint16_t pd_layout_min_size(const struct pd_layout *l)
 {

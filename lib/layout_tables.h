@@ -187,9 +187,10 @@ static const struct pd_field tracing_data_f[] = {
 	U32("data_size", 8, tracing_data.size),
 };
 
-/* the size byte at 32 counts only with misc bit 15 */
+/* the size byte at PD_BUILD_ID_SIZE_AT (32) counts only with misc bit 15 */
 static const struct pd_field build_id_f[] = {
-	PID("pid", 8, build_id.pid), BYTES("build_id", 12, 20, build_id.build_id), PAD(32, 4),
+	PID("pid", 8, build_id.pid), BYTES("build_id", 12, 20, build_id.build_id),
+	PAD(PD_BUILD_ID_SIZE_AT, 4),
 };
 
 static const struct pd_field id_index_f[] = {

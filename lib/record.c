@@ -28,6 +28,26 @@
  */
 #define FIELDS_END(t)	pd_layout_fields_end(pd_layout_of(PD_REC_##t))
 
+/*
+ * Where the fixed field that layout l decodes to `member` lies: the count
+ * or size a diagnostic points at.  Over a constant table the loop goes at
+ * build time, as in fields_unrolled().
+ */
+static inline __attribute__((always_inline)) size_t field_at(const struct pd_layout *l,
+							      size_t member)
+{
+	const struct pd_field *f, *end = pd_layout_fields_stop(l);
+
+#pragma GCC unroll 16
+	for (f = l->fields; f < end; f++)
+		if (f->member_size && f->member == member)
+			return f->off;
+	return 0;	/* not reached: each use names a field of its type */
+}
+
+#define FIELD_AT(t, m) \
+	field_at(pd_layout_of(PD_REC_##t), offsetof(struct pd_record, u.m))
+
 /* Sizes inside variable parts that are format facts, not layout ends. */
 #define EVENT_TYPE_NAME_LEN	64	/* char name[64] after event_id */
 #define TRACING_DATA_PAD	4	/* the u32 pad after size (not in perf 3.x) */
@@ -291,7 +311,7 @@ static int dec_namespaces(struct rctx *c)
 
 	/* nr links of {u64 dev; u64 ino} */
 	if (nr > (c->end - links) / 16)
-		return bad_count(c, 16, nr);
+		return bad_count(c, FIELD_AT(NAMESPACES, namespaces.nr), nr);
 	if (nr) {
 		l = alloc(c, (size_t)nr * sizeof(*l));
 		if (!l)
@@ -313,7 +333,7 @@ static int dec_text_poke(struct rctx *c)
 	size_t n = (size_t)t->old_len + t->new_len;
 
 	if (n > c->end - bytes)
-		return bad_count(c, 16, n);
+		return bad_count(c, FIELD_AT(TEXT_POKE, text_poke.old_len), n);
 	t->old_bytes = t->old_len ? c->p + bytes : NULL;
 	t->new_bytes = t->new_len ? c->p + bytes + t->old_len : NULL;
 	/* The bytes are padded so that the trailer is u64 aligned. */
@@ -328,7 +348,7 @@ static int dec_callchain_deferred(struct rctx *c)
 	uint64_t nr = cd->nr, *ips;
 
 	if (nr > (c->end - ips_at) / 8)
-		return bad_count(c, 16, nr);
+		return bad_count(c, FIELD_AT(CALLCHAIN_DEFERRED, callchain_deferred.nr), nr);
 	if (nr) {
 		ips = alloc(c, (size_t)nr * 8);
 		if (!ips)
@@ -433,9 +453,9 @@ static int dec_build_id(struct rctx *c, const struct pd_layout *l)
 	b->cpumode = c->rec->misc & PD_MISC_CPUMODE_MASK;
 	b->build_id_size = 20;
 	if (c->rec->misc & PD_MISC_BUILD_ID_SIZE) {
-		b->build_id_size = c->p[32];
+		b->build_id_size = c->p[PD_BUILD_ID_SIZE_AT];
 		if (b->build_id_size > 20)
-			return bad_field(c, 32, b->build_id_size);
+			return bad_field(c, PD_BUILD_ID_SIZE_AT, b->build_id_size);
 	}
 	/* Filenames are padded to NAME_ALIGN (64). */
 	return str_tail(c, pd_layout_fields_end(l), 64, &b->filename);
@@ -449,7 +469,7 @@ static int dec_id_index(struct rctx *c)
 	size_t entries = FIELDS_END(ID_INDEX), room = c->end - entries, vbase;
 
 	if (nr > room / 32)
-		return bad_count(c, 8, nr);
+		return bad_count(c, FIELD_AT(ID_INDEX, id_index.nr), nr);
 	/*
 	 * {u64 id, idx, cpu, tid} each; the machine_pid/vcpu array is there
 	 * iff it fits (§6.4).
@@ -527,7 +547,7 @@ static int dec_thread_map(struct rctx *c)
 
 	/* {u64 pid; char comm[16]} each */
 	if (nr > (c->end - entries) / 24)
-		return bad_count(c, 8, nr);
+		return bad_count(c, FIELD_AT(THREAD_MAP, thread_map.nr), nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -659,7 +679,7 @@ static int dec_stat_config(struct rctx *c)
 
 	/* {u64 tag; u64 val} each */
 	if (nr > (c->end - entries) / 16)
-		return bad_count(c, 8, nr);
+		return bad_count(c, FIELD_AT(STAT_CONFIG, stat_config.nr), nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -694,7 +714,7 @@ static int dec_event_update(struct rctx *c)
 	case 3:		/* CPUS */
 		return dec_cpu_map_data(c, data, &e->cpus);
 	default:
-		return bad_field(c, 8, e->type);
+		return bad_field(c, FIELD_AT(EVENT_UPDATE, event_update.type), e->type);
 	}
 }
 
@@ -728,7 +748,8 @@ static int dec_compressed2(struct rctx *c)
 	uint64_t ds = z->data_size;
 
 	if (ds > c->end - data) {
-		RDIAG(c, PD_COMPRESSED_BAD_SIZE, 8, "data_size=%llu bytes=%zu",
+		RDIAG(c, PD_COMPRESSED_BAD_SIZE, FIELD_AT(COMPRESSED2, compressed.data_size),
+		      "data_size=%llu bytes=%zu",
 		      (unsigned long long)ds, c->end - data);
 		return PD_STATUS_MALFORMED;
 	}
@@ -745,7 +766,7 @@ static int dec_bpf_metadata(struct rctx *c)
 	uint64_t nr = b->nr, i;
 
 	if (nr > (c->end - entries) / BPF_METADATA_ENTRY)
-		return bad_count(c, 520, nr);
+		return bad_count(c, FIELD_AT(BPF_METADATA, bpf_metadata.nr), nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -858,7 +879,7 @@ static int dec_sp_kernel_symbol(struct rctx *c)
 	uint32_t n = k->kallsyms_size;
 
 	if (n > c->end - text)
-		return bad_count(c, 8, n);
+		return bad_count(c, FIELD_AT(SP_KERNEL_SYMBOL, sp_kernel_symbol.kallsyms_size), n);
 	k->kallsyms = (const char *)(c->p + text);
 	trailing(c, text + ALIGN8(n));
 	return 0;
@@ -873,7 +894,7 @@ static int dec_sp_event_id(struct rctx *c)
 
 	/* {u64 attr_index; u64 event_id} each */
 	if (nr > (c->end - entries) / 16)
-		return bad_count(c, 8, nr);
+		return bad_count(c, FIELD_AT(SP_EVENT_ID, sp_event_id.nr), nr);
 	if (nr) {
 		e = alloc(c, (size_t)nr * sizeof(*e));
 		if (!e)
@@ -912,7 +933,7 @@ static int dec_sp_callchain(struct rctx *c)
 	uint64_t nr = s->nr;
 
 	if (nr > (c->end - ips) / 16)
-		return bad_count(c, 32, nr);
+		return bad_count(c, FIELD_AT(SP_CALLCHAIN, sp_callchain.nr), nr);
 	if (ips_sps(c, ips, nr, &s->ips, &s->sps))
 		return PD_STATUS_NOMEM;
 	trailing(c, ips + 16 * nr);
@@ -928,7 +949,7 @@ static int dec_sp_unwinding_result(struct rctx *c)
 	/* The mask is in the record; stack_size must follow the regs. */
 	n = (uint64_t)__builtin_popcountll(u->reg_mask);
 	if (n > (c->end - pos - 8) / 8)
-		return bad_count(c, 64, n);
+		return bad_count(c, FIELD_AT(SP_UNWINDING_RESULT, sp_unwinding_result.reg_mask), n);
 	u->nr_regs = (uint32_t)n;
 	if (n) {
 		regs = alloc(c, (size_t)n * 8);
@@ -973,7 +994,7 @@ static int dec_sp_tracing_data(struct rctx *c)
 	uint32_t n = t->size;
 
 	if (n > c->end - data)
-		return bad_count(c, 8, n);
+		return bad_count(c, FIELD_AT(SP_TRACING_DATA, sp_tracing_data.size), n);
 	t->inline_data = true;
 	t->data = c->p + data;
 	trailing(c, data + ALIGN64(n));
