@@ -71,6 +71,7 @@ struct uw_mod {
 	uint64_t base;		/* map start - pgoff: where file offset 0 would be */
 	uint64_t start, end;	/* the module's address range in the Dwfl */
 	uint64_t elf_base;	/* first PT_LOAD's page (UINT64_MAX: unknown) */
+	bool fixed;		/* ET_EXEC: at its own addresses, base is theirs */
 	uint64_t low, low_stamp; /* lowest map of the DSO, at address-space version */
 	bool low_ok;
 };
@@ -588,6 +589,26 @@ static uint64_t first_load_page(Dwfl_Module *mod)
  * right place.  A module left from maps that have changed since makes the
  * unwind start over on a fresh Dwfl (u->conflict).
  */
+/* An ET_EXEC module's file offset 0 at its link addresses, in *base. */
+static bool exec_file_base(Dwfl_Module *mod, uint64_t *base)
+{
+	Dwarf_Addr bias;
+	Elf *e = dwfl_module_getelf(mod, &bias);
+	size_t i, n = 0;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+
+	if (!e || !gelf_getehdr(e, &eh) || eh.e_type != ET_EXEC || elf_getphdrnum(e, &n) != 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			*base = (ph.p_vaddr & ~(uint64_t)4095) - (ph.p_offset & ~(uint64_t)4095);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
 {
 	struct pd_uw_map mp;
@@ -609,9 +630,14 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 			u->conflict = true;
 		return;
 	}
+	/*
+	 * Reported, but its file had no room for pc; or an ET_EXEC, which is
+	 * at its own addresses whatever the map: pc is in a part of the file
+	 * mapped again elsewhere (remapped_file()).
+	 */
 	for (um = sp->mods; um; um = um->next)
-		if (um->dso == mp.dso && um->base == base)
-			return;		/* reported, but its file had no room for pc */
+		if (um->dso == mp.dso && (um->base == base || um->fixed))
+			return;
 	if (mp.dso->kind != PD_DSO_USER && mp.dso->kind != PD_DSO_VDSO)
 		return;
 	path = mp.dso->runtime_path ? mp.dso->runtime_path : mp.dso->syms_path;
@@ -641,6 +667,12 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	if (ud)
 		*ud = um;
 	um->elf_base = first_load_page(mod);
+	/*
+	 * libdwfl puts an ET_EXEC at its own addresses whatever the map: its
+	 * base is theirs.  Reporting it again (for a part of it mapped
+	 * elsewhere) would make libdwfl drop the module.
+	 */
+	um->fixed = exec_file_base(mod, &um->base);
 }
 
 static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)
@@ -966,6 +998,25 @@ enum uw_look {
 	UW_LOOK_STOP,		/* no readable file with CFI is mapped there */
 };
 
+/*
+ * No module holds `pc`, but a file is mapped there that is also mapped
+ * where its module is: a part of it mapped again elsewhere (V8 in node
+ * maps its embedded builtins from /usr/bin/node a second time, far from
+ * the rest).  perf finds the map's DSO and searches its .eh_frame_hdr at
+ * the DSO's bias (from its lowest map), which cannot hold an address that
+ * far: no FDE, and libunwind guesses.
+ */
+static bool remapped_file(struct pd_unwinder *u, uint64_t pc)
+{
+	struct pd_uw_map mp, first;
+	uint64_t low;
+
+	return pd_machine_uw_map(u->m, u->spc.as, pc, &mp) && mp.dso->kind == PD_DSO_USER &&
+	       pd_machine_uw_dso_low(u->spc.as, mp.dso, &low) && low < mp.start &&
+	       pd_machine_uw_map(u->m, u->spc.as, low, &first) && first.dso == mp.dso &&
+	       first.start - first.pgoff != mp.start - mp.pgoff;
+}
+
 /* The row perf's lookup finds for the frame at `pc`, if the fast path can apply it. */
 static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_space *sp,
 				       uint64_t pc, enum uw_look *look)
@@ -983,8 +1034,11 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	 * the stack ends there, where libdw would guess on from rbp.
 	 */
 	*look = UW_LOOK_STOP;
-	if (!mod)
+	if (!mod) {
+		if (remapped_file(u, pc))
+			*look = UW_LOOK_NONE;
 		return NULL;
+	}
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	um = ud ? *ud : NULL;
 	if (!um)

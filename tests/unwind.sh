@@ -33,6 +33,8 @@
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
 #    with and without inline frames;
+#  - a non-PIE C program running code from a second map of its own file
+#    (as node runs V8's builtins): every frame against perf's;
 #  - a Rust program (where rustc is installed): legacy and v0 mangled
 #    names demangled as perf's libiberty does, inline frames nested
 #    deeper than sixteen levels; every frame, with and without inline
@@ -302,6 +304,23 @@ if record uwexec ./uwexec.sh 100000000; then
 		fail "uwexec: no unwound frame reaches __libc_start_call_main"
 else
 	sk "perf record of a program exec'd by a shell script failed: $(tail -1 uwexec.err)"
+fi
+
+# a non-PIE program running code from a second map of part of its own
+# file (as node does with V8's builtins): perf finds no FDE there and
+# guesses from rbp, then goes on with the CFI of the program's module
+# (which must stay where it is).  Every frame, counted with the others.
+if ! gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	-no-pie -fno-pie -o uwremap "$SRC/uwremap.c" > uwremap.err 2>&1; then
+	sk "gcc cannot build uwremap.c without PIE: $(tail -1 uwremap.err)"
+elif ! record uwremap ./uwremap 2000; then
+	sk "perf record of uwremap failed: $(tail -1 uwremap.err)"
+else
+	"$PERF" script -i uwremap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwremap.perf
+	"$PERFSYM" --no-inline uwremap.data 2> /dev/null | keys > uwremap.mine
+	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
+	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
+		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
 fi
 
 # Rust (when rustc is installed): legacy and v0 mangled names as perf's
