@@ -113,6 +113,12 @@ char *pd_demangle(const char *name)
 		free(out);
 		return NULL;
 	}
-	strip_signature(out);
+	/*
+	 * libiberty cuts the parameters of the top-level function only: a
+	 * thunk (_ZTh, _ZTv, _ZTc) prints the function it calls with them,
+	 * "non-virtual thunk to A::f(int)"
+	 */
+	if (strncmp(name, "_ZT", 3))
+		strip_signature(out);
 	return out;
 }
