@@ -349,10 +349,9 @@ size_t pd_frame_cache_stack(struct pd_frame_cache *c, int32_t pid, int32_t tid,
 		const uint64_t mmode[2] = { kmode[0] * KEY_MUL, kmode[1] * KEY_MUL };
 
 		for (i = 0; i < n; i++) {
+			unsigned int mi = (unsigned int)st[i].cpumode - PD_CPUMODE_KERNEL;
 			uint64_t k, km;
 			uint32_t slot;
-
-			unsigned int mi = (unsigned int)st[i].cpumode - PD_CPUMODE_KERNEL;
 
 			if (__builtin_expect(st[i].unwound || mi > 1, 0)) {
 				k = ent_key(&st[i], ubase, kbase);

@@ -566,22 +566,40 @@ static void space_free(void *state)
 	free(sp);
 }
 
-/* the page of a module's first PT_LOAD (perf's elf_base_address()) */
-static uint64_t first_load_page(Dwfl_Module *mod)
+/* The module's ELF and its first PT_LOAD header in *ph; NULL when none. */
+static Elf *first_load(Dwfl_Module *mod, GElf_Phdr *ph)
 {
 	Dwarf_Addr bias;
 	Elf *e = dwfl_module_getelf(mod, &bias);
 	size_t i, n = 0;
 
 	if (!e || elf_getphdrnum(e, &n) != 0)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(e, (int)i, ph) && ph->p_type == PT_LOAD)
+			return e;
+	return NULL;
+}
 
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			return ph.p_vaddr & ~(uint64_t)4095;
-	}
-	return UINT64_MAX;
+/* the page of a module's first PT_LOAD (perf's elf_base_address()) */
+static uint64_t first_load_page(Dwfl_Module *mod)
+{
+	GElf_Phdr ph;
+
+	return first_load(mod, &ph) ? ph.p_vaddr & ~(uint64_t)4095 : UINT64_MAX;
+}
+
+/* An ET_EXEC module's file offset 0 at its link addresses, in *base. */
+static bool exec_file_base(Dwfl_Module *mod, uint64_t *base)
+{
+	GElf_Phdr ph;
+	GElf_Ehdr eh;
+	Elf *e = first_load(mod, &ph);
+
+	if (!e || !gelf_getehdr(e, &eh) || eh.e_type != ET_EXEC)
+		return false;
+	*base = (ph.p_vaddr & ~(uint64_t)4095) - (ph.p_offset & ~(uint64_t)4095);
+	return true;
 }
 
 /*
@@ -589,26 +607,6 @@ static uint64_t first_load_page(Dwfl_Module *mod)
  * right place.  A module left from maps that have changed since makes the
  * unwind start over on a fresh Dwfl (u->conflict).
  */
-/* An ET_EXEC module's file offset 0 at its link addresses, in *base. */
-static bool exec_file_base(Dwfl_Module *mod, uint64_t *base)
-{
-	Dwarf_Addr bias;
-	Elf *e = dwfl_module_getelf(mod, &bias);
-	size_t i, n = 0;
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
-
-	if (!e || !gelf_getehdr(e, &eh) || eh.e_type != ET_EXEC || elf_getphdrnum(e, &n) != 0)
-		return false;
-	for (i = 0; i < n; i++) {
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			*base = (ph.p_vaddr & ~(uint64_t)4095) - (ph.p_offset & ~(uint64_t)4095);
-			return true;
-		}
-	}
-	return false;
-}
-
 static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
 {
 	struct pd_uw_map mp;

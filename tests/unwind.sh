@@ -166,6 +166,16 @@ count_inline() {	# label total different
 	echo "unwind.sh: $1: $2, $3 differ"
 }
 
+# frames with inline frames, counted on their own: label perf-file mine-file
+compare_inline() {
+	n=$(wc -l < "$2")
+	d=$(diff "$2" "$3" | grep -c '^<')
+	itotal=$((itotal + n))
+	ibad=$((ibad + d))
+	echo "unwind.sh: $1 with inline frames: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff "$2" "$3" | head -6 | sed 's/^/    /'
+}
+
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	keys < "$r.script" > "$r.perf"
@@ -177,12 +187,7 @@ for r in $RUNS; do
 	# with inline frames: counted on their own
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
 	"$PERFSYM" "$r.data" 2> /dev/null | keys > "$r.imine"
-	n=$(wc -l < "$r.iperf")
-	d=$(diff "$r.iperf" "$r.imine" | grep -c '^<')
-	itotal=$((itotal + n))
-	ibad=$((ibad + d))
-	echo "unwind.sh: $r with inline frames: $n frames, $d differ"
-	[ "$d" -eq 0 ] || diff "$r.iperf" "$r.imine" | head -6 | sed 's/^/    /'
+	compare_inline "$r" "$r.iperf" "$r.imine"
 
 	# the user frames must be there: a stack of the program's own functions
 	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
@@ -291,12 +296,7 @@ if record uwexec ./uwexec.sh 100000000; then
 	compare "uwexec (exec'd by a shell script)" uwexec.perf uwexec.mine
 	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | keys > uwexec.iperf
 	"$PERFSYM" uwexec.data 2> /dev/null | keys > uwexec.imine
-	n=$(wc -l < uwexec.iperf)
-	d=$(diff uwexec.iperf uwexec.imine | grep -c '^<')
-	itotal=$((itotal + n))
-	ibad=$((ibad + d))
-	echo "unwind.sh: uwexec with inline frames: $n frames, $d differ"
-	[ "$d" -eq 0 ] || diff uwexec.iperf uwexec.imine | head -6 | sed 's/^/    /'
+	compare_inline uwexec uwexec.iperf uwexec.imine
 	# perf 6.1 names the stubs of .plt after the symbol before them (_init)
 	grep -q -E '^uwexec [0-9 ]*\| [0-9a-f]+ (_init|uwlib_tiny@plt) \(' uwexec.mine ||
 		echo "unwind.sh: note: no sample in uwexec's PLT stub"
@@ -342,12 +342,7 @@ else
 	keys < uwrust.iscript > uwrust.iperf
 	"$PERFSYM" uwrust.data 2> /dev/null > uwrust.isym
 	keys < uwrust.isym > uwrust.imine
-	n=$(wc -l < uwrust.iperf)
-	d=$(diff uwrust.iperf uwrust.imine | grep -c '^<')
-	itotal=$((itotal + n))
-	ibad=$((ibad + d))
-	echo "unwind.sh: uwrust with inline frames: $n frames, $d differ"
-	[ "$d" -eq 0 ] || diff uwrust.iperf uwrust.imine | head -6 | sed 's/^/    /'
+	compare_inline uwrust uwrust.iperf uwrust.imine
 	fold_script < uwrust.script | sort > uwrust.pfold
 	"$PERFCONV" to-csv --no-inline --table folded uwrust.data 2> /dev/null | sort > uwrust.cfold
 	set -- $(fold_agree uwrust.pfold uwrust.cfold)
