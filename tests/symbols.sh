@@ -21,12 +21,12 @@
 #  - a binary changed or deleted between recording and this comparison
 #    (system-wide run): perf and perfsym both refuse a file whose build id
 #    differs, but perf may still find the old copy in its build-id cache;
-#  - names perf demangles with rules perfsym lacks: legacy Rust hashes,
-#    OCaml and Java names (C++ is handled like perf 6.1: no parameters);
+#  - names perf demangles with rules perfsym lacks: OCaml and Java names
+#    (C++ is handled like perf 6.1: no parameters; Rust as its libiberty);
 #  - JIT map files (/tmp/perf-PID.map) written or removed by other
 #    processes between the two reads;
-#  - frames unwound by DWARF (--call-graph dwarf): only perf script unwinds
-#    the user stack, so these recordings use frame pointers.
+#  - frames unwound by DWARF (--call-graph dwarf): these recordings use
+#    frame pointers; tests/unwind.sh compares the unwound stacks.
 set -u
 O=${O:-bin}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

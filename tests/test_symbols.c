@@ -1518,6 +1518,131 @@ static void test_many_symbols(void)
 	pd_symtab_free(&t);
 }
 
+/*
+ * Rust names against binutils' c++filt, whose libiberty is perf's
+ * demangler.  c++filt prints libiberty's verbose form: the legacy hash,
+ * v0 crate disambiguators and the types of constants, which perf's call
+ * (no options) leaves out, so they are taken off its lines first.  Names
+ * of a Rust program's symbol table, legacy and v0 (escapes, closures,
+ * shims, dyn traits, back references, const generics, .llvm suffixes).
+ */
+static const char *const rust_names[] = {
+		"_ZN111_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$alloc..vec..spec_from_ite"
+		"r_nested..SpecFromIterNested$LT$T$C$I$GT$$GT$9from_iter17h2cbc03de5c5ddd"
+		"e3E",
+		"_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h012fc64dfcc9f319E"
+		".llvm.16759729010910216598",
+		"_ZN3std6thread9lifecycle18JoinInner$LT$T$GT$4join17h81637939ea6ab34aE",
+		"_ZN48_$LT$uwrust..Square$u20$as$u20$uwrust..Shape$GT$4area17h016d6e88734"
+		"bca2cE",
+		"_ZN4core3ops8function6FnOnce40call_once$u7b$$u7b$vtable.shim$u7d$$u7d$17"
+		"h89aac4e1fa06b14fE.llvm.16759729010910216598",
+		"_RINvCs7yku55f9lGT_6uwrust4fillNCNCNvB2_4mains_00EB2_",
+		"_RINvCs7yku55f9lGT_6uwrust4fillNCNvB2_4mains0_0EB2_",
+		"_RINvMNtCsgEmfK2I1SDS_4core3stre18trim_start_matchesReECsgY6Mt91CT9J_14r"
+		"ustc_demangle",
+		"_RINvMNtCsgEmfK2I1SDS_4core5sliceSh11copy_withinINtNtNtB5_3ops5range14Ra"
+		"ngeInclusivejEECsfEOYDRpO4Ta_11miniz_oxide",
+		"_RINvMNtNtCsgEmfK2I1SDS_4core4cell4onceINtB3_8OnceCellINtNtB7_6result6Re"
+		"sultINtNtB7_6option6OptionINtNtCslNYArtu3iFV_5alloc5boxed3BoxINtNtCs4X4t"
+		"9plMPHF_9addr2line4unit7DwoUnitINtNtNtCsduwmD7cSIQq_5gimli4read12endian_"
+		"slice11EndianSliceNtNtB2T_9endianity12LittleEndianEEEENtB2R_5ErrorEE8try"
+		"_initNCINvB2_11get_or_initNCNvMB29_INtB29_7ResUnitB2M_E14dwarf_and_units"
+		"0_0E0zECsjrHSEGnQ3l9_3std",
+		"_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtB4_4cell10UnsafeCellIN"
+		"tNtB4_6option6OptionINtNtB4_6result6ResultjINtNtCslNYArtu3iFV_5alloc5box"
+		"ed3BoxDNtNtB4_3any3AnyNtNtB4_6marker4SendEL_EEEEECs7yku55f9lGT_6uwrust",
+		"_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtB4_6result6ResultuINtN"
+		"tCslNYArtu3iFV_5alloc5boxed3BoxDNtNtB4_3any3AnyNtNtB4_6marker4SendEL_EEE"
+		"Cs7yku55f9lGT_6uwrust.llvm.11413520674506789783",
+		"_RINvNtCsgEmfK2I1SDS_4core6escape14escape_unicodeKja_ECsgY6Mt91CT9J_14ru"
+		"stc_demangle",
+		"_RNvMs3_NtCslNYArtu3iFV_5alloc7raw_vecINtB5_6RawVecTOhFUKCBN_EuENtNtCsjr"
+		"HSEGnQ3l9_3std5alloc6SystemE8grow_oneB13_",
+		"_RNvCs1234_7mycrate3foo",
+};
+
+static void test_rust_demangle_filt(void)
+{
+	char path[] = "/tmp/pd-rust-names-XXXXXX", cmd[256], line[4096];
+	const size_t nr = sizeof(rust_names) / sizeof(rust_names[0]);
+	size_t i = 0, skipped = 0;
+	FILE *f, *p;
+	int fd;
+
+	if (system("command -v c++filt > /dev/null 2>&1") != 0) {
+		fprintf(stderr, "(c++filt missing: Rust names against it skipped) ");
+		return;
+	}
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	f = fdopen(fd, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%s\n", rust_names[i]);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "c++filt < %s | sed -E 's/::h[0-9a-f]{16}$//; s/\\[[0-9a-f]+\\]//g; "
+		 "s/([0-9]): [iu](8|16|32|64|128|size)/\\1/g'", path);
+	p = popen(cmd, "r");
+	CU_ASSERT_FATAL(p != NULL);
+	for (i = 0; i < nr && fgets(line, sizeof(line), p); i++) {
+		char *ours = pd_demangle(rust_names[i]);
+
+		line[strcspn(line, "\n")] = '\0';
+		/* a c++filt older than binutils 2.36 knows no v0 names */
+		if (!strcmp(line, rust_names[i])) {
+			skipped++;
+			free(ours);
+			continue;
+		}
+		CU_ASSERT_PTR_NOT_NULL(ours);
+		if (ours && strcmp(ours, line)) {
+			fprintf(stderr, "\n%s:\n  ours     %s\n  c++filt  %s\n", rust_names[i], ours,
+				line);
+			CU_FAIL("Rust name demangled otherwise than libiberty");
+		}
+		free(ours);
+	}
+	CU_ASSERT_EQUAL(i, nr);
+	CU_ASSERT_EQUAL(pclose(p), 0);
+	unlink(path);
+	if (skipped)
+		fprintf(stderr, "(c++filt left %zu Rust names raw: those skipped) ", skipped);
+}
+
+/* Names a file may hold: refused or cut, never read past or looped on. */
+static void test_rust_demangle_hostile(void)
+{
+	static const char *const bad[] = {
+		"_R", "_RN", "_RNv", "_RNvC", "_RNvCs_", "_RNvCs_3ab", "_RNvC999999999999999999999a",
+		"_RB_", "_RNvB0_3foo", "_RNvBzzzzzzzzzzzzzz_3foo", "_RINvC1a1bE", "_RNvCu3abc3foo",
+		"_ZN3foo17hE", "_ZN3foo17h0000000000000000E", "_ZN999999999999999999999fooE",
+		"_ZN3foo17h0123456789abcdefE.", "_ZN1$17h0123456789abcdefE",
+	};
+	char deep[8192];
+	size_t i, n;
+	char *out;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		free(pd_demangle_rust(bad[i]));
+	/* a path nested deeper than the demangler follows */
+	memcpy(deep, "_R", 2);
+	n = 2;
+	for (i = 0; i < 2000; i++) {
+		memcpy(deep + n, "NvNv", 4);
+		n += 4;
+	}
+	memcpy(deep + n, "C1a", 4);
+	CU_ASSERT_PTR_NULL(pd_demangle_rust(deep));
+	/* a hash of fewer than five distinct digits is not one: not Rust */
+	CU_ASSERT_PTR_NULL(pd_demangle_rust("_ZN3foo17h0000000000000000E"));
+	out = pd_demangle_rust("_ZN3foo3bar17h0123456789abcdefE");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_STRING_EQUAL(out, "foo::bar");
+	free(out);
+}
+
 static void test_sealed_symbols(void)
 {
 	struct pd_symtab t, tree;
@@ -1906,7 +2031,9 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||
 	    !CU_add_test(s, "sealed symbol tables", test_sealed_symbols) ||
 	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans) ||
-	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile))
+	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile) ||
+	    !CU_add_test(s, "Rust names against c++filt", test_rust_demangle_filt) ||
+	    !CU_add_test(s, "Rust names from a hostile file", test_rust_demangle_hostile))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
