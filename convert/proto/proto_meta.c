@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * proto_meta.c - attrs, event types, build ids and header features as
- * PerfDataProto fields (see proto_meta.h).
+ * PerfDataProto fields (see proto_meta.h).  An attr's message is a sink of
+ * the attr walk (pd_attr_visit()), like the events' (proto_event.c).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/grow.h"
+#include "perfdata/pd_visit.h"
 #include "proto/proto_event.h"
 #include "proto/proto_meta.h"
 
@@ -286,57 +288,155 @@ void pm_record(struct pm_state *st, struct pd_reader *r, const struct pd_record 
 
 /* ---- encoding ---- */
 
+/*
+ * quipper's PerfEventAttr, a sink of the attr walk (pd_attr_visit()): the
+ * walked fields it keeps, each with its schema number.  The bits of the
+ * flags word that quipper has as bools of their own are written, set or
+ * not, after the walked field whose number precedes theirs, so that the
+ * message stays in the order of its numbers; so are the extension's
+ * real size and flags word, before its first walked field (clockid).
+ */
+enum qa_kind {
+	QA_VALUE,
+	QA_SIZEOF,	/* quipper's sizeof(perf_event_attr) in place of the size */
+	QA_BIT,		/* bit `bit` of the flags word, as a bool */
+	QA_WAKEUP,	/* wakeup_events, or wakeup_watermark with the watermark bit */
+	QA_REAL_SIZE,	/* the attr's size in the file (struct pm_attr) */
+	QA_FLAGS,	/* the flags word */
+};
+
+struct qa_field {
+	const char *name;	/* the walked field this one follows */
+	uint16_t field;
+	uint8_t kind, bit;
+	bool ext;		/* an extension, not in quipper's schema */
+};
+
+#define QV(name, field)		{ name, field, QA_VALUE, 0, false }
+#define QB(name, field, bit)	{ name, field, QA_BIT, bit, false }
+#define QX(name, field, kind)	{ name, field, kind, 0, true }
+
+static const struct qa_field quipper_attr[] = {
+	QV("type", 1), { "size", 2, QA_SIZEOF, 0, false }, QV("config", 3),
+	QV("sample_period", 4), QV("sample_freq", 4), QV("sample_type", 6),
+	QV("read_format", 7),
+	/* disabled .. watermark */
+	QB("flags", 8, 0), QB("flags", 9, 1), QB("flags", 10, 2), QB("flags", 11, 3),
+	QB("flags", 12, 4), QB("flags", 13, 5), QB("flags", 14, 6), QB("flags", 15, 7),
+	QB("flags", 16, 8), QB("flags", 17, 9), QB("flags", 18, 10), QB("flags", 19, 11),
+	QB("flags", 20, 12), QB("flags", 21, 13), QB("flags", 22, 14),
+	QV("precise_ip", 23),
+	/* mmap_data, sample_id_all, exclude_host, exclude_guest */
+	QB("precise_ip", 24, 17), QB("precise_ip", 25, 18), QB("precise_ip", 26, 19),
+	QB("precise_ip", 27, 20),
+	{ "wakeup", 28, QA_WAKEUP, 0, false }, QV("bp_type", 30), QV("config1", 31),
+	QV("config2", 33), QV("branch_sample_type", 35),
+	/* exclude_callchain_kernel, exclude_callchain_user, mmap2, comm_exec */
+	QB("branch_sample_type", 36, 21), QB("branch_sample_type", 37, 22),
+	QB("branch_sample_type", 38, 23), QB("branch_sample_type", 39, 24),
+	QV("sample_regs_user", 40), QV("sample_stack_user", 41),
+	/* use_clockid, context_switch, write_backward, namespaces, cgroup, ksymbol */
+	QB("sample_stack_user", 42, 25), QB("sample_stack_user", 43, 26),
+	QB("sample_stack_user", 44, 27), QB("sample_stack_user", 45, 28),
+	QB("sample_stack_user", 46, 32), QB("sample_stack_user", 47, 29),
+	QX("sample_stack_user", 1000, QA_REAL_SIZE), QX("sample_stack_user", 1001, QA_FLAGS),
+	QX("clockid", 1002, QA_VALUE), QX("sample_regs_intr", 1003, QA_VALUE),
+	QX("aux_watermark", 1004, QA_VALUE), QX("sample_max_stack", 1005, QA_VALUE),
+	QX("aux_sample_size", 1006, QA_VALUE), QX("aux_action", 1007, QA_VALUE),
+	QX("sig_data", 1008, QA_VALUE), QX("config3", 1009, QA_VALUE),
+	QX("config4", 1010, QA_VALUE),
+};
+
+struct qa_sink {
+	struct pw_buf *b;
+	const struct pm_attr *pa;
+	bool ext;
+	unsigned int lists;	/* depth in the walk's lists of bit names, left out */
+};
+
+static void qa_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
+{
+	const struct qa_sink *s = ctx;
+	const uint64_t fl = s->pa->attr.flags;
+	const struct qa_field *f;
+
+	if (s->lists || (flags & PD_VF_SUMMARY))
+		return;
+	for (f = quipper_attr; f < quipper_attr + sizeof(quipper_attr) / sizeof(quipper_attr[0]);
+	     f++) {
+		if (strcmp(f->name, name) || (f->ext && !s->ext))
+			continue;
+		switch (f->kind) {
+		case QA_VALUE:
+			pw_u64(s->b, f->field, v);
+			break;
+		case QA_SIZEOF:
+			pw_u64(s->b, f->field, 96);
+			break;
+		case QA_BIT:
+			pw_bool(s->b, f->field, fl >> f->bit & 1);
+			break;
+		case QA_WAKEUP:
+			pw_u64(s->b, fl & PD_ATTR_WATERMARK ? f->field + 1 : f->field, v);
+			break;
+		case QA_REAL_SIZE:
+			pw_u64(s->b, f->field, s->pa->real_size);
+			break;
+		case QA_FLAGS:
+			pw_u64(s->b, f->field, fl);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* clockid, the one signed field: an int32 in the schema */
+static void qa_i64(void *ctx, const char *name, int64_t v, unsigned int flags)
+{
+	qa_u64(ctx, name, (uint64_t)v, flags);
+}
+
+static void qa_str(void *ctx, const char *name, const char *str, size_t max, unsigned int flags)
+{
+}
+
+static void qa_sym(void *ctx, const char *name, const char *sym, uint64_t v, unsigned int flags)
+{
+}
+
+static void qa_list_begin(void *ctx, const char *name, unsigned int flags)
+{
+	struct qa_sink *s = ctx;
+
+	s->lists++;
+}
+
+static void qa_list_end(void *ctx)
+{
+	struct qa_sink *s = ctx;
+
+	s->lists--;
+}
+
+static const struct pd_visit_ops qa_ops = {
+	.u64 = qa_u64,
+	.i64 = qa_i64,
+	.hex = qa_u64,
+	.str = qa_str,
+	.sym = qa_sym,
+	.list_begin = qa_list_begin,
+	.list_end = qa_list_end,
+};
+
 static void enc_attr(struct pw_buf *b, const struct pm_attr *pa, bool ext)
 {
-	const struct pd_attr *a = &pa->attr;
-	uint64_t fl = a->flags;
+	struct qa_sink s = { .b = b, .pa = pa, .ext = ext };
 	size_t m = pw_open(b, 1);
 
-	pw_u64(b, 1, a->type);
-	pw_u64(b, 2, 96);	/* quipper's sizeof(perf_event_attr) */
-	pw_u64(b, 3, a->config);
-	pw_u64(b, 4, a->sample_period);
-	pw_u64(b, 6, a->sample_type);
-	pw_u64(b, 7, a->read_format);
-	for (unsigned int bit = 0; bit <= 14; bit++)
-		pw_bool(b, 8 + bit, (fl >> bit) & 1);
-	pw_u64(b, 23, pd_attr_precise_ip(a));
-	pw_bool(b, 24, fl & PD_ATTR_MMAP_DATA);
-	pw_bool(b, 25, fl & PD_ATTR_SAMPLE_ID_ALL);
-	pw_bool(b, 26, fl & PD_ATTR_EXCLUDE_HOST);
-	pw_bool(b, 27, fl & PD_ATTR_EXCLUDE_GUEST);
-	pw_u64(b, fl & PD_ATTR_WATERMARK ? 29 : 28, a->wakeup_events);
-	pw_u64(b, 30, a->bp_type);
-	pw_u64(b, 31, a->config1);
-	pw_u64(b, 33, a->config2);
-	pw_u64(b, 35, a->branch_sample_type);
-	pw_bool(b, 36, fl & PD_ATTR_EXCLUDE_CALLCHAIN_KERNEL);
-	pw_bool(b, 37, fl & PD_ATTR_EXCLUDE_CALLCHAIN_USER);
-	pw_bool(b, 38, fl & PD_ATTR_MMAP2);
-	pw_bool(b, 39, fl & PD_ATTR_COMM_EXEC);
-	pw_u64(b, 40, a->sample_regs_user);
-	pw_u64(b, 41, a->sample_stack_user);
-	pw_bool(b, 42, fl & PD_ATTR_USE_CLOCKID);
-	pw_bool(b, 43, fl & PD_ATTR_CONTEXT_SWITCH);
-	pw_bool(b, 44, fl & PD_ATTR_WRITE_BACKWARD);
-	pw_bool(b, 45, fl & PD_ATTR_NAMESPACES);
-	pw_bool(b, 46, fl & PD_ATTR_CGROUP);
-	pw_bool(b, 47, fl & PD_ATTR_KSYMBOL);
-	if (ext) {
-		pw_u64(b, 1000, pa->real_size);
-		pw_u64(b, 1001, fl);
-		pw_i32(b, 1002, a->clockid);
-		pw_u64(b, 1003, a->sample_regs_intr);
-		pw_u64(b, 1004, a->aux_watermark);
-		pw_u64(b, 1005, a->sample_max_stack);
-		pw_u64(b, 1006, a->aux_sample_size);
-		pw_u64(b, 1007, a->aux_action);
-		pw_u64(b, 1008, a->sig_data);
-		pw_u64(b, 1009, a->config3);
-		pw_u64(b, 1010, a->config4);
-		if (pa->name)
-			pw_str(b, 1011, pa->name);
-	}
+	pd_attr_visit(&pa->attr, &qa_ops, &s);
+	if (ext && pa->name)
+		pw_str(b, 1011, pa->name);
 	pw_close(b, m);
 }
 
