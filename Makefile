@@ -79,7 +79,13 @@ COMMON_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(COMMON_SRCS))
 CONVERT_SRCS := $(wildcard convert/*.c convert/*/*.c)
 CONVERT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CONVERT_SRCS))
 
-TEST_SRCS := $(wildcard tests/*.c)
+# The unit tests sit beside the layer they test (tests/lib/, tests/common/,
+# tests/convert/ and its writer folders, tests/symbolize/, tests/validate/);
+# the programs the shell tests build and record (tests/workloads/,
+# tests/lib/select/, tests/symbolize/{symbols,srcline,unwind}/) are not
+# part of them.
+TEST_SRCS := $(wildcard tests/*.c tests/lib/*.c tests/common/*.c tests/convert/*.c \
+	tests/convert/*/*.c tests/symbolize/*.c tests/validate/*.c)
 TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(TEST_SRCS))
 
 # Feature fragments (mk/*.mk) add to these: extra perfconv objects and
@@ -89,8 +95,8 @@ PERFCONV_EXTRA_OBJS :=
 PERFCONV_EXTRA_LIBS :=
 EXTRA_PROGS :=
 EXTRA_LIBS_INSTALL :=
-# the unit tests check common/'s text rules (tests/test_utf8.c,
-# tests/test_json_str.c, with the output buffer the escaper writes into);
+# the unit tests check common/'s text rules (tests/common/test_utf8.c,
+# tests/common/test_json_str.c, with the output buffer the escaper writes into);
 # the writers they link grow their arrays through common/grow.c
 TEST_COMMON_OBJS := $(addprefix $(OBJ)/common/,utf8.o grow.o json_str.o out_buf.o out_sink.o tool_msg.o)
 TEST_EXTRA_LIBS := $(TEST_COMMON_OBJS)
@@ -115,10 +121,12 @@ $(OBJ)/convert/%.o: convert/%.c $(wildcard include/perfdata/*.h) $(wildcard conv
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iconvert $(JANSSON_CFLAGS) $(EXTRA_CFLAGS_CONVERT) -c -o $@ $<
 
-$(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.h) lib/internal.h
+# -Itests: the helpers every suite shares (test_suites.h, diag_recorder.h);
+# -I.: the command layers' headers by their folder ("common/utf8.h")
+$(OBJ)/tests/%.o: tests/%.c $(wildcard include/perfdata/*.h) $(wildcard tests/*.h tests/*/*.h) lib/internal.h
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CUNIT_CFLAGS) $(JANSSON_CFLAGS) -Ilib -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(CUNIT_CFLAGS) $(JANSSON_CFLAGS) -Ilib -Itests -I. -c -o $@ $<
 
 # Two archives of the core: the installed one exports only the functions of
 # include/perfdata/ (the objects are linked into one and every other global

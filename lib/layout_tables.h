@@ -4,7 +4,7 @@
  * docs/perf-data-format.md §6.3 to §6.5 lays them out (not installed).
  *
  * Each table lists the fields in file order, without gaps: padding is a
- * field too (tests/test_record.c checks both).  A record type whose whole
+ * field too (tests/lib/test_record.c checks both).  A record type whose whole
  * payload is data-dependent (SAMPLE, HEADER_ATTR, CPU_MAP, COMPRESSED,
  * SPLIT) has no fixed field after the header.
  *

@@ -193,7 +193,7 @@ static int str_tail(struct rctx *c, size_t pos, unsigned int align, const char *
  * The fixed fields of layout l, all of them: pd_record_decode() checked
  * the record's minimum size, which is never less than the end of the
  * fields.  A number (2, 4 or 8 bytes) has a member of its size in the file
- * (tests/test_record.c checks the tables): one load and one store.
+ * (tests/lib/test_record.c checks the tables): one load and one store.
  * This is one field of the table into its member.
  */
 static inline __attribute__((always_inline)) int field(struct rctx *c, const struct pd_field *f)

@@ -10,11 +10,11 @@ TRACEEVENT_LIBS := $(shell $(PKG_CONFIG) --libs libtraceevent)
 
 EXTRA_CFLAGS_CONVERT += $(TRACEEVENT_CFLAGS)
 PERFCONV_EXTRA_LIBS += $(TRACEEVENT_LIBS)
-EXTRA_TESTS += tests/to-json.sh
+EXTRA_TESTS += tests/convert/json/to-json.sh
 
 # the unit tests check that a jansson value written through the emitter
-# has the bytes of jansson's own dump (tests/test_json_value.c)
+# has the bytes of jansson's own dump (tests/convert/json/test_json_value.c)
 JSON_VALUE_OBJS := $(OBJ)/convert/json/json_value.o $(OBJ)/convert/json/json_emit.o
 TEST_EXTRA_LIBS += $(JSON_VALUE_OBJS)
 $(O)/unit-tests: $(JSON_VALUE_OBJS)
-$(OBJ)/tests/test_json_value.o: override CFLAGS += -Iconvert
+$(OBJ)/tests/convert/json/test_json_value.o: override CFLAGS += -Iconvert

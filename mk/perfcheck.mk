@@ -1,7 +1,8 @@
 # perfcheck.mk - the perf.data validator (validate/), its tests and fuzz target.
 #
 #   make                      also builds $(O)/perfcheck and $(O)/perfcheck-mutate
-#   make test / asan-test     also run tests/perfcheck.sh and tests/perfcheck-mutate.sh
+#   make test / asan-test     also run tests/validate/perfcheck.sh and
+#                             tests/validate/perfcheck-mutate.sh
 #   make fuzz-perfcheck       libFuzzer target build-fuzz/fuzz-perfcheck (clang)
 #   make fuzz-perfcheck-run   run it for FUZZ_SECONDS (default 60)
 
@@ -16,7 +17,7 @@ PERFCHECK_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PERFCHECK_SRCS))
 PERFCHECK_FUZZ_SRCS := $(filter-out validate/perfcheck.c,$(PERFCHECK_SRCS))
 
 EXTRA_PROGS += $(O)/perfcheck
-EXTRA_TESTS += tests/perfcheck.sh tests/perfcheck-mutate.sh
+EXTRA_TESTS += tests/validate/perfcheck.sh tests/validate/perfcheck-mutate.sh
 
 all: $(O)/perfcheck-mutate
 

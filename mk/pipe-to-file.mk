@@ -1,2 +1,2 @@
 # pipe-to-file.mk - shell tests of perfconv pipe-to-file and file-to-pipe.
-EXTRA_TESTS += tests/pipe-to-file.sh
+EXTRA_TESTS += tests/convert/pipe-to-file.sh

@@ -4,8 +4,9 @@
 # protobuf-c-compiler) generates from schema/profile.proto, one copy per
 # build directory in $(O)/gen; zlib compresses it.
 #
-#   make test / asan-test    also run tests/to-pprof.sh (go tool pprof and
-#                            protoc read every output; perf report compared)
+#   make test / asan-test    also run tests/convert/pprof/to-pprof.sh (go tool
+#                            pprof and protoc read every output; perf report
+#                            compared)
 
 PPROF_GEN_DIR := $(O)/gen
 PPROF_GEN_C := $(PPROF_GEN_DIR)/profile.pb-c.c
@@ -19,7 +20,7 @@ PPROF_PROTOBUF_C_LIBS := $(shell $(PKG_CONFIG) --libs libprotobuf-c)
 
 PERFCONV_EXTRA_OBJS += $(PPROF_GEN_OBJ)
 PERFCONV_EXTRA_LIBS += $(PPROF_PROTOBUF_C_LIBS) $(ZLIB_LIBS)
-EXTRA_TESTS += tests/to-pprof.sh
+EXTRA_TESTS += tests/convert/pprof/to-pprof.sh
 
 $(PPROF_GEN_C) $(PPROF_GEN_H) &: schema/profile.proto
 	@mkdir -p $(PPROF_GEN_DIR)

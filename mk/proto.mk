@@ -26,7 +26,7 @@ PROTO_DEP_OBJS := $(OBJ)/convert/hmap.o $(OBJ)/convert/proto_wire.o
 
 PERFCONV_EXTRA_LIBS += $(LIBMD_LIBS)
 TEST_EXTRA_LIBS += $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ) $(PROTOBUF_C_LIBS) $(LIBMD_LIBS)
-EXTRA_TESTS += tests/to-proto.sh
+EXTRA_TESTS += tests/convert/proto/to-proto.sh
 
 $(PROTO_GEN_C) $(PROTO_GEN_H) &: schema/perf_data.proto
 	@mkdir -p $(PROTO_GEN_DIR)
@@ -41,7 +41,7 @@ $(PROTO_GEN_OBJ): $(PROTO_GEN_C) $(PROTO_GEN_H)
 
 all: $(PROTO_GEN_OBJ)
 
-$(OBJ)/tests/test_proto.o: $(PROTO_GEN_H)
-$(OBJ)/tests/test_proto.o: override CFLAGS += -I$(PROTO_GEN_DIR) -Iconvert $(PROTOBUF_C_CFLAGS)
+$(OBJ)/tests/convert/proto/test_proto.o: $(PROTO_GEN_H)
+$(OBJ)/tests/convert/proto/test_proto.o: override CFLAGS += -I$(PROTO_GEN_DIR) -Iconvert $(PROTOBUF_C_CFLAGS)
 
 $(O)/unit-tests: $(PROTO_OBJS) $(PROTO_DEP_OBJS) $(PROTO_GEN_OBJ)

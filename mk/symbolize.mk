@@ -40,7 +40,7 @@ all: $(SYM_LIB)
 $(O)/perfconv: $(SYM_LIB)
 TEST_EXTRA_LIBS += $(SYM_LIB_INTERNAL) $(SYM_LIBS)
 PERFCONV_EXTRA_LIBS += $(SYM_LIB) $(SYM_LIBS)
-EXTRA_TESTS += tests/symbols.sh tests/srcline.sh
+EXTRA_TESTS += tests/symbolize/symbols.sh tests/symbolize/srcline.sh
 
 # the unit-test binary links the sym library
 $(O)/unit-tests: $(SYM_LIB_INTERNAL)

@@ -8,8 +8,8 @@
 # kernels it has no perf_X.Y for), and a comparison no perf can make is
 # reported as skipped.  g++ builds the C++ programs that the unwinding and
 # source-line tests record; libc6-dbg gives them separate debug info to find.
-# On amd64, gcc-multilib builds the 32-bit program tests/unwind.sh records,
-# and gdb unwinds its samples for the comparison (perf cannot).
+# On amd64, gcc-multilib builds the 32-bit program tests/symbolize/unwind.sh
+# records, and gdb unwinds its samples for the comparison (perf cannot).
 #
 # Usage: sh scripts/install-deps.sh [--with-fuzz]
 #   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)

@@ -35,8 +35,8 @@ mkdir -p "$out"
 
 # perf inject's cross-endian bug: a swapped file with unswapped features
 inject_twin() {
-	$cc -std=c11 -D_GNU_SOURCE -O1 -I"$top/include" -I"$top/tests" -o "$tmp/make_inject_twin" \
-		"$top/scripts/make_inject_twin.c" "$top/tests/swap_twin.c" -lzstd
+	$cc -std=c11 -D_GNU_SOURCE -O1 -I"$top/include" -I"$top/tests/lib" -o "$tmp/make_inject_twin" \
+		"$top/scripts/make_inject_twin.c" "$top/tests/lib/swap_twin.c" -lzstd
 	off=$("$tmp/make_inject_twin" "$corpus/basic.data" "$out/inject-cross-endian.data")
 	grep -v '^inject-cross-endian.data ' "$out/MANIFEST" > "$tmp/MANIFEST" || true
 	echo "inject-cross-endian.data | 218 | $off | basic.data byte-swapped but its feature sections left in the writer's order, as perf inject writes on a host of the other byte order (warning)" >> "$tmp/MANIFEST"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * make_inject_twin.c - write the file perf inject produces on a host of the
- * other byte order: the byte-swapped twin of a recording (tests/swap_twin.c)
- * with its feature payloads left unswapped, and print the offset of its
- * HOSTNAME section, where the reader reports it.
+ * other byte order: the byte-swapped twin of a recording
+ * (tests/lib/swap_twin.c) with its feature payloads left unswapped, and print
+ * the offset of its HOSTNAME section, where the reader reports it.
  *
  * With -b BIT: the plain byte-swapped twin (features swapped too), and the
  * offset of the header byte that holds feature bit BIT in the twin's

@@ -27,8 +27,8 @@
 #  - with an empty --symfs: no binary, build-id cache, kallsyms or vdso of
 #    this machine is read, every user and kernel frame stays an address;
 #  - with LC_ALL=C and TZ=UTC, HOME in the temporary directory.
-# Symbol resolution itself is compared with perf in tests/symbols.sh,
-# tests/to-json.sh and tests/to-csv.sh.
+# Symbol resolution itself is compared with perf in tests/symbolize/symbols.sh,
+# tests/convert/json/to-json.sh and tests/convert/csv/to-csv.sh.
 #
 # Env: O = build directory (default bin), KEEP=1 keeps the temporary
 # directory.

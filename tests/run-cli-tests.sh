@@ -108,8 +108,9 @@ if [ -f "$manifest" ]; then
 		name=$(echo "$name" | tr -d ' ')
 		code=$(echo "$code" | tr -d ' ')
 		[ -n "$name" ] || continue
-		# check-*.data: problems only perfcheck's cross-record pass finds
-		# (tests/perfcheck.sh); perfconv reads them like valid files.
+		# check-*.data: problems only perfcheck's cross-record pass
+		# finds (tests/validate/perfcheck.sh); perfconv reads them
+		# like valid files.
 		case $name in check-*) continue ;; esac
 		printf '%s %s\n' "$name" "$code"
 	done >"$tmp/bad.list"

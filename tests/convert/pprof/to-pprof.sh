@@ -1,0 +1,434 @@
+#!/bin/sh
+# to-pprof.sh - perfconv to-pprof read by the real clients.
+#
+#  1. For every input with samples (corpus/, and the quipper and simpleperf
+#     files of ../shared/corpus when present):
+#     - `go tool pprof -raw` parses the profile and its samples/count add
+#       up to the samples of the input (to-csv's stats table);
+#     - the flat sample count of every function in `go tool pprof -top`
+#       of a --no-inline profile equals the self samples of to-csv's
+#       functions table (names as pprof shows them: unsymbolized addresses
+#       as "[DSO basename]");
+#     - the stacks of `go tool pprof -traces` (--no-srcline: inline frames
+#       only where the stack was unwound, as perf shows them) are to-csv's
+#       folded table, exactly (same event);
+#     - `protoc --decode` with schema/profile.proto shows every part
+#       (sample types, samples with pid/tid/comm labels, mappings with
+#       build ids, locations, functions, comments), and decoding with
+#       pprof's own schema (../shared/corpus/pprof) gives the same text:
+#       every field has pprof's number and type.
+#  2. Against perf: per-function flat counts against `perf report --sort
+#     dso,sym` on the inputs perf reads and on a recording made here
+#     (>= 99 % of all their samples agree; each file's figure is printed
+#     when below 100 %).
+#     When the recording's kernel is not the running one (decided as in
+#     to-json.sh), perf would name kernel frames from the wrong kallsyms:
+#     kernel frames are then compared by address, as one
+#     "[[kernel.kallsyms]]" entry on both sides (perfconv run with an empty
+#     --kallsyms).
+#  3. Memory budgets: with PERFCONV_PPROF_BUDGET=1, every stack goes
+#     through the spill file and the table of locations starts again
+#     every dozen; pprof must read the same flat counts and stacks.
+#     Command line: --event and --pid choose samples and sample types,
+#     --no-unwind gives to-csv's stacks without unwinding,
+#     usage errors, bad input (diagnostics with offsets, exit 1; --strict
+#     leaves no output), no temporary file left behind.
+# A comparison that cannot run (no go, no protoc, no perf) is counted as
+# skipped and says why.
+#
+# Env: O = build directory (default bin), PERF = perf binary, GO = go binary.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+O=${O:-bin}
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+PERFCONV=${PERFCONV:-$O/perfconv}
+# a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
+. "$ROOT/tests/find-perf.sh"
+. "$ROOT/tests/fold-stacks.sh"
+GO=${GO:-go}
+SHARED=$ROOT/../shared/corpus
+MIN_AGREE=99
+T=$(mktemp -d "${TMPDIR:-/tmp}/to-pprof-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+export HOME="$T/home" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+mkdir -p "$HOME"
+: > "$T/empty"
+cd "$ROOT" || exit 1
+
+passed=0 failed=0 skipped=0
+ok() { passed=$((passed + 1)); }
+ko() { echo "to-pprof.sh: FAIL: $*" >&2; failed=$((failed + 1)); }
+skip() { echo "to-pprof.sh: SKIP: $*"; skipped=$((skipped + 1)); }
+
+[ -x "$PERFCONV" ] || { echo "to-pprof.sh: $PERFCONV not built: run make" >&2; exit 1; }
+command -v sqlite3 > /dev/null 2>&1 ||
+	{ echo "to-pprof.sh: sqlite3 missing (see scripts/install-deps.sh)" >&2; exit 1; }
+
+have_go=0
+if command -v "$GO" > /dev/null 2>&1 && "$GO" tool pprof -h > /dev/null 2>&1; then
+	have_go=1
+else
+	echo "to-pprof.sh: go tool pprof not available (Debian golang-go, scripts/install-deps.sh):" \
+		"the pprof comparisons are skipped"
+fi
+have_protoc=0
+command -v protoc > /dev/null 2>&1 && have_protoc=1
+have_perf=0
+command -v "$PERF" > /dev/null 2>&1 && "$PERF" version > /dev/null 2>&1 && have_perf=1
+
+pprof() {
+	"$GO" tool pprof -symbolize=none "$@"
+}
+
+# flat samples per function name as `go tool pprof -top` prints them: "NAME\tCOUNT"
+pprof_flat() {
+	pprof -top -noinlines -sample_index=samples -nodecount=1000000 -nodefraction=0 \
+		-edgefraction=0 "$1" 2> /dev/null |
+	awk 'on && NF >= 6 { name = $6; for (i = 7; i <= NF; i++) name = name " " $i
+			     if ($1 + 0 > 0) c[name] += $1 }
+	     /^ *flat  *flat%/ { on = 1 }
+	     END { for (n in c) print n "\t" c[n] }' | sort
+}
+
+# to-csv's functions table grouped the same way: "NAME\tCOUNT"
+csv_flat() {
+	sqlite3 -batch "$1" "SELECT name || char(9) || n FROM (
+		SELECT CASE WHEN sym != '[unknown]' THEN sym
+		WHEN dso = '[unknown]' THEN '<unknown>'
+		ELSE '[' || replace(dso, rtrim(dso, replace(dso, '/', '')), '') || ']' END AS name,
+		sum(CAST(self_samples AS INTEGER)) AS n FROM functions GROUP BY name) WHERE n > 0" |
+	awk -F'\t' '{ c[$1] += $2 } END { for (n in c) print n "\t" c[n] }' | sort
+}
+
+# Is the kernel that recorded FILE the running one?  As in to-json.sh: the
+# kernel build id when the file has one, else the release string; a file
+# that names neither is taken for another kernel (nobody can resolve its
+# kernel frames for sure).
+running_kernel() {
+	kid=$("$PERF" buildid-list -i "$1" 2> /dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	if [ -n "$kid" ]; then
+		[ "$kid" = "$("$PERF" buildid-list -k 2> /dev/null)" ]
+		return
+	fi
+	rel=$("$PERF" report --header-only -i "$1" 2> /dev/null | sed -n 's/^# os release : //p')
+	[ -n "$rel" ] && [ "$rel" = "$(uname -r)" ]
+}
+
+# perf_flat FILE KADDR [PIPEFILE]: perf report's samples per function,
+# named as pprof names them; with KADDR=1 every kernel frame is one
+# "[[kernel.kallsyms]]" entry.  FILE "-" reads PIPEFILE on standard input.
+perf_flat() {
+	# perf crashes on some pipe inputs: the shell's message would be noise
+	if [ "$1" = - ]; then
+		(timeout 120 "$PERF" report -i - --stdio --no-group --no-branch-stack --sort dso,sym -n --no-children \
+			-g none --percent-limit 0 -q < "$3") 2> /dev/null
+	else
+		timeout 120 "$PERF" report -i "$1" --stdio --no-group --no-branch-stack --sort dso,sym -n \
+			--no-children -g none --percent-limit 0 -q 2> /dev/null
+	fi |
+	awk -v kaddr="$2" 'NF >= 5 && $1 ~ /%$/ {
+		dso = $3; sym = $5; for (i = 6; i <= NF; i++) sym = sym " " $i
+		# a kernel address is a kernel frame, whatever perf made of it
+		if (kaddr && (dso == "[kernel.kallsyms]" || sym ~ /^0xffff[89a-f]/))
+			sym = "[[kernel.kallsyms]]"
+		else if (sym ~ /^0x[0-9a-f]+$/ || sym == "[unknown]") {
+			b = dso; sub(/.*\//, "", b); sym = "[" b "]"
+			if (dso == "[unknown]") sym = "<unknown>"
+		}
+		c[sym] += $2 }
+	     END { for (n in c) print n "\t" c[n] }' | sort
+}
+
+# pprof -traces of a profile as to-csv's folded table: "comm;outer;...;inner
+# count", frame names tidied as stackcollapse-perf tidies them
+pprof_folded() {
+	pprof -traces -sample_index=samples "$1" 2> /dev/null | pprof_traces_fold | sort
+}
+
+# agree A B: % of the counts of A that B has under the same name
+agree() {
+	awk -F'\t' 'FNR == NR { a[$1] += $2; total += $2; next } { b[$1] += $2 }
+	     END { for (k in a) if (k in b) same += (a[k] < b[k] ? a[k] : b[k]);
+		   printf "%.2f\n", total ? 100 * same / total : 100 }' "$1" "$2"
+}
+
+# agree_counts A B: "SAME TOTAL" sample counts of A that B has under the same name
+agree_counts() {
+	awk -F'\t' 'FNR == NR { a[$1] += $2; total += $2; next } { b[$1] += $2 }
+	     END { for (k in a) if (k in b) same += (a[k] < b[k] ? a[k] : b[k]);
+		   print same + 0, total + 0 }' "$1" "$2"
+}
+
+# the profile decoded with a schema: SCHEMA_DIR OUT
+decode() {
+	gzip -dc "$2" | protoc -I "$1" --decode=perftools.profiles.Profile profile.proto
+}
+
+# ---- 1. every input with samples
+inputs=$(ls corpus/*.data 2> /dev/null)
+if [ -d "$SHARED/quipper" ]; then
+	inputs="$inputs $(ls "$SHARED"/quipper/perf.data.* | grep -v -e '\.pb_text$' -e '\.buildids$')"
+	inputs="$inputs $(ls "$SHARED"/simpleperf/*.data 2> /dev/null)"
+else
+	skip "$SHARED not present: the quipper and simpleperf files are not read"
+fi
+# a recording made here, when perf can record: user callchains of a workload
+if [ $have_perf = 1 ] && "$PERF" record -q -o "$T/probe.data" -- true > /dev/null 2>&1 &&
+	cc -O1 -g -fno-omit-frame-pointer -o "$T/spin" tests/workloads/spin.c 2> /dev/null &&
+	"$PERF" record -q -F 2999 -g -o "$T/recorded.data" -- "$T/spin" 400 > /dev/null 2>&1; then
+	inputs="$inputs $T/recorded.data"
+else
+	skip "perf cannot record here (not installed, or perf_event_paranoid): no fresh recording"
+fi
+files=0
+for in in $inputs; do
+	name=$(basename "$in")
+	out=$T/out.pb.gz
+	rm -rf "$out" "$T/db" "$T/csv"
+	"$PERFCONV" to-csv -o "$T/csv" --table stats,functions "$in" > /dev/null 2>&1
+	csv_rc=$?
+	"$PERFCONV" to-pprof -o "$out" "$in" > /dev/null 2> "$T/err"
+	rc=$?
+	if [ $rc != $csv_rc ]; then
+		ko "$name: to-pprof exit $rc, to-csv $csv_rc: $(head -1 "$T/err")"
+		continue
+	fi
+	[ $rc -le 1 ] || continue	# rejected input (not perf.data): both refused it
+	if [ ! -s "$out" ]; then
+		# exit 1 without output: the reader could not open it, as to-csv
+		[ $rc = 1 ] && [ ! -s "$T/csv/stats.csv" ] || ko "$name: no output (exit $rc)"
+		continue
+	fi
+	ls "$T" | grep -q '\.tmp' && ko "$name: temporary file left behind"
+	sqlite3 -batch "$T/db" ".import --csv $T/csv/stats.csv stats" \
+		".import --csv $T/csv/functions.csv functions" 2> /dev/null ||
+		{ ko "$name: to-csv tables do not load"; continue; }
+	want=$(sqlite3 -batch "$T/db" "SELECT coalesce(sum(CAST(samples AS INTEGER)), 0)
+		FROM stats WHERE event != ''")
+	[ "$want" -gt 0 ] || continue
+	files=$((files + 1))
+
+	if [ $have_protoc = 1 ]; then
+		if decode schema "$out" > "$T/ours.txt" 2> "$T/perr"; then
+			miss=""
+			fields="'sample_type {' 'sample {' 'location_id:' 'value:' 'label {' \
+				'location {' 'address:' 'string_table: \"samples\"' \
+				'string_table: \"count\"' 'string_table: \"pid\"' 'period_type {'"
+			# mappings where a frame fell in one
+			[ "$(sqlite3 -batch "$T/db" "SELECT count(*) FROM functions
+				WHERE dso != '[unknown]'")" = 0 ] ||
+				fields="$fields 'mapping {' 'memory_limit:' 'filename:'"
+			eval "set -- $fields"
+			for field in "$@"; do
+				grep -q "^ *$field" "$T/ours.txt" || miss="$miss '$field'"
+			done
+			# a file with a CMDLINE feature has it as the first comment
+			if "$PERFCONV" info "$in" 2> /dev/null | grep -q '^  *cmdline'; then
+				grep -q '^comment:' "$T/ours.txt" || miss="$miss 'comment:'"
+			fi
+			[ -z "$miss" ] && ok || ko "$name: protoc decode lacks$miss"
+			if [ -f "$SHARED/pprof/profile.proto" ]; then
+				decode "$SHARED/pprof" "$out" > "$T/theirs.txt" 2> /dev/null
+				cmp -s "$T/ours.txt" "$T/theirs.txt" && ok ||
+					ko "$name: decoded with pprof's schema, the profile reads differently"
+			fi
+		else
+			ko "$name: protoc cannot decode the profile: $(head -1 "$T/perr")"
+		fi
+	fi
+	[ $have_go = 1 ] || continue
+	if ! pprof -raw "$out" > "$T/raw.txt" 2> "$T/gerr"; then
+		ko "$name: go tool pprof -raw: $(head -1 "$T/gerr")"
+		continue
+	fi
+	got=$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
+		   on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }' "$T/raw.txt")
+	[ "$got" = "$want" ] && ok || ko "$name: pprof counts $got samples, the input has $want"
+	# stacks: the folded table of the first event; inline frames only
+	# where a stack was unwound, as perf shows them, with --no-srcline
+	ev=$(sqlite3 -batch "$T/db" "SELECT event FROM stats WHERE event != ''
+		AND CAST(samples AS INTEGER) > 0 LIMIT 1")
+	case $ev in
+	*,*) skip "$name: event '$ev' cannot be named in --event: stacks not compared" ;;
+	*)
+		"$PERFCONV" to-pprof --no-srcline --event "$ev" -o "$T/ev.pb.gz" "$in" 2> /dev/null
+		"$PERFCONV" to-csv --table folded --event "$ev" "$in" 2> /dev/null |
+			sort > "$T/folded.txt"
+		pprof_folded "$T/ev.pb.gz" > "$T/pfolded.txt"
+		# a DSO named "X (deleted)": stackcollapse-perf's split of "SYM (DSO)"
+		# leaves a name cut after a space, differently on both sides
+		for x in folded pfolded; do
+			sed -E 's/(^|;)[^;]* (;| [0-9]+$)/\1~\2/g; s/(^|;)[^;]* (;| [0-9]+$)/\1~\2/g' \
+				"$T/$x.txt" | sort > "$T/$x.n"
+		done
+		if cmp -s "$T/folded.n" "$T/pfolded.n"; then
+			ok
+		else
+			ko "$name: pprof -traces stacks differ from to-csv's folded table (<, >):"
+			diff "$T/folded.txt" "$T/pfolded.txt" | head -6 >&2
+		fi
+		;;
+	esac
+	# flat counts of the frames' own functions: where perf names the
+	# function around an unwound frame's inline frames by its DWARF name
+	# (init_cpu_features for init_cpu_features.constprop.0), the location
+	# ends with that name as perf script shows it, while perf report and
+	# the functions table charge the symbol; --no-inline has the symbol
+	"$PERFCONV" to-pprof --no-inline -o "$T/flat.pb.gz" "$in" 2> /dev/null
+	pprof_flat "$T/flat.pb.gz" > "$T/pflat.txt"
+	csv_flat "$T/db" > "$T/cflat.txt"
+	if cmp -s "$T/pflat.txt" "$T/cflat.txt"; then
+		ok
+	else
+		ko "$name: pprof -top flat counts differ from the functions table (< pprof, > to-csv):"
+		diff "$T/pflat.txt" "$T/cflat.txt" | head -6 >&2
+	fi
+	# perf report: the inputs it reads (recorded by perf, not simpleperf)
+	[ $have_perf = 1 ] || continue
+	case $in in */simpleperf/*) continue ;; esac
+	"$PERFCONV" info "$in" > "$T/info.txt" 2> /dev/null
+	if grep -q '^ *sample_type_names .*READ' "$T/info.txt"; then
+		skip "$name: samples with group read values: perf report counts every member"
+		continue
+	fi
+	if grep -q '^ *AUXTRACE  *[0-9]' "$T/info.txt"; then
+		skip "$name: AUX trace: perf report adds samples decoded from it"
+		continue
+	fi
+	kaddr=0
+	case $in in
+	*.pipe.data|*/perf.data.piped.*)
+		(running_kernel - < "$in") 2> /dev/null || kaddr=1
+		perf_flat - $kaddr "$in" > "$T/perf.txt" ;;
+	*)
+		running_kernel "$in" || kaddr=1
+		perf_flat "$in" $kaddr > "$T/perf.txt" ;;
+	esac
+	if [ $kaddr = 1 ]; then
+		# ours by address too: no kernel symbols at all
+		"$PERFCONV" to-pprof --no-inline --kallsyms "$T/empty" -o "$T/k.pb.gz" "$in" 2> /dev/null
+		pprof_flat "$T/k.pb.gz" > "$T/pflat.txt"
+	fi
+	if [ ! -s "$T/perf.txt" ]; then
+		skip "$name: perf report prints nothing for it"
+		continue
+	fi
+	a=$(agree "$T/perf.txt" "$T/pflat.txt")
+	[ "$a" = 100.00 ] || echo "to-pprof.sh: $name: pprof vs perf report: $a % agree"
+	agree_counts "$T/perf.txt" "$T/pflat.txt" >> "$T/agree.txt"
+done
+echo "to-pprof.sh: $files inputs with samples converted"
+if [ -s "$T/agree.txt" ]; then
+	# over all inputs: a few samples of a small file may be attributed
+	# differently (perf's guesses at kernel addresses without a kernel map)
+	a=$(awk '{ s += $1; t += $2 } END { printf "%.2f", t ? 100 * s / t : 100 }' "$T/agree.txt")
+	n=$(wc -l < "$T/agree.txt")
+	echo "to-pprof.sh: pprof flat counts vs perf report over $n inputs: $a % of the samples agree"
+	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' && ok ||
+		ko "pprof flat counts agree with perf report on $a % < $MIN_AGREE % of the samples"
+fi
+[ $have_go = 1 ] || skip "go tool pprof missing: $files inputs not read with pprof"
+[ $have_protoc = 1 ] || skip "protoc missing: $files profiles not decoded"
+[ $have_perf = 1 ] || skip "perf missing: no comparison with perf report"
+
+# ---- 3. memory budgets: spill file and early location writes read the same
+if [ $have_go = 1 ]; then
+	for in in corpus/callchain-fp.data corpus/multi-event.pipe.data \
+		  "$SHARED/quipper/perf.data.callgraph-3.8"; do
+		[ -f "$in" ] || continue
+		name=$(basename "$in")
+		"$PERFCONV" to-pprof -o "$T/a.pb.gz" "$in" 2> /dev/null
+		PERFCONV_PPROF_BUDGET=1 "$PERFCONV" to-pprof -o "$T/b.pb.gz" "$in" 2> /dev/null
+		pprof_flat "$T/a.pb.gz" > "$T/a.txt"
+		pprof_flat "$T/b.pb.gz" > "$T/b.txt"
+		pprof_folded "$T/a.pb.gz" > "$T/af.txt"
+		pprof_folded "$T/b.pb.gz" > "$T/bf.txt"
+		[ -s "$T/a.txt" ] && cmp -s "$T/a.txt" "$T/b.txt" && cmp -s "$T/af.txt" "$T/bf.txt" &&
+			ok || ko "$name: the profile made with the smallest budgets reads differently"
+	done
+fi
+
+# ---- 3. command line
+in=corpus/multi-event.data
+if [ -f "$in" ] && [ $have_protoc = 1 ]; then
+	# --event: that event's samples and its column only
+	"$PERFCONV" to-pprof --event task-clock -o "$T/ev.pb.gz" "$in" 2> /dev/null
+	decode schema "$T/ev.pb.gz" > "$T/ev.txt" 2> /dev/null
+	n=$(grep -c '^sample_type {' "$T/ev.txt")
+	[ "$n" = 2 ] && grep -q '^string_table: "task-clock"' "$T/ev.txt" &&
+		! grep -q '^string_table: "page-faults"' "$T/ev.txt" && ok ||
+		ko "--event task-clock: $n sample types, want samples and task-clock"
+	# every event with samples has its column, in the file's order
+	"$PERFCONV" to-pprof -o "$T/all.pb.gz" "$in" 2> /dev/null
+	decode schema "$T/all.pb.gz" > "$T/all.txt" 2> /dev/null
+	types=$(awk '/^sample_type \{/ { on = 1; next } on && /type:/ { t[++n] = $2; on = 0 }
+		     /^string_table:/ { s[i++] = $0 }
+		     END { for (k = 1; k <= n; k++) { x = s[t[k]]; sub(/^string_table: /, "", x); printf "%s ", x } }' \
+		"$T/all.txt")
+	[ "$types" = '"samples" "cpu-clock" "task-clock" "page-faults" ' ] && ok ||
+		ko "sample types of multi-event.data: $types"
+	grep -q '^string_table: "nanoseconds"' "$T/all.txt" && ok || ko "cpu-clock's unit is not nanoseconds"
+fi
+in=corpus/basic.data
+if [ -f "$in" ] && [ $have_go = 1 ]; then
+	# --pid: only that process's samples, as the selection of every command
+	"$PERFCONV" to-pprof -o "$T/all.pb.gz" "$in" 2> /dev/null
+	pid=$(pprof -raw "$T/all.pb.gz" 2> /dev/null | sed -n 's/.*pid:\[\([0-9]*\)\].*/\1/p' | sort -u | head -1)
+	"$PERFCONV" to-pprof --pid "$pid" -o "$T/pid.pb.gz" "$in" 2> /dev/null
+	others=$(pprof -raw "$T/pid.pb.gz" 2> /dev/null | grep -c "pid:\[" )
+	wrong=$(pprof -raw "$T/pid.pb.gz" 2> /dev/null | grep "pid:\[" | grep -vc "pid:\[$pid\]")
+	want=$("$PERFCONV" to-csv --table samples --pid "$pid" "$in" 2> /dev/null | tail -n +2 | wc -l)
+	got=$(pprof -raw "$T/pid.pb.gz" 2> /dev/null | awk '/^Samples:/ { on = 1; next }
+		/^Locations/ { on = 0 } on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }')
+	[ "$others" -gt 0 ] && [ "$wrong" = 0 ] && [ "$got" = "$want" ] && ok ||
+		ko "--pid $pid: $got samples ($want in to-csv), $wrong of another process"
+fi
+# --no-unwind: the recorded callchains only, as to-csv's folded table has them
+in=corpus/callchain-dwarf.data
+if [ -f "$in" ] && [ $have_go = 1 ]; then
+	"$PERFCONV" to-pprof --no-srcline --no-unwind -o "$T/nu.pb.gz" "$in" 2> /dev/null
+	"$PERFCONV" to-pprof --no-srcline -o "$T/u.pb.gz" "$in" 2> /dev/null
+	pprof_folded "$T/nu.pb.gz" > "$T/nu.txt"
+	pprof_folded "$T/u.pb.gz" > "$T/u.txt"
+	"$PERFCONV" to-csv --table folded --no-unwind "$in" 2> /dev/null | sort > "$T/cnu.txt"
+	[ -s "$T/nu.txt" ] && cmp -s "$T/nu.txt" "$T/cnu.txt" && ! cmp -s "$T/nu.txt" "$T/u.txt" &&
+		ok || ko "--no-unwind: stacks differ from to-csv --no-unwind, or equal the unwound ones"
+	rm -f "$T/u.pb.gz"
+fi
+# usage errors: exit 2; a missing input: exit 3
+for args in "--bogus corpus/basic.data" "corpus/basic.data corpus/lost.data" \
+	    "--event nosuch corpus/basic.data"; do
+	# shellcheck disable=SC2086
+	"$PERFCONV" to-pprof -o "$T/u.pb.gz" $args > /dev/null 2>&1
+	rc=$?
+	[ $rc = 2 ] && ok || ko "to-pprof $args: exit $rc, want 2"
+done
+"$PERFCONV" to-pprof -o "$T/u.pb.gz" "$T/does-not-exist" > /dev/null 2>&1
+rc=$?
+[ $rc = 3 ] && ok || ko "missing input: exit $rc, want 3"
+[ -e "$T/u.pb.gz" ] && ko "a failed run left $T/u.pb.gz"
+# bad input: converted as far as it goes, diagnostics with offsets, exit 1;
+# --strict stops at the first problem and leaves no output
+for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.data; do
+	[ -f "$bad" ] || continue
+	b=$(basename "$bad")
+	rm -f "$T/bad.pb.gz"
+	"$PERFCONV" to-pprof -o "$T/bad.pb.gz" "$bad" > /dev/null 2> "$T/err"
+	rc=$?
+	[ $rc = 1 ] && ok || ko "$b: exit $rc, want 1"
+	grep -q ':0x[0-9a-f]*: error PD' "$T/err" && ok || ko "$b: no diagnostic with an offset"
+	if [ $have_go = 1 ]; then
+		pprof -raw "$T/bad.pb.gz" > "$T/raw.txt" 2> /dev/null && grep -q '^Samples:' "$T/raw.txt" &&
+			ok || ko "$b: the profile of what could be read does not parse"
+	fi
+	rm -f "$T/bad.pb.gz"
+	"$PERFCONV" to-pprof --strict -o "$T/bad.pb.gz" "$bad" > /dev/null 2>&1
+	rc=$?
+	[ $rc = 1 ] && ok || ko "$b --strict: exit $rc, want 1"
+	[ -e "$T/bad.pb.gz" ] && ko "$b --strict: output left behind"
+	ls "$T" | grep -q '\.tmp' && ko "$b: temporary file left behind"
+done
+
+echo "to-pprof.sh: $passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]

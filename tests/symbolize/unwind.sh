@@ -1,0 +1,539 @@
+#!/bin/sh
+# unwind.sh - DWARF unwinding of --call-graph dwarf recordings, compared
+# with perf itself.
+#
+# Builds the programs in tests/symbolize/unwind/ without frame pointers (C
+# with -O2 calling through a shared library, a shallow and a deep recursion, a
+# signal handler; C++ with inlined templates and lambdas), records each with
+# the machine's `perf record --call-graph dwarf`, and compares
+#  - every frame of every sample: perfsym --no-inline against
+#        perf script -F comm,tid,ip,sym,dso --no-inline
+#  - the same with inline frames (perf script's default), where perf
+#    asks addr2line and perfsym reads the DWARF itself: reported, and
+#    failed below UNWIND_INLINE_MIN_RATE (default 85 %, see README for the
+#    names addr2line gives differently);
+#  - perfsym --max-stack 6 against perf script --max-stack 6;
+#  - the folded stacks of `perfconv to-csv --table folded --no-inline`
+#    against a stackcollapse-perf folding of the same perf script output;
+#  - every output with inline frames against perf's (counted with the
+#    inline frames above): to-csv's folded table against a folding of
+#    `perf script` (its default, inline frames included), the samples
+#    table's callchains against the stacks of `perf script` with inline
+#    frames named "NAME (inlined)", the functions table's totals against
+#    the Children column of `perf report --children --sort dso,sym`;
+#  - the frames of `perfconv to-json --full --symbols` against perf script
+#    with inline frames (counted with them) and exactly against perfsym's;
+#  - `go tool pprof -traces` of `perfconv to-pprof`, where an unwound
+#    frame is one location whose lines are its inline frames, innermost
+#    first: against the folding of perf script with inline frames
+#    (counted with them), and exactly to-csv's folded table; -raw shows
+#    locations of several lines;
+#  - --no-unwind: no unwound user frame is left;
+#  - a C program exec'd by a shell script (libc and ld.so mapped by both
+#    images: perf looks their CFI up at the lowest map) calling through a
+#    lazy PLT (samples in the stub): every frame against perf script,
+#    with and without inline frames;
+#  - a non-PIE C program running code from a second map of its own file
+#    (as node runs V8's builtins): every frame against perf's;
+#  - a Rust program (where rustc is installed): legacy and v0 mangled
+#    names demangled as perf's libiberty does, inline frames nested
+#    deeper than sixteen levels; every frame, with and without inline
+#    frames, and the folded stacks against perf's;
+#  - i386: the C program built with -m32, against perf where perf can
+#    unwind a 32-bit process, else against gdb on a core of each sample
+#    (tests/symbolize/unwind/i386cores.py, gdbstacks.py); a part that cannot run
+#    here (no gcc-multilib, gdb or python3) is a counted SKIP.
+# Prints the agreement rates; fails below UNWIND_MIN_RATE (percent,
+# default 99.9: a sample taken while the kernel is half-way through a
+# rt_sigreturn has user registers perf unwinds into a garbage frame and we
+# through the signal frame; such a sample is rare and comes at random).  Skips (exit 0) with a message when
+# perf, gcc or g++ is missing or perf cannot record dwarf call graphs.
+#
+# Environment: O = build directory (default bin), KEEP=1 keeps the
+# temporary directory.
+set -u
+O=${O:-bin}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case $O in /*) ;; *) O=$ROOT/$O ;; esac
+PERFSYM=$O/perfsym
+PERFCONV=$O/perfconv
+SRC=$ROOT/tests/symbolize/unwind
+MIN_RATE=${UNWIND_MIN_RATE:-99.9}
+INLINE_MIN_RATE=${UNWIND_INLINE_MIN_RATE:-85}
+
+skip() {
+	echo "unwind.sh: SKIP: $*"
+	exit 0
+}
+skipped=0
+sk() {	# a part that cannot run here: counted, the rest goes on
+	skipped=$((skipped + 1))
+	echo "unwind.sh: SKIP: $*"
+}
+fail() {
+	echo "unwind.sh: FAIL: $*" >&2
+	exit 1
+}
+
+. "$ROOT/tests/find-perf.sh"
+. "$ROOT/tests/fold-stacks.sh"
+[ -n "$PERF" ] || skip "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+command -v g++ > /dev/null 2>&1 || skip "g++ not found"
+[ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || fail "$PERFSYM or $PERFCONV missing: run make"
+case $(uname -m) in
+x86_64) ;;
+*) skip "the comparison runs on x86_64 only (this is $(uname -m))" ;;
+esac
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/pd-unwind.XXXXXX") || exit 1
+cleanup() {
+	if [ "${KEEP:-0}" = 1 ]; then echo "unwind.sh: kept $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+
+# ------------------------------------------------------------ build
+CF="-O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls"
+(
+	set -e
+	cd "$T"
+	gcc $CF -shared -fPIC -o libuwlib.so "$SRC/uwlib.c"
+	gcc $CF -o uwprog "$SRC/uwprog.c" -L. -luwlib -Wl,-rpath,"$T"
+	g++ $CF -o uwcpp "$SRC/uwcpp.cc"
+	gcc $CF -o uwexec "$SRC/uwexec.c" -L. -luwlib -Wl,-rpath,"$T" -Wl,-z,lazy
+	# sh, env and uwexec: three images, libc lowest in an older one 2 runs in 3
+	printf '#!/bin/sh\nexec env "$(dirname "$0")/uwexec" "$@"\n' > uwexec.sh
+	chmod +x uwexec.sh
+) || fail "building the test programs failed"
+
+# ------------------------------------------------------------ record
+cd "$T"
+record() {	# name args...
+	name=$1
+	shift
+	"$PERF" record -q --call-graph dwarf -o "$name.data" "$@" > "$name.out" 2> "$name.err"
+}
+record probe true || skip "perf record --call-graph dwarf does not work here: $(tail -1 probe.err)"
+rm -f probe.*
+RUNS="uwprog uwcpp"
+record uwprog ./uwprog || fail "perf record of uwprog failed: $(tail -1 uwprog.err)"
+record uwcpp ./uwcpp || fail "perf record of uwcpp failed: $(tail -1 uwcpp.err)"
+
+# ------------------------------------------------------------ compare
+# One line per frame: "<sample header> | <address symbol (dso)>".
+keys() {
+	awk '
+	function flush() { if (pending != "") print pending; pending = "" }
+	/^$/ { flush(); hdr = ""; next }
+	/^\t/ { sub(/^[ \t]+/, ""); print hdr " | " $0; pending = ""; next }
+	{ flush(); hdr = $0; pending = $0 }
+	END { flush() }'
+}
+
+total=0
+bad=0
+compare() {	# label perf-file mine-file
+	n=$(wc -l < "$2")
+	d=$(diff "$2" "$3" | grep -c '^[<>]')
+	total=$((total + n))
+	bad=$((bad + d))
+	echo "unwind.sh: $1: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff "$2" "$3" | head -20 | sed 's/^/    /'
+}
+
+have_py=0
+command -v python3 > /dev/null 2>&1 && have_py=1
+ftotal=0
+fbad=0
+itotal=0
+ibad=0
+
+# "TOTAL DIFFERENT": samples of folded file $1 (perf) not folded the same in $2
+fold_agree() {
+	awk 'NR == FNR { c = $NF; $NF = ""; a[$0] = c; t += c; next }
+	     { c = $NF; $NF = ""; if ($0 in a) s += (a[$0] < c ? a[$0] : c) }
+	     END { print t + 0, t - s }' "$1" "$2"
+}
+
+# "STACK COUNT" lines, as fold_agree compares them
+count_stacks() {
+	sort | uniq -c | awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print $0 " " c }'
+}
+
+count_inline() {	# label total different
+	itotal=$((itotal + $2))
+	ibad=$((ibad + $3))
+	echo "unwind.sh: $1: $2, $3 differ"
+}
+
+# frames with inline frames, counted on their own: label perf-file mine-file
+compare_inline() {
+	n=$(wc -l < "$2")
+	d=$(diff "$2" "$3" | grep -c '^<')
+	itotal=$((itotal + n))
+	ibad=$((ibad + d))
+	echo "unwind.sh: $1 with inline frames: $n frames, $d differ"
+	[ "$d" -eq 0 ] || diff "$2" "$3" | head -6 | sed 's/^/    /'
+}
+
+for r in $RUNS; do
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
+	keys < "$r.script" > "$r.perf"
+	"$PERFSYM" --no-inline "$r.data" 2> "$r.notes" > "$r.sym" ||
+		fail "perfsym failed on $r.data: $(cat "$r.notes")"
+	keys < "$r.sym" > "$r.mine"
+	compare "$r" "$r.perf" "$r.mine"
+
+	# with inline frames: counted on their own
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
+	"$PERFSYM" "$r.data" 2> /dev/null | keys > "$r.imine"
+	compare_inline "$r" "$r.iperf" "$r.imine"
+
+	# the user frames must be there: a stack of the program's own functions
+	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
+
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
+		keys > "$r.perf6"
+	"$PERFSYM" --no-inline --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
+	compare "$r --max-stack 6" "$r.perf6" "$r.mine6"
+
+	# folded stacks
+	fold_script < "$r.script" | sort > "$r.pfold"
+	"$PERFCONV" to-csv --no-inline --table folded "$r.data" 2> "$r.cerr" | sort > "$r.cfold" ||
+		fail "to-csv failed on $r.data: $(cat "$r.cerr")"
+	set -- $(fold_agree "$r.pfold" "$r.cfold")
+	ftotal=$((ftotal + $1))
+	fbad=$((fbad + $2))
+	echo "unwind.sh: $r folded: $1 samples, $2 folded differently"
+	[ "$2" -eq 0 ] || diff "$r.pfold" "$r.cfold" | head -10 | sed 's/^/    /'
+
+	# the same with inline frames, as perf script shows them by default
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null > "$r.iscript"
+	fold_script < "$r.iscript" | sort > "$r.ipfold"
+	"$PERFCONV" to-csv -o "$r.csv" --table folded,samples,functions "$r.data" 2> "$r.cerr" ||
+		fail "to-csv failed on $r.data: $(cat "$r.cerr")"
+	sort "$r.csv/folded.csv" > "$r.icfold"
+	set -- $(fold_agree "$r.ipfold" "$r.icfold")
+	count_inline "$r folded with inline frames" "$1" "$2"
+	[ "$2" -eq 0 ] || diff "$r.ipfold" "$r.icfold" | head -6 | sed 's/^/    /'
+
+	if [ "$have_py" = 1 ]; then
+		# samples.callchain: perf script's stacks, outermost first
+		chain_script < "$r.iscript" | sort > "$r.ipchain"
+		python3 -c 'import csv, sys
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    print(row["callchain"])' "$r.csv/samples.csv" | count_stacks > "$r.icchain"
+		set -- $(fold_agree "$r.ipchain" "$r.icchain")
+		count_inline "$r samples.callchain with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || diff "$r.ipchain" "$r.icchain" | head -6 | sed 's/^/    /'
+
+		# functions: the total of every function, inline ones included, as
+		# perf report's Children percentage (of the period)
+		"$PERF" report -i "$r.data" --stdio --children --sort dso,sym -g none -t '	' \
+			2> /dev/null | awk -F'\t' '!/^#/ && NF >= 4 {
+				p = $1; gsub(/[ %]/, "", p); d = $3; gsub(/^ +| +$/, "", d)
+				s = $4; sub(/^ *\[.\] /, "", s); sub(/ +$/, "", s)
+				print d "\t" s "\t" p }' | sort > "$r.ichildren"
+		python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+total = sum(int(r["self_period"]) for r in rows)
+for r in rows:
+    if total and r["dso"] != "[unknown]" and not r["dso"].startswith("[kernel"):
+        print("%s\t%s\t%.2f" % (r["dso"].rsplit("/", 1)[-1], r["sym"],
+                                100.0 * int(r["total_period"]) / total))' \
+		"$r.csv/functions.csv" | sort > "$r.mchildren"
+		# perf report prints an inlined function once per address range
+		# it was met in (added up here on both sides, each rounded), an
+		# address without symbol as itself (our "[unknown]"), and cuts
+		# long names (compared cut)
+		set -- $(awk -F'\t' '
+			function key(d, s) { return d "\t" substr(s, 1, 80) }
+			NR == FNR { if ($1 ~ /^\[/) next
+				    s = $2; if (s ~ /^0x/) s = "[unknown]"
+				    k = key($1, s); p[k] += $3; m[k]++; next }
+			{ q[key($1, $2)] += $3 }
+			END { for (k in p) { t++; d = p[k] - q[k]; if (d < 0) d = -d
+					     if (!(k in q) || d > 0.006 * m[k] + 0.0001) { b++; print k > "/dev/stderr" } }
+			      print t + 0, b + 0 }' "$r.ichildren" "$r.mchildren" 2> "$r.childdiff")
+		count_inline "$r functions totals (user functions) with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || head -4 "$r.childdiff" | sed 's/^/    /'
+	else
+		echo "unwind.sh: note: python3 missing, samples and functions tables not compared"
+	fi
+
+	# --no-unwind: the recorded callchain only, no user frame of the program
+	"$PERFSYM" --no-unwind "$r.data" > "$r.nounwind" 2> /dev/null ||
+		fail "perfsym --no-unwind failed on $r.data"
+	if grep -q "($T/$r)" "$r.nounwind"; then
+		fail "$r: perfsym --no-unwind still shows unwound frames"
+	fi
+	"$PERFCONV" to-csv --no-unwind --table folded "$r.data" 2> /dev/null |
+		grep -q ';main;' && fail "$r: to-csv --no-unwind still shows unwound frames"
+done
+
+# a stack copy too short for the stacks (512 bytes): the unwind stops where
+# the copy ends, with the frame perf makes of the return address it could
+# not read (ffffffffffffffff)
+if record short --call-graph dwarf,512 ./uwprog; then
+	"$PERF" script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > short.perf
+	"$PERFSYM" --no-inline short.data 2> /dev/null | keys > short.mine
+	compare "short stack copies" short.perf short.mine
+	grep -q ' ffffffffffffffff ' short.perf ||
+		echo "unwind.sh: note: no stack ran past its 512-byte copy"
+else
+	echo "unwind.sh: note: perf record --call-graph dwarf,512 failed, skipped"
+fi
+
+# a program exec'd by a shell script, calling through a lazy PLT: perf
+# looks libc's and ld.so's CFI up at their lowest maps, those of the shell
+# when it had them lower (perf keeps the maps from before an exec), finds
+# no FDE there and guesses from rbp; a sample in the PLT stub has its
+# callers (the stub's CFA is an expression on rip).  Every frame, with
+# and without inline frames, counted with the others.
+if record uwexec ./uwexec.sh 100000000; then
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwexec.perf
+	"$PERFSYM" --no-inline uwexec.data 2> /dev/null | keys > uwexec.mine
+	compare "uwexec (exec'd by a shell script)" uwexec.perf uwexec.mine
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | keys > uwexec.iperf
+	"$PERFSYM" uwexec.data 2> /dev/null | keys > uwexec.imine
+	compare_inline uwexec uwexec.iperf uwexec.imine
+	# perf 6.1 names the stubs of .plt after the symbol before them (_init)
+	grep -q -E '^uwexec [0-9 ]*\| [0-9a-f]+ (_init|uwlib_tiny@plt) \(' uwexec.mine ||
+		echo "unwind.sh: note: no sample in uwexec's PLT stub"
+	grep -q "^uwexec .*__libc_start_call_main (" uwexec.mine ||
+		fail "uwexec: no unwound frame reaches __libc_start_call_main"
+else
+	sk "perf record of a program exec'd by a shell script failed: $(tail -1 uwexec.err)"
+fi
+
+# a non-PIE program running code from a second map of part of its own
+# file (as node does with V8's builtins): perf finds no FDE there and
+# guesses from rbp, then goes on with the CFI of the program's module
+# (which must stay where it is).  Every frame, counted with the others.
+if ! gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	-no-pie -fno-pie -o uwremap "$SRC/uwremap.c" > uwremap.err 2>&1; then
+	sk "gcc cannot build uwremap.c without PIE: $(tail -1 uwremap.err)"
+elif ! record uwremap ./uwremap 2000; then
+	sk "perf record of uwremap failed: $(tail -1 uwremap.err)"
+else
+	"$PERF" script -i uwremap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwremap.perf
+	"$PERFSYM" --no-inline uwremap.data 2> /dev/null | keys > uwremap.mine
+	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
+	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
+		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
+fi
+
+# Rust (when rustc is installed): legacy and v0 mangled names as perf's
+# libiberty demangles them, and inline frames nested deeper than sixteen
+# levels (the standard library's).  Every frame with and without inline
+# frames and the folded stacks, counted with the others.
+if ! command -v rustc > /dev/null 2>&1; then
+	sk "rustc not found: the Rust program is not compared"
+elif ! rustc -O -g -C force-frame-pointers=no -o uwrust "$SRC/uwrust.rs" > rustc.err 2>&1; then
+	sk "rustc cannot build uwrust.rs: $(tail -1 rustc.err)"
+elif ! record uwrust ./uwrust 4; then
+	sk "perf record of uwrust failed: $(tail -1 uwrust.err)"
+else
+	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > uwrust.script
+	keys < uwrust.script > uwrust.perf
+	"$PERFSYM" --no-inline uwrust.data 2> /dev/null | keys > uwrust.mine
+	compare "uwrust (Rust)" uwrust.perf uwrust.mine
+	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso 2> /dev/null > uwrust.iscript
+	keys < uwrust.iscript > uwrust.iperf
+	"$PERFSYM" uwrust.data 2> /dev/null > uwrust.isym
+	keys < uwrust.isym > uwrust.imine
+	compare_inline uwrust uwrust.iperf uwrust.imine
+	fold_script < uwrust.script | sort > uwrust.pfold
+	"$PERFCONV" to-csv --no-inline --table folded uwrust.data 2> /dev/null | sort > uwrust.cfold
+	set -- $(fold_agree uwrust.pfold uwrust.cfold)
+	ftotal=$((ftotal + $1))
+	fbad=$((fbad + $2))
+	echo "unwind.sh: uwrust folded: $1 samples, $2 folded differently"
+	grep -q "^uwrust .* uwrust::fill (" uwrust.mine ||
+		fail "uwrust: no demangled frame of uwrust::fill"
+	deepest=$(awk '/ \(inlined\)$/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }' uwrust.isym)
+	[ "$deepest" -gt 16 ] ||
+		echo "unwind.sh: note: uwrust: no frame with more than 16 inline frames ($deepest)"
+fi
+
+# the deep recursion ends where perf ends it (127 frames), the signal
+# handler's frames lead through the signal trampoline to the interrupted code
+grep -c ' recurse (' uwprog.mine > /dev/null || fail "uwprog: no recursion frames"
+grep -q ' on_alarm (' uwprog.mine || echo "unwind.sh: note: no sample in the signal handler"
+
+# to-json --full --symbols: the frames of perf script with inline frames
+# (counted with them), and exactly perfsym's, in time order (--ordered)
+# and in file order (the frames resolved ahead), with and without
+# --no-inline.  stack_syms: the symbol names of each stack, innermost
+# first, from perf script or perfsym.
+stack_syms() {
+	awk '/^$/ { if (h) print s; h = 0; s = ""; next }
+	     /^[^ \t]/ { h = 1; s = ""; next }
+	     { sub(/^[ \t]+[0-9a-f]+ /, ""); sub(/ \([^(]*\)$/, ""); s = s (s == "" ? "" : "|") $0 }
+	     END { if (h) print s }'
+}
+json_syms() {	# JSON-FILE
+	python3 - "$1" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for rec in doc.get("records", []):
+    fr = rec.get("frames")
+    if rec.get("type") != "SAMPLE" or fr is None:
+        continue
+    print("|".join(f.get("symbol") or "[unknown]" for f in fr))
+EOF
+}
+if [ "$have_py" = 1 ]; then
+	for r in $RUNS; do
+		for mode in --ordered "" "--ordered --no-inline"; do
+			"$PERFCONV" to-json --full --symbols $mode --no-progress -o "$r.json" "$r.data" \
+				2> json.err || fail "to-json --full --symbols $mode failed: $(cat json.err)"
+			json_syms "$r.json" > "$r.jsyms" || fail "reading the to-json output failed"
+			case $mode in
+			*--no-inline) "$PERFSYM" --no-inline "$r.data" 2> /dev/null | stack_syms > "$r.psyms" ;;
+			*) "$PERFSYM" "$r.data" 2> /dev/null | stack_syms > "$r.psyms" ;;
+			esac
+			if [ "$mode" = "" ]; then
+				sort "$r.psyms" > "$r.psyms.s"
+				sort "$r.jsyms" > "$r.jsyms.s"
+				mv "$r.psyms.s" "$r.psyms"
+				mv "$r.jsyms.s" "$r.jsyms"
+			fi
+			n=$(wc -l < "$r.psyms")
+			d=$(diff "$r.psyms" "$r.jsyms" | grep -c '^[<>]')
+			echo "unwind.sh: $r to-json --full --symbols ${mode:-(file order)}: $n stacks, $d differ from perfsym"
+			[ "$d" -eq 0 ] || { diff "$r.psyms" "$r.jsyms" | head -10; fail "to-json --symbols differs"; }
+			[ "$mode" = --ordered ] || continue
+			"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | stack_syms |
+				count_stacks > "$r.isyms"
+			count_stacks < "$r.jsyms" > "$r.jsyms.n"
+			set -- $(fold_agree "$r.isyms" "$r.jsyms.n")
+			count_inline "$r to-json --full --symbols stacks with inline frames" "$1" "$2"
+		done
+	done
+else
+	echo "unwind.sh: note: python3 missing, to-json frames not compared"
+fi
+
+# to-pprof: pprof -traces as folded stacks, each location's lines
+# innermost first
+GO=${GO:-go}
+if command -v "$GO" > /dev/null 2>&1 &&
+	HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -h > /dev/null 2>&1; then
+	pprof_traces_folded() {	# PROFILE
+		HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -symbolize=none -traces \
+			-sample_index=samples "$1" 2> /dev/null | pprof_traces_fold | sort
+	}
+	for r in $RUNS; do
+		"$PERFCONV" to-pprof -o "$r.pb.gz" "$r.data" 2> pprof.err ||
+			fail "to-pprof failed on $r.data: $(cat pprof.err)"
+		pprof_traces_folded "$r.pb.gz" > "$r.ppfold"
+		set -- $(fold_agree "$r.ipfold" "$r.ppfold")
+		count_inline "$r to-pprof stacks (pprof -traces) with inline frames" "$1" "$2"
+		[ "$2" -eq 0 ] || diff "$r.ipfold" "$r.ppfold" | head -6 | sed 's/^/    /'
+		cmp -s "$r.icfold" "$r.ppfold" ||
+			{ diff "$r.icfold" "$r.ppfold" | head -6; fail "$r: pprof -traces differ from to-csv's folded table"; }
+		HOME=$T GOTOOLCHAIN=local "$GO" tool pprof -symbolize=none -raw "$r.pb.gz" \
+			2> /dev/null > "$r.raw" || fail "$r: go tool pprof -raw cannot read the profile"
+		awk '/^Locations/ { on = 1; next } /^Mappings/ { on = 0 }
+		     on && /^ +[0-9]+: / { l = 1; next } on && /^             / && l { print; exit }' \
+			"$r.raw" | grep -q . || fail "$r: no location of several lines (inline frames) in pprof -raw"
+	done
+else
+	echo "unwind.sh: note: go tool pprof missing, to-pprof stacks not compared"
+fi
+
+# i386: the same C program built with -m32, recorded and unwound through
+# the 32-bit register set.  A perf built with libunwind for x86_64 only
+# (Debian's) cannot unwind it ("unwind: target platform=x86 is not
+# supported") and prints no user frame: then gdb is the reference.  Each
+# sample becomes a core of its user registers (as perf script -F uregs
+# prints them) and stack copy; gdb's stack of it must equal ours frame by
+# frame, with 8 KiB and with 512-byte stack copies.  A perf that does
+# unwind it is compared with as above.
+i386_total=0
+i386_bad=0
+i386() {	# name record-args...
+	name=$1
+	shift
+	record "$name" "$@" ./uw32prog || { sk "i386: perf record of uw32prog failed: $(tail -1 "$name.err")"; return; }
+	"$PERF" script -i "$name.data" -F comm,tid,ip,sym,dso --no-inline 2> "$name.perr" | keys > "$name.perf"
+	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | keys > "$name.mine"
+	grep -q " main ($T/uw32prog)" "$name.mine" || fail "$name: no unwound frame reaches main"
+	if grep -q " main ($T/uw32prog)" "$name.perf"; then
+		compare "$name (perf)" "$name.perf" "$name.mine"
+	else
+		echo "unwind.sh: note: $name: perf shows no user frame of the 32-bit process" \
+			"($(grep -m1 -i unwind "$name.perr" || echo "no message")): compared with gdb"
+	fi
+	[ "$have_py" = 1 ] || { sk "i386: python3 missing, not compared with gdb"; return; }
+	vdso=$("$PERF" buildid-list -i "$name.data" 2> /dev/null | awk '$2 == "[vdso32]" { print $1 }')
+	vdso_file=
+	[ -z "$vdso" ] || vdso_file=$(ls -d "$HOME"/.debug/.build-id/"$(echo "$vdso" | cut -c1-2)"/"$(echo "$vdso" | cut -c3-)"/vdso 2> /dev/null)
+	[ -n "$vdso_file" ] || { sk "i386: perf recorded no [vdso32] image, not compared with gdb"; return; }
+	"$PERFCONV" to-json --full --symbols --no-inline --no-progress -o "$name.json" "$name.data" 2> /dev/null ||
+		fail "to-json --full --symbols failed on $name.data"
+	"$PERF" script -i "$name.data" -F tid,time,uregs --ns 2> /dev/null > "$name.uregs"
+	rm -rf "$name.cores"
+	mkdir "$name.cores"
+	python3 "$SRC/i386cores.py" "$name.json" "$name.uregs" "$name.cores" "$vdso_file" > "$name.ncores" ||
+		fail "$name: the registers of to-json differ from perf script -F uregs"
+	CORES=$T/$name.cores OUT=$T/$name.gdb gdb -nx -batch -x "$SRC/gdbstacks.py" \
+		> "$name.gdbout" 2>&1 && [ -s "$name.gdb" ] ||
+		fail "$name: gdb could not unwind the cores: $(grep -v '^warning' "$name.gdbout" | tail -2)"
+	# "FRAMES DIFFERENT PAST": gdb's frames, those from the first frame
+	# of a stack that differs on, and ours past where gdb stopped at the
+	# end of the copy
+	set -- $(awk '
+		NR == FNR { if ($2 == "end") end[$1] = 1; else g[$1] = g[$1] " " $2; next }
+		{ o[$1] = o[$1] " " $2 }
+		END {
+			for (k in g) n += split(g[k], x, " ")
+			for (k in o) if (!(k in g)) g[k] = ""
+			for (k in g) {
+				a = split(g[k], ga, " "); b = split(o[k], oa, " ")
+				for (i = 1; i <= a || i <= b; i++) {
+					if (i > a && (k in end)) { past++; continue }
+					if (ga[i] != oa[i]) { bad += (a > b ? a : b) - i + 1; print "    sample " k ": gdb" g[k] " ours" o[k] > "/dev/stderr"; break }
+				}
+			}
+			print n + 0, bad + 0, past + 0
+		}' "$name.gdb" "$name.cores/ours" 2> "$name.gdbdiff")
+	i386_total=$((i386_total + $1))
+	i386_bad=$((i386_bad + $2))
+	echo "unwind.sh: $name against gdb: $(cat "$name.ncores") samples, $1 frames, $2 differ;" \
+		"$(grep -o '[0-9]* stacks end at a function without CFI' "$name.gdbout");" \
+		"$3 frames of ours past where gdb stops at the end of the copy"
+	[ "$2" -eq 0 ] || head -5 "$name.gdbdiff" | cut -c1-300
+	# to-json's frames, compared with gdb, are perfsym's
+	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | stack_syms | sort > "$name.psyms"
+	json_syms "$name.json" | sort > "$name.jsyms"
+	cmp -s "$name.psyms" "$name.jsyms" || fail "$name: to-json --full --symbols differs from perfsym"
+}
+if ! gcc -m32 $CF -shared -fPIC -o libuw32lib.so "$SRC/uwlib.c" > i386.err 2>&1 ||
+	! gcc -m32 $CF -o uw32prog "$SRC/uwprog.c" -L. -luw32lib -Wl,-rpath,"$T" >> i386.err 2>&1; then
+	sk "i386: gcc -m32 cannot build ($(tail -1 i386.err); gcc-multilib: sh scripts/install-deps.sh)"
+elif ! command -v gdb > /dev/null 2>&1 || ! command -v readelf > /dev/null 2>&1; then
+	sk "i386: gdb or readelf not found (sh scripts/install-deps.sh)"
+else
+	i386 uw32 --call-graph dwarf
+	i386 uw32short --call-graph dwarf,512
+	if [ "$i386_total" -gt 0 ]; then
+		rate32=$(awk -v t="$i386_total" -v b="$i386_bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
+		echo "unwind.sh: i386 agreement with gdb $rate32% of $i386_total frames"
+		awk -v r="$rate32" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
+			fail "i386 agreement with gdb below $MIN_RATE%"
+	fi
+fi
+
+[ "$total" -gt 0 ] || fail "no frames recorded"
+rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }')
+frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
+irate=$(awk -v t="$itotal" -v b="$ibad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
+echo "unwind.sh: agreement $rate% of $total frames, folded $frate% of $ftotal samples"
+echo "unwind.sh: with inline frames $irate% of $itotal frames, samples and functions"
+awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m) }' ||
+	fail "agreement below $MIN_RATE%"
+awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
+	fail "agreement with inline frames below $INLINE_MIN_RATE%"
+echo "unwind.sh: PASS ($skipped parts skipped)"
