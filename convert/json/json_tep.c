@@ -356,11 +356,6 @@ void jtep_free(struct jtep *t)
 	free(t);
 }
 
-unsigned int jtep_nr_events(const struct jtep *t)
-{
-	return t ? t->nr_events : 0;
-}
-
 static struct jtep_cache *lookup(struct jtep *t, uint64_t id)
 {
 	struct jtep_cache *c;

@@ -21,9 +21,6 @@ struct jtep;
 struct jtep *jtep_new(const uint8_t *blob, size_t len, const char **why);
 void jtep_free(struct jtep *t);
 
-/* Number of event formats parsed. */
-unsigned int jtep_nr_events(const struct jtep *t);
-
 typedef void (*jtep_field_fn)(void *arg, const char *name, const char *value);
 
 /*

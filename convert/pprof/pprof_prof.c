@@ -198,7 +198,7 @@ struct pp_prof {
 	} comm_cache[COMM_SLOTS];
 	struct pp_ev *ev;
 	size_t nr_ev;
-	uint64_t samples, first_time, last_time;
+	uint64_t first_time, last_time;
 	bool have_time;
 };
 
@@ -914,7 +914,6 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 	ar->len = (uint16_t)ar_len;
 	batch_pipe_commit(&p->agg, ar_len);
 	p->ev[ev].samples++;
-	p->samples++;
 	if (s->sample_type & PD_SAMPLE_TIME) {
 		if (!p->have_time || s->time < p->first_time)
 			p->first_time = s->time;
@@ -923,11 +922,6 @@ int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t p
 		p->have_time = true;
 	}
 	return 0;
-}
-
-uint64_t pp_nr_samples(const struct pp_prof *p)
-{
-	return p->samples;
 }
 
 /* ------------------------------------------------------------ gzip output */

@@ -49,9 +49,6 @@ void pp_free(struct pp_prof *p);
  */
 int pp_sample(struct pp_prof *p, const struct pd_record *rec, int ev, uint64_t period);
 
-/* Samples added so far. */
-uint64_t pp_nr_samples(const struct pp_prof *p);
-
 /*
  * Finish the profile: events and comments come from the reader (its
  * events and header features).  Returns 0, PD_STATUS_NOMEM, or
