@@ -499,22 +499,6 @@ static int cmp_sect(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
-static uint32_t ld32(const uint8_t *p, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static uint16_t ld16(const uint8_t *p, bool swap)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap16(v) : v;
-}
-
 static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 {
 	return off <= file_size && size <= file_size - off;
@@ -560,16 +544,16 @@ static void report_overlap(struct pc_check *c, const struct sect *a, const struc
 /* A known kernel or perf-tool record type with a plausible size? */
 static bool looks_like_record(const uint8_t *p, bool swap, uint64_t room, uint32_t *size)
 {
-	uint32_t type = ld32(p, swap);
-	uint16_t sz = ld16(p + 6, swap);
+	struct pd_record_header rh = pd_record_header_decode(p, swap);
 
-	if (!((type >= 1 && type < PD_REC_KERNEL_MAX) || (type >= 64 && type < PD_REC_USER_MAX)))
+	if (!((rh.type >= 1 && rh.type < PD_REC_KERNEL_MAX) ||
+	      (rh.type >= 64 && rh.type < PD_REC_USER_MAX)))
 		return false;
-	if (sz < 8 || sz > room || sz < pd_record_min_size(type))
+	if (rh.size < 8 || rh.size > room || rh.size < pd_record_min_size(rh.type))
 		return false;
-	if (type < PD_REC_KERNEL_MAX && sz % 8)
+	if (rh.type < PD_REC_KERNEL_MAX && rh.size % 8)
 		return false;
-	*size = sz;
+	*size = rh.size;
 	return true;
 }
 

@@ -507,6 +507,25 @@ struct pd_record {
 };
 
 /*
+ * The 8 bytes every record starts with (perf_event_header), for a tool
+ * that looks at a file's bytes itself, such as a check of what lies past
+ * the data section (pd_reader_read_at()).  The reader fills the same
+ * values into struct pd_record.
+ */
+struct pd_record_header {
+	uint32_t type;
+	uint16_t misc;		/* 0 for simpleperf's own types */
+	uint32_t size;		/* simpleperf's own types: misc and size as one 32-bit size */
+};
+
+/*
+ * The header at bytes (8 of them), stored in the byte order of a file
+ * with pd_header.swapped as `swapped`.  Nothing is checked: a size below
+ * 8 or past the bytes at hand is the caller's to refuse.
+ */
+struct pd_record_header pd_record_header_decode(const void *bytes, bool swapped);
+
+/*
  * Would the bytes of this SAMPLE record decode field for field, to their
  * last byte and without a complaint, under attr instead of the record's
  * own event?  For a validator looking for the sample_type or read_format

@@ -1922,6 +1922,37 @@ static void test_names(void)
 }
 
 /*
+ * A record header from bytes in either byte order: type, misc and size
+ * as stored, and simpleperf's 32-bit size (misc as its upper half).
+ */
+static void test_record_header(void)
+{
+	static const uint8_t le[8] = { 0x0a, 0, 0, 0, 0x02, 0x00, 0x70, 0x00 };
+	static const uint8_t be[8] = { 0, 0, 0, 0x0a, 0x00, 0x02, 0x00, 0x70 };
+	static const uint8_t sp_le[8] = { 0x01, 0x80, 0, 0, 0x01, 0x00, 0x10, 0x00 };
+	static const uint8_t sp_be[8] = { 0, 0, 0x80, 0x01, 0x00, 0x01, 0x00, 0x10 };
+	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	struct pd_record_header h;
+
+	h = pd_record_header_decode(le, host_be);
+	CU_ASSERT_EQUAL(h.type, PD_REC_MMAP2);
+	CU_ASSERT_EQUAL(h.misc, 2);
+	CU_ASSERT_EQUAL(h.size, 0x70);
+	h = pd_record_header_decode(be, !host_be);
+	CU_ASSERT_EQUAL(h.type, PD_REC_MMAP2);
+	CU_ASSERT_EQUAL(h.misc, 2);
+	CU_ASSERT_EQUAL(h.size, 0x70);
+	h = pd_record_header_decode(sp_le, host_be);
+	CU_ASSERT_EQUAL(h.type, PD_REC_SP_KERNEL_SYMBOL);
+	CU_ASSERT_EQUAL(h.misc, 0);
+	CU_ASSERT_EQUAL(h.size, 0x10010);
+	h = pd_record_header_decode(sp_be, !host_be);
+	CU_ASSERT_EQUAL(h.type, PD_REC_SP_KERNEL_SYMBOL);
+	CU_ASSERT_EQUAL(h.misc, 0);
+	CU_ASSERT_EQUAL(h.size, 0x10010);
+}
+
+/*
  * The one description of the fixed fields that decoding, byte-order
  * conversion, minimum sizes and the field walk all use: fields in file
  * order without gaps from the header on, each decoded to a member that
@@ -2112,6 +2143,7 @@ int pd_test_register_record(void)
 		{ "simpleperf", test_simpleperf },
 		{ "from_compressed", test_from_compressed },
 		{ "names", test_names },
+		{ "record header", test_record_header },
 		{ "layouts", test_layouts },
 		{ "layout variable starts", test_layout_variable_starts },
 	};
