@@ -41,10 +41,14 @@ struct full_ctx {
 	bool nomem;			/* frames could not be resolved: out of memory */
 };
 
-/* ---- pieces shared by several record types ---- */
+/* ---- the sink's writers of a whole structure (pd_visit.h) ---- */
 
-static void read_values(struct je *j, const char *k, const struct pd_read *rd)
+static void sink_hex_list(void *ctx, const char *name, const uint64_t *v, uint64_t nr,
+			  unsigned int flags);
+
+static void sink_read(void *ctx, const char *k, const struct pd_read *rd)
 {
+	struct je *j = ((struct full_ctx *)ctx)->j;
 	uint64_t i;
 
 	je_key(j, k);
@@ -70,19 +74,9 @@ static void read_values(struct je *j, const char *k, const struct pd_read *rd)
 	je_obj_end(j);
 }
 
-static void hex_list(struct je *j, const char *k, const uint64_t *v, uint64_t nr)
+static void sink_regs(void *ctx, const char *k, const struct pd_regs *r)
 {
-	uint64_t i;
-
-	je_key(j, k);
-	je_arr_begin(j);
-	for (i = 0; v && i < nr; i++)
-		je_v_x(j, v[i]);
-	je_arr_end(j);
-}
-
-static void regs(struct full_ctx *fc, const char *k, const struct pd_regs *r)
-{
+	struct full_ctx *fc = ctx;
 	struct je *j = fc->j;
 	unsigned int bit, n = 0;
 
@@ -106,8 +100,9 @@ static void regs(struct full_ctx *fc, const char *k, const struct pd_regs *r)
 	je_obj_end(j);
 }
 
-static void branch_stack(struct je *j, const struct pd_sample *s)
+static void sink_branch_stack(void *ctx, const struct pd_sample *s)
 {
+	struct je *j = ((struct full_ctx *)ctx)->j;
 	uint64_t i;
 
 	je_key(j, "branch_stack");
@@ -137,7 +132,7 @@ static void branch_stack(struct je *j, const struct pd_sample *s)
 	}
 	je_arr_end(j);
 	if (s->branch_counters)
-		hex_list(j, "counters", s->branch_counters, s->branch_nr);
+		sink_hex_list(ctx, "counters", s->branch_counters, s->branch_nr, 0);
 	je_obj_end(j);
 }
 
@@ -368,25 +363,6 @@ static void sink_obj_end(void *ctx)
 	je_obj_end(fc->j);
 }
 
-static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
-{
-	struct full_ctx *fc = ctx;
-
-	read_values(fc->j, name, rd);
-}
-
-static void sink_regs(void *ctx, const char *name, const struct pd_regs *r)
-{
-	regs(ctx, name, r);
-}
-
-static void sink_branch_stack(void *ctx, const struct pd_sample *s)
-{
-	struct full_ctx *fc = ctx;
-
-	branch_stack(fc->j, s);
-}
-
 static void sink_attr(void *ctx, const struct pd_attr *attr, unsigned int flags)
 {
 	struct full_ctx *fc = ctx;
@@ -458,11 +434,6 @@ static const struct pd_visit_ops full_sink_ops = {
 	.hex_list = sink_hex_list,
 };
 
-static bool known_body(uint32_t type)
-{
-	return pd_record_type_known(type) != 0;
-}
-
 static void record(struct full_ctx *fc, const struct pd_record *rec)
 {
 	struct je *j = fc->j;
@@ -507,7 +478,7 @@ static void record(struct full_ctx *fc, const struct pd_record *rec)
 		je_obj_end(j);
 	}
 	/* what could not be decoded stays available as bytes */
-	if ((!rec->decoded || !known_body(rec->type)) && rec->raw)
+	if ((!rec->decoded || !pd_record_type_known(rec->type)) && rec->raw)
 		je_kv_base64(j, "raw", rec->raw, rec->raw_len);
 	je_obj_end(j);
 }
