@@ -7,13 +7,16 @@
  * table of the walked fields each keeps (messages[] below).  Four are
  * encoded here field by field: SAMPLE, for speed (enc_sample()); MMAP and
  * MMAP2, whose message --quipper-compat also writes from mappings it has
- * edited (struct pe_mmap, proto_compat.c), which no record holds: walked
- * in the default mode they would have two encoders; BPF_METADATA, whose
- * entries quipper keeps in a map (sorted by key, the first of equal keys)
- * before the sample_info, and the extension's in record order after it;
- * and simpleperf's UNWINDING_RESULT, whose registers and stack are
+ * edited (struct pe_mmap, proto_compat.c), which no record holds: both
+ * modes write them with the one encoder of struct pe_mmap; BPF_METADATA,
+ * whose entries quipper keeps in a map (sorted by key, the first of equal
+ * keys) before the sample_info, and the extension's in record order after
+ * it; and simpleperf's UNWINDING_RESULT, whose registers and stack are
  * messages of their own built from fields the walk gives apart, and whose
- * callchain precedes fields the walk gives first.
+ * callchain precedes fields the walk gives first.  The walk alone, into
+ * callbacks that do nothing, costs about 240 instructions a sample and
+ * 450 a mapping: 10 % and 1 % more instructions for to-proto on a
+ * recording of callchains, before a sink has encoded anything.
  * The numbers in the table and in the pw_*() calls are the schema's field
  * numbers, listed in field-number order so that the code reads side by
  * side with the schema.
@@ -825,8 +828,8 @@ static void enc_branch(struct pw_buf *b, const struct pd_branch_entry *e, bool e
 
 /*
  * Field by field rather than from the walk: samples are nearly every
- * record of a recording, and encoding them through the walk's callbacks
- * and field table measured about 25 % slower.
+ * record of a recording, and the walk of one costs more than this
+ * function does but for its callchain loop (see the top of the file).
  */
 static void enc_sample(struct pw_buf *b, const struct pd_sample *s, bool ext)
 {

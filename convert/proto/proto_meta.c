@@ -351,16 +351,16 @@ struct qa_sink {
 	struct pw_buf *b;
 	const struct pm_attr *pa;
 	bool ext;
-	unsigned int lists;	/* depth in the walk's lists of bit names, left out */
 };
 
+/* The lists of bit names hold syms only, and quipper keeps no sym or str. */
 static void qa_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
 {
 	const struct qa_sink *s = ctx;
 	const uint64_t fl = s->pa->attr.flags;
 	const struct qa_field *f;
 
-	if (s->lists || (flags & PD_VF_SUMMARY))
+	if (flags & PD_VF_SUMMARY)
 		return;
 	for (f = quipper_attr; f < quipper_attr + sizeof(quipper_attr) / sizeof(quipper_attr[0]);
 	     f++) {
@@ -407,16 +407,10 @@ static void qa_sym(void *ctx, const char *name, const char *sym, uint64_t v, uns
 
 static void qa_list_begin(void *ctx, const char *name, unsigned int flags)
 {
-	struct qa_sink *s = ctx;
-
-	s->lists++;
 }
 
 static void qa_list_end(void *ctx)
 {
-	struct qa_sink *s = ctx;
-
-	s->lists--;
 }
 
 static const struct pd_visit_ops qa_ops = {
