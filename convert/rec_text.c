@@ -108,53 +108,6 @@ static void put_name_or_num(struct out_buf *b, const char *const *names, size_t 
 
 /* ---- values each output lays out in its own way ---- */
 
-/*
- * read_format values: "read=[VALUE(id=ID,lost=N),...]", preceded by the
- * time_enabled/running totals when the format has them.
- */
-static void put_read(struct out_buf *b, const char *prefix, const struct pd_read *rd)
-{
-	char key[32];
-	uint64_t i;
-
-	if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED) {
-		snprintf(key, sizeof(key), "%s_time_enabled", prefix);
-		rec_text_kv_u(b, key, rd->time_enabled);
-	}
-	if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING) {
-		snprintf(key, sizeof(key), "%s_time_running", prefix);
-		rec_text_kv_u(b, key, rd->time_running);
-	}
-	if (rd->format & PD_FORMAT_GROUP) {
-		snprintf(key, sizeof(key), "%s_nr", prefix);
-		rec_text_kv_u(b, key, rd->nr);
-	}
-	rec_text_key(b, prefix);
-	out_buf_c(b, '[');
-	for (i = 0; rd->values && i < rd->nr; i++) {
-		const struct pd_read_value *v = &rd->values[i];
-
-		if (i)
-			out_buf_c(b, ',');
-		rec_text_u64(b, v->value);
-		if (rd->format & (PD_FORMAT_ID | PD_FORMAT_LOST)) {
-			out_buf_c(b, '(');
-			if (rd->format & PD_FORMAT_ID) {
-				rec_text_s(b, "id=");
-				rec_text_u64(b, v->id);
-			}
-			if (rd->format & PD_FORMAT_LOST) {
-				if (rd->format & PD_FORMAT_ID)
-					out_buf_c(b, ',');
-				rec_text_s(b, "lost=");
-				rec_text_u64(b, v->lost);
-			}
-			out_buf_c(b, ')');
-		}
-	}
-	out_buf_c(b, ']');
-}
-
 /* One branch: FROM->TO, then "/"-separated flags that are set. */
 static void put_branch(struct out_buf *b, const struct pd_branch_entry *br)
 {
@@ -192,18 +145,6 @@ static void put_branch(struct out_buf *b, const struct pd_branch_entry *br)
 		rec_text_s(b, "/priv=");
 		put_name_or_num(b, br_priv_names, 8, PD_BR_PRIV(f));
 	}
-}
-
-static void put_regs(struct out_buf *b, const char *prefix, const struct pd_regs *r)
-{
-	char key[32];
-
-	snprintf(key, sizeof(key), "%s_abi", prefix);
-	rec_text_kv_u(b, key, r->abi);
-	snprintf(key, sizeof(key), "%s_mask", prefix);
-	rec_text_kv_x(b, key, r->mask);
-	if (r->abi)
-		put_u64_list(b, prefix, r->regs, r->nr, true);
 }
 
 /* ---- the sink of the record walk (pd_visit.h) ---- */
@@ -537,18 +478,65 @@ static void sink_obj_end(void *ctx)
 		ts->prefix_len = 0;
 }
 
-static void sink_read(void *ctx, const char *name, const struct pd_read *rd)
+/*
+ * read_format values: "read=[VALUE(id=ID,lost=N),...]", preceded by the
+ * time_enabled/running totals when the format has them.
+ */
+static void sink_read(void *ctx, const char *prefix, const struct pd_read *rd)
 {
-	struct text_sink *ts = ctx;
+	struct out_buf *b = ((struct text_sink *)ctx)->b;
+	char key[32];
+	uint64_t i;
 
-	put_read(ts->b, name, rd);
+	if (rd->format & PD_FORMAT_TOTAL_TIME_ENABLED) {
+		snprintf(key, sizeof(key), "%s_time_enabled", prefix);
+		rec_text_kv_u(b, key, rd->time_enabled);
+	}
+	if (rd->format & PD_FORMAT_TOTAL_TIME_RUNNING) {
+		snprintf(key, sizeof(key), "%s_time_running", prefix);
+		rec_text_kv_u(b, key, rd->time_running);
+	}
+	if (rd->format & PD_FORMAT_GROUP) {
+		snprintf(key, sizeof(key), "%s_nr", prefix);
+		rec_text_kv_u(b, key, rd->nr);
+	}
+	rec_text_key(b, prefix);
+	out_buf_c(b, '[');
+	for (i = 0; rd->values && i < rd->nr; i++) {
+		const struct pd_read_value *v = &rd->values[i];
+
+		if (i)
+			out_buf_c(b, ',');
+		rec_text_u64(b, v->value);
+		if (rd->format & (PD_FORMAT_ID | PD_FORMAT_LOST)) {
+			out_buf_c(b, '(');
+			if (rd->format & PD_FORMAT_ID) {
+				rec_text_s(b, "id=");
+				rec_text_u64(b, v->id);
+			}
+			if (rd->format & PD_FORMAT_LOST) {
+				if (rd->format & PD_FORMAT_ID)
+					out_buf_c(b, ',');
+				rec_text_s(b, "lost=");
+				rec_text_u64(b, v->lost);
+			}
+			out_buf_c(b, ')');
+		}
+	}
+	out_buf_c(b, ']');
 }
 
-static void sink_regs(void *ctx, const char *name, const struct pd_regs *r)
+static void sink_regs(void *ctx, const char *prefix, const struct pd_regs *r)
 {
-	struct text_sink *ts = ctx;
+	struct out_buf *b = ((struct text_sink *)ctx)->b;
+	char key[32];
 
-	put_regs(ts->b, name, r);
+	snprintf(key, sizeof(key), "%s_abi", prefix);
+	rec_text_kv_u(b, key, r->abi);
+	snprintf(key, sizeof(key), "%s_mask", prefix);
+	rec_text_kv_x(b, key, r->mask);
+	if (r->abi)
+		put_u64_list(b, prefix, r->regs, r->nr, true);
 }
 
 static void sink_branch_stack(void *ctx, const struct pd_sample *s)
