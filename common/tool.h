@@ -175,4 +175,18 @@ int tool_check_option_path(const char *prog, const char *option, const char *pat
 int tool_check_sym_paths(const char *prog, const char *symfs, const char *kallsyms,
 			 const char *buildid_dir);
 
+/*
+ * The private directory of a test driver's outputs (perfcheck-mutate,
+ * the fuzz targets of the commands): "$TMPDIR/NAME.XXXXXX" made by
+ * mkdtemp() into buf, under /tmp when TMPDIR is unset, empty or too long
+ * for buf.  Returns false (errno set) when it could not be made.
+ */
+bool tool_make_tmpdir(char *buf, size_t size, const char *name);
+
+/*
+ * Remove dir and what it holds, subdirectories `depth` levels deep (one
+ * for to-csv's -o DIR).  What cannot be removed stays.
+ */
+void tool_remove_tree(const char *dir, int depth);
+
 #endif /* PERFDATA_TOOL_H */

@@ -111,14 +111,18 @@ static void build_longopts(const struct tool_cmd *cmd, struct option *opts)
 	memset(&opts[n], 0, sizeof(opts[n]));
 }
 
-/* ":o:vhVi:" and the command's own: a leading ':' reports a missing argument */
+/*
+ * ":o:vhVi:" and the command's own: a leading ':' reports a missing
+ * argument, a '+' before it ends the options at the first operand.
+ */
 static void build_shortopts(const struct tool_cmd *cmd, char *buf, size_t size)
 {
 	unsigned int g = cmd->groups;
 	const struct tool_flag *f;
 	size_t i, n;
 
-	n = (size_t)snprintf(buf, size, ":%s%sh%s%s%s", g & TOOL_ARG_OUTPUT ? "o:" : "",
+	n = (size_t)snprintf(buf, size, "%s:%s%sh%s%s%s", g & TOOL_ARG_OPERANDS ? "+" : "",
+			     g & TOOL_ARG_OUTPUT ? "o:" : "",
 			     g & TOOL_ARG_VERBOSE ? "v" : "", g & TOOL_ARG_VERSION ? "V" : "",
 			     g & (TOOL_ARG_INPUT | TOOL_ARG_SELECT | TOOL_ARG_INPUTS) ? "i:" : "",
 			     cmd->shortopts ? cmd->shortopts : "");
@@ -366,11 +370,17 @@ int tool_args_parse(const struct tool_cmd *cmd, int argc, char **argv, struct to
 			return code;
 		}
 	}
+	if (cmd->groups & TOOL_ARG_OPERANDS) {
+		a->operands = argv + optind;
+		a->nr_operands = argc - optind;
+	}
 	code = cmd->check ? cmd->check(a, ctx) : TOOL_ARGS_RUN;
 	if (code != TOOL_ARGS_RUN) {
 		tool_args_free(a);
 		return code;
 	}
+	if (cmd->groups & TOOL_ARG_OPERANDS)
+		return TOOL_ARGS_RUN;
 	if (cmd->groups & TOOL_ARG_INPUTS)
 		a->input = find_inputs(a, argc, argv, optind);
 	else

@@ -39,6 +39,13 @@ enum tool_arg_group {
 	TOOL_ARG_INPUTS = 1 << 8,
 	TOOL_ARG_SYMFS = 1 << 10,	/* --symfs DIR alone (TOOL_ARG_SYMBOLS has it too) */
 	TOOL_ARG_VERSION = 1 << 11,	/* -V, --version */
+	/*
+	 * The arguments after the options are the command's own
+	 * (args.operands), and options end at the first of them, so that
+	 * they may hold another command line: perfcheck-mutate's
+	 * "RUNS SEED FILE... -- CMD ARG...".  No input is looked for.
+	 */
+	TOOL_ARG_OPERANDS = 1 << 12,
 	/* modifier of TOOL_ARG_OUTPUT: */
 	TOOL_ARG_NAMED = 1 << 9,	/* -o '' is refused */
 };
@@ -97,7 +104,10 @@ struct tool_option {
 #define TOOL_CALL(name, val, arg, help)						\
 	{ { name, required_argument, NULL, val }, arg, help, TOOL_OPTION_CALL, 0, NULL }
 #define TOOL_U64(name, type, member, arg, help)					\
-	{ { name, required_argument, NULL, 0 }, arg, help, TOOL_OPTION_U64,	\
+	TOOL_U64_SHORT(name, 0, type, member, arg, help)
+/* the same with a short name too, which cmd->shortopts lists ("t:") */
+#define TOOL_U64_SHORT(name, val, type, member, arg, help)			\
+	{ { name, required_argument, NULL, val }, arg, help, TOOL_OPTION_U64,	\
 	  offsetof(type, member), NULL }
 #define TOOL_CHOICE(name, type, member, choices, arg, help)			\
 	{ { name, required_argument, NULL, 0 }, arg, help, TOOL_OPTION_CHOICE,	\
@@ -168,6 +178,9 @@ struct tool_args {
 	bool verbose;
 	bool strict;
 	struct cli_select cs;		/* -i and the selection */
+	/* TOOL_ARG_OPERANDS: the arguments after the options */
+	char **operands;
+	int nr_operands;
 	struct pd_sym_opts so;		/* the symbol options */
 };
 
@@ -177,7 +190,8 @@ struct tool_args {
 /*
  * Parse argv[0..argc) (argv[0] is the command's name) for `cmd`; `ctx` is
  * the command's context, where its flags set their bools and which
- * cmd->option is handed.  After the options, in this order: cmd->check,
+ * cmd->option is handed.  After the options (and the operands set, with
+ * TOOL_ARG_OPERANDS, which ends there), in this order: cmd->check,
  * the input (cli_select_input(), or every input with TOOL_ARG_INPUTS; the
  * usage on stderr when there is none), an empty
  * output name (TOOL_ARG_NAMED), an output that is the input, the paths of

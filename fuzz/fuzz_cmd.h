@@ -19,60 +19,32 @@
 #ifndef PERFDATA_FUZZ_CMD_H
 #define PERFDATA_FUZZ_CMD_H
 
-#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "../common/tool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char fuzz_dir[64];
 
-/* Remove DIR and what it holds (one level of subdirectories: to-csv's). */
-static inline void fuzz_rm_tree(const char *dir, int depth)
-{
-	char path[512];
-	struct dirent *de;
-	struct stat st;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (depth && !lstat(path, &st) && S_ISDIR(st.st_mode))
-			fuzz_rm_tree(path, depth - 1);
-		else
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 static inline void fuzz_cleanup(void)
 {
 	if (fuzz_dir[0])
-		fuzz_rm_tree(fuzz_dir, 2);
+		tool_remove_tree(fuzz_dir, 2);
 }
 
 /* The target's private output directory, made on first use. */
 static inline const char *fuzz_tmpdir(void)
 {
 	if (!fuzz_dir[0]) {
-		const char *t = getenv("TMPDIR");
-
-		snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/fuzz-cmd.XXXXXX",
-			 t && *t && strlen(t) < 40 ? t : "/tmp");
-		if (!mkdtemp(fuzz_dir))
+		if (!tool_make_tmpdir(fuzz_dir, sizeof(fuzz_dir), "fuzz-cmd"))
 			abort();
 		atexit(fuzz_cleanup);
 	}

@@ -37,9 +37,11 @@ $(O)/perfcheck: $(PERFCHECK_OBJS) $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB)
 	$(Q)$(CC) $(CFLAGS) -o $@ $(PERFCHECK_OBJS) $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB) \
 		$(ZSTD_LIBS) $(LDFLAGS)
 
-$(O)/perfcheck-mutate: $(OBJ)/validate/mutate.o
+# mutate.c finds the records and the feature area through the reader, and
+# parses its command line as perfcheck does
+$(O)/perfcheck-mutate: $(OBJ)/validate/mutate.o $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(COMMON_OBJS) $(PERFCHECK_SYM_LIB) $(LIB) $(ZSTD_LIBS) $(LDFLAGS)
 
 fuzz-perfcheck:
 	$(Q)$(MAKE) --no-print-directory O=build-fuzz CC=$(FUZZ_CC) \

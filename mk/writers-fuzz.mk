@@ -33,10 +33,11 @@ $(O)/fuzz-$(1): fuzz/fuzz_$(subst -,_,$(1)).c fuzz/fuzz_cmd.h $(FUZZ_CONVERT_OBJ
 endef
 $(foreach w,$(filter-out symbolize unwind,$(FUZZ_WRITERS)),$(eval $(call fuzz_cmd_target,$(w))))
 
-$(O)/fuzz-symbolize: fuzz/fuzz_symbolize.c fuzz/fuzz_cmd.h $(LIB) $(SYM_LIB)
+# (fuzz_cmd.h's private directory: common/tool_tmpdir.c)
+$(O)/fuzz-symbolize: fuzz/fuzz_symbolize.c fuzz/fuzz_cmd.h $(OBJ)/common/tool_tmpdir.o $(LIB) $(SYM_LIB)
 	$(if $(Q),@echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -Iconvert -o $@ $< $(SYM_LIB) $(LIB) $(SYM_LIBS) \
-		$(ZSTD_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -Iconvert -o $@ $< $(OBJ)/common/tool_tmpdir.o \
+		$(SYM_LIB) $(LIB) $(SYM_LIBS) $(ZSTD_LIBS) $(LDFLAGS)
 
 # the DWARF unwinder on hostile registers and stack copies (no input file)
 $(O)/fuzz-unwind: fuzz/fuzz_unwind.c $(LIB) $(SYM_LIB)

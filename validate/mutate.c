@@ -3,6 +3,7 @@
  * mutate.c - mutation test driver for every command of the project.
  *
  * Usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] [-x CODES] RUNS SEED FILE... -- CMD ARG...
+ * (perfcheck-mutate --help)
  *
  * Each run damages one of the FILEs (bit flips, a truncation, an edited
  * record size, an edited header or feature-table field, an edited count)
@@ -14,11 +15,15 @@
  * the damaged input is kept in FAILDIR with the command that reproduces it.
  * The same SEED gives the same runs, so a failure in CI reproduces.
  *
+ * The records and the feature area of each FILE are where the reader
+ * finds them: the damage lands on real size fields and table entries.
+ *
  * Exit status: 0 all runs passed, 1 some failed, 2 usage or setup error.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,11 +34,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perfdata/perfdata.h"
+#include "../common/tool.h"
+#include "../common/tool_args.h"
+
 /* Inputs larger than this are skipped: every run must stay well under a second. */
 #define MAX_INPUT_SIZE	(1u << 20)
 #define MAX_RECS	4096
 /* Sanitizer reports get their own exit code, so that they never pass as 1. */
 #define SAN_EXIT	99
+/* The u64 fields of a 104-byte file header after its magic: sizes, offsets, feature bits. */
+#define HEADER_FIELDS	12
 
 struct input {
 	const char *path;
@@ -41,6 +52,17 @@ struct input {
 	size_t len;
 	size_t recs[MAX_RECS];	/* offsets of record headers found by a walk */
 	size_t nr_recs;
+	size_t tail;		/* end of the data section of a 104-byte header, 0 if none */
+};
+
+struct mutate_ctx {
+	uint64_t timeout;	/* -t SECONDS */
+	const char *faildir;	/* -o FAILDIR */
+	uint32_t allowed;	/* -x CODES: bit mask of the exit codes that pass */
+	uint64_t runs, seed;
+	char **files;
+	char **cmd;
+	int nr_files, nr_cmd;
 };
 
 static uint64_t rng_state;
@@ -67,35 +89,47 @@ static uint64_t ld64(const uint8_t *p)
 	return v;
 }
 
-static uint16_t ld16(const uint8_t *p)
+/* Size of the record at off of an input (found by find_records()). */
+static uint32_t rec_size(const struct input *in, size_t off)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
+	return pd_record_header_decode(in->data + off, false).size;
 }
 
-/* Walk the records of a little-endian file or pipe to find real size fields. */
+/*
+ * The records of a little-endian file or pipe, where the reader places
+ * the data section (after its repairs of the header), to find real size
+ * fields; and where the feature area starts.
+ */
 static void find_records(struct input *in)
 {
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	const struct pd_header *h;
+	struct pd_reader *r;
 	size_t pos, end;
 
 	in->nr_recs = 0;
-	if (in->len < 16 || memcmp(in->data, "PERFILE2", 8))
+	in->tail = 0;
+	if (pd_reader_open(in->path, &o, &r) < 0)
 		return;
-	if (ld64(in->data + 8) == 16) {
-		pos = 16;
-		end = in->len;
-	} else if (in->len >= 104) {
-		pos = (size_t)ld64(in->data + 40);
-		end = pos + (size_t)ld64(in->data + 48);
-		if (pos > in->len || end > in->len || end < pos)
-			return;
-	} else {
+	h = pd_reader_header(r);
+	/* the damage is written in the host's byte order, the corpus's */
+	if (h->swapped || (h->mode == PD_MODE_FILE && (h->data.offset > in->len ||
+						       h->data.size > in->len - h->data.offset))) {
+		pd_reader_close(r);
 		return;
 	}
+	if (h->mode == PD_MODE_FILE) {
+		pos = (size_t)h->data.offset;
+		end = pos + (size_t)h->data.size;
+		if (h->has_feature_bitmap)
+			in->tail = end;
+	} else {
+		pos = (size_t)h->header_size;
+		end = in->len;
+	}
+	pd_reader_close(r);
 	while (end - pos >= 8 && in->nr_recs < MAX_RECS) {
-		uint16_t size = ld16(in->data + pos + 6);
+		uint32_t size = rec_size(in, pos);
 
 		if (size < 8 || size > end - pos)
 			break;
@@ -147,12 +181,12 @@ static size_t mutate(const struct input *in, uint8_t *buf, char *what, size_t ws
 		if (rnd() & 1)
 			v = interesting[rnd_below(NR_INTERESTING)] & 0xffff;
 		else
-			v = (uint16_t)(ld16(buf + off + 6) + (int)(rnd_below(33)) - 16);
+			v = (uint16_t)(rec_size(in, off) + (int)(rnd_below(33)) - 16);
 		put(buf, len, off + 6, v, 2);
 		snprintf(what, wsize, "record at %zu: size set to %llu", off, (unsigned long long)v);
 		break;
 	case 4:		/* a header field: sizes, offsets, attr_size, feature bits */
-		off = 8 + 8 * rnd_below(12);
+		off = 8 + 8 * rnd_below(HEADER_FIELDS);
 		v = interesting[rnd_below(NR_INTERESTING)];
 		if (rnd() & 1)
 			v = ld64(buf + off) + (uint64_t)rnd_below(64) - 32;
@@ -163,7 +197,7 @@ static size_t mutate(const struct input *in, uint8_t *buf, char *what, size_t ws
 		if (!in->nr_recs)
 			goto flips;
 		off = in->recs[rnd_below(in->nr_recs)];
-		n = ld16(buf + off + 6);
+		n = rec_size(in, off);
 		if (n <= 8)
 			goto flips;
 		off += 8 + 4 * rnd_below((n - 8) / 4);
@@ -172,11 +206,9 @@ static size_t mutate(const struct input *in, uint8_t *buf, char *what, size_t ws
 		snprintf(what, wsize, "record field at %zu set to %llu", off, (unsigned long long)v);
 		break;
 	default:	/* the feature section table and whatever follows the data */
-		if (len < 104 || ld64(buf + 8) != 104)
+		if (!in->tail || in->tail >= len)
 			goto flips;
-		off = (size_t)(ld64(buf + 40) + ld64(buf + 48));
-		if (off >= len)
-			goto flips;
+		off = in->tail;
 		off += 8 * rnd_below((len - off) / 8 < 64 ? (len - off) / 8 + 1 : 64);
 		v = interesting[rnd_below(NR_INTERESTING)];
 		if (rnd() & 1)
@@ -272,63 +304,101 @@ static int run_one(char **argv, const char *errpath, unsigned int timeout)
 	return WEXITSTATUS(status);
 }
 
-/* Empty and remove dir, one level of subdirectories deep (to-csv's -o DIR). */
-static void remove_tree(const char *dir, int depth)
-{
-	char path[4300];
-	struct dirent *de;
-	struct stat st;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (depth && !lstat(path, &st) && S_ISDIR(st.st_mode))
-			remove_tree(path, depth - 1);
-		else
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 /* "0,1,2" -> bit mask of allowed exit codes (0..31); 0 when malformed. */
 static uint32_t parse_codes(const char *s)
 {
 	uint32_t mask = 0;
-	char *end;
+	char code[4];
+	uint64_t v;
+	size_t n;
 
 	for (;;) {
-		unsigned long v = strtoul(s, &end, 10);
-
-		if (end == s || v > 31)
+		n = strcspn(s, ",");
+		if (n >= sizeof(code))
+			return 0;
+		memcpy(code, s, n);
+		code[n] = '\0';
+		if (!tool_parse_u64(code, &v) || v > 31)
 			return 0;
 		mask |= 1u << v;
-		if (!*end)
+		if (!s[n])
 			return mask;
-		if (*end != ',')
-			return 0;
-		s = end + 1;
+		s += n + 1;
 	}
 }
 
-static void usage(void)
+static int mutate_option(int c, const char *arg, void *ctx)
 {
-	fprintf(stderr, "usage: perfcheck-mutate [-t SECONDS] [-o FAILDIR] [-x CODES] RUNS SEED FILE... "
-		"-- CMD ARG...\n");
+	struct mutate_ctx *mc = ctx;
+
+	if (c == 'o') {
+		mc->faildir = arg;
+		return 0;
+	}
+	mc->allowed = parse_codes(arg);
+	if (!mc->allowed)
+		return tool_usage_error("perfcheck-mutate", NULL,
+					"-x needs exit codes from 0 to 31 separated by commas, got '%s'",
+					arg);
+	return 0;
 }
 
-static void report(unsigned long i, const struct input *in, const char *what, int rc,
+/* RUNS SEED FILE... -- CMD ARG... */
+static int mutate_check(struct tool_args *a, void *ctx)
+{
+	const char *prog = a->cmd->prog;
+	struct mutate_ctx *mc = ctx;
+	int k;
+
+	if (!mc->timeout || mc->timeout > UINT_MAX)
+		return tool_usage_error(prog, NULL, "-t needs a number of seconds from 1, got %llu",
+					(unsigned long long)mc->timeout);
+	for (k = 0; k < a->nr_operands && strcmp(a->operands[k], "--"); k++)
+		;
+	if (k < 3 || k + 1 >= a->nr_operands)
+		return tool_usage_error(prog, NULL, "needs RUNS SEED FILE... -- CMD ARG...");
+	if (!tool_parse_u64(a->operands[0], &mc->runs) ||
+	    !tool_parse_u64(a->operands[1], &mc->seed))
+		return tool_usage_error(prog, NULL, "RUNS and SEED are numbers, got '%s' and '%s'",
+					a->operands[0], a->operands[1]);
+	mc->files = a->operands + 2;
+	mc->nr_files = k - 2;
+	mc->cmd = a->operands + k + 1;
+	mc->nr_cmd = a->nr_operands - k - 1;
+	return TOOL_ARGS_RUN;
+}
+
+static const struct tool_option mutate_options[] = {
+	TOOL_U64_SHORT("timeout", 't', struct mutate_ctx, timeout, "SECONDS",
+		       "a run that takes longer fails (default 1)"),
+	TOOL_CALL("keep", 'o', "FAILDIR", "keep the inputs of failed runs in FAILDIR\n"
+		  "(default: the private directory, then kept)"),
+	TOOL_CALL("pass", 'x', "CODES", "the exit codes that pass (default 0,1)"),
+	TOOL_OPTIONS_END,
+};
+
+static const struct tool_cmd mutate_cmd = {
+	.prog = "perfcheck-mutate",
+	.groups = TOOL_ARG_OPERANDS,
+	.shortopts = "t:o:x:",
+	.options = mutate_options,
+	.option = mutate_option,
+	.check = mutate_check,
+	.help_head = "usage: perfcheck-mutate [OPTIONS] RUNS SEED FILE... -- CMD ARG...\n\n"
+		     "Run CMD RUNS times, each on one of the FILEs damaged in one way (the\n"
+		     "same SEED, the same runs): @IN@ in its arguments is the damaged input,\n"
+		     "@OUT@ an output path in a private directory.\n\n",
+	.help_tail = "Exit status: 0 all runs passed, 1 some failed, 2 usage or setup error.\n",
+};
+
+static void report(uint64_t i, const struct input *in, const char *what, int rc,
 		   char **argv, const char *keep, const char *errpath)
 {
 	char line[512];
 	FILE *e;
 	int k, nl = 0;
 
-	fprintf(stderr, "perfcheck-mutate: run %lu (%s, %s): %s %d; input kept: %s\n", i,
+	fprintf(stderr, "perfcheck-mutate: run %" PRIu64 " (%s, %s): %s %d; input kept: %s\n", i,
 		in->path, what, rc == -SIGALRM ? "time limit, signal" :
 		rc < 0 ? "signal" : "exit code", rc < 0 ? -rc : rc, keep);
 	fprintf(stderr, "  reproduce:");
@@ -344,51 +414,30 @@ static void report(unsigned long i, const struct input *in, const char *what, in
 
 int main(int argc, char **argv)
 {
-	const char *faildir = NULL, *tmpdir = getenv("TMPDIR");
-	unsigned int timeout = 1;
-	uint32_t allowed = parse_codes("0,1");
-	struct input *inputs;
-	unsigned long runs, i, failures = 0;
-	size_t nr_in = 0, maxlen = 0;
+	struct mutate_ctx mc = {
+		.timeout = 1,
+		.allowed = 1u << TOOL_EXIT_OK | 1u << TOOL_EXIT_FAILED,
+	};
 	char tmpl[4096], path[4200], errpath[4200], outpath[4200], keep[4300], what[160];
-	char **cmd, **run_argv;
-	int opt, k, nr_files, nr_cmd;
+	struct tool_args args;
+	struct input *inputs;
+	uint64_t i, failures = 0;
+	size_t nr_in = 0, maxlen = 0;
+	const char *faildir;
+	char **run_argv;
 	uint8_t *buf;
+	int k, ret;
 
-	while ((opt = getopt(argc, argv, "+t:o:x:")) != -1) {
-		switch (opt) {
-		case 't':
-			timeout = (unsigned int)strtoul(optarg, NULL, 10);
-			break;
-		case 'o':
-			faildir = optarg;
-			break;
-		case 'x':
-			allowed = parse_codes(optarg);
-			break;
-		default:
-			usage();
-			return 2;
-		}
-	}
-	/* RUNS SEED FILE... -- CMD ARG... */
-	for (k = optind; k < argc && strcmp(argv[k], "--"); k++)
-		;
-	nr_files = k - optind - 2;
-	nr_cmd = argc - k - 1;
-	if (nr_files < 1 || nr_cmd < 1 || !timeout || !allowed) {
-		usage();
-		return 2;
-	}
-	cmd = argv + k + 1;
-	runs = strtoul(argv[optind], NULL, 10);
-	rng_state = strtoull(argv[optind + 1], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1;
-	inputs = calloc((size_t)nr_files, sizeof(*inputs));
-	run_argv = calloc((size_t)nr_cmd + 1, sizeof(*run_argv));
+	ret = tool_args_parse(&mutate_cmd, argc, argv, &args, &mc);
+	if (ret != TOOL_ARGS_RUN)
+		return ret;
+	rng_state = mc.seed * 0x9e3779b97f4a7c15ULL + 1;
+	inputs = calloc((size_t)mc.nr_files, sizeof(*inputs));
+	run_argv = calloc((size_t)mc.nr_cmd + 1, sizeof(*run_argv));
 	if (!inputs || !run_argv)
 		return 2;
-	for (k = optind + 2; k < optind + 2 + nr_files; k++) {
-		if (!load(&inputs[nr_in], argv[k]))
+	for (k = 0; k < mc.nr_files; k++) {
+		if (!load(&inputs[nr_in], mc.files[k]))
 			continue;
 		if (inputs[nr_in].len > maxlen)
 			maxlen = inputs[nr_in].len;
@@ -398,13 +447,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfcheck-mutate: no usable input\n");
 		return 2;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/perfcheck-mutate.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmpl)) {
+	if (!tool_make_tmpdir(tmpl, sizeof(tmpl), "perfcheck-mutate")) {
 		perror("perfcheck-mutate: mkdtemp");
 		return 2;
 	}
-	if (!faildir)
-		faildir = tmpl;
+	faildir = mc.faildir ? mc.faildir : tmpl;
 	snprintf(path, sizeof(path), "%s/input.data", tmpl);
 	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", tmpl);
 	snprintf(outpath, sizeof(outpath), "%s/out", tmpl);
@@ -415,7 +462,7 @@ int main(int argc, char **argv)
 	if (!buf)
 		return 2;
 
-	for (i = 0; i < runs; i++) {
+	for (i = 0; i < mc.runs; i++) {
 		/* every input has its chance even when RUNS is below their number */
 		const struct input *in = &inputs[rnd_below(nr_in)];
 		size_t len;
@@ -427,29 +474,31 @@ int main(int argc, char **argv)
 			perror("perfcheck-mutate: write");
 			return 2;
 		}
-		fill_argv(run_argv, cmd, nr_cmd, path, outpath);
-		rc = run_one(run_argv, errpath, timeout);
-		if (rc >= 0 && rc < 32 && (allowed >> rc) & 1)
+		fill_argv(run_argv, mc.cmd, mc.nr_cmd, path, outpath);
+		rc = run_one(run_argv, errpath, (unsigned int)mc.timeout);
+		if (rc >= 0 && rc < 32 && (mc.allowed >> rc) & 1)
 			continue;
 		failures++;
-		snprintf(keep, sizeof(keep), "%s/fail-%lu.data", faildir, i);
+		snprintf(keep, sizeof(keep), "%s/fail-%" PRIu64 ".data", faildir, i);
 		write_file(keep, buf, len);
-		fill_argv(run_argv, cmd, nr_cmd, keep, outpath);
+		fill_argv(run_argv, mc.cmd, mc.nr_cmd, keep, outpath);
 		report(i, in, what, rc, run_argv, keep, errpath);
 	}
 	unlink(path);
 	unlink(errpath);
-	remove_tree(outpath, 1);
+	tool_remove_tree(outpath, 1);
 	unlink(outpath);
 	if (faildir != tmpl || !failures)
 		rmdir(tmpl);
-	printf("perfcheck-mutate: %s: %lu runs over %zu inputs, seed %s: %lu failure(s)\n",
-	       cmd[1] && cmd[1][0] != '-' && cmd[1][0] != '@' ? cmd[1] : cmd[0], runs, nr_in,
-	       argv[optind + 1], failures);
+	printf("perfcheck-mutate: %s: %" PRIu64 " runs over %zu inputs, seed %" PRIu64
+	       ": %" PRIu64 " failure(s)\n",
+	       mc.cmd[1] && mc.cmd[1][0] != '-' && mc.cmd[1][0] != '@' ? mc.cmd[1] : mc.cmd[0],
+	       mc.runs, nr_in, mc.seed, failures);
 	for (i = 0; i < nr_in; i++)
 		free(inputs[i].data);
 	free(inputs);
 	free(run_argv);
 	free(buf);
+	tool_args_free(&args);
 	return failures ? 1 : 0;
 }
