@@ -394,21 +394,13 @@ static void layout_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, 
 static void layout_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, const char *fmt,
 			...)
 {
-	char detail[512];
+	char detail[PC_DETAIL_MAX];
 	struct pd_diag d;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	pc_vfinding(&d, detail, sizeof(detail), code, offset, -1, 0, NULL, fmt, ap);
 	va_end(ap);
-	d.code = code;
-	d.severity = pd_code_severity(code);
-	d.offset = offset;
-	d.record_index = -1;
-	d.record_type = 0;
-	d.fatal = false;
-	d.stream = NULL;
-	d.detail = detail;
 	if (!early_add(pf, &d, true))
 		pc_diag(&d, pf);
 }

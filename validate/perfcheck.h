@@ -11,6 +11,7 @@
 #ifndef PERFCHECK_H
 #define PERFCHECK_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,6 +97,15 @@ void pc_file_begin(struct pc_report *rep, struct pc_file *pf, const char *name);
 int pc_file_end(struct pc_file *pf, int status);
 /* The diagnostic callback: arg is the struct pc_file. */
 void pc_diag(const struct pd_diag *d, void *arg);
+/*
+ * A finding of the validator's own as a diagnostic (severity from the
+ * catalogue, not fatal), its detail formatted into detail[size]: what
+ * pc_emit() emits, for a caller that may hold it back first.
+ */
+#define PC_DETAIL_MAX	512
+void pc_vfinding(struct pd_diag *d, char *detail, size_t size, enum pd_code code,
+		 uint64_t offset, int64_t rec_idx, uint32_t rec_type, const char *stream,
+		 const char *fmt, va_list ap) __attribute__((format(printf, 9, 0)));
 /* Emit a finding of the validator's own (severity from the catalogue). */
 void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec_idx,
 	     uint32_t rec_type, const char *stream, const char *fmt, ...)

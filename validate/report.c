@@ -404,27 +404,33 @@ void pc_diag(const struct pd_diag *d, void *arg)
 	}
 }
 
+void pc_vfinding(struct pd_diag *d, char *detail, size_t size, enum pd_code code,
+		 uint64_t offset, int64_t rec_idx, uint32_t rec_type, const char *stream,
+		 const char *fmt, va_list ap)
+{
+	detail[0] = '\0';
+	if (fmt)
+		vsnprintf(detail, size, fmt, ap);
+	d->code = code;
+	d->severity = pd_code_severity(code);
+	d->offset = offset;
+	d->record_index = rec_idx;
+	d->record_type = rec_type;
+	d->fatal = false;
+	d->stream = stream;
+	d->detail = detail;
+}
+
 void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec_idx,
 	     uint32_t rec_type, const char *stream, const char *fmt, ...)
 {
-	char detail[512];
+	char detail[PC_DETAIL_MAX];
 	struct pd_diag d;
 	va_list ap;
 
-	detail[0] = '\0';
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(detail, sizeof(detail), fmt, ap);
-		va_end(ap);
-	}
-	d.code = code;
-	d.severity = pd_code_severity(code);
-	d.offset = offset;
-	d.record_index = rec_idx;
-	d.record_type = rec_type;
-	d.fatal = false;
-	d.stream = stream;
-	d.detail = detail;
+	va_start(ap, fmt);
+	pc_vfinding(&d, detail, sizeof(detail), code, offset, rec_idx, rec_type, stream, fmt, ap);
+	va_end(ap);
 	pc_diag(&d, pf);
 }
 

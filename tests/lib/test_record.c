@@ -1927,29 +1927,30 @@ static void test_names(void)
  */
 static void test_record_header(void)
 {
-	static const uint8_t le[8] = { 0x0a, 0, 0, 0, 0x02, 0x00, 0x70, 0x00 };
-	static const uint8_t be[8] = { 0, 0, 0, 0x0a, 0x00, 0x02, 0x00, 0x70 };
-	static const uint8_t sp_le[8] = { 0x01, 0x80, 0, 0, 0x01, 0x00, 0x10, 0x00 };
-	static const uint8_t sp_be[8] = { 0, 0, 0x80, 0x01, 0x00, 0x01, 0x00, 0x10 };
+	static const struct {
+		uint8_t bytes[8];
+		bool big_endian;
+		uint32_t type;
+		uint16_t misc;
+		uint32_t size;
+	} cases[] = {
+		{ { 0x0a, 0, 0, 0, 0x02, 0x00, 0x70, 0x00 }, false, PD_REC_MMAP2, 2, 0x70 },
+		{ { 0, 0, 0, 0x0a, 0x00, 0x02, 0x00, 0x70 }, true, PD_REC_MMAP2, 2, 0x70 },
+		{ { 0x01, 0x80, 0, 0, 0x01, 0x00, 0x10, 0x00 }, false, PD_REC_SP_KERNEL_SYMBOL, 0,
+		  0x10010 },
+		{ { 0, 0, 0x80, 0x01, 0x00, 0x01, 0x00, 0x10 }, true, PD_REC_SP_KERNEL_SYMBOL, 0,
+		  0x10010 },
+	};
 	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	struct pd_record_header h;
+	size_t i;
 
-	h = pd_record_header_decode(le, host_be);
-	CU_ASSERT_EQUAL(h.type, PD_REC_MMAP2);
-	CU_ASSERT_EQUAL(h.misc, 2);
-	CU_ASSERT_EQUAL(h.size, 0x70);
-	h = pd_record_header_decode(be, !host_be);
-	CU_ASSERT_EQUAL(h.type, PD_REC_MMAP2);
-	CU_ASSERT_EQUAL(h.misc, 2);
-	CU_ASSERT_EQUAL(h.size, 0x70);
-	h = pd_record_header_decode(sp_le, host_be);
-	CU_ASSERT_EQUAL(h.type, PD_REC_SP_KERNEL_SYMBOL);
-	CU_ASSERT_EQUAL(h.misc, 0);
-	CU_ASSERT_EQUAL(h.size, 0x10010);
-	h = pd_record_header_decode(sp_be, !host_be);
-	CU_ASSERT_EQUAL(h.type, PD_REC_SP_KERNEL_SYMBOL);
-	CU_ASSERT_EQUAL(h.misc, 0);
-	CU_ASSERT_EQUAL(h.size, 0x10010);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		h = pd_record_header_decode(cases[i].bytes, cases[i].big_endian != host_be);
+		CU_ASSERT_EQUAL(h.type, cases[i].type);
+		CU_ASSERT_EQUAL(h.misc, cases[i].misc);
+		CU_ASSERT_EQUAL(h.size, cases[i].size);
+	}
 }
 
 /*
