@@ -378,5 +378,36 @@ if [ -n "$path" ] && [ -n "$elf" ]; then
 	fi
 fi
 
+# records past data.size (PD313): basic.data without features, its data
+# section cut before its last 3 records, then before its last one (a lone
+# record could be chance: no finding); where they start and how many
+# bytes follow, from a walk of the records here
+if command -v python3 > /dev/null; then
+	python3 - corpus/basic.data "$tmp" > "$tmp/cut.txt" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+doff, dsize = struct.unpack_from("<QQ", b, 40)
+recs, pos = [], doff
+while pos < doff + dsize:
+    recs.append(pos)
+    pos += struct.unpack_from("<H", b, pos + 6)[0]
+b[72:104] = bytes(32)
+for cut in (3, 1):
+    struct.pack_into("<Q", b, 48, recs[-cut] - doff)
+    open("%s/cut%d.data" % (sys.argv[2], cut), "wb").write(b)
+    print(cut, recs[-cut], len(b) - recs[-cut])
+EOF
+	read -r _ end3 bytes3 < "$tmp/cut.txt"
+	expect_rc 0 "$PC" "$tmp/cut3.data"
+	grep -q "^$tmp/cut3.data:$(printf '0x%x' "$end3"): warning PD313: .* data_end=$end3 records=3 bytes=$bytes3\$" \
+		"$tmp/out" && ok || bad "records past data.size: $(head -1 "$tmp/out")"
+	expect_rc 1 "$PC" --strict "$tmp/cut3.data"
+	expect_rc 0 "$PC" "$tmp/cut1.data"
+	grep -q PD313 "$tmp/out" && bad "one record past data.size taken for records" || ok
+else
+	echo "perfcheck.sh: SKIP: no python3 to cut basic.data's data section"
+	skip=$((skip + 1))
+fi
+
 echo "perfcheck.sh: $pass passed, $fail failed, $skip skipped ($nvalid valid inputs, $nbad damaged inputs)"
 [ $fail -eq 0 ]
