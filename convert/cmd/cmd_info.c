@@ -24,7 +24,6 @@
 /* Diagnostics kept for --json; beyond this only the counts grow. */
 #define INFO_MAX_JSON_DIAGS 100000
 struct info_ctx {
-	const char *path;
 	bool json;
 	json_t *diags;		/* --json: array of diagnostic objects */
 	uint64_t diags_dropped;
@@ -563,7 +562,6 @@ static int info_setup(struct drv_opts *o, struct tool_args *a, void *w)
 {
 	struct info_ctx *ic = w;
 
-	ic->path = a->input;
 	if (ic->json) {
 		ic->diags = json_array();
 		if (!ic->diags) {

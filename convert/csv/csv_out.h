@@ -39,7 +39,6 @@ struct csv_out {
 	char *path;		/* DIR/FILE, NULL for standard output */
 	struct out_buf ob;	/* CSV_BUF_SIZE bytes for out.sink.fd */
 	unsigned int nf;	/* fields in the current row */
-	uint64_t rows;		/* data rows (the header not counted) */
 };
 
 /*
@@ -150,7 +149,6 @@ static inline void csv_eol(struct csv_out *o)
 	o->ob.buf[o->ob.len++] = '\r';
 	o->ob.buf[o->ob.len++] = '\n';
 	o->nf = 0;
-	o->rows++;
 	csv_reserve(o, CSV_SMALL);
 }
 
