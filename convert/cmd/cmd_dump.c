@@ -36,37 +36,11 @@ static struct out_buf out = { .buf = out_store, .cap = OUT_SIZE, .fd = STDOUT_FI
 
 static const char hex_digits[] = "0123456789abcdef";
 
-static void out_flush(void)
-{
-	out_buf_flush(&out);
-}
-
 /* Make room for n bytes (n <= OUT_BUF_MIN). */
 static inline void out_room(size_t n)
 {
 	if (OUT_SIZE - out.len < n)
-		out_flush();
-}
-
-static inline void out_c(char c)
-{
-	out_room(1);
-	out_store[out.len++] = c;
-}
-
-static inline void out_s(const char *s)
-{
-	out_buf_put(&out, s, strlen(s));
-}
-
-static inline void out_u64(uint64_t v)
-{
-	rec_text_u64(&out, v);
-}
-
-static inline void out_hex(uint64_t v)
-{
-	rec_text_hex(&out, v);
+		out_buf_flush(&out);
 }
 
 /* ---- state ---- */
@@ -122,26 +96,26 @@ static void dump_record(struct dump_ctx *dc, const struct pd_record *rec)
 		dc->container_offset = rec->offset;
 		dc->container_type = rec->type;
 	}
-	out_hex(rec->offset);
-	out_s(" [");
-	out_u64(rec->size);
-	out_s("] ");
-	out_s(tool_type_name(rec->type, tbuf, sizeof(tbuf)));
+	rec_text_hex(&out, rec->offset);
+	rec_text_s(&out, " [");
+	rec_text_u64(&out, rec->size);
+	rec_text_s(&out, "] ");
+	rec_text_s(&out, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	if (rec->from_compressed) {
-		out_s(" [from ");
-		out_s(dc->container_offset == rec->offset && dc->container_type ?
+		rec_text_s(&out, " [from ");
+		rec_text_s(&out, dc->container_offset == rec->offset && dc->container_type ?
 		      pd_record_type_name(dc->container_type) : "COMPRESSED");
-		out_s(" @");
-		out_hex(rec->offset);
-		out_c('+');
-		out_hex(rec->inner_offset);
-		out_c(']');
+		rec_text_s(&out, " @");
+		rec_text_hex(&out, rec->offset);
+		out_buf_c(&out, '+');
+		rec_text_hex(&out, rec->inner_offset);
+		out_buf_c(&out, ']');
 	}
 	/* the fields are the one text form of the record walk (rec_text.h) */
 	rec_text_fields(&out, rec, (dc->hex ? REC_TEXT_BULK : 0) | REC_TEXT_CALLCHAIN);
 	if (!rec->decoded)
-		out_s(" (not decoded)");
-	out_c('\n');
+		rec_text_s(&out, " (not decoded)");
+	out_buf_c(&out, '\n');
 	if (dc->hex && rec->raw)
 		out_hexdump(rec->raw, rec->raw_len);
 }
@@ -151,12 +125,12 @@ static void dump_header(const struct dump_ctx *dc, struct pd_reader *r)
 	const struct pd_header *h = pd_reader_header(r);
 	size_t i;
 
-	out_s("# perfconv dump: ");
+	rec_text_s(&out, "# perfconv dump: ");
 	rec_text_str_n(&out, dc->name, SIZE_MAX);
-	out_s("\n# mode=");
-	out_s(cli_mode_name(h->mode));
-	out_s(" byte_order=");
-	out_s(h->big_endian ? "big" : "little");
+	rec_text_s(&out, "\n# mode=");
+	rec_text_s(&out, cli_mode_name(h->mode));
+	rec_text_s(&out, " byte_order=");
+	rec_text_s(&out, h->big_endian ? "big" : "little");
 	rec_text_kv_u(&out, "header_size", h->header_size);
 	if (h->mode != PD_MODE_PIPE) {
 		rec_text_kv_u(&out, "attr_size", h->attr_size);
@@ -165,18 +139,18 @@ static void dump_header(const struct dump_ctx *dc, struct pd_reader *r)
 	}
 	if (h->mode == PD_MODE_DIR)
 		rec_text_kv_u(&out, "streams", h->nr_streams);
-	out_c('\n');
+	out_buf_c(&out, '\n');
 	/* pipe mode: the attrs are HEADER_ATTR records below */
 	for (i = 0; i < pd_reader_nr_events(r); i++) {
 		const struct pd_event *ev = pd_reader_event(r, i);
 
-		out_s("# attr ");
-		out_u64(i);
+		rec_text_s(&out, "# attr ");
+		rec_text_u64(&out, i);
 		rec_text_kv_s(&out, "name", ev->name);
 		rec_text_attr(&out, &ev->attr);
 		rec_text_kv_u(&out, "size", ev->attr_size_on_disk);
 		rec_text_kv_u(&out, "nr_ids", ev->nr_ids);
-		out_c('\n');
+		out_buf_c(&out, '\n');
 	}
 }
 
@@ -187,7 +161,7 @@ static void dump_header(const struct dump_ctx *dc, struct pd_reader *r)
  */
 static void flush_before_diag(const struct pd_diag *d, void *arg)
 {
-	out_flush();
+	out_buf_flush(&out);
 }
 
 /* ---- the writer ops (driver.h) ---- */
@@ -207,9 +181,9 @@ static int dump_begin(struct drv *d, void *w)
 	if (cli_select_active(dw->cs)) {
 		char desc[1024];
 
-		out_s("# selection ");
-		out_s(cli_select_describe(dw->cs, desc, sizeof(desc)));
-		out_c('\n');
+		rec_text_s(&out, "# selection ");
+		rec_text_s(&out, cli_select_describe(dw->cs, desc, sizeof(desc)));
+		out_buf_c(&out, '\n');
 	}
 	return 0;
 }
@@ -224,7 +198,7 @@ static int dump_rec(struct drv *d, void *w, const struct pd_record *rec)
 
 static int dump_end(struct drv *d, void *w)
 {
-	out_flush();
+	out_buf_flush(&out);
 	return 0;
 }
 
@@ -273,7 +247,7 @@ int cmd_dump(int argc, char **argv)
 	memset(&dw, 0, sizeof(dw));
 	code = drv_main(&dump_cmd, argc, argv, &dw, dump_setup, &dump_ops, &dw);
 	/* nothing is buffered when the command line did not run it */
-	out_flush();
+	out_buf_flush(&out);
 	if (out.err) {
 		tool_io_error(cli_progname, "write", NULL, out.err);
 		code = CLI_EXIT_IO;
