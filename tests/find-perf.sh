@@ -10,8 +10,8 @@
 # /usr/bin/perf_* that does.  A PERF set by the caller is tried first.
 #
 #   . "$ROOT/tests/find-perf.sh"
-#   [ -n "$PERF" ] || skip "$PERF_MISSING"
-#   perf_can_record DIR || skip "perf record does not work here: $PERF_MISSING"
+#   [ -n "$PERF" ] || skip_test "$PERF_MISSING"     # skip_test: harness.sh
+#   perf_can_record DIR || skip_test "perf record does not work here: $PERF_MISSING"
 
 perf_works() {
 	[ -n "$1" ] && command -v "$1" > /dev/null 2>&1 && "$1" version > /dev/null 2>&1

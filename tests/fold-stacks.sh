@@ -5,10 +5,13 @@
 #   perf script -F comm,tid,ip,sym,dso | fold_script    # "comm;outer;...;inner COUNT"
 #   perf script -F comm,tid,ip,sym,dso | chain_script   # "outer;...;inner COUNT"
 #   pprof_traces_fold < (go tool pprof -traces output)  # as fold_script
+#   perf script -F comm,tid,ip,sym,dso | frame_lines    # "HEADER | ADDR SYM (DSO)"
 #
 # Frames are named as stackcollapse-perf names them (FOLD_AWK below): the
 # folded table of to-csv is compared with these in to-csv.sh, unwind.sh
-# and to-pprof.sh.  Lines come out unsorted.
+# and to-pprof.sh.  Lines come out unsorted.  frame_lines keeps every
+# sample and frame as printed, for a frame-by-frame comparison of perf
+# script and perfsym (symbols.sh, unwind.sh).
 
 # Awk functions shared by the folders:
 #   tidy(f)         stackcollapse-perf's tidying of a frame name: ';'
@@ -98,4 +101,15 @@ pprof_traces_fold() {
 	/^ +[0-9]+   / { count = $1; sub(/^ +[0-9]+   /, ""); add($0); next }
 	/^             / { sub(/^ +/, ""); add($0); next }
 	END { if (N) fold_add(comm, ";", count); fold_print() }'
+}
+
+# one line per frame: "<sample header> | <address symbol (dso)>"; a sample
+# without callchain is one line of its own
+frame_lines() {
+	awk '
+	function flush() { if (pending != "") print pending; pending = "" }
+	/^$/ { flush(); hdr = ""; next }
+	/^\t/ { sub(/^[ \t]+/, ""); print hdr " | " $0; pending = ""; next }
+	{ flush(); hdr = $0; pending = $0 }
+	END { flush() }'
 }

@@ -26,33 +26,22 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=$O/perfconv
 
-skip() {
-	echo "recorded.sh: SKIP: $*"
-	exit 0
-}
+TEST=recorded.sh
+. "$ROOT/tests/harness.sh"
 
 . "$ROOT/tests/find-perf.sh"
-[ -n "$PERF" ] || skip "$PERF_MISSING"
-command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+[ -n "$PERF" ] || skip_test "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip_test "gcc not found"
 [ -x "$PERFCONV" ] || { echo "recorded.sh: $PERFCONV missing: run make" >&2; exit 1; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/pd-recorded.XXXXXX") || exit 1
-cleanup() {
-	if [ "${KEEP:-0}" = 1 ]; then echo "recorded.sh: kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+test_tmpdir pd-recorded
 cd "$T" || exit 1
-perf_can_record "$T" || skip "perf record does not work here: $PERF_MISSING"
+perf_can_record "$T" || skip_test "perf record does not work here: $PERF_MISSING"
 
 CF="-O1 -fno-omit-frame-pointer"
 gcc $CF -pthread -o spin "$ROOT/tests/workloads/spin.c" &&
 	gcc $CF -pthread -o forkexec "$ROOT/tests/workloads/forkexec.c" ||
 	{ echo "recorded.sh: building the workloads failed" >&2; exit 1; }
-
-pass=0 fail=0 skipped=0
-ok() { pass=$((pass + 1)); echo "recorded.sh: ok: $*"; }
-ko() { fail=$((fail + 1)); echo "recorded.sh: FAIL: $*"; }
-sk() { skipped=$((skipped + 1)); echo "recorded.sh: skip: $*"; }
 
 record() {	# name args...
 	name=$1
@@ -296,6 +285,5 @@ else
 	ko "names after exec: processes.comms $(tr '\n' ' ' < exec.csv.comms), perf script: $(tr '\n' ' ' < exec.perf.comms.s)"
 fi
 
-echo "recorded.sh: $pass passed, $fail failed, $skipped skipped"
-[ $fail -eq 0 ] || exit 1
+test_summary || exit 1
 echo "recorded.sh: PASS"

@@ -17,20 +17,10 @@ if [ ! -x "$PERFCONV" ]; then
 	exit 1
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cli-tests.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-fail=0
-skip=0
-
-ok() {
-	pass=$((pass + 1))
-}
-
-ko() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
+TEST=run-cli-tests
+. tests/harness.sh
+test_tmpdir cli-tests
+tmp=$T
 
 # expect CODE [STDERR_PATTERN] -- perfconv ARGS...
 # Runs perfconv with ARGS (stdin from /dev/null unless redirected by the
@@ -362,8 +352,7 @@ if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 
 		fi
 	done
 else
-	echo "run-cli-tests: SKIP binary output to a terminal: script(1) cannot make a pseudo-terminal here"
-	skip=$((skip + 1))
+	sk "binary output to a terminal: script(1) cannot make a pseudo-terminal here"
 fi
 
 # --- --event matching no event: exit 2 and the recording's events -------
@@ -581,8 +570,7 @@ else:
 assert got == want, repr(got)
 PY
 			else
-				echo "run-cli-tests: SKIP: no python3 to parse the escaped host name ($cmd)"
-				skip=$((skip + 1))
+				sk "no python3 to parse the escaped host name ($cmd)"
 			fi
 		done
 		. tests/find-perf.sh
@@ -599,13 +587,11 @@ PY
 				   "$(LC_ALL=C grep -a hostname "$tmp/perf.json" "$tmp/mine.json" | cat -v)"
 			fi
 		else
-			echo "run-cli-tests: SKIP: host name escapes against perf: $PERF_MISSING"
-			skip=$((skip + 1))
+			sk "host name escapes against perf: $PERF_MISSING"
 		fi
 	else
 		ko "json escapes: no HOSTNAME offset found in corpus/basic.data"
 	fi
 fi
 
-echo "run-cli-tests: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+test_summary

@@ -28,22 +28,13 @@ if [ ! -x "$PERFCONV" ]; then
 	echo "pipe-to-file: $PERFCONV is not executable" >&2
 	exit 1
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pipe-to-file.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-fail=0
+TEST=pipe-to-file
+. "$(dirname "$0")/../harness.sh"
+test_tmpdir pipe-to-file
+tmp=$T
 same=0
 total=0
 unreadable=0
-
-ok() {
-	pass=$((pass + 1))
-}
-
-ko() {
-	fail=$((fail + 1))
-	echo "FAIL: $*"
-}
 
 # expect CODE DESCRIPTION -- COMMAND...: run, check the exit code
 expect() {
@@ -257,5 +248,4 @@ if [ $have_perf = 1 ]; then
 	echo "pipe-to-file: perf script identical for $same of $total pipe-mode corpus files" \
 	     "($unreadable not readable by perf as streams)"
 fi
-echo "pipe-to-file: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+test_summary

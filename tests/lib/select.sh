@@ -26,38 +26,27 @@ case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=$O/perfconv
 PERFSYM=$O/perfsym
 
-skip() {
-	echo "select.sh: SKIP: $*"
-	exit 0
-}
+TEST=select.sh
+. "$ROOT/tests/harness.sh"
 
 . "$ROOT/tests/find-perf.sh"
-[ -n "$PERF" ] || skip "$PERF_MISSING"
-command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+[ -n "$PERF" ] || skip_test "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip_test "gcc not found"
 for b in "$PERFCONV" "$PERFSYM"; do
 	[ -x "$b" ] || { echo "select.sh: $b missing: run make" >&2; exit 1; }
 done
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/pd-select.XXXXXX") || exit 1
-cleanup() {
-	if [ "${KEEP:-0}" = 1 ]; then echo "select.sh: kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+test_tmpdir pd-select
 cd "$T" || exit 1
 
 gcc -O1 -pthread -o selwork "$ROOT/tests/lib/select/selwork.c" ||
 	{ echo "select.sh: building the workload failed" >&2; exit 1; }
 cp selwork selexec
 "$PERF" record -N -q -o probe.data true > probe.out 2> probe.err ||
-	skip "perf record does not work here: $(tail -1 probe.err)"
+	skip_test "perf record does not work here: $(tail -1 probe.err)"
 "$PERF" record -N -q --sample-cpu -F 4000 -e cpu-clock -e task-clock -o sel.data \
 	./selwork 100 > rec.out 2> rec.err ||
 	{ echo "select.sh: perf record failed: $(tail -1 rec.err)" >&2; exit 1; }
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "select.sh: FAIL: $*"; }
 
 # ------------------------------------------------------------ the oracle
 # perf script line: "comm pid/tid [cpu] sec.nsec: event:"
@@ -273,6 +262,5 @@ if [ -x "$PERFCHECK" ]; then
 	fi
 fi
 
-echo "select.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] || exit 1
+test_summary || exit 1
 echo "select.sh: PASS"

@@ -40,18 +40,13 @@ PERFSYM=$O/perfsym
 PERFCONV=$O/perfconv
 SRC=$ROOT/tests/symbolize/srcline
 
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "srcline.sh: FAIL: $*"; }
-sk() { skip=$((skip + 1)); echo "srcline.sh: SKIP: $*"; }
-finish() {
-	echo "srcline.sh: $pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
-}
+TEST=srcline.sh
+. "$ROOT/tests/harness.sh"
+# the whole test cannot run here: one skipped check, and the summary
 skip_all() {
 	sk "$*"
-	finish
+	test_summary
+	exit
 }
 
 [ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || { echo "srcline.sh: $O/perfsym or perfconv missing: run make" >&2; exit 1; }
@@ -61,11 +56,7 @@ done
 . "$ROOT/tests/find-perf.sh"
 [ -n "$PERF" ] || skip_all "$PERF_MISSING"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/pd-srcline.XXXXXX") || exit 1
-cleanup() {
-	if [ "${KEEP:-0}" = 1 ]; then echo "srcline.sh: kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+test_tmpdir pd-srcline
 
 # ------------------------------------------------------------ build
 CF="-O2 -g -fno-omit-frame-pointer"
@@ -372,4 +363,4 @@ else
 	ko "perf record of tests/symbolize/srcline/nogprog.c failed: $(tail -1 nog.err)"
 fi
 
-finish
+test_summary

@@ -35,23 +35,20 @@ PERFSYM=$O/perfsym
 SRC=$ROOT/tests/symbolize/symbols
 MIN_RATE=${SYMBOLS_MIN_RATE:-99.5}
 
-skip() {
-	echo "symbols.sh: SKIP: $*"
-	exit 0
-}
+TEST=symbols.sh
+. "$ROOT/tests/harness.sh"
 
 . "$ROOT/tests/find-perf.sh"
-[ -n "$PERF" ] || skip "$PERF_MISSING"
-command -v gcc > /dev/null 2>&1 || skip "gcc not found"
+. "$ROOT/tests/fold-stacks.sh"
+[ -n "$PERF" ] || skip_test "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip_test "gcc not found"
 [ -x "$PERFSYM" ] || { echo "symbols.sh: $PERFSYM missing: run make" >&2; exit 1; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/pd-symbols.XXXXXX") || exit 1
 JITPIDS=
-cleanup() {
+test_cleanup_more() {
 	for p in $JITPIDS; do rm -f "/tmp/perf-$p.map"; done
-	if [ "${KEEP:-0}" = 1 ]; then echo "symbols.sh: kept $T"; else rm -rf "$T"; fi
 }
-trap cleanup EXIT
+test_tmpdir pd-symbols
 
 # ------------------------------------------------------------ build
 CF="-O1 -fno-omit-frame-pointer -fno-inline-functions-called-once"
@@ -90,7 +87,7 @@ record() {	# name args...
 	shift
 	"$PERF" record -N -q -o "$name.data" "$@" > "$name.out" 2> "$name.err"
 }
-record probe true || skip "perf record does not work here: $(tail -1 probe.err)"
+record probe true || skip_test "perf record does not work here: $(tail -1 probe.err)"
 rm -f probe.*
 
 RUNS="pie nopie nopie-ip jit"
@@ -141,17 +138,8 @@ cp vdso.data vdso-symfs.data
 RUNS="$RUNS vdso vdso-symfs"
 
 # ------------------------------------------------------------ compare
-# One line per frame: "<sample header> | <address symbol (dso)>"; a sample
-# without callchain is one line of its own.
-keys() {
-	awk '
-	function flush() { if (pending != "") print pending; pending = "" }
-	/^$/ { flush(); hdr = ""; next }
-	/^\t/ { sub(/^[ \t]+/, ""); print hdr " | " $0; pending = ""; next }
-	{ flush(); hdr = $0; pending = $0 }
-	END { flush() }'
-}
-
+# One line per frame, a sample without callchain as one line (frame_lines
+# of fold-stacks.sh).
 total=0
 bad=0
 symfs_bad=0
@@ -159,9 +147,9 @@ for r in $RUNS; do
 	symfs=
 	case $r in *-symfs) symfs="--symfs $T/emptyfs" ;; esac
 	# shellcheck disable=SC2086
-	"$PERF" script $symfs -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.perf"
+	"$PERF" script $symfs -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$r.perf"
 	# shellcheck disable=SC2086
-	"$PERFSYM" $symfs "$r.data" 2> "$r.notes" | keys > "$r.mine" || {
+	"$PERFSYM" $symfs "$r.data" 2> "$r.notes" | frame_lines > "$r.mine" || {
 		echo "symbols.sh: perfsym failed on $r.data" >&2
 		cat "$r.notes" >&2
 		exit 1

@@ -61,15 +61,8 @@ SRC=$ROOT/tests/symbolize/unwind
 MIN_RATE=${UNWIND_MIN_RATE:-99.9}
 INLINE_MIN_RATE=${UNWIND_INLINE_MIN_RATE:-85}
 
-skip() {
-	echo "unwind.sh: SKIP: $*"
-	exit 0
-}
-skipped=0
-sk() {	# a part that cannot run here: counted, the rest goes on
-	skipped=$((skipped + 1))
-	echo "unwind.sh: SKIP: $*"
-}
+TEST=unwind.sh
+. "$ROOT/tests/harness.sh"
 fail() {
 	echo "unwind.sh: FAIL: $*" >&2
 	exit 1
@@ -77,20 +70,16 @@ fail() {
 
 . "$ROOT/tests/find-perf.sh"
 . "$ROOT/tests/fold-stacks.sh"
-[ -n "$PERF" ] || skip "$PERF_MISSING"
-command -v gcc > /dev/null 2>&1 || skip "gcc not found"
-command -v g++ > /dev/null 2>&1 || skip "g++ not found"
+[ -n "$PERF" ] || skip_test "$PERF_MISSING"
+command -v gcc > /dev/null 2>&1 || skip_test "gcc not found"
+command -v g++ > /dev/null 2>&1 || skip_test "g++ not found"
 [ -x "$PERFSYM" ] && [ -x "$PERFCONV" ] || fail "$PERFSYM or $PERFCONV missing: run make"
 case $(uname -m) in
 x86_64) ;;
-*) skip "the comparison runs on x86_64 only (this is $(uname -m))" ;;
+*) skip_test "the comparison runs on x86_64 only (this is $(uname -m))" ;;
 esac
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/pd-unwind.XXXXXX") || exit 1
-cleanup() {
-	if [ "${KEEP:-0}" = 1 ]; then echo "unwind.sh: kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+test_tmpdir pd-unwind
 
 # ------------------------------------------------------------ build
 CF="-O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls"
@@ -113,23 +102,14 @@ record() {	# name args...
 	shift
 	"$PERF" record -q --call-graph dwarf -o "$name.data" "$@" > "$name.out" 2> "$name.err"
 }
-record probe true || skip "perf record --call-graph dwarf does not work here: $(tail -1 probe.err)"
+record probe true || skip_test "perf record --call-graph dwarf does not work here: $(tail -1 probe.err)"
 rm -f probe.*
 RUNS="uwprog uwcpp"
 record uwprog ./uwprog || fail "perf record of uwprog failed: $(tail -1 uwprog.err)"
 record uwcpp ./uwcpp || fail "perf record of uwcpp failed: $(tail -1 uwcpp.err)"
 
 # ------------------------------------------------------------ compare
-# One line per frame: "<sample header> | <address symbol (dso)>".
-keys() {
-	awk '
-	function flush() { if (pending != "") print pending; pending = "" }
-	/^$/ { flush(); hdr = ""; next }
-	/^\t/ { sub(/^[ \t]+/, ""); print hdr " | " $0; pending = ""; next }
-	{ flush(); hdr = $0; pending = $0 }
-	END { flush() }'
-}
-
+# One line per frame (frame_lines of fold-stacks.sh).
 total=0
 bad=0
 compare() {	# label perf-file mine-file
@@ -178,23 +158,23 @@ compare_inline() {
 
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
-	keys < "$r.script" > "$r.perf"
+	frame_lines < "$r.script" > "$r.perf"
 	"$PERFSYM" --no-inline "$r.data" 2> "$r.notes" > "$r.sym" ||
 		fail "perfsym failed on $r.data: $(cat "$r.notes")"
-	keys < "$r.sym" > "$r.mine"
+	frame_lines < "$r.sym" > "$r.mine"
 	compare "$r" "$r.perf" "$r.mine"
 
 	# with inline frames: counted on their own
-	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | keys > "$r.iperf"
-	"$PERFSYM" "$r.data" 2> /dev/null | keys > "$r.imine"
+	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$r.iperf"
+	"$PERFSYM" "$r.data" 2> /dev/null | frame_lines > "$r.imine"
 	compare_inline "$r" "$r.iperf" "$r.imine"
 
 	# the user frames must be there: a stack of the program's own functions
 	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
 
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline --max-stack 6 2> /dev/null |
-		keys > "$r.perf6"
-	"$PERFSYM" --no-inline --max-stack 6 "$r.data" 2> /dev/null | keys > "$r.mine6"
+		frame_lines > "$r.perf6"
+	"$PERFSYM" --no-inline --max-stack 6 "$r.data" 2> /dev/null | frame_lines > "$r.mine6"
 	compare "$r --max-stack 6" "$r.perf6" "$r.mine6"
 
 	# folded stacks
@@ -275,8 +255,8 @@ done
 # the copy ends, with the frame perf makes of the return address it could
 # not read (ffffffffffffffff)
 if record short --call-graph dwarf,512 ./uwprog; then
-	"$PERF" script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > short.perf
-	"$PERFSYM" --no-inline short.data 2> /dev/null | keys > short.mine
+	"$PERF" script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > short.perf
+	"$PERFSYM" --no-inline short.data 2> /dev/null | frame_lines > short.mine
 	compare "short stack copies" short.perf short.mine
 	grep -q ' ffffffffffffffff ' short.perf ||
 		echo "unwind.sh: note: no stack ran past its 512-byte copy"
@@ -291,11 +271,11 @@ fi
 # callers (the stub's CFA is an expression on rip).  Every frame, with
 # and without inline frames, counted with the others.
 if record uwexec ./uwexec.sh 100000000; then
-	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwexec.perf
-	"$PERFSYM" --no-inline uwexec.data 2> /dev/null | keys > uwexec.mine
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwexec.perf
+	"$PERFSYM" --no-inline uwexec.data 2> /dev/null | frame_lines > uwexec.mine
 	compare "uwexec (exec'd by a shell script)" uwexec.perf uwexec.mine
-	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | keys > uwexec.iperf
-	"$PERFSYM" uwexec.data 2> /dev/null | keys > uwexec.imine
+	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > uwexec.iperf
+	"$PERFSYM" uwexec.data 2> /dev/null | frame_lines > uwexec.imine
 	compare_inline uwexec uwexec.iperf uwexec.imine
 	# perf 6.1 names the stubs of .plt after the symbol before them (_init)
 	grep -q -E '^uwexec [0-9 ]*\| [0-9a-f]+ (_init|uwlib_tiny@plt) \(' uwexec.mine ||
@@ -316,8 +296,8 @@ if ! gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimi
 elif ! record uwremap ./uwremap 2000; then
 	sk "perf record of uwremap failed: $(tail -1 uwremap.err)"
 else
-	"$PERF" script -i uwremap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | keys > uwremap.perf
-	"$PERFSYM" --no-inline uwremap.data 2> /dev/null | keys > uwremap.mine
+	"$PERF" script -i uwremap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwremap.perf
+	"$PERFSYM" --no-inline uwremap.data 2> /dev/null | frame_lines > uwremap.mine
 	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
@@ -335,13 +315,13 @@ elif ! record uwrust ./uwrust 4; then
 	sk "perf record of uwrust failed: $(tail -1 uwrust.err)"
 else
 	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > uwrust.script
-	keys < uwrust.script > uwrust.perf
-	"$PERFSYM" --no-inline uwrust.data 2> /dev/null | keys > uwrust.mine
+	frame_lines < uwrust.script > uwrust.perf
+	"$PERFSYM" --no-inline uwrust.data 2> /dev/null | frame_lines > uwrust.mine
 	compare "uwrust (Rust)" uwrust.perf uwrust.mine
 	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso 2> /dev/null > uwrust.iscript
-	keys < uwrust.iscript > uwrust.iperf
+	frame_lines < uwrust.iscript > uwrust.iperf
 	"$PERFSYM" uwrust.data 2> /dev/null > uwrust.isym
-	keys < uwrust.isym > uwrust.imine
+	frame_lines < uwrust.isym > uwrust.imine
 	compare_inline uwrust uwrust.iperf uwrust.imine
 	fold_script < uwrust.script | sort > uwrust.pfold
 	"$PERFCONV" to-csv --no-inline --table folded uwrust.data 2> /dev/null | sort > uwrust.cfold
@@ -457,8 +437,8 @@ i386() {	# name record-args...
 	name=$1
 	shift
 	record "$name" "$@" ./uw32prog || { sk "i386: perf record of uw32prog failed: $(tail -1 "$name.err")"; return; }
-	"$PERF" script -i "$name.data" -F comm,tid,ip,sym,dso --no-inline 2> "$name.perr" | keys > "$name.perf"
-	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | keys > "$name.mine"
+	"$PERF" script -i "$name.data" -F comm,tid,ip,sym,dso --no-inline 2> "$name.perr" | frame_lines > "$name.perf"
+	"$PERFSYM" --no-inline "$name.data" 2> /dev/null | frame_lines > "$name.mine"
 	grep -q " main ($T/uw32prog)" "$name.mine" || fail "$name: no unwound frame reaches main"
 	if grep -q " main ($T/uw32prog)" "$name.perf"; then
 		compare "$name (perf)" "$name.perf" "$name.mine"
@@ -536,4 +516,4 @@ awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m
 	fail "agreement below $MIN_RATE%"
 awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
 	fail "agreement with inline frames below $INLINE_MIN_RATE%"
-echo "unwind.sh: PASS ($skipped parts skipped)"
+echo "unwind.sh: PASS ($skip parts skipped)"

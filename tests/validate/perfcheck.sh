@@ -17,21 +17,10 @@ cd "$top" || exit 1
 O=${O:-bin}
 PC=$O/perfcheck
 shared=../shared/corpus
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfcheck-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-pass=0
-fail=0
-skip=0
-
-ok() {
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL: $*" >&2
-	fail=$((fail + 1))
-}
+TEST=perfcheck.sh
+. "$top/tests/harness.sh"
+test_tmpdir perfcheck-test
+tmp=$T
 
 # expect_rc RC CMD...: run CMD (stdout to $tmp/out, stderr to $tmp/err), check its exit code
 expect_rc() {
@@ -42,7 +31,7 @@ expect_rc() {
 	if [ "$got" -eq "$want" ]; then
 		ok
 	else
-		bad "exit $got, want $want: $*"
+		ko "exit $got, want $want: $*"
 		head -5 "$tmp/out" "$tmp/err" >&2
 	fi
 }
@@ -60,22 +49,22 @@ expect_rc 2 "$PC" --format xml corpus/basic.data
 expect_rc 2 "$PC" --max-errors x corpus/basic.data
 expect_rc 2 "$PC" --symfs /tmp corpus/basic.data
 expect_rc 0 "$PC" --help
-grep -q 'Exit status' "$tmp/out" && ok || bad "--help does not describe the exit status"
+grep -q 'Exit status' "$tmp/out" && ok || ko "--help does not describe the exit status"
 expect_rc 0 "$PC" --version
 expect_rc 0 "$PC" --list-checks
 # the catalogue: every code once, with severity and text; the 6xx checks included
 for code in PD001 PD008 PD107 PD209 PD301 PD403 PD501 PD603 PD604 PD611 PD614 PD619 PD627 PD628 \
 	PD629 PD630 PD631; do
-	grep -q "^$code " "$tmp/out" && ok || bad "--list-checks lacks $code"
+	grep -q "^$code " "$tmp/out" && ok || ko "--list-checks lacks $code"
 done
 n=$(wc -l < "$tmp/out")
 u=$(cut -d' ' -f1 "$tmp/out" | sort -u | wc -l)
-[ "$n" -eq "$u" ] && [ "$n" -gt 100 ] && ok || bad "--list-checks: $n lines, $u distinct codes"
+[ "$n" -eq "$u" ] && [ "$n" -gt 100 ] && ok || ko "--list-checks: $n lines, $u distinct codes"
 # --format json: the same catalogue as one JSON document; junit has none
 cp "$tmp/out" "$tmp/checks.txt"
 expect_rc 0 "$PC" --list-checks --format json
 if command -v python3 > /dev/null; then
-	python3 - "$tmp/out" "$tmp/checks.txt" <<'EOF' && ok || bad "--list-checks --format json is not the catalogue as JSON"
+	python3 - "$tmp/out" "$tmp/checks.txt" <<'EOF' && ok || ko "--list-checks --format json is not the catalogue as JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
 text = [l.split()[:3] for l in open(sys.argv[2])]
@@ -83,21 +72,21 @@ assert [[c["code"], c["severity"], c["name"]] for c in d["checks"]] == text
 assert all(c["description"] for c in d["checks"])
 EOF
 else
-	grep -q '^{"checks":\[' "$tmp/out" && ok || bad "--list-checks --format json prints no JSON"
+	grep -q '^{"checks":\[' "$tmp/out" && ok || ko "--list-checks --format json prints no JSON"
 fi
 expect_rc 2 "$PC" --list-checks --format junit
 expect_rc 3 "$PC" "$tmp/no-such-file.data"
-grep -q 'PD901' "$tmp/out" && ok || bad "missing file: no PD901 finding"
+grep -q 'PD901' "$tmp/out" && ok || ko "missing file: no PD901 finding"
 expect_rc 0 "$PC" corpus/basic.data
 grep -q '^corpus/basic.data: [0-9]* records, 0 errors, 0 warnings, 0 notes: PASS$' "$tmp/out" && ok ||
-	bad "summary line of basic.data: $(cat "$tmp/out")"
+	ko "summary line of basic.data: $(cat "$tmp/out")"
 expect_rc 1 "$PC" corpus/basic.data corpus/bad/bad-magic.data
 expect_rc 3 "$PC" corpus/bad/bad-magic.data "$tmp/no-such-file.data"
 expect_rc 0 "$PC" -q corpus/basic.data
-[ -s "$tmp/out" ] && bad "-q printed something for a valid file" || ok
+[ -s "$tmp/out" ] && ko "-q printed something for a valid file" || ok
 expect_rc 1 "$PC" -q corpus/bad/zero-size-record.data
-grep -q 'PD317' "$tmp/out" && ok || bad "-q hides the error"
-grep -q 'note\|records' "$tmp/out" && bad "-q shows notes or the summary" || ok
+grep -q 'PD317' "$tmp/out" && ok || ko "-q hides the error"
+grep -q 'note\|records' "$tmp/out" && ko "-q shows notes or the summary" || ok
 
 # warnings pass, unless --strict
 expect_rc 0 "$PC" corpus/bad/unknown-feature-bit.data
@@ -107,8 +96,8 @@ expect_rc 0 "$PC" --strict corpus/lost.data
 
 # --max-errors stops the file and says so
 expect_rc 1 "$PC" --max-errors 1 --max-per-code 0 corpus/bad/check-round-order.data
-grep -q 'PD621' "$tmp/out" && ok || bad "--max-errors: no PD621"
-[ "$(grep -c ': error PD' "$tmp/out")" -eq 1 ] && ok || bad "--max-errors 1 reported more than one error"
+grep -q 'PD621' "$tmp/out" && ok || ko "--max-errors: no PD621"
+[ "$(grep -c ': error PD' "$tmp/out")" -eq 1 ] && ok || ko "--max-errors 1 reported more than one error"
 # N means N for every damaged file, whether the errors come from one record,
 # the header or the features: shown and counted, in text and JSON
 for f in corpus/bad/*.data; do
@@ -117,10 +106,10 @@ for f in corpus/bad/*.data; do
 	if [ "$shown" -le 1 ] && tail -n 1 "$tmp/out" | grep -q ": [0-9]* records\{0,1\}, [01] errors\{0,1\}, "; then
 		ok
 	else
-		bad "--max-errors 1 $f: $shown errors shown; $(tail -n 1 "$tmp/out")"
+		ko "--max-errors 1 $f: $shown errors shown; $(tail -n 1 "$tmp/out")"
 	fi
 	"$PC" --max-errors 1 --max-per-code 0 --format json "$f" > "$tmp/out" 2> "$tmp/err"
-	grep -q '"errors":[01],' "$tmp/out" && ok || bad "--max-errors 1 --format json $f: more than 1 error"
+	grep -q '"errors":[01],' "$tmp/out" && ok || ko "--max-errors 1 --format json $f: more than 1 error"
 done
 
 # stdin: pipe mode streamed, file mode spooled
@@ -158,7 +147,7 @@ for f in "$@"; do
 	"$PC" --max-per-code 0 "$f" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		bad "valid $f: exit $rc"
+		ko "valid $f: exit $rc"
 		grep ': error PD' "$tmp/out" | head -3 >&2
 		continue
 	fi
@@ -167,7 +156,7 @@ for f in "$@"; do
 	if [ "$want" = "$got" ]; then
 		ok
 	else
-		bad "valid $f: warnings '$got', expected '$want'"
+		ko "valid $f: warnings '$got', expected '$want'"
 	fi
 done
 
@@ -183,17 +172,17 @@ while IFS='|' read -r name code off what; do
 	"$PC" --max-per-code 0 "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
-		bad "bad/$name: exit $rc"
+		ko "bad/$name: exit $rc"
 	elif grep -q "^corpus/bad/$name[^ ]*:$hex: [a-z]* $code" "$tmp/out"; then
 		ok
 	else
-		bad "bad/$name: no $code at $hex"
+		ko "bad/$name: no $code at $hex"
 		head -3 "$tmp/out" >&2
 	fi
 	# errors fail the run; a file whose point is a warning or a note passes
 	sev=$("$PC" --list-checks | awk -v c="$code" '$1 == c { print $2 }')
 	if [ "$sev" = error ] && [ $rc -ne 1 ]; then
-		bad "bad/$name: $code is an error but exit $rc"
+		ko "bad/$name: $code is an error but exit $rc"
 	fi
 done < corpus/bad/MANIFEST
 
@@ -204,7 +193,7 @@ while read -r name errs warns; do
 	"$PC" --max-per-code 0 "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
 	want="$errs $(test "$errs" -eq 1 && echo error || echo errors), $warns $(test "$warns" -eq 1 && echo warning || echo warnings),"
 	grep -q "^corpus/bad/$name: [0-9]* records, $want" "$tmp/out" && ok ||
-		bad "bad/$name: want $want only the cause; got: $(grep -c PD "$tmp/out") findings"
+		ko "bad/$name: want $want only the cause; got: $(grep -c PD "$tmp/out") findings"
 done <<'EOF'
 data-size-short.data 1 0
 data-size-zero-features.data 0 1
@@ -235,8 +224,8 @@ for nf in check-sample-type-extra.data:fits=0x107 check-sample-type-missing.data
 	  check-read-format.data:fits=0x1f check-regs-user.data:fits=3_regs \
 	  check-stack-user.data:fits=2048; do
 	"$PC" "corpus/bad/${nf%%:*}" > "$tmp/out" 2> "$tmp/err"
-	grep -q "PD624.* ${nf#*:}\$" "$tmp/out" && ok || bad "bad/${nf%%:*}: PD624 without ${nf#*:}"
-	grep -q "PD625.*cause=0x" "$tmp/out" && ok || bad "bad/${nf%%:*}: no PD625 summary pointing at the cause"
+	grep -q "PD624.* ${nf#*:}\$" "$tmp/out" && ok || ko "bad/${nf%%:*}: PD624 without ${nf#*:}"
+	grep -q "PD625.*cause=0x" "$tmp/out" && ok || ko "bad/${nf%%:*}: no PD625 summary pointing at the cause"
 done
 
 # an overlap before its symptoms: the decode findings of the overlapping
@@ -247,36 +236,36 @@ for nf in check-feature-overlap.data:0x1578:PD203 check-feature-in-table.data:0x
 	"$PC" "corpus/bad/$name" > "$tmp/out" 2> "$tmp/err"
 	sed -n 's/^[^:]*:\(0x[0-9a-f]*\): [a-z]* \(PD[0-9]*\).*/\1 \2/p' "$tmp/out" | head -2 > "$tmp/order"
 	printf '0x12b0 PD214\n%s PD628\n' "${rest%%:*}" | cmp -s - "$tmp/order" && ok ||
-		bad "bad/$name: not PD214 then PD628 at ${rest%%:*}: $(cat "$tmp/order")"
+		ko "bad/$name: not PD214 then PD628 at ${rest%%:*}: $(cat "$tmp/order")"
 	grep -q "PD628: .* findings=1 code=${rest#*:} cause=0x12b0\$" "$tmp/out" && ok ||
-		bad "bad/$name: PD628 does not count its ${rest#*:} for the overlap at 0x12b0"
+		ko "bad/$name: PD628 does not count its ${rest#*:} for the overlap at 0x12b0"
 done
 # two bits without a section: both named, each at its own header byte
 "$PC" corpus/bad/feature-bits-no-section.data > "$tmp/out" 2> "$tmp/err"
 grep -q "^corpus/bad/feature-bits-no-section.data:0x4b: error PD022: .* bit=24 feature=DIR_FORMAT entry=18 .*entries_written=20 bits_set=22\$" "$tmp/out" &&
-	ok || bad "bad/feature-bits-no-section.data: no PD022 for bit 24 at 0x4b"
+	ok || ko "bad/feature-bits-no-section.data: no PD022 for bit 24 at 0x4b"
 # records of an id that no attr owns: the first reported, the others counted at it
 "$PC" --max-per-code 0 corpus/bad/check-ids-unknown.data > "$tmp/out" 2> "$tmp/err"
-[ "$(grep -c 'PD311' "$tmp/out")" -eq 1 ] && ok || bad "bad/check-ids-unknown.data: PD311 more than once"
+[ "$(grep -c 'PD311' "$tmp/out")" -eq 1 ] && ok || ko "bad/check-ids-unknown.data: PD311 more than once"
 grep -q "^corpus/bad/check-ids-unknown.data:0x4a8: note PD631 .* id=2333 more_records=55 event_desc_attr=0 attr_ids_field=0x118\$" "$tmp/out" &&
-	ok || bad "bad/check-ids-unknown.data: no PD631 counting the other 55 records"
+	ok || ko "bad/check-ids-unknown.data: no PD631 counting the other 55 records"
 # header findings in file-offset order
 "$PC" --max-per-code 0 corpus/bad/check-event-types-out.data > "$tmp/out" 2> "$tmp/err"
 sed -n 's/^[^:]*:\(0x[0-9a-f]*\): .*/\1/p' "$tmp/out" | while read -r o; do printf '%d\n' "$o"; done > "$tmp/offs"
 [ "$(wc -l < "$tmp/offs")" -eq 2 ] && sort -n -c "$tmp/offs" && ok ||
-	bad "check-event-types-out.data: header findings not in offset order"
+	ko "check-event-types-out.data: header findings not in offset order"
 
 # the samples' summary names their own code: a stack copy larger than sample_stack_user
 "$PC" corpus/bad/check-stack-user.data > "$tmp/out" 2> "$tmp/err"
 grep -q "^corpus/bad/check-stack-user.data:0xd60: note PD625 .*samples=4 code=PD627 cause=0xd0\$" "$tmp/out" &&
-	ok || bad "bad/check-stack-user.data: no PD625 summary of 4 PD627 samples at 0xd60"
+	ok || ko "bad/check-stack-user.data: no PD625 summary of 4 PD627 samples at 0xd60"
 
 # ---- JSON and JUnit
 
 expect_rc 1 "$PC" --format json corpus/basic.data corpus/bad/check-round-order.data corpus/bad/comm-no-nul.data
 cp "$tmp/out" "$tmp/report.json"
 if command -v python3 > /dev/null; then
-	python3 - "$tmp/report.json" <<'EOF' && ok || bad "JSON report does not parse or lacks facts"
+	python3 - "$tmp/report.json" <<'EOF' && ok || ko "JSON report does not parse or lacks facts"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["summary"]["exit_code"] == 1 and d["summary"]["files"] == 3
@@ -290,13 +279,13 @@ assert d["files"][0]["summary"]["result"] == "pass"
 EOF
 else
 	grep -q '"summary":{"files":3,' "$tmp/report.json" && grep -q '"code":"PD603"' "$tmp/report.json" &&
-		ok || bad "JSON report lacks its summary or findings"
+		ok || ko "JSON report lacks its summary or findings"
 fi
 # damaged strings stay valid JSON
 expect_rc 1 "$PC" --format json corpus/bad/comm-no-nul.data corpus/bad/feature-string-overrun.data
 if command -v python3 > /dev/null; then
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" && ok ||
-		bad "JSON of damaged strings does not parse"
+		ko "JSON of damaged strings does not parse"
 fi
 
 # strings by the one rule of every JSON output (common/json_str.h, perf's):
@@ -306,23 +295,22 @@ name=$(printf 'a\tb\nc\001d\177e\377f.data')
 cp corpus/basic.data "$tmp/$name"
 expect_rc 0 "$PC" --format json "$tmp/$name"
 want=$(printf '"file":"%s/a\\tb\\nc\\u0001d\177e\357\277\275f.data"' "$tmp")
-LC_ALL=C grep -qF "$want" "$tmp/out" && ok || bad "JSON: escapes of a name with TAB, LF, 0x01, DEL, 0xff"
+LC_ALL=C grep -qF "$want" "$tmp/out" && ok || ko "JSON: escapes of a name with TAB, LF, 0x01, DEL, 0xff"
 if command -v python3 > /dev/null; then
-	python3 - "$tmp/out" "$tmp" <<'EOF' && ok || bad "JSON of control, DEL and non-UTF-8 bytes does not parse to the name"
+	python3 - "$tmp/out" "$tmp" <<'EOF' && ok || ko "JSON of control, DEL and non-UTF-8 bytes does not parse to the name"
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert d["files"][0]["file"] == sys.argv[2] + "/a\tb\nc\x01d\x7fe\ufffdf.data", d["files"][0]["file"]
 EOF
 else
-	echo "perfcheck.sh: SKIP: no python3 to parse the JSON of escaped bytes"
-	skip=$((skip + 1))
+	sk "no python3 to parse the JSON of escaped bytes"
 fi
 rm -f "$tmp/$name"
 
 expect_rc 1 "$PC" --format junit corpus/basic.data corpus/bad/check-round-order.data
 cp "$tmp/out" "$tmp/report.xml"
 if command -v python3 > /dev/null; then
-	python3 - "$tmp/report.xml" <<'EOF' && ok || bad "JUnit report is not well-formed or wrong"
+	python3 - "$tmp/report.xml" <<'EOF' && ok || ko "JUnit report is not well-formed or wrong"
 import sys
 import xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
@@ -344,17 +332,17 @@ assert "PD612" in cases["PD612 SAMPLE_OUTSIDE_TIME_RANGE"].find("system-out").te
 EOF
 else
 	grep -q '^<testsuites' "$tmp/report.xml" && grep -q '</testsuites>' "$tmp/report.xml" &&
-		ok || bad "JUnit report lacks its root"
+		ok || ko "JUnit report lacks its root"
 fi
 # --strict: the warning's test case fails too
 expect_rc 1 "$PC" --strict --format junit corpus/bad/check-round-order.data
-[ "$(grep -c '<failure ' "$tmp/out")" -eq 2 ] && ok || bad "JUnit --strict: not one failure per failing check"
+[ "$(grep -c '<failure ' "$tmp/out")" -eq 2 ] && ok || ko "JUnit --strict: not one failure per failing check"
 
 # ---- --check-buildids
 
 mkdir -p "$tmp/symfs"
 expect_rc 0 "$PC" --check-buildids --symfs "$tmp/symfs" corpus/basic.data
-grep -q 'note PD623' "$tmp/out" && ok || bad "--check-buildids: no PD623 for a missing binary"
+grep -q 'note PD623' "$tmp/out" && ok || ko "--check-buildids: no PD623 for a missing binary"
 # a binary with another build id under the recorded path
 path=$(sed -n 's/.*PD623.*file=\(\/[^ ]*\).*/\1/p' "$tmp/out" | head -1)
 elf=
@@ -365,16 +353,15 @@ if [ -n "$path" ] && [ -n "$elf" ]; then
 	mkdir -p "$tmp/symfs$(dirname "$path")"
 	cp "$elf" "$tmp/symfs$path"
 	expect_rc 0 "$PC" --check-buildids --symfs "$tmp/symfs" corpus/basic.data
-	grep -q "warning PD622.*file=$path" "$tmp/out" && ok || bad "--check-buildids: no PD622 for $path"
+	grep -q "warning PD622.*file=$path" "$tmp/out" && ok || ko "--check-buildids: no PD622 for $path"
 	expect_rc 1 "$PC" --strict --check-buildids --symfs "$tmp/symfs" corpus/basic.data
 	# the id found in the binary is the one readelf shows
 	want=$(readelf -n "$elf" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -1)
 	if [ -n "$want" ]; then
 		got=$(sed -n "s|.*PD622.*file=$path .*found=\([0-9a-f]*\).*|\1|p" "$tmp/out" | head -1)
-		[ "$got" = "$want" ] && ok || bad "--check-buildids: found=$got, readelf says $want"
+		[ "$got" = "$want" ] && ok || ko "--check-buildids: found=$got, readelf says $want"
 	else
-		echo "perfcheck.sh: SKIP: no readelf, or no build id in $elf"
-		skip=$((skip + 1))
+		sk "no readelf, or no build id in $elf"
 	fi
 fi
 
@@ -400,14 +387,12 @@ EOF
 	read -r _ end3 bytes3 < "$tmp/cut.txt"
 	expect_rc 0 "$PC" "$tmp/cut3.data"
 	grep -q "^$tmp/cut3.data:$(printf '0x%x' "$end3"): warning PD313: .* data_end=$end3 records=3 bytes=$bytes3\$" \
-		"$tmp/out" && ok || bad "records past data.size: $(head -1 "$tmp/out")"
+		"$tmp/out" && ok || ko "records past data.size: $(head -1 "$tmp/out")"
 	expect_rc 1 "$PC" --strict "$tmp/cut3.data"
 	expect_rc 0 "$PC" "$tmp/cut1.data"
-	grep -q PD313 "$tmp/out" && bad "one record past data.size taken for records" || ok
+	grep -q PD313 "$tmp/out" && ko "one record past data.size taken for records" || ok
 else
-	echo "perfcheck.sh: SKIP: no python3 to cut basic.data's data section"
-	skip=$((skip + 1))
+	sk "no python3 to cut basic.data's data section"
 fi
 
-echo "perfcheck.sh: $pass passed, $fail failed, $skip skipped ($nvalid valid inputs, $nbad damaged inputs)"
-[ $fail -eq 0 ]
+test_summary "($nvalid valid inputs, $nbad damaged inputs)"
