@@ -22,7 +22,6 @@
 
 /* Version of schema/perf-data-full.schema.json that --full output follows. */
 #define JSON_FULL_SCHEMA_VERSION 1
-#define JSON_FULL_SCHEMA_ID "https://perfconv.invalid/schema/perf-data-full/1"
 
 #define PERF_TYPE_TRACEPOINT_ID 2	/* enum perf_type_id */
 

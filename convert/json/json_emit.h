@@ -226,12 +226,6 @@ static inline void je_v_bool(struct je *j, bool b)
 		je_lit(j, "false");
 }
 
-static inline void je_v_raw(struct je *j, const char *s, size_t n)
-{
-	je_sep(j);
-	je_raw(j, s, n);
-}
-
 static inline void je_kv_u(struct je *j, const char *k, uint64_t v)
 {
 	je_key(j, k);
@@ -266,13 +260,6 @@ static inline void je_kv_bool(struct je *j, const char *k, bool b)
 {
 	je_key(j, k);
 	je_v_bool(j, b);
-}
-
-static inline void je_kv_bytes(struct je *j, const char *k, const uint8_t *p, size_t n)
-{
-	je_key(j, k);
-	je_sep(j);
-	je_hexbytes(j, p, n);
 }
 
 static inline void je_kv_base64(struct je *j, const char *k, const uint8_t *p, size_t n)
