@@ -17,6 +17,10 @@
 #              validate/ or common/; perfsym.c, its command, may use common/
 #              (the selection options among it), never convert/, validate/
 #              or lib/.
+#   tests/lib/swap_twin.c, the writer of the byte-swapped twins the reader
+#              is checked against, is an implementation of the layouts of
+#              its own: it includes no header of lib/ and calls no
+#              function of the core;
 # and that no two .c files depend on each other, directly or through
 # others: a file depends on another when it uses a function the other
 # defines and declares in a header.
@@ -95,6 +99,17 @@ for f in symbolize/*.c symbolize/*.h; do
 		fi
 		;;
 	esac
+done
+for f in tests/lib/swap_twin.c tests/lib/swap_twin.h; do
+	[ -e "$f" ] || continue
+	for h in lib/*.h; do
+		if grep -nE "#include *\"(\.\./)*(lib/)?${h#lib/}\"" "$f"; then
+			bad "$f: the twin writer is independent of the core: no lib/ header"
+		fi
+	done
+	if grep -nE '\bpd_[a-z0-9_]+ *\(' "$f"; then
+		bad "$f: the twin writer calls no function of the core"
+	fi
 done
 
 # ---- cycles between .c files ----
