@@ -17,17 +17,11 @@
 #include "perfdata/pd_attr.h"
 #include "perfdata/pd_feature.h"
 #include "internal.h"
+#include "fixture_bytes.h"
 
 int pd_test_register_feature(void);
 
-/* ---- byte writers ---- */
-
-#define L16(v) (uint8_t)((v) & 0xff), (uint8_t)(((v) >> 8) & 0xff)
-#define L32(v) L16((uint32_t)(v) & 0xffff), L16(((uint32_t)(v) >> 16) & 0xffff)
-#define L64(v) L32((uint64_t)(v) & 0xffffffffu), L32(((uint64_t)(v) >> 32) & 0xffffffffu)
-#define B16(v) (uint8_t)(((v) >> 8) & 0xff), (uint8_t)((v) & 0xff)
-#define B32(v) B16(((uint32_t)(v) >> 16) & 0xffff), B16((uint32_t)(v) & 0xffff)
-#define B64(v) B32(((uint64_t)(v) >> 32) & 0xffffffffu), B32((uint64_t)(v) & 0xffffffffu)
+/* ---- fixtures (the byte writers: fixture_bytes.h) ---- */
 
 /* Instantiate fixture FX as name_le[] and name_be[]. */
 #define DEF_FX(name, FX)						\

@@ -18,17 +18,11 @@
 #include "diag_recorder.h"
 #include "decode.h"
 #include "layout.h"
+#include "fixture_bytes.h"
 
 int pd_test_register_record(void);
 
-/* ---- byte writers ---- */
-
-#define L16(v) (uint8_t)((v) & 0xff), (uint8_t)(((v) >> 8) & 0xff)
-#define L32(v) L16((uint32_t)(v) & 0xffff), L16(((uint32_t)(v) >> 16) & 0xffff)
-#define L64(v) L32((uint64_t)(v) & 0xffffffffu), L32(((uint64_t)(v) >> 32) & 0xffffffffu)
-#define B16(v) (uint8_t)(((v) >> 8) & 0xff), (uint8_t)((v) & 0xff)
-#define B32(v) B16(((uint32_t)(v) >> 16) & 0xffff), B16((uint32_t)(v) & 0xffff)
-#define B64(v) B32(((uint64_t)(v) >> 32) & 0xffffffffu), B32((uint64_t)(v) & 0xffffffffu)
+/* ---- fixtures (the byte writers: fixture_bytes.h) ---- */
 
 /* Instantiate fixture FX as name_le[] and name_be[]. */
 #define DEF_FX(name, FX)						\
@@ -38,16 +32,6 @@ int pd_test_register_record(void);
 /* perf_event_header: type, misc, size */
 #define HDR(W16, W32, t, m, s) W32(t), W16(m), W16(s)
 #define Z8 0, 0, 0, 0, 0, 0, 0, 0
-
-/*
- * The _le fixture is in host order on a little-endian host; the swap flag
- * of each pass follows the host so that the suite also runs big-endian.
- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_BE true
-#else
-#define HOST_BE false
-#endif
 
 /* where the records pretend to live in the stream */
 #define BASE 4096u

@@ -15,17 +15,11 @@
 
 #include "diag_recorder.h"
 #include "decode.h"
+#include "fixture_bytes.h"
 
 int pd_test_register_sample(void);
 
-/* ---- byte writers ---- */
-
-#define L16(v) (uint8_t)((v) & 0xff), (uint8_t)(((v) >> 8) & 0xff)
-#define L32(v) L16((uint32_t)(v) & 0xffff), L16(((uint32_t)(v) >> 16) & 0xffff)
-#define L64(v) L32((uint64_t)(v) & 0xffffffffu), L32(((uint64_t)(v) >> 32) & 0xffffffffu)
-#define B16(v) (uint8_t)(((v) >> 8) & 0xff), (uint8_t)((v) & 0xff)
-#define B32(v) B16(((uint32_t)(v) >> 16) & 0xffff), B16((uint32_t)(v) & 0xffff)
-#define B64(v) B32(((uint64_t)(v) >> 32) & 0xffffffffu), B32((uint64_t)(v) & 0xffffffffu)
+/* ---- fixtures (the byte writers: fixture_bytes.h) ---- */
 
 /*
  * perf_branch_entry.flags as a big-endian compiler lays the bit-fields out
@@ -51,12 +45,6 @@ int pd_test_register_sample(void);
 	static const uint8_t name##_be[] = { FX(B16, B32, B64, BBR) }
 
 #define HDR(W16, W32, m, s) W32(PD_REC_SAMPLE), W16(m), W16(s)
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_BE true
-#else
-#define HOST_BE false
-#endif
 
 #define BASE 8192u
 #define REC_INDEX 11
