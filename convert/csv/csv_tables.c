@@ -246,9 +246,9 @@ static size_t folded_raw(struct csv_ctx *c, const struct pd_sym_frame *f, const 
 	return n;
 }
 
-/* The columns the samples table writes for every sample, tested once. */
-static const struct csv_fname *fname_cols(struct csv_fname *e, const char *sym_col,
-					  const char *dso_col)
+/* The columns the samples table writes for every sample, tested once, and the name kept. */
+static const struct csv_fname *fname_add(struct csv_ctx *c, struct csv_fname *e, uint64_t h,
+					 const char *sym_col, const char *dso_col)
 {
 	e->sym_col = sym_col;
 	e->dso_col = dso_col;
@@ -257,6 +257,8 @@ static const struct csv_fname *fname_cols(struct csv_fname *e, const char *sym_c
 	e->chain_plain = csv_is_plain(e->chain, e->chain_len);
 	e->sym_plain = csv_is_plain(sym_col, e->sym_len);
 	e->dso_plain = csv_is_plain(dso_col, e->dso_len);
+	if (hmap_add(&c->names, h, e))
+		return nomem(c);
 	return e;
 }
 
@@ -264,12 +266,15 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 {
 	struct name_key k = { f->has_map ? f->dso : NULL, f->sym, f->has_map, false };
 	uint64_t h = hash_ptr(k.dso, hash_ptr(k.sym, k.has_map));
-	struct csv_fname *e = agg_entry(c, &c->names, h, fname_eq, &k, sizeof(*e));
+	struct csv_fname *e = hmap_find(&c->names, h, fname_eq, &k);
 	const char *chain;
 	size_t n;
 
-	if (!e || e->chain)
-		return e;	/* a new entry has no name yet */
+	if (e)
+		return e;
+	e = arena_alloc(&c->arena, sizeof(*e));
+	if (!e)
+		return nomem(c);
 	e->dso = k.dso;
 	e->sym = k.sym;
 	e->has_map = k.has_map;
@@ -307,8 +312,8 @@ static const struct csv_fname *fname_of(struct csv_ctx *c, const struct pd_sym_f
 	if (!e->folded)
 		return nomem(c);
 
-	return fname_cols(e, f->sym ? f->sym : "[unknown]",
-			  f->has_map && f->dso_name ? f->dso_name : "[unknown]");
+	return fname_add(c, e, h, f->sym ? f->sym : "[unknown]",
+			 f->has_map && f->dso_name ? f->dso_name : "[unknown]");
 }
 
 /*
@@ -330,11 +335,12 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	if (!k.sym)
 		return nomem(c);
 	h = hash_ptr(k.dso, hash_ptr(k.sym, 2));
-	e = agg_entry(c, &c->names, h, fname_eq, &k, sizeof(*e));
-	if (!e || e->chain)
+	e = hmap_find(&c->names, h, fname_eq, &k);
+	if (e)
 		return e;
-	if (!ensure_scratch(c, n + sizeof(tag)))
-		return NULL;
+	e = arena_alloc(&c->arena, sizeof(*e));
+	if (!e || !ensure_scratch(c, n + sizeof(tag)))
+		return nomem(c);
 	e->dso = k.dso;
 	e->sym = k.sym;
 	e->has_map = true;
@@ -349,7 +355,7 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	e->folded = str_pool_intern(&c->str, c->scratch, tidy_folded(c->scratch, n));
 	if (!e->folded)
 		return nomem(c);
-	return fname_cols(e, e->chain, f->dso_name ? f->dso_name : "[unknown]");
+	return fname_add(c, e, h, e->chain, f->dso_name ? f->dso_name : "[unknown]");
 }
 
 static bool inl_eq(const void *item, const void *key)
