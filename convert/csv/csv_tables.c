@@ -121,30 +121,14 @@ static const char *cpumode_name(unsigned int mode)
 	return mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "unknown";
 }
 
-static bool has_time(const struct pd_record *rec)
-{
-	return rec->sid.present & PD_SAMPLE_TIME;
-}
-
 static void put_time(struct csv_out *o, const struct pd_record *rec)
 {
-	if (has_time(rec))
+	if (rec->sid.present & PD_SAMPLE_TIME)
 		csv_u64(o, rec->sid.time);
 	else if (rec->type == PD_REC_FORK || rec->type == PD_REC_EXIT)
 		csv_u64(o, rec->u.fork.time);
 	else
 		csv_empty(o);
-}
-
-static void put_sid_pid_tid(struct csv_out *o, const struct pd_record *rec)
-{
-	if (rec->sid.present & PD_SAMPLE_TID) {
-		csv_i64(o, (int32_t)rec->sid.pid);
-		csv_i64(o, (int32_t)rec->sid.tid);
-	} else {
-		csv_empty(o);
-		csv_empty(o);
-	}
 }
 
 static void put_cpu(struct csv_out *o, const struct pd_record *rec)
@@ -482,8 +466,6 @@ static size_t expand_inline(struct csv_ctx *c, const struct csv_frame *fr, size_
 	}
 	return k;
 }
-
-/* ------------------------------------------------------------ stats */
 
 /* ------------------------------------------------------------ functions */
 
@@ -963,11 +945,24 @@ static bool record_pid_tid(const struct pd_record *rec, int32_t *pid, int32_t *t
 	return false;
 }
 
+/* The pid and tid columns: those of record_pid_tid(), empty when it has none. */
+static void put_pid_tid(struct csv_out *o, const struct pd_record *rec)
+{
+	int32_t pid, tid;
+
+	if (record_pid_tid(rec, &pid, &tid)) {
+		csv_i64(o, pid);
+		csv_i64(o, tid);
+	} else {
+		csv_empty(o);
+		csv_empty(o);
+	}
+}
+
 static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 {
 	struct csv_out *o = &c->out[CSV_RECORDS];
 	char tbuf[24];
-	int32_t pid, tid;
 	size_t start;
 
 	csv_u64(o, rec->index);
@@ -977,13 +972,7 @@ static void records_row(struct csv_ctx *c, const struct pd_record *rec)
 	put_time(o, rec);
 	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
 	csv_str(o, rec->event ? rec->event->name : NULL);
-	if (record_pid_tid(rec, &pid, &tid)) {
-		csv_i64(o, pid);
-		csv_i64(o, tid);
-	} else {
-		csv_empty(o);
-		csv_empty(o);
-	}
+	put_pid_tid(o, rec);
 	put_cpu(o, rec);
 	/*
 	 * The record's fields as dump shows them but a sample's callchain list
@@ -1067,7 +1056,7 @@ static void lost_row(struct csv_ctx *c, const struct pd_record *rec)
 	csv_u64(o, rec->index);
 	put_time(o, rec);
 	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
-	put_sid_pid_tid(o, rec);
+	put_pid_tid(o, rec);
 	put_cpu(o, rec);
 	if (rec->type == PD_REC_LOST) {
 		e = pd_reader_event_by_id(c->r, rec->u.lost.id);
@@ -1090,7 +1079,7 @@ static void switches_row(struct csv_ctx *c, const struct pd_record *rec)
 	csv_u64(o, rec->index);
 	put_time(o, rec);
 	csv_str(o, tool_type_name(rec->type, tbuf, sizeof(tbuf)));
-	put_sid_pid_tid(o, rec);
+	put_pid_tid(o, rec);
 	put_cpu(o, rec);
 	csv_str(o, rec->misc & PD_MISC_SWITCH_OUT ? "out" : "in");
 	csv_u64(o, rec->misc & PD_MISC_SWITCH_OUT_PREEMPT ? 1 : 0);
