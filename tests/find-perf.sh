@@ -12,6 +12,7 @@
 #   . "$ROOT/tests/find-perf.sh"
 #   [ -n "$PERF" ] || skip_test "$PERF_MISSING"     # skip_test: harness.sh
 #   perf_can_record DIR || skip_test "perf record does not work here: $PERF_MISSING"
+#   perf_same_kernel FILE                           # recorded on this kernel?
 
 perf_works() {
 	[ -n "$1" ] && command -v "$1" > /dev/null 2>&1 && "$1" version > /dev/null 2>&1
@@ -43,6 +44,21 @@ perf_can_record() {
 	PERF_MISSING=$(tail -1 "$1/probe.err")
 	rm -f "$1/probe.data" "$1/probe.out" "$1/probe.err"
 	return 1
+}
+
+# Is the kernel that recorded FILE ("-": standard input) the running one?
+# Decided with perf: the kernel build id when the file has one, else the
+# release string.  Status 0 yes, 1 no, 2 when the file names neither (the
+# caller says what that means for its comparison).
+perf_same_kernel() {
+	kid=$("$PERF" buildid-list -i "$1" 2> /dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+	if [ -n "$kid" ]; then
+		[ "$kid" = "$("$PERF" buildid-list -k 2> /dev/null)" ]
+		return
+	fi
+	rel=$("$PERF" report --header-only -i "$1" 2> /dev/null | sed -n 's/^# os release : //p')
+	[ -n "$rel" ] || return 2
+	[ "$rel" = "$(uname -r)" ]
 }
 
 PERF_MISSING=

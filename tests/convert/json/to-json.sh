@@ -58,16 +58,11 @@ head_part() {
 	sed -n '1,/^\t"samples": \[/p'
 }
 
-# Is the kernel that recorded FILE the running one?  Decided with perf:
-# the kernel build id when the file has one, else the release string.
+# Is the kernel that recorded FILE the running one (perf_same_kernel of
+# find-perf.sh)?  A file that names neither its kernel's build id nor its
+# release is taken for this kernel's.
 running_kernel() {
-	kid=$("$PERF" buildid-list -i "$1" 2> /dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
-	if [ -n "$kid" ]; then
-		[ "$kid" = "$("$PERF" buildid-list -k 2> /dev/null)" ]
-		return
-	fi
-	rel=$("$PERF" report --header-only -i "$1" 2> /dev/null | sed -n 's/^# os release : //p')
-	[ -z "$rel" ] || [ "$rel" = "$(uname -r)" ]
+	perf_same_kernel "$1" || [ $? -eq 2 ]
 }
 
 files=0 skipped=0 failed=0 kernel_by_addr=0

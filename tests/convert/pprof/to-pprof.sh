@@ -101,18 +101,12 @@ csv_flat() {
 	awk -F'\t' '{ c[$1] += $2 } END { for (n in c) print n "\t" c[n] }' | sort
 }
 
-# Is the kernel that recorded FILE the running one?  As in to-json.sh: the
-# kernel build id when the file has one, else the release string; a file
-# that names neither is taken for another kernel (nobody can resolve its
-# kernel frames for sure).
+# Is the kernel that recorded FILE the running one (perf_same_kernel of
+# find-perf.sh)?  A file that names neither its kernel's build id nor its
+# release is taken for another kernel's (nobody can resolve its kernel
+# frames for sure).
 running_kernel() {
-	kid=$("$PERF" buildid-list -i "$1" 2> /dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
-	if [ -n "$kid" ]; then
-		[ "$kid" = "$("$PERF" buildid-list -k 2> /dev/null)" ]
-		return
-	fi
-	rel=$("$PERF" report --header-only -i "$1" 2> /dev/null | sed -n 's/^# os release : //p')
-	[ -n "$rel" ] && [ "$rel" = "$(uname -r)" ]
+	perf_same_kernel "$1"
 }
 
 # perf_flat FILE KADDR [PIPEFILE]: perf report's samples per function,
