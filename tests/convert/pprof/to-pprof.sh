@@ -49,17 +49,13 @@ PERFCONV=${PERFCONV:-$O/perfconv}
 GO=${GO:-go}
 SHARED=$ROOT/../shared/corpus
 MIN_AGREE=99
-T=$(mktemp -d "${TMPDIR:-/tmp}/to-pprof-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
+TEST=to-pprof.sh
+. "$ROOT/tests/harness.sh"
+test_tmpdir to-pprof-test
 export HOME="$T/home" GOFLAGS=-mod=mod GOTOOLCHAIN=local
 mkdir -p "$HOME"
 : > "$T/empty"
 cd "$ROOT" || exit 1
-
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); }
-ko() { echo "to-pprof.sh: FAIL: $*" >&2; failed=$((failed + 1)); }
-skip() { echo "to-pprof.sh: SKIP: $*"; skipped=$((skipped + 1)); }
 
 [ -x "$PERFCONV" ] || { echo "to-pprof.sh: $PERFCONV not built: run make" >&2; exit 1; }
 command -v sqlite3 > /dev/null 2>&1 ||
@@ -165,7 +161,7 @@ if [ -d "$SHARED/quipper" ]; then
 	inputs="$inputs $(ls "$SHARED"/quipper/perf.data.* | grep -v -e '\.pb_text$' -e '\.buildids$')"
 	inputs="$inputs $(ls "$SHARED"/simpleperf/*.data 2> /dev/null)"
 else
-	skip "$SHARED not present: the quipper and simpleperf files are not read"
+	sk "$SHARED not present: the quipper and simpleperf files are not read"
 fi
 # a recording made here, when perf can record: user callchains of a workload
 if [ $have_perf = 1 ] && "$PERF" record -q -o "$T/probe.data" -- true > /dev/null 2>&1 &&
@@ -173,7 +169,7 @@ if [ $have_perf = 1 ] && "$PERF" record -q -o "$T/probe.data" -- true > /dev/nul
 	"$PERF" record -q -F 2999 -g -o "$T/recorded.data" -- "$T/spin" 400 > /dev/null 2>&1; then
 	inputs="$inputs $T/recorded.data"
 else
-	skip "perf cannot record here (not installed, or perf_event_paranoid): no fresh recording"
+	sk "perf cannot record here (not installed, or perf_event_paranoid): no fresh recording"
 fi
 files=0
 for in in $inputs; do
@@ -244,7 +240,7 @@ for in in $inputs; do
 	ev=$(sqlite3 -batch "$T/db" "SELECT event FROM stats WHERE event != ''
 		AND CAST(samples AS INTEGER) > 0 LIMIT 1")
 	case $ev in
-	*,*) skip "$name: event '$ev' cannot be named in --event: stacks not compared" ;;
+	*,*) sk "$name: event '$ev' cannot be named in --event: stacks not compared" ;;
 	*)
 		"$PERFCONV" to-pprof --no-srcline --event "$ev" -o "$T/ev.pb.gz" "$in" 2> /dev/null
 		"$PERFCONV" to-csv --table folded --event "$ev" "$in" 2> /dev/null |
@@ -283,11 +279,11 @@ for in in $inputs; do
 	case $in in */simpleperf/*) continue ;; esac
 	"$PERFCONV" info "$in" > "$T/info.txt" 2> /dev/null
 	if grep -q '^ *sample_type_names .*READ' "$T/info.txt"; then
-		skip "$name: samples with group read values: perf report counts every member"
+		sk "$name: samples with group read values: perf report counts every member"
 		continue
 	fi
 	if grep -q '^ *AUXTRACE  *[0-9]' "$T/info.txt"; then
-		skip "$name: AUX trace: perf report adds samples decoded from it"
+		sk "$name: AUX trace: perf report adds samples decoded from it"
 		continue
 	fi
 	kaddr=0
@@ -305,7 +301,7 @@ for in in $inputs; do
 		pprof_flat "$T/k.pb.gz" > "$T/pflat.txt"
 	fi
 	if [ ! -s "$T/perf.txt" ]; then
-		skip "$name: perf report prints nothing for it"
+		sk "$name: perf report prints nothing for it"
 		continue
 	fi
 	a=$(agree "$T/perf.txt" "$T/pflat.txt")
@@ -322,9 +318,9 @@ if [ -s "$T/agree.txt" ]; then
 	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' && ok ||
 		ko "pprof flat counts agree with perf report on $a % < $MIN_AGREE % of the samples"
 fi
-[ $have_go = 1 ] || skip "go tool pprof missing: $files inputs not read with pprof"
-[ $have_protoc = 1 ] || skip "protoc missing: $files profiles not decoded"
-[ $have_perf = 1 ] || skip "perf missing: no comparison with perf report"
+[ $have_go = 1 ] || sk "go tool pprof missing: $files inputs not read with pprof"
+[ $have_protoc = 1 ] || sk "protoc missing: $files profiles not decoded"
+[ $have_perf = 1 ] || sk "perf missing: no comparison with perf report"
 
 # ---- 3. memory budgets: spill file and early location writes read the same
 if [ $have_go = 1 ]; then
@@ -424,5 +420,4 @@ for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.d
 	ls "$T" | grep -q '\.tmp' && ko "$b: temporary file left behind"
 done
 
-echo "to-pprof.sh: $passed passed, $failed failed, $skipped skipped"
-[ $failed = 0 ]
+test_summary
