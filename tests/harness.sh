@@ -8,6 +8,9 @@
 #   ko MESSAGE                  a check failed: "TEST: FAIL: MESSAGE"
 #   sk MESSAGE                  a check that cannot run here, counted as
 #                               skipped: "TEST: SKIP: MESSAGE"
+#   sk_count N MESSAGE          N such checks (a loop's, for want of one
+#                               tool), one line "TEST: SKIP: N checks: MESSAGE";
+#                               nothing when N is 0
 #   skip_test REASON            the whole test cannot run here: exit 0
 #   test_summary [NOTE]         "TEST: P passed, F failed, S skipped[ NOTE]",
 #                               with the test's status (0: nothing failed)
@@ -34,6 +37,12 @@ ko() {
 sk() {
 	skip=$((skip + 1))
 	echo "$TEST: SKIP: $*"
+}
+
+sk_count() {
+	[ "$1" -gt 0 ] || return 0
+	skip=$((skip + $1))
+	echo "$TEST: SKIP: $1 checks: $2"
 }
 
 skip_test() {

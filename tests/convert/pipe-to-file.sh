@@ -6,7 +6,7 @@
 #
 # Usage: O=bin sh tests/convert/pipe-to-file.sh     (make test sets O)
 # Run from the project root.  Fidelity checks need perf; without it they
-# are skipped with a message and the rest still runs.  For every pipe-mode
+# are counted as skipped and the rest still runs.  For every pipe-mode
 # file of corpus/ and ../shared/corpus/quipper:
 #   - perf script on the converted file prints what perf script prints for
 #     the stream given on stdin (default fields, and a fixed field list);
@@ -35,6 +35,8 @@ tmp=$T
 same=0
 total=0
 unreadable=0
+no_perf=0	# comparisons with perf that could not run
+no_check=0	# perfcheck runs that could not run
 
 # expect CODE DESCRIPTION -- COMMAND...: run, check the exit code
 expect() {
@@ -54,8 +56,6 @@ have_perf=0
 . "$(dirname "$0")/../find-perf.sh"
 if [ -n "$PERF" ]; then
 	have_perf=1
-else
-	echo "pipe-to-file: perf not found: fidelity checks skipped"
 fi
 have_check=0
 [ -x "$PERFCHECK" ] && have_check=1
@@ -114,7 +114,8 @@ if [ $have_perf = 1 ] && perf_can_record "$tmp"; then
 		ko "file-to-pipe -o: PD703 not named after the output, or output differs from stdout's"
 	fi
 else
-	echo "pipe-to-file: SKIP the writer's diagnostics on stdout: perf cannot record here"
+	sk "the writer's diagnostics on stdout: no perf recording here: $PERF_MISSING"
+	sk "the writer's diagnostics on -o: no perf recording here: $PERF_MISSING"
 fi
 
 # ---- a stream cut inside a record (a killed perf record -o -) ----
@@ -136,6 +137,8 @@ if [ $have_perf = 1 ]; then
 	"$PERF" script -i - < "$tmp/cut.pipe.data" > "$tmp/cut.a" 2> /dev/null
 	"$PERF" script -i "$tmp/cut.data" > "$tmp/cut.b" 2> /dev/null
 	if cmp -s "$tmp/cut.a" "$tmp/cut.b"; then ok; else ko "truncated stream: perf script differs"; fi
+else
+	no_perf=$((no_perf + 1))
 fi
 
 corrupted=$SHARED/perf.data.piped.corrupted.zero_size_sample-3.2
@@ -192,8 +195,11 @@ for f in corpus/*.pipe.data "$SHARED"/perf.data.piped.*; do
 		elif "$PERFCHECK" -q "$f" > /dev/null 2>&1; then
 			ko "$f: perfcheck finds errors in the output: $(head -n 1 "$tmp/check")"
 		fi
+	else
+		no_check=$((no_check + 1))
 	fi
-	[ $have_perf = 1 ] || continue
+	# perf script, and perf report --header-only
+	[ $have_perf = 1 ] || { no_perf=$((no_perf + 2)); continue; }
 	good=1
 	"$PERF" script -i - < "$f" > "$tmp/a" 2> /dev/null
 	ref=$?
@@ -237,7 +243,7 @@ for f in corpus/*.data; do
 		continue
 	fi
 	ok
-	[ $have_perf = 1 ] || continue
+	[ $have_perf = 1 ] || { no_perf=$((no_perf + 1)); continue; }
 	"$PERF" script -i "$f" > "$tmp/a" 2> /dev/null
 	"$PERF" script -i "$tmp/$b.rt" > "$tmp/b" 2> /dev/null
 	if cmp -s "$tmp/a" "$tmp/b"; then ok; else ko "$f: round trip changes perf script output"; fi
@@ -248,4 +254,6 @@ if [ $have_perf = 1 ]; then
 	echo "pipe-to-file: perf script identical for $same of $total pipe-mode corpus files" \
 	     "($unreadable not readable by perf as streams)"
 fi
+sk_count $no_perf "$PERF_MISSING"
+sk_count $no_check "$PERFCHECK not built: outputs not checked by perfcheck"
 test_summary
