@@ -15,22 +15,17 @@
 #     numbered 1000 and up, are the only unknown fields).
 #  3. output handling: no output file on failure, --strict, stdin.
 #
-# Run from the project root with O=<build dir> (make test does).  Parts
-# that need ../shared/corpus or protoc are skipped with a message.
+# Run from the project root with O=<build dir> (make test does).  Checks
+# that need ../shared/corpus or protoc are counted as skipped when absent.
 set -u
 
 O=${O:-bin}
 PERFCONV=${PERFCONV:-$O/perfconv}
 SCHEMA=schema/perf_data.proto
 EXT=../shared/corpus
-T=$(mktemp -d "${TMPDIR:-/tmp}/to-proto-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
-
-err() {
-	echo "to-proto.sh: FAIL: $*" >&2
-	fail=1
-}
+TEST=to-proto.sh
+. "$(dirname "$0")/../../harness.sh"
+test_tmpdir to-proto-test
 
 decode() {
 	protoc --decode=quipper.PerfDataProto --proto_path=schema "$SCHEMA" < "$1"
@@ -43,32 +38,33 @@ decode_quipper() {
 }
 
 have_protoc=1
-command -v protoc > /dev/null 2>&1 || {
-	echo "to-proto.sh: protoc not installed (Debian protobuf-compiler): decoding checks skipped"
-	have_protoc=0
-}
+command -v protoc > /dev/null 2>&1 || have_protoc=0
+NO_PROTOC="protoc not installed (Debian protobuf-compiler)"
 
 # ---- 1. quipper fidelity
 if [ ! -f "$QSCHEMA_DIR/perf_data.proto" ]; then
-	echo "to-proto.sh: SKIP: $QSCHEMA_DIR absent: quipper fidelity skipped"
-elif [ $have_protoc = 1 ]; then
+	sk "$QSCHEMA_DIR absent: quipper fidelity not compared"
+elif [ $have_protoc = 0 ]; then
+	sk_count "$(ls "$EXT"/quipper/*.pb_text | wc -l)" "$NO_PROTOC: quipper fidelity not compared"
+else
 	same=0 total=0
 	for want in "$EXT"/quipper/*.pb_text; do
 		in=${want%.pb_text}
 		total=$((total + 1))
 		if ! "$PERFCONV" to-proto --quipper-compat -o "$T/q.pb" "$in" 2> "$T/q.err"; then
-			err "$(basename "$in"): to-proto --quipper-compat failed: $(head -1 "$T/q.err")"
+			ko "$(basename "$in"): to-proto --quipper-compat failed: $(head -1 "$T/q.err")"
 			continue
 		fi
 		decode_quipper "$T/q.pb" > "$T/q.txt" 2> "$T/q.err" || {
-			err "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/q.err")"
+			ko "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/q.err")"
 			continue
 		}
 		if cmp -s "$T/q.txt" "$want"; then
 			same=$((same + 1))
+			ok
 		else
-			err "$(basename "$in"): differs from quipper's output:"
-			diff "$T/q.txt" "$want" | head -20 >&2
+			ko "$(basename "$in"): differs from quipper's output:"
+			diff "$T/q.txt" "$want" | head -20
 		fi
 	done
 	echo "to-proto.sh: quipper fidelity: $same / $total identical"
@@ -81,25 +77,36 @@ if [ -d "$EXT" ]; then
 		grep -v -e '\.pb_text$' -e '\.buildids$')"
 fi
 n=0
+no_protoc=0	# decodings that could not run
+no_qschema=0	# checks against quipper's schema that could not run
 for in in $inputs; do
 	rm -f "$T/d.pb"
 	if ! "$PERFCONV" dump "$in" > "$T/dump.txt" 2> /dev/null && [ ! -s "$T/dump.txt" ]; then
 		# rejected input: to-proto must fail the same way and write nothing
-		"$PERFCONV" to-proto -o "$T/d.pb" "$in" 2> /dev/null && err "$(basename "$in"): accepted"
-		[ -e "$T/d.pb" ] && err "$(basename "$in"): output left behind"
+		if "$PERFCONV" to-proto -o "$T/d.pb" "$in" 2> /dev/null; then
+			ko "$(basename "$in"): accepted"
+		else
+			ok
+		fi
+		if [ -e "$T/d.pb" ]; then ko "$(basename "$in"): output left behind"; else ok; fi
 		continue
 	fi
 	"$PERFCONV" to-proto -o "$T/d.pb" "$in" 2> /dev/null
-	[ -s "$T/d.pb" ] || { err "$(basename "$in"): no output"; continue; }
+	[ -s "$T/d.pb" ] || { ko "$(basename "$in"): no output"; continue; }
+	ok
 	n=$((n + 1))
-	[ $have_protoc = 1 ] || continue
+	# the decoding, quipper's names, the record types
+	[ $have_protoc = 1 ] || { no_protoc=$((no_protoc + 3)); continue; }
 	decode "$T/d.pb" > "$T/d.txt" 2> "$T/d.err" || {
-		err "$(basename "$in"): protoc cannot decode: $(head -1 "$T/d.err")"
+		ko "$(basename "$in"): protoc cannot decode: $(head -1 "$T/d.err")"
 		continue
 	}
-	if [ -f "$QSCHEMA_DIR/perf_data.proto" ]; then
+	ok
+	if [ ! -f "$QSCHEMA_DIR/perf_data.proto" ]; then
+		no_qschema=$((no_qschema + 1))
+	else
 		decode_quipper "$T/d.pb" > "$T/dq.txt" 2> "$T/d.err" || {
-			err "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/d.err")"
+			ko "$(basename "$in"): protoc cannot decode with quipper's schema: $(head -1 "$T/d.err")"
 			continue
 		}
 		# fields quipper does not know, outside the extensions' own
@@ -109,36 +116,47 @@ for in in $inputs; do
 				next }
 			/^ *[}]$/ { if (skip == depth) skip = 0; depth--; next }
 			!skip && $1 ~ /^[0-9]+:$/ { if ($1 + 0 < 1000) print }' "$T/dq.txt" | head -3)
-		[ -z "$low" ] || err "$(basename "$in"): fields unknown to quipper's schema: $low"
+		if [ -z "$low" ]; then ok; else ko "$(basename "$in"): fields unknown to quipper's schema: $low"; fi
 	fi
 	# record types in order: dump's third column vs the decoded headers
 	awk '/^0x/ && $3 != "COMPRESSED" && $3 != "COMPRESSED2" { print $3 }' "$T/dump.txt" > "$T/t1"
 	awk '/^events \{/ { ev = 1; next } ev && /^    type:/ { print $2; ev = 0 }' "$T/d.txt" > "$T/t2"
 	if [ "$(wc -l < "$T/t1")" != "$(wc -l < "$T/t2")" ]; then
-		err "$(basename "$in"): $(wc -l < "$T/t2") events, dump shows $(wc -l < "$T/t1") records"
+		ko "$(basename "$in"): $(wc -l < "$T/t2") events, dump shows $(wc -l < "$T/t1") records"
+	else
+		ok
 	fi
 done
 echo "to-proto.sh: default mode: $n files converted"
+sk_count $no_protoc "$NO_PROTOC: outputs not decoded"
+sk_count $no_qschema "$QSCHEMA_DIR absent: outputs not decoded with quipper's schema"
 
 # ---- 3. output handling
 in=corpus/basic.data
 if [ -f "$in" ]; then
-	"$PERFCONV" to-proto "$in" > "$T/stdout.pb" || err "stdout output failed"
-	"$PERFCONV" to-proto -o "$T/file.pb" "$in" || err "-o output failed"
-	cmp -s "$T/stdout.pb" "$T/file.pb" || err "stdout and -o outputs differ"
-	"$PERFCONV" to-proto -o "$T/stdin.pb" - < "$in" || err "stdin input failed"
-	[ -s "$T/stdin.pb" ] || err "stdin input gave no output"
-	ls "$T" | grep -q '\.tmp\.' && err "temporary file left behind"
+	if "$PERFCONV" to-proto "$in" > "$T/stdout.pb"; then ok; else ko "stdout output failed"; fi
+	if "$PERFCONV" to-proto -o "$T/file.pb" "$in"; then ok; else ko "-o output failed"; fi
+	if cmp -s "$T/stdout.pb" "$T/file.pb"; then ok; else ko "stdout and -o outputs differ"; fi
+	if "$PERFCONV" to-proto -o "$T/stdin.pb" - < "$in"; then ok; else ko "stdin input failed"; fi
+	if [ -s "$T/stdin.pb" ]; then ok; else ko "stdin input gave no output"; fi
+	if ls "$T" | grep -q '\.tmp\.'; then ko "temporary file left behind"; else ok; fi
 fi
-"$PERFCONV" to-proto -o "$T/none.pb" /nonexistent/perf.data 2> /dev/null && err "missing input accepted"
-[ -e "$T/none.pb" ] && err "output written for a missing input"
+if "$PERFCONV" to-proto -o "$T/none.pb" /nonexistent/perf.data 2> /dev/null; then
+	ko "missing input accepted"
+else
+	ok
+fi
+if [ -e "$T/none.pb" ]; then ko "output written for a missing input"; else ok; fi
 bad=$(ls corpus/bad/* 2>/dev/null | head -20)
 for in in $bad; do
 	if ! "$PERFCONV" to-proto --strict -o "$T/strict.pb" "$in" 2> /dev/null; then
-		[ -e "$T/strict.pb" ] && err "$(basename "$in"): --strict failed but left output"
+		if [ -e "$T/strict.pb" ]; then
+			ko "$(basename "$in"): --strict failed but left output"
+		else
+			ok
+		fi
 	fi
 	rm -f "$T/strict.pb"
 done
 
-[ $fail = 0 ] && echo "to-proto.sh: all passed"
-exit $fail
+test_summary
