@@ -12,7 +12,8 @@
 #    --no-trace-fields here.
 # Prints the agreement rate and fails below 99.5 % of samples identical or
 # below 100 % for timestamp, pid, tid, cpu, comm and ip.
-# Skips (exit 0) with a message when perf is not installed.
+# Skips (exit 0) with a message when perf is not installed; a file perf
+# cannot convert is counted as skipped.
 #
 # Env: O = build directory (default bin), PERF = perf binary to try first
 # (tests/find-perf.sh).
@@ -24,15 +25,14 @@ case $O in /*) ;; *) O=$ROOT/$O ;; esac
 PERFCONV=${PERFCONV:-$O/perfconv}
 TIMEOUT=${TIMEOUT:-120}
 
+TEST=to-json.sh
+. "$ROOT/tests/harness.sh"
 . "$ROOT/tests/find-perf.sh"
-if [ -z "$PERF" ]; then
-	echo "to-json.sh: SKIP: $PERF_MISSING (the comparison needs perf data convert)"
-	exit 0
-fi
+[ -n "$PERF" ] || skip_test "$PERF_MISSING (the comparison needs perf data convert)"
 [ -x "$PERFCONV" ] || { echo "to-json.sh: $PERFCONV not built"; exit 1; }
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/to-json-test.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+test_tmpdir to-json-test
+TMP=$T
 
 # one line per sample: its lines without indentation and trailing comma,
 # separated by \037; perf's and perfconv's escapes of high bytes undone.
@@ -65,7 +65,7 @@ running_kernel() {
 	perf_same_kernel "$1" || [ $? -eq 2 ]
 }
 
-files=0 skipped=0 failed=0 kernel_by_addr=0
+files=0 kernel_by_addr=0
 : > "$TMP/stats"
 for f in "$ROOT"/corpus/*.data "$ROOT"/corpus/*.dir; do
 	[ -e "$f" ] || continue
@@ -88,31 +88,30 @@ for f in "$ROOT"/corpus/*.data "$ROOT"/corpus/*.dir; do
 	esac
 	rc=$?
 	if [ ! -s "$ref" ]; then
-		skipped=$((skipped + 1))
-		echo "  skip $name: perf data convert cannot convert it"
+		sk "$name: perf data convert cannot convert it"
 		continue
 	fi
 	# perf's pipe conversion stops after the features: nothing to compare
 	if ! grep -q '^		{$' "$ref" && grep -q '^		{$' "$mine" && case $name in *.pipe.data) true ;; *) false ;; esac; then
-		skipped=$((skipped + 1))
-		echo "  skip $name: perf wrote no sample for the pipe input (perf bug)"
+		sk "$name: perf wrote no sample for the pipe input (perf bug)"
 		continue
 	fi
 	files=$((files + 1))
 	if [ $rc -ne 0 ]; then
-		echo "  FAIL $name: perfconv exit $rc"
-		failed=$((failed + 1))
+		ko "$name: perfconv exit $rc"
 		continue
 	fi
+	ok
 	# header part: the pipe header values differ by design (perf prints none)
 	case $name in
 	*.pipe.data) ;;
 	*)
 		if ! cmp -s "$(head_part "$ref" > "$TMP/h1"; echo "$TMP/h1")" \
 			    "$(head_part "$mine" > "$TMP/h2"; echo "$TMP/h2")"; then
-			echo "  FAIL $name: headers differ"
+			ko "$name: headers differ"
 			diff "$TMP/h1" "$TMP/h2" | head -10
-			failed=$((failed + 1))
+		else
+			ok
 		fi
 		;;
 	esac
@@ -159,7 +158,8 @@ done
 
 [ $kernel_by_addr -eq 0 ] ||
 	echo "  $kernel_by_addr files recorded on another kernel: their kernel frames compared by address"
-awk -v files="$files" -v skipped="$skipped" -v failed="$failed" '
+# the agreement over all files: one check
+if awk -v files="$files" -v skipped="$skip" '
 	{ t += $2; s += $3; ft += $4; fs += $5
 	  for (k = 0; k < 6; k++) { kt[k] += $(6 + 2 * k); ks[k] += $(7 + 2 * k) } }
 	END {
@@ -168,12 +168,16 @@ awk -v files="$files" -v skipped="$skipped" -v failed="$failed" '
 		printf "to-json vs perf data convert --to-json: %d files compared, %d skipped\n", files, skipped
 		printf "  samples identical: %d of %d (%.3f %%)\n", s, t, pct
 		printf "  fields identical:  %d of %d (%.3f %%)\n", fs, ft, ft ? 100 * fs / ft : 100
-		ok = (pct >= 99.5) && !failed
+		ok = pct >= 99.5
 		for (k = 0; k < 6; k++) {
 			kp = kt[k] ? 100 * ks[k] / kt[k] : 100
 			printf "  %-9s identical in %.3f %% of samples\n", keys[k + 1], kp
 			if (ks[k] != kt[k]) ok = 0
 		}
-		if (!ok) { print "to-json.sh: FAIL (target: >= 99.5 % samples, 100 % for the key fields)"; exit 1 }
-		print "to-json.sh: PASS"
-	}' "$TMP/stats"
+		exit !ok
+	}' "$TMP/stats"; then
+	ok
+else
+	ko "target: >= 99.5 % samples, 100 % for the key fields"
+fi
+test_summary
