@@ -19,7 +19,7 @@
 #  3. fidelity against perf on recordings made here: functions against
 #     `perf report --stdio --sort dso,sym` (samples per symbol), folded
 #     against a stackcollapse-perf folding of `perf script`, each >= 99 %
-#     of the samples.  Skipped with a message without perf or without the
+#     of the samples.  Counted as skipped without perf or without the
 #     right to record.
 #
 # Run from the project root with O=<build dir> (make test does).
@@ -30,15 +30,10 @@ PERFCONV=${PERFCONV:-$O/perfconv}
 # a perf that runs on this kernel, or PERF="" (tests/find-perf.sh)
 . "$(dirname "$0")/../../find-perf.sh"
 . "$(dirname "$0")/../../fold-stacks.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/to-csv-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
+TEST=to-csv.sh
+. "$(dirname "$0")/../../harness.sh"
+test_tmpdir to-csv-test
 MIN_AGREE=99
-
-err() {
-	echo "to-csv.sh: FAIL: $*" >&2
-	fail=1
-}
 
 if ! command -v sqlite3 > /dev/null 2>&1; then
 	echo "to-csv.sh: sqlite3 missing (Debian package sqlite3, see scripts/install-deps.sh)" >&2
@@ -55,9 +50,10 @@ load() {
 	done > "$T/load.sql"
 	sqlite3 "$2" < "$T/load.sql" > "$T/load.err" 2>&1
 	if [ -s "$T/load.err" ]; then
-		err "$3: sqlite3 .import: $(head -3 "$T/load.err")"
+		ko "$3: sqlite3 .import: $(head -3 "$T/load.err")"
 		return 1
 	fi
+	ok
 }
 
 q() {
@@ -67,7 +63,7 @@ q() {
 # expect NAME SQL WANT: the query result must be WANT
 expect() {
 	got=$(q "$DB" "$2")
-	[ "$got" = "$3" ] || err "$NAME: $1: got '$got', want '$3'"
+	[ "$got" = "$3" ] && ok || ko "$NAME: $1: got '$got', want '$3'"
 }
 
 # perf_side DATA: perf script's MMAP, MMAP2, COMM, FORK and EXIT records,
@@ -114,6 +110,7 @@ our_side() {
 DB=$T/t.db
 checked=0
 side_checked=0
+side_no_perf=0	# summaries not compared with perf script: no perf
 for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 	  corpus/callchain-fp.pipe.data corpus/compressed.data corpus/multi-event.data \
 	  corpus/multi-event.pipe.data corpus/lost.data corpus/sched.data corpus/namespaces.data \
@@ -124,10 +121,11 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 	D=$T/out
 	rm -rf "$D"
 	if ! "$PERFCONV" to-csv -o "$D" "$in" 2> "$T/err"; then
-		err "$NAME: to-csv failed: $(head -2 "$T/err")"
+		ko "$NAME: to-csv failed: $(head -2 "$T/err")"
 		continue
 	fi
-	ls -A "$D" | grep -q '\.tmp\.' && err "$NAME: temporary file left in the output directory"
+	ok
+	ls -A "$D" | grep -q '\.tmp\.' && ko "$NAME: temporary file left in the output directory" || ok
 	load "$D" "$DB" "$NAME" || continue
 	checked=$((checked + 1))
 
@@ -136,10 +134,12 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 		awk '/^records:/ { on = 1; next } /^summary:/ { on = 0 } on { print $1 "|" $2 }' |
 		sort > "$T/info.txt"
 	q "$DB" "SELECT type, count FROM stats WHERE event = ''" | sort > "$T/stats.txt"
-	cmp -s "$T/info.txt" "$T/stats.txt" || {
-		err "$NAME: stats differs from perfconv info:"
-		diff "$T/info.txt" "$T/stats.txt" | head -10 >&2
-	}
+	if cmp -s "$T/info.txt" "$T/stats.txt"; then
+		ok
+	else
+		ko "$NAME: stats differs from perfconv info:"
+		diff "$T/info.txt" "$T/stats.txt" | head -10
+	fi
 	# samples as perf counts them: a leader-sampling record is one per
 	# group member (pd_members.h), so the SAMPLE row's samples, not count
 	nsamples=$(q "$DB" "SELECT coalesce((SELECT samples FROM stats WHERE type = 'SAMPLE' AND event = ''), 0)")
@@ -176,7 +176,7 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 		fev=$(q "$DB" "SELECT event FROM samples ORDER BY rowid LIMIT 1")
 		want=$(q "$DB" "SELECT count(*) FROM samples WHERE event = '$fev'")
 		got=$(awk '{ n += $NF } END { print n + 0 }' "$D/folded.csv")
-		[ "$got" = "$want" ] || err "$NAME: folded counts $got samples, want $want"
+		[ "$got" = "$want" ] && ok || ko "$NAME: folded counts $got samples, want $want"
 	fi
 	# the summary is dump's text of the record after its type, in the same
 	# order, but a sample's callchain list (callchain_nr stays)
@@ -185,60 +185,74 @@ for in in corpus/basic.data corpus/basic.pipe.data corpus/callchain-fp.data \
 		    -e 's/^0x[0-9a-f]* \[[0-9]*\] [^ ]*//' -e 's/^ \[from [^]]*\]//' \
 		    -e 's/ (not decoded)$//' -e 's/^ //' > "$T/dump.txt"
 	q "$DB" "SELECT summary FROM records ORDER BY rowid" > "$T/summary.txt"
-	cmp -s "$T/dump.txt" "$T/summary.txt" || {
-		err "$NAME: records.summary differs from perfconv dump:"
-		diff "$T/dump.txt" "$T/summary.txt" | head -6 >&2
-	}
+	if cmp -s "$T/dump.txt" "$T/summary.txt"; then
+		ok
+	else
+		ko "$NAME: records.summary differs from perfconv dump:"
+		diff "$T/dump.txt" "$T/summary.txt" | head -6
+	fi
 	# and its values are perf's
 	if [ -n "$PERF" ]; then
 		perf_side "$in" > "$T/perf.side"
 		our_side > "$T/our.side"
 		if [ ! -s "$T/perf.side" ] && [ -s "$T/our.side" ]; then
-			echo "to-csv.sh: SKIP: $NAME: perf script shows no MMAP/COMM/FORK/EXIT record"
+			sk "$NAME: perf script shows no MMAP/COMM/FORK/EXIT record"
 		elif cmp -s "$T/perf.side" "$T/our.side"; then
 			side_checked=$((side_checked + 1))
+			ok
 		else
-			err "$NAME: MMAP/COMM/FORK/EXIT summaries differ from perf script:"
-			diff "$T/perf.side" "$T/our.side" | head -6 >&2
+			ko "$NAME: MMAP/COMM/FORK/EXIT summaries differ from perf script:"
+			diff "$T/perf.side" "$T/our.side" | head -6
 		fi
+	else
+		side_no_perf=$((side_no_perf + 1))
 	fi
 done
 echo "to-csv.sh: SQL checks on $checked corpus files"
 if [ -n "$PERF" ]; then
 	echo "to-csv.sh: MMAP/COMM/FORK/EXIT summaries = perf script on $side_checked corpus files"
 else
-	echo "to-csv.sh: SKIP: perf missing: summaries not compared with perf script"
+	sk_count $side_no_perf "$PERF_MISSING: summaries not compared with perf script"
 fi
 
 # ---- 2. command line
 in=corpus/callchain-fp.data
 "$PERFCONV" to-csv -o "$T/cl" "$in" 2> /dev/null
 if "$PERFCONV" to-csv --table stats "$in" > "$T/stats.csv" 2> "$T/err"; then
-	cmp -s "$T/stats.csv" "$T/cl/stats.csv" || err "--table stats on stdout differs from -o DIR"
+	cmp -s "$T/stats.csv" "$T/cl/stats.csv" && ok || ko "--table stats on stdout differs from -o DIR"
 else
-	err "--table stats on stdout failed: $(head -1 "$T/err")"
+	ko "--table stats on stdout failed: $(head -1 "$T/err")"
 fi
-"$PERFCONV" to-csv --table samples - < corpus/callchain-fp.pipe.data > "$T/s.csv" 2> /dev/null ||
-	err "to-csv - < pipe file failed"
-[ "$(head -1 "$T/s.csv" | tr -d '\r')" = "index,time,pid,tid,comm,cpu,event,period,ip,sym,dso,callchain" ] ||
-	err "samples header: $(head -1 "$T/s.csv")"
-head -c 200 "$T/s.csv" | od -c | grep -q '\\r  \\n' || err "rows do not end with CRLF"
+if "$PERFCONV" to-csv --table samples - < corpus/callchain-fp.pipe.data > "$T/s.csv" 2> /dev/null; then
+	ok
+else
+	ko "to-csv - < pipe file failed"
+fi
+if [ "$(head -1 "$T/s.csv" | tr -d '\r')" = "index,time,pid,tid,comm,cpu,event,period,ip,sym,dso,callchain" ]; then
+	ok
+else
+	ko "samples header: $(head -1 "$T/s.csv")"
+fi
+head -c 200 "$T/s.csv" | od -c | grep -q '\\r  \\n' && ok || ko "rows do not end with CRLF"
 # a summary with '"', ',' and a byte that is not UTF-8 (basic.data's first
 # COMM renamed): quoted, the quote doubled, the byte as U+FFFD, exactly
 cp corpus/basic.data "$T/quote.data"
 printf 'pe"f,\351ec' | dd of="$T/quote.data" bs=1 seek=$((0x1f0)) conv=notrunc 2> /dev/null
 want=$(printf '4,,0x1e0,48,0,COMM,cpu-clock:ppp,8526,8526,,"pid=8526 tid=8526 comm=pe""f,\357\277\275ecc sid.pid=0 sid.tid=0 sid.time=0"')
 got=$("$PERFCONV" to-csv --table records "$T/quote.data" 2> /dev/null | sed -n 6p | tr -d '\r')
-[ "$got" = "$want" ] || err "quoted summary: got '$got', want '$want'"
+[ "$got" = "$want" ] && ok || ko "quoted summary: got '$got', want '$want'"
 for args in "" "--table nosuch" "--table stats --table samples" "-o $T/x" "--bogus"; do
 	# shellcheck disable=SC2086
 	"$PERFCONV" to-csv $args ${args:+$in} > /dev/null 2>&1
 	rc=$?
-	[ "$args" = "-o $T/x" ] && { [ $rc = 0 ] || err "to-csv -o DIR: exit $rc"; continue; }
-	[ $rc = 2 ] || err "to-csv $args: exit $rc, want 2"
+	if [ "$args" = "-o $T/x" ]; then
+		[ $rc = 0 ] && ok || ko "to-csv -o DIR: exit $rc"
+		continue
+	fi
+	[ $rc = 2 ] && ok || ko "to-csv $args: exit $rc, want 2"
 done
 "$PERFCONV" to-csv -o "$T/nofile" "$T/does-not-exist" > /dev/null 2>&1
-[ $? = 3 ] || err "missing input: want exit 3"
+[ $? = 3 ] && ok || ko "missing input: want exit 3"
 
 # bad input: converted as far as possible, warnings with offsets, exit 1
 for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.data; do
@@ -246,13 +260,13 @@ for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.d
 	rm -rf "$T/bad"
 	"$PERFCONV" to-csv -o "$T/bad" "$bad" > /dev/null 2> "$T/err"
 	rc=$?
-	[ $rc = 1 ] || err "$(basename "$bad"): exit $rc, want 1"
-	grep -q ':0x[0-9a-f]*: error PD' "$T/err" || err "$(basename "$bad"): no diagnostic with offset"
-	[ -s "$T/bad/samples.csv" ] || err "$(basename "$bad"): no samples converted"
+	[ $rc = 1 ] && ok || ko "$(basename "$bad"): exit $rc, want 1"
+	grep -q ':0x[0-9a-f]*: error PD' "$T/err" && ok || ko "$(basename "$bad"): no diagnostic with offset"
+	[ -s "$T/bad/samples.csv" ] && ok || ko "$(basename "$bad"): no samples converted"
 	rm -rf "$T/bad"
 	"$PERFCONV" to-csv --strict -o "$T/bad" "$bad" > /dev/null 2>&1
-	[ $? = 1 ] || err "$(basename "$bad") --strict: want exit 1"
-	[ -z "$(ls -A "$T/bad" 2> /dev/null)" ] || err "$(basename "$bad") --strict: output left behind"
+	[ $? = 1 ] && ok || ko "$(basename "$bad") --strict: want exit 1"
+	[ -z "$(ls -A "$T/bad" 2> /dev/null)" ] && ok || ko "$(basename "$bad") --strict: output left behind"
 done
 
 # an input that cannot be read to its end (a read error: exit 3) leaves no
@@ -261,11 +275,15 @@ done
 # error: the first half of a stream in a pipe whose writer stays open,
 # read without blocking (EAGAIN once the half is read).
 if ! command -v python3 > /dev/null 2>&1; then
-	echo "to-csv.sh: SKIP: read error: python3 missing"
+	# the reference's conversion, three checks of the half, two of the whole
+	sk_count 6 "read error and whole stream from a pipe: python3 missing"
 elif [ -f corpus/basic.pipe.data ]; then
 	rm -rf "$T/ref"
-	"$PERFCONV" to-csv -o "$T/ref" corpus/basic.pipe.data > /dev/null 2>&1 ||
-		err "basic.pipe.data: exit $?"
+	if "$PERFCONV" to-csv -o "$T/ref" corpus/basic.pipe.data > /dev/null 2>&1; then
+		ok
+	else
+		ko "basic.pipe.data: exit $?"
+	fi
 	for part in half whole; do
 		rm -rf "$T/rd"
 		python3 - "$PERFCONV" corpus/basic.pipe.data "$T/rd" $part > /dev/null 2> "$T/err" <<'EOF'
@@ -281,13 +299,16 @@ sys.exit(subprocess.run([perfconv, 'to-csv', '-o', out, '-'], stdin=r).returncod
 EOF
 		rc=$?
 		if [ $part = half ]; then
-			[ $rc = 3 ] || err "read error: exit $rc, want 3"
-			grep -q "^perfconv: cannot read '<stdin>' at offset 0x" "$T/err" ||
-				err "read error: no message: $(head -1 "$T/err")"
-			[ -e "$T/rd" ] && err "read error: output left: $(ls -A "$T/rd" | tr '\n' ' ')"
+			[ $rc = 3 ] && ok || ko "read error: exit $rc, want 3"
+			if grep -q "^perfconv: cannot read '<stdin>' at offset 0x" "$T/err"; then
+				ok
+			else
+				ko "read error: no message: $(head -1 "$T/err")"
+			fi
+			[ -e "$T/rd" ] && ko "read error: output left: $(ls -A "$T/rd" | tr '\n' ' ')" || ok
 		else
-			[ $rc = 0 ] || err "whole stream from a pipe: exit $rc, want 0"
-			diff -r "$T/ref" "$T/rd" > /dev/null || err "whole stream from a pipe: other tables"
+			[ $rc = 0 ] && ok || ko "whole stream from a pipe: exit $rc, want 0"
+			diff -r "$T/ref" "$T/rd" > /dev/null && ok || ko "whole stream from a pipe: other tables"
 		fi
 	done
 fi
@@ -327,9 +348,10 @@ compare_perf() {	# NAME DATA [SELECTION...]: the same selection given to perf an
 	shift 2
 	rm -rf "$T/p"
 	if ! "$PERFCONV" to-csv -o "$T/p" --table functions,folded,samples "$@" "$data" 2> "$T/err"; then
-		err "$name: to-csv failed: $(head -1 "$T/err")"
+		ko "$name: to-csv failed: $(head -1 "$T/err")"
 		return
 	fi
+	ok
 	load "$T/p" "$T/p.db" "$name" || return
 	n=$(q "$T/p.db" "SELECT count(*) FROM samples")
 	# ours: (basename of dso, sym) -> self samples, as perf report names DSOs
@@ -339,35 +361,43 @@ compare_perf() {	# NAME DATA [SELECTION...]: the same selection given to perf an
 	report_syms "$data" "$@" | awk -F'\t' '{ k = $1 "\t" $2; c[k] += $3 } END { for (k in c) print k " " c[k] }' \
 		> "$T/perf.txt"
 	if [ ! -s "$T/perf.txt" ]; then
-		echo "to-csv.sh: $name: perf report printed nothing: functions comparison skipped"
+		sk "$name: perf report printed nothing: functions not compared"
 	else
 		a=$(agree "$T/perf.txt" "$T/ours.txt")
 		echo "to-csv.sh: $name: functions vs perf report: $a % of $n samples agree"
-		awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
-			{ err "$name: functions agree with perf report on $a % < $MIN_AGREE %"
-			  sort "$T/perf.txt" > "$T/a"; sort "$T/ours.txt" > "$T/b"
-			  diff "$T/a" "$T/b" | head -10 >&2; }
+		if awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }'; then
+			ok
+		else
+			ko "$name: functions agree with perf report on $a % < $MIN_AGREE %"
+			sort "$T/perf.txt" > "$T/a"; sort "$T/ours.txt" > "$T/b"
+			diff "$T/a" "$T/b" | head -10
+		fi
 	fi
 	"$PERF" script -i "$data" "$@" -F comm,tid,ip,sym,dso 2> /dev/null | fold_script > "$T/script.folded"
 	a=$(agree "$T/script.folded" "$T/p/folded.csv")
 	echo "to-csv.sh: $name: folded vs perf script folding: $a % agree"
-	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' ||
-		{ err "$name: folded agrees with perf script on $a % < $MIN_AGREE %"
-		  sort "$T/script.folded" > "$T/a"; sort "$T/p/folded.csv" > "$T/b"
-		  diff "$T/a" "$T/b" | head -10 >&2; }
+	if awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }'; then
+		ok
+	else
+		ko "$name: folded agrees with perf script on $a % < $MIN_AGREE %"
+		sort "$T/script.folded" > "$T/a"; sort "$T/p/folded.csv" > "$T/b"
+		diff "$T/a" "$T/b" | head -10
+	fi
 }
 
-if ! command -v "$PERF" > /dev/null 2>&1; then
-	echo "to-csv.sh: perf not installed: comparisons with perf report / perf script skipped"
+# the two recordings: each converted, loaded, and its functions and folded
+# compared (four checks)
+if [ -z "$PERF" ]; then
+	sk_count 8 "$PERF_MISSING: recordings not compared with perf report / perf script"
 elif ! "$PERF" record -q -o "$T/probe.data" -- true > /dev/null 2>&1; then
-	echo "to-csv.sh: perf cannot record here (perf_event_paranoid?): comparisons skipped"
+	sk_count 8 "perf cannot record here (perf_event_paranoid?): recordings not compared"
 elif ! cc -O1 -g -fno-omit-frame-pointer -o "$T/spin" tests/workloads/spin.c 2> /dev/null; then
-	echo "to-csv.sh: cannot build tests/workloads/spin.c: comparisons skipped"
+	sk_count 8 "cannot build tests/workloads/spin.c: recordings not compared"
 else
 	if "$PERF" record -q -F 2999 -g -o "$T/user.data" -- "$T/spin" 400 > /dev/null 2>&1; then
 		compare_perf "user callchains" "$T/user.data"
 	else
-		err "perf record -g failed"
+		ko "perf record -g failed"
 	fi
 	if "$PERF" record -q -a -g -F 999 -o "$T/sys.data" -- \
 		"$PERF" bench sched messaging -g 2 -l 200 > /dev/null 2>&1; then
@@ -382,12 +412,11 @@ else
 		if [ -n "$pids" ]; then
 			compare_perf "system-wide" "$T/sys.data" --pid "$pids"
 		else
-			echo "to-csv.sh: SKIP: system-wide: perf script shows no sched-messaging sample"
+			sk_count 4 "system-wide: perf script shows no sched-messaging sample"
 		fi
 	else
-		echo "to-csv.sh: perf record -a not allowed here: system-wide comparison skipped"
+		sk_count 4 "perf record -a not allowed here: system-wide recording not compared"
 	fi
 fi
 
-[ $fail = 0 ] && echo "to-csv.sh: all checks passed"
-exit $fail
+test_summary
