@@ -22,20 +22,15 @@ case $O in /*) ;; *) O=$top/$O ;; esac
 PERFCONV=$O/perfconv
 PERFCHECK=$O/perfcheck
 PERFSYM=$O/perfsym
-T=$(mktemp -d "${TMPDIR:-/tmp}/damaged-inputs.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
+TEST=damaged-inputs.sh
+. "$top/tests/harness.sh"
+test_tmpdir damaged-inputs
 runs=0
 
 # Sanitizer findings must not pass as exit 1 ("malformed input").
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99
 UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=99:halt_on_error=1
 export ASAN_OPTIONS UBSAN_OPTIONS
-
-err() {
-	echo "damaged-inputs.sh: FAIL: $*" >&2
-	fail=1
-}
 
 for b in "$PERFCONV" "$PERFCHECK" "$PERFSYM"; do
 	[ -x "$b" ] || { echo "damaged-inputs.sh: $b missing (run make O=$O)" >&2; exit 1; }
@@ -92,25 +87,32 @@ run_all() {
 		# shellcheck disable=SC2086
 		run "$name" "$input" $args
 		case $rc in
-		124) err "$name $(basename "$input"): no result within 20 s"; continue ;;
-		99) err "$name $(basename "$input"): sanitizer report: $(grep -m1 -e ERROR -e 'runtime error' "$T/stderr")"; continue ;;
+		124) ko "$name $(basename "$input"): no result within 20 s"; continue ;;
+		99) ko "$name $(basename "$input"): sanitizer report: $(grep -m1 -e ERROR -e 'runtime error' "$T/stderr")"; continue ;;
 		12[5-9]|1[3-9][0-9]|2[0-9][0-9])
-			err "$name $(basename "$input"): killed by signal $((rc - 128))"; continue ;;
+			ko "$name $(basename "$input"): killed by signal $((rc - 128))"; continue ;;
 		esac
 		want=""
 		for e in $expect; do
 			[ "${e%%=*}" = "$name" ] && want=${e#*=}
 		done
 		if [ -n "$want" ]; then
-			[ "$rc" = "$want" ] || err "$name $(basename "$input"): exit $rc, want $want: $(head -1 "$T/stderr")"
+			if [ "$rc" = "$want" ]; then
+				ok
+			else
+				ko "$name $(basename "$input"): exit $rc, want $want: $(head -1 "$T/stderr")"
+			fi
 			# perfcheck reports on stdout; a usage error (other mode) has no finding
-			[ "$want" = 2 ] || cat "$T/stdout" "$T/stderr" | grep -q PD203 ||
-				err "$name $(basename "$input"): PD203 not reported"
+			if [ "$want" = 2 ] || cat "$T/stdout" "$T/stderr" | grep -q PD203; then
+				ok
+			else
+				ko "$name $(basename "$input"): PD203 not reported"
+			fi
 			continue
 		fi
 		case " $allowed " in
-		*" $rc "*) ;;
-		*) err "$name $(basename "$input"): exit $rc (allowed: $allowed): $(head -1 "$T/stderr")" ;;
+		*" $rc "*) ok ;;
+		*) ko "$name $(basename "$input"): exit $rc (allowed: $allowed): $(head -1 "$T/stderr")" ;;
 		esac
 	done < "$T/commands"
 }
@@ -123,13 +125,13 @@ if [ -f "$half" ]; then
 		perfsym=1"
 	# its pipe-mode twin carries the same feature in a HEADER_FEATURE record
 	"$PERFCONV" file-to-pipe -o "$T/half.pipe.data" "$half" 2> /dev/null
-	[ -s "$T/half.pipe.data" ] || err "file-to-pipe wrote nothing for $(basename "$half")"
+	[ -s "$T/half.pipe.data" ] && ok || ko "file-to-pipe wrote nothing for $(basename "$half")"
 	cp "$T/half.pipe.data" "$T/event-desc-half-decoded.pipe.data"
 	run_all "$T/event-desc-half-decoded.pipe.data" "info=1 info-json=1 dump=1 to-json=1
 		to-json-full=1 to-jsonl=1 to-csv=1 to-proto=1 to-proto-compat=1 to-pprof=1 file-to-pipe=2
 		pipe-to-file=1 perfcheck=1 perfsym=1"
 else
-	err "$half missing"
+	ko "$half missing"
 fi
 
 # ---- 2. every damaged and fuzz-found input, documented statuses only
@@ -141,6 +143,4 @@ for f in "$top"/corpus/bad/*.data "$top"/fuzz/regress/*; do
 	n=$((n + 1))
 done
 echo "damaged-inputs.sh: $n damaged inputs, $runs runs"
-
-[ $fail = 0 ] && echo "damaged-inputs.sh: all passed"
-exit $fail
+test_summary

@@ -24,6 +24,8 @@ case $O in /*) ;; *) O=$top/$O ;; esac
 runs=${MUTATE_RUNS:-3000}
 cmd_runs=${MUTATE_CMD_RUNS:-100}
 seed=${MUTATE_SEED:-1}
+TEST=perfcheck-mutate
+. "$top/tests/harness.sh"
 
 for b in "$O/perfcheck" "$O/perfcheck-mutate" "$O/perfconv" "$O/perfsym"; do
 	if [ ! -x "$b" ]; then
@@ -50,9 +52,14 @@ faildir=$O/mutate-failures
 rm -rf "$faildir"
 mkdir -p "$faildir"
 start=$(date +%s)
-rc=0
+# one check: a command's runs, all within the documented statuses
 mutate() {
-	"$O/perfcheck-mutate" -o "$faildir" "$@" || rc=1
+	if "$O/perfcheck-mutate" -o "$faildir" "$@"; then
+		ok
+	else
+		cmd="$*"
+		ko "runs of ${cmd##* -- } (inputs kept in $faildir)"
+	fi
 }
 # A run takes well under 0.1 s (ASan build included); the limit only has to
 # catch a hang, with room for a machine busy with other jobs.
@@ -78,6 +85,5 @@ mutate -t 20 -x 0,1,2 "$cmd_runs" $((s + 2)) "$@" -- "$PC" file-to-pipe -o @OUT@
 mutate -t 20 "$cmd_runs" $((s + 3)) "$@" -- "$O/perfsym" --srcline --kallsyms "$KS" @IN@
 
 end=$(date +%s)
-echo "perfcheck-mutate: $((end - start)) s"
-[ $rc -eq 0 ] && rmdir "$faildir" 2>/dev/null
-exit $rc
+[ $fail -eq 0 ] && rmdir "$faildir" 2>/dev/null
+test_summary "($((end - start)) s)"
