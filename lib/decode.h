@@ -85,6 +85,26 @@ bool pd_read_values_decode(struct pd_decoder *d, struct pd_cur *c, uint64_t read
 bool pd_trailer_decode(const uint8_t *raw, size_t len, bool swap, const struct pd_event *ev,
 		       struct pd_sample_id *sid);
 
+/*
+ * The header at the first 8 bytes of a record (pd_record_header_decode(),
+ * and the reader for every record it frames): simpleperf's own types have
+ * no misc and keep a 32-bit size across misc and size.
+ */
+static inline struct pd_record_header pd_rec_header(const uint8_t *p, bool swap)
+{
+	struct pd_record_header h;
+
+	h.type = pd_ld32(p, swap);
+	if (h.type >= PD_REC_SP_START) {
+		h.misc = 0;
+		h.size = ((uint32_t)pd_ld16(p + 4, swap) << 16) | pd_ld16(p + 6, swap);
+	} else {
+		h.misc = pd_ld16(p + 4, swap);
+		h.size = pd_ld16(p + 6, swap);
+	}
+	return h;
+}
+
 /* Absolute offset to report for a field at byte `pos` of the record. */
 static inline uint64_t pd_rec_off(const struct pd_record *rec, size_t pos)
 {

@@ -87,6 +87,7 @@ struct pd_stream {
 	size_t split_len, split_cap;
 	uint64_t split_off;
 	bool split_ready;	/* deliver the reassembled record on the next call */
+	struct pd_record_header split_hdr;	/* its header, read by split_end() */
 
 	/*
 	 * Time order: a read-only map of a regular file, so that the queue
@@ -2223,20 +2224,16 @@ static bool kernel_type_aligned(uint32_t type)
 	return type >= 1 && type < PD_REC_KERNEL_MAX;
 }
 
-/* Fill the common fields of r->rec for raw bytes. */
-static void rec_frame(struct pd_reader *r, struct pd_stream *s, const uint8_t *raw, size_t len,
-		      uint64_t offset, bool from_compressed, uint32_t inner_off)
+/* Fill the common fields of r->rec for raw bytes, whose header is h. */
+static void rec_frame(struct pd_reader *r, struct pd_stream *s, struct pd_record_header h,
+		      const uint8_t *raw, size_t len, uint64_t offset, bool from_compressed,
+		      uint32_t inner_off)
 {
 	struct pd_record *rec = &r->rec;
 
-	rec->type = pd_ld32(raw, r->swap);
-	if (rec->type >= PD_REC_SP_START) {
-		rec->misc = 0;
-		rec->size = ((uint32_t)pd_ld16(raw + 4, r->swap) << 16) | pd_ld16(raw + 6, r->swap);
-	} else {
-		rec->misc = pd_ld16(raw + 4, r->swap);
-		rec->size = pd_ld16(raw + 6, r->swap);
-	}
+	rec->type = h.type;
+	rec->misc = h.misc;
+	rec->size = h.size;
 	rec->offset = offset;
 	rec->index = s->index++;
 	rec->stream_index = (uint32_t)(s - r->streams);
@@ -2416,14 +2413,9 @@ static int next_inner(struct pd_reader *r, struct pd_stream *s)
 
 		if (avail >= 8) {
 			const uint8_t *p = s->zbuf + s->zstart;
-			uint32_t type = pd_ld32(p, r->swap);
-			uint32_t size;
+			struct pd_record_header h = pd_rec_header(p, r->swap);
+			uint32_t type = h.type, size = h.size;
 
-			if (type >= PD_REC_SP_START)
-				size = ((uint32_t)pd_ld16(p + 4, r->swap) << 16) |
-				       pd_ld16(p + 6, r->swap);
-			else
-				size = pd_ld16(p + 6, r->swap);
 			if (!check_size(r, type, size, s->zcontainer_off, s->index)) {
 				/* The decompressed stream is out of sync; the outer one is not. */
 				s->zbroken = true;
@@ -2436,7 +2428,7 @@ static int next_inner(struct pd_reader *r, struct pd_stream *s)
 					pd_diag_emit(&r->sink, PD_NESTED_COMPRESSED,
 						     s->zcontainer_off, (int64_t)s->index, type,
 						     false, "type=%u", type);
-				rec_frame(r, s, p, size, s->zcontainer_off, true, s->zinner_off);
+				rec_frame(r, s, h, p, size, s->zcontainer_off, true, s->zinner_off);
 				s->zstart += size;
 				s->zinner_off += size;
 				if (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2) {
@@ -2562,8 +2554,6 @@ static int split_add(struct pd_reader *r, struct pd_stream *s, const struct pd_r
 
 static void split_end(struct pd_reader *r, struct pd_stream *s, const struct pd_record *rec)
 {
-	uint32_t size;
-
 	if (!s->split_len) {
 		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, rec->type,
 			     false, "reason=no_split_before_end");
@@ -2575,15 +2565,11 @@ static void split_end(struct pd_reader *r, struct pd_stream *s, const struct pd_
 		s->split_len = 0;
 		return;
 	}
-	if (pd_ld32(s->split, r->swap) >= PD_REC_SP_START)
-		size = ((uint32_t)pd_ld16(s->split + 4, r->swap) << 16) |
-		       pd_ld16(s->split + 6, r->swap);
-	else
-		size = pd_ld16(s->split + 6, r->swap);
-	if (size != s->split_len) {
+	s->split_hdr = pd_rec_header(s->split, r->swap);
+	if (s->split_hdr.size != s->split_len) {
 		pd_diag_emit(&r->sink, PD_REC_SPLIT_BAD, rec->offset, (int64_t)rec->index, rec->type,
-			     false, "reason=size_mismatch inner_size=%u assembled=%zu", size,
-			     s->split_len);
+			     false, "reason=size_mismatch inner_size=%u assembled=%zu",
+			     s->split_hdr.size, s->split_len);
 		s->split_len = 0;
 		return;
 	}
@@ -2599,6 +2585,7 @@ static void split_end(struct pd_reader *r, struct pd_stream *s, const struct pd_
 static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 {
 	struct pd_record *rec = &r->rec;
+	struct pd_record_header h;
 	const uint8_t *p;
 	uint32_t type, size;
 	uint64_t extra = 0;
@@ -2609,7 +2596,7 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		return FRAME_END;
 	if (s->split_ready) {
 		s->split_ready = false;
-		rec_frame(r, s, s->split, s->split_len, s->split_off, false, 0);
+		rec_frame(r, s, s->split_hdr, s->split, s->split_len, s->split_off, false, 0);
 		s->split_len = 0;
 		if (rec_finish(r) < 0)
 			return PD_STATUS_NOMEM;
@@ -2652,11 +2639,9 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		return FRAME_END;
 	}
 	p = s->buf + s->start;
-	type = pd_ld32(p, r->swap);
-	if (type >= PD_REC_SP_START)
-		size = ((uint32_t)pd_ld16(p + 4, r->swap) << 16) | pd_ld16(p + 6, r->swap);
-	else
-		size = pd_ld16(p + 6, r->swap);
+	h = pd_rec_header(p, r->swap);
+	type = h.type;
+	size = h.size;
 	if (!check_size(r, type, size, s->pos, s->index)) {
 		s->done = true;
 		return PD_STATUS_MALFORMED;
@@ -2727,7 +2712,7 @@ static int next_from_stream(struct pd_reader *r, struct pd_stream *s)
 		hold_extra = true;
 	}
 
-	rec_frame(r, s, p, size, s->pos, false, 0);
+	rec_frame(r, s, h, p, size, s->pos, false, 0);
 	rec->extra_len = extra;
 	rec->extra_offset = s->pos + size;
 	if (hold_extra)
@@ -3218,7 +3203,8 @@ static int q_pop(struct pd_reader *r)
 	{
 		uint64_t keep = s->index;
 
-		rec_frame(r, s, raw, e.len, e.offset, e.from_compressed, e.inner_off);
+		rec_frame(r, s, pd_rec_header(raw, r->swap), raw, e.len, e.offset,
+			  e.from_compressed, e.inner_off);
 		s->index = keep;
 		rec->index = e.index;
 	}
