@@ -76,7 +76,7 @@ expect_stdout() {
 # --- valid inputs: every command succeeds ---------------------------
 for f in corpus/basic.data corpus/basic.pipe.data corpus/compressed.data \
 	 corpus/callchain-fp.data corpus/stat.data corpus/threads.dir; do
-	[ -e "$f" ] || { echo "run-cli-tests: $f missing, skipped"; continue; }
+	[ -e "$f" ] || { sk_count 6 "$f missing: info, info --json, dump not run"; continue; }
 	expect 0 "" -- info "$f"
 	expect_stdout "info $f"
 	expect 0 "" -- info --json "$f"
@@ -352,7 +352,7 @@ if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 
 		fi
 	done
 else
-	sk "binary output to a terminal: script(1) cannot make a pseudo-terminal here"
+	sk_count 5 "binary output to a terminal: script(1) cannot make a pseudo-terminal here"
 fi
 
 # --- --event matching no event: exit 2 and the recording's events -------
