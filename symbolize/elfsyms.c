@@ -692,9 +692,15 @@ void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
  * local symbols of all its objects.  The address's section is the first
  * allocated section of the file that holds it.
  *
+ * The same symbol is the function addr2line -f names there (perf 6.1 makes
+ * it an inline frame when its name is not perf's symbol's): of aliases,
+ * the first in table order.  binutils' addr2line reads .symtab, and
+ * .dynsym when the file has no .symtab symbols (a stripped library): its
+ * symbols name functions but never files.
+ *
  * The index keeps the symbols that can be chosen, sorted by section and
- * value with one per (section, value), each with the file bfd would name:
- * a lookup is a bisection.
+ * value with one per (section, value), each with the file bfd would name
+ * and its own name: a lookup is a bisection.
  */
 
 #ifndef STT_RELC
@@ -704,6 +710,7 @@ void pd_elf_load_dso(struct pd_sym_env *env, struct pd_dso *d)
 
 #define SRCFILE_MAX_SYMS	(1u << 22)	/* larger tables get no index */
 #define SRCFILE_MAX_NAME	4096		/* longer file names are not used */
+#define SRCFILE_MAX_FUNC	65536		/* nor longer function names */
 #define SRCFILE_NONE		UINT32_MAX
 
 struct srcfile_sec {
@@ -715,12 +722,14 @@ struct srcfile_sym {
 	uint64_t value;
 	uint32_t shndx;
 	uint32_t file;		/* offset in names, SRCFILE_NONE */
+	uint32_t func;		/* the symbol's name: offset in names, SRCFILE_NONE */
 };
 
 struct srcfile_cand {
 	struct srcfile_sym s;
 	uint64_t size;
 	uint32_t order;
+	uint32_t name;		/* in the string table */
 };
 
 struct pd_elf_srcfiles {
@@ -811,11 +820,11 @@ static bool srcfile_sections(Elf *elf, struct pd_elf_srcfiles *sf, uint64_t **lo
 
 /* Copy a file name into the index; SRCFILE_NONE when it cannot be kept. */
 static uint32_t srcfile_keep_name(struct pd_elf_srcfiles *sf, size_t *cap, size_t max,
-				  const char *name, size_t len)
+				  const char *name, size_t len, size_t max_len)
 {
 	uint32_t off;
 
-	if (len > SRCFILE_MAX_NAME || sf->names_len + len + 1 > max ||
+	if (len > max_len || sf->names_len + len + 1 > max ||
 	    sf->names_len + len + 1 > UINT32_MAX - 1)
 		return SRCFILE_NONE;
 	if (sf->names_len + len + 1 > *cap) {
@@ -843,9 +852,9 @@ static struct pd_elf_srcfiles *srcfiles_build(Elf *elf)
 	struct pd_elf_srcfiles *sf = calloc(1, sizeof(*sf));
 	struct srcfile_cand *cand = NULL;
 	uint64_t *lo_by_idx = NULL;
-	Elf_Scn *scn = NULL, *symtab = NULL, *strscn;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *strscn;
 	Elf_Data *data, *str;
-	GElf_Shdr sh, strsh;
+	GElf_Shdr sh, dynsh, strsh;
 	size_t nidx = 0, nr, i, ncand = 0, names_cap = 0, names_max, k, entsize;
 	const char *file = NULL;
 	size_t file_len = 0;
@@ -854,12 +863,29 @@ static struct pd_elf_srcfiles *srcfiles_build(Elf *elf)
 
 	if (!sf)
 		return NULL;
-	/* bfd reads the first SHT_SYMTAB; a file with none has no fallback */
+	/*
+	 * bfd reads the first SHT_SYMTAB, and addr2line the first SHT_DYNSYM
+	 * when that gives no symbol (the null one does not count).
+	 */
+	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (!entsize)
+		goto out;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+		GElf_Shdr h;
+
+		if (!gelf_getshdr(scn, &h))
+			continue;
+		if (h.sh_type == SHT_SYMTAB && !symtab) {
 			symtab = scn;
-			break;
+			sh = h;
+		} else if (h.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dynsh = h;
 		}
+	}
+	if ((!symtab || sh.sh_size / entsize < 2) && dynsym) {
+		symtab = dynsym;
+		sh = dynsh;
 	}
 	if (!symtab || !sh.sh_entsize || !srcfile_sections(elf, sf, &lo_by_idx, &nidx))
 		goto out;
@@ -870,14 +896,15 @@ static struct pd_elf_srcfiles *srcfiles_build(Elf *elf)
 	str = elf_getdata(strscn, NULL);
 	if (!str || !str->d_buf)
 		goto out;
-	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
-	if (!entsize)
-		goto out;
 	nr = data->d_size / entsize;
 	if (nr > SRCFILE_MAX_SYMS)
 		goto out;
-	/* names are copies of table strings: a sane file needs less than this */
-	names_max = 2 * str->d_size + 4096;
+	/*
+	 * names are copies of table strings (files, then functions, some of
+	 * them twice where the linker merged common tails): a sane file needs
+	 * less than this
+	 */
+	names_max = 3 * str->d_size + 4096;
 	cand = malloc((nr ? nr : 1) * sizeof(*cand));
 	if (!cand)
 		goto out;
@@ -911,11 +938,14 @@ static struct pd_elf_srcfiles *srcfiles_build(Elf *elf)
 		cand[ncand].s.value = s.st_value;
 		cand[ncand].s.shndx = s.st_shndx;
 		cand[ncand].s.file = SRCFILE_NONE;
+		cand[ncand].s.func = SRCFILE_NONE;
+		cand[ncand].name = s.st_name;
 		cand[ncand].size = s.st_size ? s.st_size : 1;
 		cand[ncand].order = (uint32_t)i;
 		if (file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL_SEEN)) {
 			if (file_off == SRCFILE_NONE)
-				file_off = srcfile_keep_name(sf, &names_cap, names_max, file, file_len);
+				file_off = srcfile_keep_name(sf, &names_cap, names_max, file, file_len,
+							     SRCFILE_MAX_NAME);
 			cand[ncand].s.file = file_off;
 		}
 		ncand++;
@@ -930,10 +960,18 @@ next:
 	if (!sf->syms)
 		goto out;
 	for (i = 0, k = 0; i < ncand; i++) {
+		const char *name;
+		size_t len;
+
 		if (k && sf->syms[k - 1].shndx == cand[i].s.shndx &&
 		    sf->syms[k - 1].value == cand[i].s.value)
 			continue;
-		sf->syms[k++] = cand[i].s;
+		sf->syms[k] = cand[i].s;
+		name = srcfile_str(str, cand[i].name, &len);
+		if (name)
+			sf->syms[k].func = srcfile_keep_name(sf, &names_cap, names_max, name, len,
+							     SRCFILE_MAX_FUNC);
+		k++;
 	}
 	sf->nsyms = k;
 	ok = true;
@@ -950,7 +988,9 @@ out:
 	return sf;
 }
 
-const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr)
+/* The symbol bfd chooses for a symbol-file address, NULL when none. */
+static const struct srcfile_sym *srcfile_lookup(struct pd_sym_env *env, struct pd_dso *d,
+						uint64_t addr)
 {
 	struct pd_elf_srcfiles *sf = d->srcfiles;
 	const struct srcfile_sec *sec = NULL;
@@ -992,7 +1032,25 @@ const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint
 		else
 			hi = mid;
 	}
-	if (!lo || sf->syms[lo - 1].shndx != sec->shndx || sf->syms[lo - 1].file == SRCFILE_NONE)
+	if (!lo || sf->syms[lo - 1].shndx != sec->shndx)
 		return NULL;
-	return sf->names + sf->syms[lo - 1].file;
+	return &sf->syms[lo - 1];
+}
+
+const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr)
+{
+	const struct srcfile_sym *s = srcfile_lookup(env, d, addr);
+
+	if (!s || s->file == SRCFILE_NONE)
+		return NULL;
+	return ((struct pd_elf_srcfiles *)d->srcfiles)->names + s->file;
+}
+
+const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr)
+{
+	const struct srcfile_sym *s = srcfile_lookup(env, d, addr);
+
+	if (!s || s->func == SRCFILE_NONE)
+		return NULL;
+	return ((struct pd_elf_srcfiles *)d->srcfiles)->names + s->func;
 }

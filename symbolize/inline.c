@@ -11,8 +11,15 @@
  * that symbol, printed as usual; every other entry is a made-up symbol
  * printed "name (inlined)" - also the outermost one when the DWARF name of
  * the function differs from the ELF symbol (init_cpu_features against
- * init_cpu_features.constprop.0).  An address without debug information
- * is left as it is.
+ * init_cpu_features.constprop.0).
+ *
+ * Where no DWARF function holds the address (a file without debug
+ * information, code no CU describes), addr2line names the ELF symbol bfd
+ * chooses there (pd_elf_symbol_function(): of aliases the first in table
+ * order, .dynsym's in a file without .symtab), and perf expands the frame
+ * into that one entry: an alias other than perf's symbol is printed as
+ * inlined in its place (__libc_free for free in a static-pie program
+ * without debug information).
  *
  * Here libdw answers instead of addr2line: the scopes of the address
  * from the innermost DW_TAG_inlined_subroutine to the DW_TAG_subprogram
@@ -65,13 +72,10 @@ struct pd_inline_dso {
 
 static void cus_free(struct pd_inline_dso *id);
 
-static void inline_free(struct pd_dso *d)
+static void inline_free_id(struct pd_inline_dso *id)
 {
-	struct pd_inline_dso *id = d->inl;
 	size_t i;
 
-	if (!id)
-		return;
 	if (id->dw)
 		dwarf_end(id->dw);
 	if (id->elf)
@@ -84,6 +88,13 @@ static void inline_free(struct pd_dso *d)
 	free(id->tab);
 	cus_free(id);
 	free(id);
+}
+
+static void inline_free(struct pd_dso *d)
+{
+	if (!d->inl)
+		return;
+	inline_free_id(d->inl);
 	d->inl = NULL;
 }
 
@@ -171,15 +182,19 @@ static struct pd_inline_dso *inline_open(struct pd_machine *m, struct pd_dso *d)
 		id->dw = dwarf_begin_elf(id->elf, DWARF_C_READ, NULL);
 	}
 	if (!id->dw) {
-		/* no debug information: every frame stays as it is */
+		/* no debug information: only the symbol table names functions */
 		if (id->elf)
 			elf_end(id->elf);
 		if (id->fd >= 0)
 			close(id->fd);
-		free(id);
-		return NULL;
+		id->elf = NULL;
+		id->fd = -1;
 	}
 	read_segments(m, d, id);
+	if (!id->nseg) {
+		inline_free_id(id);
+		return NULL;
+	}
 	d->inl = id;
 	d->inl_free = inline_free;
 	return id;
@@ -547,14 +562,14 @@ static bool find_path(struct pd_inline_dso *id, struct inl_cu *cu, uint32_t firs
  * own parents do not count), each named by its linkage name where it has
  * one, else its name.
  */
-static uint32_t lookup(struct pd_inline_dso *id, uint64_t vaddr)
+static uint32_t lookup_dwarf(struct pd_inline_dso *id, uint64_t vaddr)
 {
 	Dwarf_Die cudie;
 	Dwarf_Off path[INL_MAX_NEST];
 	struct inl_cu *cu;
 	uint32_t n = 0, i;
 
-	if (!dwarf_addrdie(id->dw, vaddr, &cudie))
+	if (!id->dw || !dwarf_addrdie(id->dw, vaddr, &cudie))
 		return 0;
 	cu = cu_index(id, &cudie);
 	if (!cu || cu->failed)
@@ -573,6 +588,19 @@ static uint32_t lookup(struct pd_inline_dso *id, uint64_t vaddr)
 			return i;
 	}
 	return n;
+}
+
+/* The DWARF's functions at vaddr, else the one ELF symbol addr2line names there. */
+static uint32_t lookup(struct pd_machine *m, struct pd_dso *d, struct pd_inline_dso *id,
+		       uint64_t vaddr)
+{
+	uint32_t n = lookup_dwarf(id, vaddr);
+	const char *sym;
+
+	if (n)
+		return n;
+	sym = pd_elf_symbol_function(pd_machine_env(m), d, vaddr);
+	return sym && add_name(id, sym) ? 1 : 0;
 }
 
 static struct inl_slot *cache_find(struct pd_inline_dso *id, uint64_t addr, bool *found)
@@ -636,7 +664,7 @@ size_t pd_machine_inline_frames(struct pd_machine *m, const struct pd_sym_frame 
 	if (!found) {
 		slot->addr = f->addr + 1;
 		slot->first = (uint32_t)id->nnames;
-		slot->n = to_vaddr(id, f->addr, &vaddr) ? lookup(id, vaddr) : 0;
+		slot->n = to_vaddr(id, f->addr, &vaddr) ? lookup(m, d, id, vaddr) : 0;
 		id->used++;
 	}
 	n = slot->n < max ? slot->n : max;

@@ -303,6 +303,12 @@ int pd_elf_load_mem(struct pd_dso *d, const void *image, size_t size);
  * pd_elf_srcfiles_free().
  */
 const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr);
+/*
+ * The function addr2line -f names at such an address: that symbol's own
+ * name (raw; of aliases the first in table order, from .dynsym when the
+ * file has no .symtab), NULL when there is none.
+ */
+const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr);
 void pd_elf_srcfiles_free(struct pd_dso *d);
 
 /* elf_note.c */

@@ -35,6 +35,11 @@
 #    with and without inline frames;
 #  - a non-PIE C program running code from a second map of its own file
 #    (as node runs V8's builtins): every frame against perf's;
+#  - functions with several names and no debug information, in a stripped
+#    shared library and in a static-pie program (glibc's free): perf
+#    expands their frames into the name addr2line reads from the symbol
+#    table, "(inlined)" where it is another alias; every frame with and
+#    without inline frames (a build that cannot be made is a counted SKIP);
 #  - a Rust program (where rustc is installed): legacy and v0 mangled
 #    names demangled as perf's libiberty does, inline frames nested
 #    deeper than sixteen levels; every frame, with and without inline
@@ -301,6 +306,47 @@ else
 	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
+fi
+
+# A function with several names and no debug information (glibc's free,
+# __free and __libc_free in a static-pie program; aliases in a stripped
+# shared library, whose names are in .dynsym only): perf names the frame
+# after the alias it prefers and expands it into the one addr2line takes
+# from the symbol table (of aliases the first in table order), printed
+# "(inlined)" in its place where the two differ.  Every frame, with and
+# without inline frames, counted with the others; with inline frames
+# they must all agree.
+alias_compare() {	# name
+	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > "$1.perf"
+	"$PERFSYM" --no-inline "$1.data" 2> /dev/null | frame_lines > "$1.mine"
+	[ -s "$1.perf" ] || fail "$1: perf script shows no frame"
+	compare "$1" "$1.perf" "$1.mine"
+	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$1.iperf"
+	"$PERFSYM" "$1.data" 2> /dev/null | frame_lines > "$1.imine"
+	compare_inline "$1" "$1.iperf" "$1.imine"
+	diff "$1.iperf" "$1.imine" > /dev/null ||
+		fail "$1: frames named from the symbol table differ from perf's"
+	grep -q " (inlined)$" "$1.iperf" ||
+		echo "unwind.sh: note: $1: perf named no frame after another alias"
+}
+if ! gcc -O2 -fomit-frame-pointer -shared -fPIC -o libuwalias.so "$SRC/uwalias.c" > uwalias.err 2>&1 ||
+	! strip libuwalias.so >> uwalias.err 2>&1 ||
+	! gcc -O2 -fomit-frame-pointer -o uwalloc "$SRC/uwalloc.c" -L. -luwalias -Wl,-rpath,"$T" >> uwalias.err 2>&1; then
+	sk "cannot build uwalloc.c with a stripped libuwalias.so: $(tail -1 uwalias.err)"
+elif ! record uwalloc ./uwalloc; then
+	sk "perf record of uwalloc failed: $(tail -1 uwalloc.err)"
+else
+	alias_compare uwalloc
+fi
+if ! gcc -O2 -fomit-frame-pointer -static-pie -o uwstatic "$SRC/uwalloc.c" "$SRC/uwalias.c" \
+	> uwstatic.err 2>&1; then
+	sk "gcc cannot build a static-pie program: $(tail -1 uwstatic.err)"
+elif ! record uwstatic ./uwstatic; then
+	sk "perf record of the static-pie program failed: $(tail -1 uwstatic.err)"
+else
+	alias_compare uwstatic
+	grep -q " __libc_free (inlined)$\| malloc (inlined)$" uwstatic.iperf ||
+		echo "unwind.sh: note: uwstatic: perf named no frame after another alias of free or malloc"
 fi
 
 # Rust (when rustc is installed): legacy and v0 mangled names as perf's
