@@ -1295,7 +1295,7 @@ static uint64_t walk_records(const struct pd_reader *r, int fd, uint64_t start, 
 	if (!w)
 		return start;
 	while (pos < end && file_size - pos >= 8) {
-		uint16_t size;
+		struct pd_record_header h;
 
 		if (pos < wbase || pos - wbase > wlen - 8 || wlen < 8) {
 			wbase = pos;
@@ -1303,11 +1303,10 @@ static uint64_t walk_records(const struct pd_reader *r, int fd, uint64_t start, 
 			if (pd_io_pread(fd, w, (size_t)wlen, wbase) < 0)
 				break;
 		}
-		size = pd_ld16(w + (pos - wbase) + 6, r->swap);
-		if (size < 8 || size > file_size - pos ||
-		    size < pd_record_min_size(pd_ld32(w + (pos - wbase), r->swap)))
+		h = pd_rec_header(w + (pos - wbase), r->swap);
+		if (h.size < 8 || h.size > file_size - pos || h.size < pd_record_min_size(h.type))
 			break;
-		pos += size;
+		pos += h.size;
 	}
 	free(w);
 	return pos;

@@ -897,6 +897,63 @@ static void test_killed_recording(void)
 	free(b);
 }
 
+/*
+ * data.size 0 with a feature table after the records: the walk that finds
+ * where the records end reads a simpleperf record's 32-bit size (here
+ * 65544: 1 in the misc half, 8 in the size half) as the reader frames it.
+ */
+static void test_killed_recording_simpleperf_size(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	static const char host[64] = "testhost";
+	const struct pd_record *rec;
+	struct diag_recorder seen = { 0 };
+	struct pd_reader *r;
+	size_t data_off = 104 + 16 + 2 * 128, table;
+	int fd, st, n = 0, i;
+
+	build_file(b, false);
+	/* after the 3 records of build_file(): the long record, then the features */
+	b->len = data_off + 40 + 40 + 48;
+	bb_u32(b, PD_REC_SP_START + 100);
+	bb_u16(b, 1);
+	bb_u16(b, 8);
+	memset(b->buf + b->len, 0, 65536);
+	b->len += 65536;
+	table = b->len;
+	bb_u64(b, table + 16);
+	bb_u64(b, 4 + 64);
+	bb_u32(b, 64);
+	bb_bytes(b, host, 64);
+	{
+		size_t save = b->len;
+
+		b->len = 48;
+		bb_u64(b, 0);	/* data.size */
+		b->len = save;
+	}
+	r = open_bb(b, false, &seen, false, &fd, &st);
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	i = diag_recorder_find(&seen, PD_DATA_SIZE_ZERO);
+	CU_ASSERT_TRUE_FATAL(i >= 0);
+	CU_ASSERT_EQUAL(seen.seen[i].offset, 48);
+	CU_ASSERT_EQUAL(pd_reader_header(r)->data.size, table - data_off);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pd_reader_features(r)->hostname);
+	CU_ASSERT_STRING_EQUAL(pd_reader_features(r)->hostname, "testhost");
+	while (pd_reader_next(r, &rec) > 0) {
+		if (n == 3) {
+			CU_ASSERT_EQUAL(rec->type, PD_REC_SP_START + 100);
+			CU_ASSERT_EQUAL(rec->size, 65544);
+		}
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
 static void test_record_crosses_data_end(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
@@ -1079,6 +1136,8 @@ int pd_test_register_reader(void)
 	    !CU_add_test(s, "file mode from a non-seekable input", test_file_mode_spooled) ||
 	    !CU_add_test(s, "section map of a file", test_section_map) ||
 	    !CU_add_test(s, "killed recording (data.size 0)", test_killed_recording) ||
+	    !CU_add_test(s, "data.size 0 before a simpleperf record of 32-bit size",
+			 test_killed_recording_simpleperf_size) ||
 	    !CU_add_test(s, "record crossing the data end", test_record_crosses_data_end) ||
 	    !CU_add_test(s, "directory mode", test_directory_mode) ||
 	    !CU_add_test(s, "diagnostic table", test_diag_table))
