@@ -177,13 +177,14 @@ fuzz-run: fuzz
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfdata \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(O)/perfconv $(EXTRA_PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(LIB) $(EXTRA_LIBS_INSTALL) $(DESTDIR)$(LIBDIR)/
 	install -m 644 include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
-	for m in man/*.1; do \
-		sed -e '/^\.TH /s/"\(perf[a-z]*\)"/"\1 $(VERSION)"/' $$m > $(DESTDIR)$(MANDIR)/man1/$${m##*/} && \
-		chmod 644 $(DESTDIR)$(MANDIR)/man1/$${m##*/} || exit 1; \
+	for m in man/*.1 man/*.5; do \
+		d=$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; \
+		sed -e '/^\.TH /s/"\(perf[a-z]*\)"/"\1 $(VERSION)"/' $$m > $$d && \
+		chmod 644 $$d || exit 1; \
 	done
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
