@@ -243,7 +243,7 @@ for r in rows:
 		count_inline "$r functions totals (user functions) with inline frames" "$1" "$2"
 		[ "$2" -eq 0 ] || head -4 "$r.childdiff" | sed 's/^/    /'
 	else
-		echo "unwind.sh: note: python3 missing, samples and functions tables not compared"
+		sk "python3 missing: samples and functions tables not compared"
 	fi
 
 	# --no-unwind: the recorded callchain only, no user frame of the program
@@ -266,7 +266,7 @@ if record short --call-graph dwarf,512 ./uwprog; then
 	grep -q ' ffffffffffffffff ' short.perf ||
 		echo "unwind.sh: note: no stack ran past its 512-byte copy"
 else
-	echo "unwind.sh: note: perf record --call-graph dwarf,512 failed, skipped"
+	sk "perf record --call-graph dwarf,512 failed: short stack copies not compared"
 fi
 
 # a program exec'd by a shell script, calling through a lazy PLT: perf
@@ -438,7 +438,7 @@ if [ "$have_py" = 1 ]; then
 		done
 	done
 else
-	echo "unwind.sh: note: python3 missing, to-json frames not compared"
+	sk "python3 missing: to-json frames not compared"
 fi
 
 # to-pprof: pprof -traces as folded stacks, each location's lines
@@ -466,7 +466,7 @@ if command -v "$GO" > /dev/null 2>&1 &&
 			"$r.raw" | grep -q . || fail "$r: no location of several lines (inline frames) in pprof -raw"
 	done
 else
-	echo "unwind.sh: note: go tool pprof missing, to-pprof stacks not compared"
+	sk "go tool pprof missing: to-pprof stacks not compared"
 fi
 
 # i386: the same C program built with -m32, recorded and unwound through
