@@ -28,4 +28,10 @@
 #define HOST_BE false
 #endif
 
+/* The swap flag that reads a big-endian (_be) or little-endian (_le) fixture here. */
+static inline bool fixture_swap(bool big_endian)
+{
+	return big_endian != HOST_BE;
+}
+
 #endif

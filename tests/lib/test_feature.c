@@ -45,6 +45,12 @@ static int dec(struct pd_features *f, unsigned int id, const uint8_t *p, size_t 
 	return pd_feature_decode(f, id, p, len, swap, BASE, -1, 0, &diags.sink);
 }
 
+/* A little-endian fixture, read in this host's byte order or swapped. */
+static int dec_le(struct pd_features *f, unsigned int id, const uint8_t *p, size_t len)
+{
+	return dec(f, id, p, len, fixture_swap(false));
+}
+
 /* Exactly one diagnostic, with this code at this offset. */
 #define ASSERT_ONE(c, o)						\
 	do {								\
@@ -67,22 +73,22 @@ static void both(unsigned int id, const uint8_t *le, size_t lel, const uint8_t *
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		bool swap = pass == 1;
+		bool is_be = pass == 1, swap = fixture_swap(is_be);
 
 		reset();
 		pd_features_init(&f);
 		if (pre_le)
-			CU_ASSERT_EQUAL(dec(&f, pre_id, swap ? pre_be : pre_le,
-					    swap ? pre_bel : pre_lel, swap), 0);
-		CU_ASSERT_EQUAL(dec(&f, id, swap ? be : le, swap ? bel : lel, swap), 0);
+			CU_ASSERT_EQUAL(dec(&f, pre_id, is_be ? pre_be : pre_le,
+					    is_be ? pre_bel : pre_lel, swap), 0);
+		CU_ASSERT_EQUAL(dec(&f, id, is_be ? be : le, is_be ? bel : lel, swap), 0);
 		CU_ASSERT_EQUAL(diags.n, 0);
 		CU_ASSERT(f.raw[id].present);
 		CU_ASSERT(f.raw[id].decoded);
 		CU_ASSERT(pd_features_has(&f, id));
 		CU_ASSERT_EQUAL(f.raw[id].offset, BASE);
-		CU_ASSERT_EQUAL(f.raw[id].len, swap ? bel : lel);
+		CU_ASSERT_EQUAL(f.raw[id].len, is_be ? bel : lel);
 		if (f.raw[id].len)
-			CU_ASSERT_EQUAL(memcmp(f.raw[id].data, swap ? be : le, f.raw[id].len), 0);
+			CU_ASSERT_EQUAL(memcmp(f.raw[id].data, is_be ? be : le, f.raw[id].len), 0);
 		check(&f);
 		pd_features_free(&f);
 	}
@@ -97,7 +103,7 @@ static int bad(unsigned int id, const uint8_t *p, size_t len, struct pd_features
 {
 	reset();
 	pd_features_init(f);
-	return dec(f, id, p, len, false);
+	return dec_le(f, id, p, len);
 }
 
 static uint8_t *dup_fx(const uint8_t *p, size_t len)
@@ -619,17 +625,17 @@ static void test_cpu_topology(void)
 	/* old perf: parts 1 and 2 only */
 	reset();
 	pd_features_init(&f);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_NRCPUS, nrcpus_le, sizeof(nrcpus_le), false), 0);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32, false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_NRCPUS, nrcpus_le, sizeof(nrcpus_le)), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32), 0);
 	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(!f.cpu_topology.has_cpu_ids);
 	/* part 3 cut inside cpu 1's socket_id */
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32 + 12, false), -1);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, 32 + 12), -1);
 	ASSERT_ONE(PD_FEAT_TRUNCATED, BASE + 32 + 12);
 	CU_ASSERT_EQUAL(f.cpu_topology.thread_siblings.nr, 2);
 	/* die ids cut */
 	reset();
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, sizeof(topo_le) - 4, false), -1);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_TOPOLOGY, topo_le, sizeof(topo_le) - 4), -1);
 	ASSERT_ONE(PD_FEAT_TRUNCATED, BASE + 64);
 	pd_features_free(&f);
 }
@@ -955,23 +961,24 @@ static void test_bpf(void)
 	CU_ASSERT_EQUAL(f.bpf_prog_info.progs[0].data_len, 4);
 	CU_ASSERT_EQUAL(f.bpf_prog_info.progs[0].arrays, 3);
 	CU_ASSERT_EQUAL(f.bpf_prog_info.progs[0].offset, 20);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_BPF_BTF, btf_le, sizeof(btf_le), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_BPF_BTF, btf_le, sizeof(btf_le)), 0);
 	CU_ASSERT_EQUAL_FATAL(f.bpf_btf.nr, 1);
 	CU_ASSERT_EQUAL(f.bpf_btf.btfs[0].id, 7);
 	CU_ASSERT_EQUAL(f.bpf_btf.btfs[0].data_size, 4);
 	CU_ASSERT_EQUAL(f.bpf_btf.btfs[0].offset, 12);
 	pd_features_free(&f);
 
-	/* big-endian: host-order blobs cannot be swapped, kept as bytes */
+	/* the other byte order: host-order blobs cannot be swapped, kept as bytes */
 	reset();
 	pd_features_init(&f);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_BPF_PROG_INFO, bpfprog_be, sizeof(bpfprog_be), true), 0);
+	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_BPF_PROG_INFO, HOST_BE ? bpfprog_le : bpfprog_be,
+			    sizeof(bpfprog_be), true), 0);
 	ASSERT_ONE(PD_FEAT_SKIPPED_SWAPPED, BASE);
 	CU_ASSERT(f.bpf_prog_info.skipped_swapped);
 	CU_ASSERT(!f.raw[PD_FEAT_BPF_PROG_INFO].decoded);
 	CU_ASSERT_EQUAL(f.raw[PD_FEAT_BPF_PROG_INFO].len, sizeof(bpfprog_be));
 	reset();
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_BPF_BTF, btf_be, sizeof(btf_be), true), 0);
+	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_BPF_BTF, HOST_BE ? btf_le : btf_be, sizeof(btf_be), true), 0);
 	ASSERT_ONE(PD_FEAT_SKIPPED_SWAPPED, BASE);
 	CU_ASSERT(f.bpf_btf.skipped_swapped);
 	pd_features_free(&f);
@@ -1180,16 +1187,16 @@ static void test_cpu_domain_info(void)
 
 	reset();
 	pd_features_init(&f);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_NRCPUS, nrcpus_le, sizeof(nrcpus_le), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_NRCPUS, nrcpus_le, sizeof(nrcpus_le)), 0);
 	/* the second cpu block is missing */
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_DOMAIN_INFO, domain_le, 44, false), -1);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_DOMAIN_INFO, domain_le, 44), -1);
 	ASSERT_ONE(PD_FEAT_TRUNCATED, BASE + 44);
 	CU_ASSERT_EQUAL(f.cpu_domain_info.nr, 1);
 	/* domain index >= max_sched_domains, cpu >= nr_cpus_avail */
 	reset();
 	b[52] = 2;
 	b[44] = 7;
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_DOMAIN_INFO, b, sizeof(domain_le), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_DOMAIN_INFO, b, sizeof(domain_le)), 0);
 	CU_ASSERT_EQUAL(diags.n, 2);
 	CU_ASSERT_EQUAL(diags.seen[0].code, PD_FEAT_INCONSISTENT);
 	CU_ASSERT_EQUAL(diags.seen[0].offset, BASE + 44);
@@ -1199,7 +1206,7 @@ static void test_cpu_domain_info(void)
 	reset();
 	memcpy(b, domain_le, sizeof(domain_le));
 	b[12] = 9;
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_CPU_DOMAIN_INFO, b, sizeof(domain_le), false), -1);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_CPU_DOMAIN_INFO, b, sizeof(domain_le)), -1);
 	ASSERT_ONE(PD_FEAT_BAD_COUNT, BASE + 12);
 	pd_features_free(&f);
 	free(b);
@@ -1338,7 +1345,7 @@ static void test_sp_debug_unwind(void)
 	/* the files' sizes must add up to DEBUG_UNWIND_FILE's size (131 comes first) */
 	CU_ASSERT_EQUAL(bad(PD_FEAT_SP_DEBUG_UNWIND_FILE, dufile, sizeof(dufile), &f), 0);
 	CU_ASSERT(f.raw[PD_FEAT_SP_DEBUG_UNWIND_FILE].decoded);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_SP_DEBUG_UNWIND, du_le, sizeof(du_le), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_SP_DEBUG_UNWIND, du_le, sizeof(du_le)), 0);
 	ASSERT_ONE(PD_FEAT_INCONSISTENT, BASE);
 	pd_features_free(&f);
 }
@@ -1426,7 +1433,7 @@ static void test_raw_only(void)
 	}
 	/* an unknown id: bytes kept, no diagnostic, result 1 */
 	reset();
-	CU_ASSERT_EQUAL(dec(&f, 200, blob, sizeof(blob), false), 1);
+	CU_ASSERT_EQUAL(dec_le(&f, 200, blob, sizeof(blob)), 1);
 	CU_ASSERT_EQUAL(diags.n, 0);
 	CU_ASSERT(f.raw[200].present);
 	CU_ASSERT(!f.raw[200].decoded);
@@ -1462,7 +1469,7 @@ static void test_duplicate_and_pipe(void)
 
 	reset();
 	pd_features_init(&f);
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_HOSTNAME, str_le, sizeof(str_le), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_HOSTNAME, str_le, sizeof(str_le)), 0);
 	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, other, sizeof(other), false, 99,
 					  -1, 0, &diags.sink), 0);
 	CU_ASSERT_STRING_EQUAL(f.hostname, "ab");
@@ -1474,12 +1481,12 @@ static void test_duplicate_and_pipe(void)
 	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, padded, sizeof(padded), false,
 					  BASE, 7, PD_REC_HEADER_FEATURE, &diags.sink), 0);
 	CU_ASSERT_EQUAL(diags.n, 0);
-	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, noisy, sizeof(noisy), false,
+	CU_ASSERT_EQUAL(pd_feature_decode(&f, PD_FEAT_HOSTNAME, noisy, sizeof(noisy), fixture_swap(false),
 					  BASE, 7, PD_REC_HEADER_FEATURE, &diags.sink), 0);
 	ASSERT_ONE(PD_FEAT_TRAILING_BYTES, BASE + 12);
 	CU_ASSERT_EQUAL(diags.seen[0].record_index, 7);
 	reset();
-	CU_ASSERT_EQUAL(dec(&f, PD_FEAT_HOSTNAME, padded, sizeof(padded), false), 0);
+	CU_ASSERT_EQUAL(dec_le(&f, PD_FEAT_HOSTNAME, padded, sizeof(padded)), 0);
 	ASSERT_ONE(PD_FEAT_TRAILING_BYTES, BASE + 12);
 	pd_features_free(&f);
 }

@@ -131,7 +131,7 @@ static void both(const uint8_t *le, size_t lel, const uint8_t *be, size_t bel,
 
 	CU_ASSERT_EQUAL_FATAL(lel, bel);
 	for (pass = 0; pass < 2; pass++) {
-		bool is_be = pass == 1, swap = is_be != HOST_BE;
+		bool is_be = pass == 1, swap = fixture_swap(is_be);
 
 		CU_ASSERT_EQUAL(run(is_be ? be : le, is_be ? bel : lel, swap, ev), 0);
 		/* the fixtures state their own size: catch typos in them */
