@@ -105,6 +105,19 @@ static inline struct pd_record_header pd_rec_header(const uint8_t *p, bool swap)
 	return h;
 }
 
+/* Copy n u64 in file order to host order (a decoded array of the record). */
+static inline void pd_copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
+{
+	size_t i;
+
+	if (!swap) {
+		memcpy(dst, src, n * 8);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = pd_ld64(src + 8 * i, true);
+}
+
 /* Absolute offset to report for a field at byte `pos` of the record. */
 static inline uint64_t pd_rec_off(const struct pd_record *rec, size_t pos)
 {

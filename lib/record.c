@@ -94,18 +94,6 @@ static inline uint64_t r64(const struct rctx *c, size_t pos)
 	return pd_ld64(c->p + pos, c->swap);
 }
 
-static void copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
-{
-	size_t i;
-
-	if (!swap) {
-		memcpy(dst, src, n * 8);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		dst[i] = pd_ld64(src + 8 * i, true);
-}
-
 static int below_min(struct rctx *c, size_t need)
 {
 	RDIAG(c, PD_REC_BELOW_MIN, 0, "size=%zu min=%zu", c->rec->raw_len, need);
@@ -353,7 +341,7 @@ static int dec_callchain_deferred(struct rctx *c)
 		ips = alloc(c, (size_t)nr * 8);
 		if (!ips)
 			return PD_STATUS_NOMEM;
-		copy_u64(ips, c->p + ips_at, (size_t)nr, c->swap);
+		pd_copy_u64(ips, c->p + ips_at, (size_t)nr, c->swap);
 		cd->ips = ips;
 	}
 	trailing(c, ips_at + 8 * nr);
@@ -388,7 +376,7 @@ static int dec_header_attr(struct rctx *c)
 		ids = alloc(c, (size_t)nr * 8);
 		if (!ids)
 			return PD_STATUS_NOMEM;
-		copy_u64(ids, c->p + attr + asz, (size_t)nr, c->swap);
+		pd_copy_u64(ids, c->p + attr + asz, (size_t)nr, c->swap);
 		h->ids = ids;
 	}
 	trailing(c, attr + asz + 8 * nr);
@@ -509,7 +497,7 @@ static int dec_auxtrace_info(struct rctx *c)
 		priv = alloc(c, (size_t)nr * 8);
 		if (!priv)
 			return PD_STATUS_NOMEM;
-		copy_u64(priv, c->p + priv_at, (size_t)nr, c->swap);
+		pd_copy_u64(priv, c->p + priv_at, (size_t)nr, c->swap);
 		a->priv = priv;
 	}
 	trailing(c, priv_at + 8 * nr);
@@ -920,7 +908,7 @@ static int ips_sps(struct rctx *c, size_t pos, uint64_t n, const uint64_t **ips,
 	a = alloc(c, (size_t)n * 16);
 	if (!a)
 		return PD_STATUS_NOMEM;
-	copy_u64(a, c->p + pos, (size_t)n * 2, c->swap);
+	pd_copy_u64(a, c->p + pos, (size_t)n * 2, c->swap);
 	*ips = a;
 	*sps = a + n;
 	return 0;
@@ -955,7 +943,7 @@ static int dec_sp_unwinding_result(struct rctx *c)
 		regs = alloc(c, (size_t)n * 8);
 		if (!regs)
 			return PD_STATUS_NOMEM;
-		copy_u64(regs, c->p + pos, (size_t)n, c->swap);
+		pd_copy_u64(regs, c->p + pos, (size_t)n, c->swap);
 		u->regs = regs;
 	}
 	pos += 8 * (size_t)n;

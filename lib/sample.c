@@ -69,19 +69,6 @@ static inline size_t left(const struct sparse *s)
 	return s->len - s->pos;
 }
 
-/* Copy n u64 in file order to host order: the only array copy of the file. */
-static inline void copy_u64(uint64_t *dst, const uint8_t *src, size_t n, bool swap)
-{
-	size_t i;
-
-	if (!swap) {
-		memcpy(dst, src, n * 8);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		dst[i] = pd_ld64(src + 8 * i, true);
-}
-
 static inline bool host_is_be(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -297,7 +284,7 @@ static enum pd_code parse_regs(struct pd_decoder *d, struct sparse *s, uint64_t 
 		regs = pd_scratch_alloc(d, (size_t)n * 8);
 		if (!regs)
 			return PD_NO_MEMORY;
-		copy_u64(regs, s->p + s->pos, n, s->swap);
+		pd_copy_u64(regs, s->p + s->pos, n, s->swap);
 		s->pos += (size_t)n * 8;
 		r->regs = regs;
 	}
@@ -462,7 +449,7 @@ static enum pd_code parse_branches(struct pd_decoder *d, struct sparse *s, uint6
 		cnt = pd_scratch_alloc(d, (size_t)nr * 8);
 		if (!cnt)
 			return PD_NO_MEMORY;
-		copy_u64(cnt, s->p + s->pos, (size_t)nr, s->swap);
+		pd_copy_u64(cnt, s->p + s->pos, (size_t)nr, s->swap);
 		s->pos += (size_t)nr * 8;
 		out->branch_counters = cnt;
 	}
@@ -717,7 +704,7 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 				code = PD_NO_MEMORY;
 				goto fail;
 			}
-			copy_u64(ips, s.p + s.pos, (size_t)nr, s.swap);
+			pd_copy_u64(ips, s.p + s.pos, (size_t)nr, s.swap);
 			s.pos += (size_t)nr * 8;
 			out->callchain = ips;
 		}
