@@ -257,6 +257,16 @@ static int resolve_into(struct sym_ahead *a, const struct pd_record *rec, uint32
 	for (i = 0; i < n; i++) {
 		const struct pd_sym_frame *s = &a->tmp[i];
 		struct ahead_frame *f = &en->frames[i];
+		struct pd_sym_inline first;
+
+		/*
+		 * The inline frames of a DSO depend on the addresses asked
+		 * before (addr2line's names, pd_machine_inline_frames()): asked
+		 * here, in time order as perf does, the writer's later question
+		 * in file order gets the same answer.
+		 */
+		if (s->unwound)
+			pd_machine_inline_frames(a->m, s, &first, 1);
 
 		f->ip = s->ip;
 		f->addr = s->addr;

@@ -1046,11 +1046,14 @@ const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint
 	return ((struct pd_elf_srcfiles *)d->srcfiles)->names + s->file;
 }
 
-const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr)
+const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+				   uint64_t *value)
 {
 	const struct srcfile_sym *s = srcfile_lookup(env, d, addr);
 
 	if (!s || s->func == SRCFILE_NONE)
 		return NULL;
+	if (value)
+		*value = s->value;
 	return ((struct pd_elf_srcfiles *)d->srcfiles)->names + s->func;
 }

@@ -13,6 +13,11 @@
  * the function differs from the ELF symbol (init_cpu_features against
  * init_cpu_features.constprop.0).
  *
+ * A function whose DWARF name is no linkage name (C++, Rust) is named
+ * as binutils names it, by the ELF symbol at the first address asked
+ * about in it, with state kept per DSO as perf's addr2line process keeps
+ * it (add_innermost()).
+ *
  * Where no DWARF function holds the address (a file without debug
  * information, code no CU describes), addr2line names the ELF symbol bfd
  * chooses there (pd_elf_symbol_function(): of aliases the first in table
@@ -50,6 +55,18 @@ struct inl_seg {
 	uint64_t off, vaddr, filesz;
 };
 
+/*
+ * A function whose name is no linkage name, once addr2line named it as
+ * the innermost at an address: name is the index of the ELF symbol's name
+ * in names when it took that name for good, -1 when it keeps its own.
+ */
+struct inl_named {
+	Dwarf_Off off;		/* + 1: 0 is an empty slot */
+	int32_t name;
+};
+
+#define INL_MAX_NAMED	(1u << 20)
+
 struct inl_slot {
 	uint64_t addr;		/* + 1: 0 is an empty slot */
 	uint32_t first, n;	/* names[first .. first + n) */
@@ -67,6 +84,8 @@ struct pd_inline_dso {
 	size_t nnames, capnames;
 	struct inl_cu *cus;	/* hashed by DIE offset */
 	size_t ncus, capcus;
+	struct inl_named *named;	/* addr2line's names for functions, hashed by DIE */
+	size_t nnamed, capnamed;
 	size_t index_bytes;
 };
 
@@ -87,6 +106,7 @@ static void inline_free_id(struct pd_inline_dso *id)
 	free(id->names);
 	free(id->tab);
 	cus_free(id);
+	free(id->named);
 	free(id);
 }
 
@@ -562,12 +582,175 @@ static bool find_path(struct pd_inline_dso *id, struct inl_cu *cu, uint32_t firs
  * own parents do not count), each named by its linkage name where it has
  * one, else its name.
  */
-static uint32_t lookup_dwarf(struct pd_inline_dso *id, uint64_t vaddr)
+/*
+ * Whether binutils takes a function's name as its linkage name: a
+ * DW_AT_linkage_name (its own, its origin's or its declaration's), or a
+ * DW_AT_name in a language whose names are not mangled (bfd's
+ * mangle_style() of 0: C, Fortran 77, Pascal, assembly and the like; C++,
+ * Rust and languages it does not know are mangled).
+ */
+static bool name_is_linkage(Dwarf_Die *die, int lang)
+{
+	Dwarf_Attribute at;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+		return true;
+	if (!dwarf_attr_integrate(die, DW_AT_name, &at))
+		return false;
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_C99:
+	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+	case 0x8004:	/* DW_LANG_HP_Basic91 */
+	case 0x8006:	/* DW_LANG_HP_IMacro */
+	case 0x8007:	/* DW_LANG_HP_Assembler */
+	case 0x8765:	/* DW_LANG_Upc */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The start of a function's first address range as bfd keeps it: the
+ * first range of the DIE, extended by a later one that ends where it
+ * starts (bfd's arange_add() joins adjacent ranges into the first range
+ * they touch, the first one looked at first).
+ */
+static bool first_range_low(Dwarf_Die *die, uint64_t *low)
+{
+	struct inl_range first = { 0, 0 }, rest[16];
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	unsigned int nrest = 0, i;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo == hi)
+			continue;
+		if (!first.hi) {
+			first.lo = lo;
+			first.hi = hi;
+			continue;
+		}
+		if (lo == first.hi) {
+			first.hi = hi;
+			continue;
+		}
+		if (hi == first.lo) {
+			first.lo = lo;
+			continue;
+		}
+		for (i = 0; i < nrest; i++) {
+			if (lo == rest[i].hi) {
+				rest[i].hi = hi;
+				break;
+			}
+			if (hi == rest[i].lo) {
+				rest[i].lo = lo;
+				break;
+			}
+		}
+		/* a new range goes right after the first */
+		if (i == nrest && nrest < sizeof(rest) / sizeof(rest[0])) {
+			memmove(rest + 1, rest, nrest * sizeof(rest[0]));
+			rest[0].lo = lo;
+			rest[0].hi = hi;
+			nrest++;
+		}
+	}
+	*low = first.lo;
+	return first.hi != 0;
+}
+
+/* The slot of a function in id->named, NULL when the table is full. */
+static struct inl_named *named_slot(struct pd_inline_dso *id, Dwarf_Off off)
+{
+	size_t mask, h;
+
+	if (id->nnamed * 2 >= id->capnamed) {
+		size_t ncap = id->capnamed ? id->capnamed * 2 : 256, i;
+		struct inl_named *nt;
+
+		if (ncap > 2 * INL_MAX_NAMED)
+			return NULL;
+		nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (i = 0; i < id->capnamed; i++) {
+			if (!id->named[i].off)
+				continue;
+			h = (size_t)pd_hash_u64(id->named[i].off) & (ncap - 1);
+			while (nt[h].off)
+				h = (h + 1) & (ncap - 1);
+			nt[h] = id->named[i];
+		}
+		free(id->named);
+		id->named = nt;
+		id->capnamed = ncap;
+	}
+	mask = id->capnamed - 1;
+	h = (size_t)pd_hash_u64(off + 1) & mask;
+	while (id->named[h].off && id->named[h].off != off + 1)
+		h = (h + 1) & mask;
+	return &id->named[h];
+}
+
+/* A copy of a name already demangled, as the next entry of names. */
+static bool add_copy(struct pd_inline_dso *id, uint32_t from)
+{
+	char *s;
+
+	if (!pd_grow(&id->names, &id->capnames, id->nnames + 1, sizeof(*id->names), SIZE_MAX))
+		return false;
+	s = strdup(id->names[from]);
+	if (!s)
+		return false;
+	id->names[id->nnames++] = s;
+	return true;
+}
+
+/*
+ * The name addr2line gives the innermost function at vaddr when its name
+ * is no linkage name (binutils' dwarf2.c): the first time, the name of
+ * the ELF symbol at vaddr where there is one, and the function takes that
+ * name for good - also as the caller of a later answer - when the symbol
+ * starts where its first range does; otherwise it keeps its own name from
+ * then on.  perf asks one addr2line process per DSO and keeps its answers
+ * per address, so what a frame shows depends on the addresses asked
+ * before it, in the order perf meets them: innermost frame first, sample
+ * by sample in time order, which is the order the outputs ask in.
+ */
+static bool add_innermost(struct pd_machine *m, struct pd_dso *d, struct pd_inline_dso *id,
+			  Dwarf_Die *die, Dwarf_Off off, const char *raw, uint64_t vaddr)
+{
+	struct inl_named *nm = named_slot(id, off);
+	const char *sym;
+	uint64_t value, low;
+	bool keep;
+
+	if (nm && nm->off)
+		return nm->name >= 0 ? add_copy(id, (uint32_t)nm->name) : add_name(id, raw);
+	sym = pd_elf_symbol_function(pd_machine_env(m), d, vaddr, &value);
+	if (!add_name(id, sym ? sym : raw))
+		return false;
+	keep = sym && first_range_low(die, &low) && low == value;
+	if (nm) {
+		nm->off = off + 1;
+		nm->name = keep ? (int32_t)(id->nnames - 1) : -1;
+		id->nnamed++;
+	}
+	return true;
+}
+
+static uint32_t lookup_dwarf(struct pd_machine *m, struct pd_dso *d, struct pd_inline_dso *id,
+			     uint64_t vaddr)
 {
 	Dwarf_Die cudie;
 	Dwarf_Off path[INL_MAX_NEST];
 	struct inl_cu *cu;
 	uint32_t n = 0, i;
+	int lang;
 
 	if (!id->dw || !dwarf_addrdie(id->dw, vaddr, &cudie))
 		return 0;
@@ -577,14 +760,33 @@ static uint32_t lookup_dwarf(struct pd_inline_dso *id, uint64_t vaddr)
 	find_path(id, cu, 0, cu->ntop, vaddr, path, &n, 0);
 	if (cu->failed)
 		return 0;
-	/* outermost first so far */
+	lang = dwarf_srclang(&cudie);
+	/* the path is outermost first, the names go innermost first */
 	for (i = 0; i < n; i++) {
+		Dwarf_Off off = path[n - 1 - i];
+		const struct inl_named *nm;
 		Dwarf_Die die;
 		const char *raw = NULL;
+		bool ok;
 
-		if (dwarf_offdie(id->dw, path[n - 1 - i], &die))
-			raw = die_func_name(&die);
-		if (!add_name(id, raw))
+		if (!dwarf_offdie(id->dw, off, &die)) {
+			ok = add_name(id, NULL);
+			if (!ok)
+				return i;
+			continue;
+		}
+		raw = die_func_name(&die);
+		if (name_is_linkage(&die, lang)) {
+			ok = add_name(id, raw);
+		} else if (i == 0) {
+			ok = add_innermost(m, d, id, &die, off, raw, vaddr);
+		} else {
+			/* a caller: the symbol's name if it took it for good */
+			nm = named_slot(id, off);
+			ok = nm && nm->off && nm->name >= 0 ? add_copy(id, (uint32_t)nm->name)
+							    : add_name(id, raw);
+		}
+		if (!ok)
 			return i;
 	}
 	return n;
@@ -594,12 +796,12 @@ static uint32_t lookup_dwarf(struct pd_inline_dso *id, uint64_t vaddr)
 static uint32_t lookup(struct pd_machine *m, struct pd_dso *d, struct pd_inline_dso *id,
 		       uint64_t vaddr)
 {
-	uint32_t n = lookup_dwarf(id, vaddr);
+	uint32_t n = lookup_dwarf(m, d, id, vaddr);
 	const char *sym;
 
 	if (n)
 		return n;
-	sym = pd_elf_symbol_function(pd_machine_env(m), d, vaddr);
+	sym = pd_elf_symbol_function(pd_machine_env(m), d, vaddr, NULL);
 	return sym && add_name(id, sym) ? 1 : 0;
 }
 

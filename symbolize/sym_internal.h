@@ -306,9 +306,10 @@ const char *pd_elf_symbol_srcfile(struct pd_sym_env *env, struct pd_dso *d, uint
 /*
  * The function addr2line -f names at such an address: that symbol's own
  * name (raw; of aliases the first in table order, from .dynsym when the
- * file has no .symtab), NULL when there is none.
+ * file has no .symtab) and *value its address, NULL when there is none.
  */
-const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr);
+const char *pd_elf_symbol_function(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+				   uint64_t *value);
 void pd_elf_srcfiles_free(struct pd_dso *d);
 
 /* elf_note.c */
