@@ -646,7 +646,9 @@ static int pipe_feature(struct pd_writer *w, unsigned int id, const uint8_t *p, 
 	return emit(w, p, len);
 }
 
-int pd_writer_set_feature(struct pd_writer *w, unsigned int id, const void *payload, size_t len)
+/* A pipe gets the payload as a record at once; a file keeps it for the feature table. */
+static int feature_put(struct pd_writer *w, unsigned int id, const void *payload, size_t len,
+		       bool append)
 {
 	if (w->err)
 		return w->err;
@@ -654,19 +656,18 @@ int pd_writer_set_feature(struct pd_writer *w, unsigned int id, const void *payl
 		return 1;
 	if (w->opts.mode == PD_WRITER_PIPE)
 		return pipe_feature(w, id, payload, len);
-	return feat_store(w, id, payload, len, false);
+	return feat_store(w, id, payload, len, append);
+}
+
+int pd_writer_set_feature(struct pd_writer *w, unsigned int id, const void *payload, size_t len)
+{
+	return feature_put(w, id, payload, len, false);
 }
 
 int pd_writer_append_feature(struct pd_writer *w, unsigned int id, const void *payload,
 			     size_t len)
 {
-	if (w->err)
-		return w->err;
-	if (id == 0 || id >= PD_FEAT_BITS)
-		return 1;
-	if (w->opts.mode == PD_WRITER_PIPE)
-		return pipe_feature(w, id, payload, len);
-	return feat_store(w, id, payload, len, true);
+	return feature_put(w, id, payload, len, true);
 }
 
 void pd_writer_clear_feature(struct pd_writer *w, unsigned int id)
