@@ -64,10 +64,10 @@ command -v sqlite3 > /dev/null 2>&1 ||
 have_go=0
 if command -v "$GO" > /dev/null 2>&1 && "$GO" tool pprof -h > /dev/null 2>&1; then
 	have_go=1
-else
-	echo "to-pprof.sh: go tool pprof not available (Debian golang-go, scripts/install-deps.sh):" \
-		"the pprof comparisons are skipped"
 fi
+NO_GO="go tool pprof not available (Debian golang-go, scripts/install-deps.sh)"
+no_go=0		# checks that need go tool pprof, not made
+no_protoc=0	# checks that need protoc, not made
 have_protoc=0
 command -v protoc > /dev/null 2>&1 && have_protoc=1
 have_perf=0
@@ -226,8 +226,13 @@ for in in $inputs; do
 		else
 			ko "$name: protoc cannot decode the profile: $(head -1 "$T/perr")"
 		fi
+	else
+		# the decoding, and the decoding with pprof's schema
+		no_protoc=$((no_protoc + 1))
+		[ -f "$SHARED/pprof/profile.proto" ] && no_protoc=$((no_protoc + 1))
 	fi
-	[ $have_go = 1 ] || continue
+	# the sample count, the stacks and the flat counts
+	[ $have_go = 1 ] || { no_go=$((no_go + 3)); continue; }
 	if ! pprof -raw "$out" > "$T/raw.txt" 2> "$T/gerr"; then
 		ko "$name: go tool pprof -raw: $(head -1 "$T/gerr")"
 		continue
@@ -318,9 +323,13 @@ if [ -s "$T/agree.txt" ]; then
 	awk -v a="$a" -v m=$MIN_AGREE 'BEGIN { exit !(a >= m) }' && ok ||
 		ko "pprof flat counts agree with perf report on $a % < $MIN_AGREE % of the samples"
 fi
-[ $have_go = 1 ] || sk "go tool pprof missing: $files inputs not read with pprof"
-[ $have_protoc = 1 ] || sk "protoc missing: $files profiles not decoded"
-[ $have_perf = 1 ] || sk "perf missing: no comparison with perf report"
+sk_count $no_go "$NO_GO: $files inputs not read with pprof"
+sk_count $no_protoc "protoc missing: $files profiles not decoded"
+if [ $have_perf = 0 ]; then
+	sk "perf missing: no comparison with perf report"
+elif [ $have_go = 0 ]; then
+	sk "$NO_GO: no comparison with perf report"
+fi
 
 # ---- 3. memory budgets: spill file and early location writes read the same
 if [ $have_go = 1 ]; then
@@ -337,6 +346,10 @@ if [ $have_go = 1 ]; then
 		[ -s "$T/a.txt" ] && cmp -s "$T/a.txt" "$T/b.txt" && cmp -s "$T/af.txt" "$T/bf.txt" &&
 			ok || ko "$name: the profile made with the smallest budgets reads differently"
 	done
+else
+	sk_count "$(ls corpus/callchain-fp.data corpus/multi-event.pipe.data \
+		    "$SHARED/quipper/perf.data.callgraph-3.8" 2> /dev/null | wc -l)" \
+		"$NO_GO: the profiles of the smallest budgets not compared"
 fi
 
 # ---- 3. command line
@@ -359,6 +372,8 @@ if [ -f "$in" ] && [ $have_protoc = 1 ]; then
 	[ "$types" = '"samples" "cpu-clock" "task-clock" "page-faults" ' ] && ok ||
 		ko "sample types of multi-event.data: $types"
 	grep -q '^string_table: "nanoseconds"' "$T/all.txt" && ok || ko "cpu-clock's unit is not nanoseconds"
+elif [ -f "$in" ]; then
+	sk_count 3 "protoc missing: --event and the sample types of $in not decoded"
 fi
 in=corpus/basic.data
 if [ -f "$in" ] && [ $have_go = 1 ]; then
@@ -373,6 +388,8 @@ if [ -f "$in" ] && [ $have_go = 1 ]; then
 		/^Locations/ { on = 0 } on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }')
 	[ "$others" -gt 0 ] && [ "$wrong" = 0 ] && [ "$got" = "$want" ] && ok ||
 		ko "--pid $pid: $got samples ($want in to-csv), $wrong of another process"
+elif [ -f "$in" ]; then
+	sk "$NO_GO: --pid not read with pprof"
 fi
 # --no-unwind: the recorded callchains only, as to-csv's folded table has them
 in=corpus/callchain-dwarf.data
@@ -385,6 +402,8 @@ if [ -f "$in" ] && [ $have_go = 1 ]; then
 	[ -s "$T/nu.txt" ] && cmp -s "$T/nu.txt" "$T/cnu.txt" && ! cmp -s "$T/nu.txt" "$T/u.txt" &&
 		ok || ko "--no-unwind: stacks differ from to-csv --no-unwind, or equal the unwound ones"
 	rm -f "$T/u.pb.gz"
+elif [ -f "$in" ]; then
+	sk "$NO_GO: --no-unwind not read with pprof"
 fi
 # usage errors: exit 2; a missing input: exit 3
 for args in "--bogus corpus/basic.data" "corpus/basic.data corpus/lost.data" \
@@ -411,6 +430,8 @@ for bad in corpus/bad/truncated-mid-record.data corpus/bad/pipe-truncated.pipe.d
 	if [ $have_go = 1 ]; then
 		pprof -raw "$T/bad.pb.gz" > "$T/raw.txt" 2> /dev/null && grep -q '^Samples:' "$T/raw.txt" &&
 			ok || ko "$b: the profile of what could be read does not parse"
+	else
+		sk "$NO_GO: $b: the profile of what could be read not parsed"
 	fi
 	rm -f "$T/bad.pb.gz"
 	"$PERFCONV" to-pprof --strict -o "$T/bad.pb.gz" "$bad" > /dev/null 2>&1
