@@ -252,7 +252,7 @@ if command -v g++ > /dev/null 2>&1 &&
 		ko "perf record of tests/workloads/tmpl.cc failed: $(tail -1 tmpl.err)"
 	fi
 else
-	sk "g++ missing or failed: C++ lines not compared"
+	sk_count 2 "g++ missing or failed: C++ lines and inline chains not compared"
 fi
 
 # ------------------------------------------------------------ 3. lines table
