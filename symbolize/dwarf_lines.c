@@ -2,6 +2,21 @@
 /*
  * dwarf_lines.c - source file, line and inline frames from DWARF (libdw).
  *
+ * The one index of a DSO's DWARF, for both questions asked of it: the
+ * source positions of --srcline with their chain of inlined subroutines
+ * (pd_dwarf_srcline()), and the functions perf script shows as inline
+ * frames of a DWARF-unwound stack (pd_dwarf_inline_frames(), for
+ * inline.c).  Both come from one tree per CU of its functions and inlined
+ * subroutines, so an output that asks both reads the DWARF once.  Their
+ * rules stay those of perf's two answers: source lines descend from the
+ * outermost inlined subroutine that starts last, through the first child
+ * holding the address; inline frames from the outermost function holding
+ * it, at each level the one whose range there is the shortest (addr2line's
+ * choice among gas's aliases), up to PD_SYM_MAX_INLINE levels from the
+ * outermost, and find the CU by .debug_aranges as libdw's dwarf_addrdie()
+ * does (source lines: by the CUs' own ranges).  Compilers give both the
+ * same answer.
+ *
  * The DWARF comes from the file the DSO's .symtab came from (the separate
  * debug file when one was found: .gnu_debuglink, /usr/lib/debug, build-id
  * links); no other path is opened here.
@@ -15,9 +30,13 @@
  *
  * Speed: the compile units' address ranges are read into one sorted array
  * on first use; a CU's line table (its line program, read here: see
- * lt_read()) and its inlined-subroutine tree are read only when an address
- * falls in that CU, into compact sorted arrays searched by bisection, whose
- * strings are copied into the DSO's own pool.  Those arrays of all DSOs
+ * lt_read()) and its tree are read only when an address falls in that CU,
+ * into compact sorted arrays searched by bisection, whose strings are
+ * copied into the DSO's own pool.  Without --srcline (inline frames
+ * alone) the line tables are never read, .debug_line is not decompressed
+ * and the CUs come from .debug_aranges; functions join the tree only once
+ * inline frames are asked of the DSO, and names not needed for source
+ * lines are read when an inline frame first shows them.  Those arrays of all DSOs
  * together are kept within CU_TABLES_BUDGET: the least recently used CUs'
  * are forgotten and read again when needed.  Answers are cached per (DSO,
  * address): profiles repeat addresses.
@@ -101,13 +120,23 @@ struct line_row {
 
 #define ROW_END		(1u << 31)
 
-/* One DW_TAG_inlined_subroutine; a CU's are in depth-first order. */
+/*
+ * One DW_TAG_inlined_subroutine, or a DW_TAG_subprogram with code (a
+ * function: what the inline frames of an unwound stack end with); a CU's
+ * are in depth-first order.
+ */
 struct inl {
-	uint32_t name;		/* the inlined function */
-	uint32_t call_file;
-	uint32_t call_line;
+	uint32_t name;		/* string id (see add_node()) */
 	uint32_t next;		/* first index after this node's subtree */
-	uint32_t range, nrange;	/* its address ranges in cu->ranges */
+	uint32_t range;		/* its address ranges in cu->ranges */
+	uint32_t nrange : 29;
+	uint32_t func : 1;	/* a DW_TAG_subprogram */
+	uint32_t named : 1;	/* name and linkage are read */
+	uint32_t linkage : 1;	/* binutils takes its name as a linkage name */
+	struct {
+		uint32_t file, line;
+	} call;			/* an inlined subroutine's call site */
+	uint32_t die;		/* its DIE offset past the CU's (UINT32_MAX: too far) */
 };
 
 struct addr_range {
@@ -118,6 +147,9 @@ struct addr_range {
 struct pd_dwarf_cu {
 	Dwarf_Off off;		/* of its DIE: found again when libdw is reopened */
 	bool loaded;
+	bool funcs;		/* its functions are nodes too */
+	bool lines;		/* its line rows and call sites are read */
+	uint16_t lang;		/* DW_AT_language of its DIE */
 	/* while loaded with tables: in env's list, most recently used first */
 	struct pd_dwarf_cu *newer, *older;
 	size_t bytes;		/* of its tables */
@@ -127,9 +159,13 @@ struct pd_dwarf_cu {
 	size_t ninl;
 	struct addr_range *ranges;	/* of every inline node, grouped per node */
 	size_t nranges, cap_ranges;
-	struct addr_range *top;		/* of the outermost inline nodes, by lo */
+	struct addr_range *top;		/* of the outermost inlined subroutines, by lo */
 	uint64_t *top_maxhi;		/* running maximum of top[].hi */
-	size_t ntop;
+	/*
+	 * top[0 .. ntop): for source lines; top[ntop .. ntop + nftop), with
+	 * functions: the nodes outside any other, for inline frames
+	 */
+	uint32_t ntop, nftop;
 };
 
 struct cache_ent {
@@ -143,6 +179,23 @@ struct cache_ent {
 /* a cached position: string ids */
 struct cpos {
 	uint32_t func, file, line;
+};
+
+struct named_slot {
+	uint64_t off;		/* DIE offset + 1; 0: empty */
+	int64_t name;
+};
+
+struct shown_slot {
+	uint32_t raw, shown;	/* string ids; raw 0: empty */
+};
+
+/* answers cached by address */
+struct answers {
+	struct cache_ent *tab;
+	size_t cap, nr;
+	struct cpos *pos;
+	size_t npos, cap_pos;
 };
 
 /* Strings copied out of libdw, deduplicated: they outlive its handle. */
@@ -175,6 +228,8 @@ struct pd_dwarf_lines {
 	size_t cost;		/* its estimated memory */
 	struct pd_dwarf_lines *newer, *older;	/* in env->dwarf_open */
 	bool gone;		/* could not be opened again: no more CUs */
+	bool want_funcs;	/* inline frames were asked: CUs are read with functions */
+	bool nodwarf;		/* the file has none to use: kept for inline frames */
 	bool decompressed;	/* its debug sections are compressed in the file */
 	bool copy;		/* mapped from a decompressed copy of the file */
 	/* what stays */
@@ -183,11 +238,24 @@ struct pd_dwarf_lines {
 	struct cu_range *cur;	/* CU ranges sorted by lo */
 	uint64_t *cur_maxhi;	/* running maximum of cur[].hi */
 	size_t ncur;
-	struct cache_ent *cache;
-	size_t cache_cap, cache_nr;
-	struct cpos *pos;
-	size_t npos, cap_pos;
+	/* .debug_aranges, sorted by lo: where inline frames look for a CU */
+	struct cu_range *acur;
+	uint64_t *acur_maxhi;
+	size_t nacur;
+	bool acur_read;
+	struct answers lines;	/* source positions by address */
+	struct answers frames;	/* inline frames by address: shown names in func */
 	struct str_pool strs;
+	/*
+	 * functions whose name is no linkage name, as addr2line named them
+	 * first (see addr2line_name()): DIE offset + 1 to a shown string id,
+	 * -1 when they keep their own name
+	 */
+	struct named_slot *named;
+	size_t cap_named, nnamed;
+	/* names shown in inline frames: string id to that of its demangled form */
+	struct shown_slot *shown;
+	size_t cap_shown, nshown;
 };
 
 static void cu_free(struct pd_dwarf_cu *c)
@@ -251,7 +319,7 @@ static void cu_loaded(struct pd_sym_env *env, struct pd_dwarf_cu *c)
 {
 	size_t bytes = c->nrows * sizeof(*c->rows) + c->ninl * sizeof(*c->inl) +
 		       c->cap_ranges * sizeof(*c->ranges) +
-		       c->ntop * (sizeof(*c->top) + sizeof(*c->top_maxhi));
+		       (c->ntop + c->nftop) * (sizeof(*c->top) + sizeof(*c->top_maxhi));
 
 	if (!bytes)
 		return;
@@ -629,15 +697,16 @@ static bool header_pages(struct pd_dwarf_lines *dl, Elf *elf)
 }
 
 /*
- * The debug sections read here: the units and their DIEs, line tables,
- * strings and address ranges.  Location lists, call frames, address
- * tables, name indexes and macros never are.
+ * The debug sections read here: the units and their DIEs, line tables
+ * (lines: not for inline frames alone, without --srcline), strings and
+ * address ranges.  Location lists, call frames, address tables, name
+ * indexes and macros never are.
  */
-static bool section_used(const char *name)
+static bool section_used(const char *name, bool lines)
 {
 	static const char *const used[] = {
 		"info", "abbrev", "line", "line_str", "str", "str_offsets", "addr",
-		"ranges", "rnglists", "types",
+		"ranges", "rnglists", "types", "aranges",
 	};
 	size_t i;
 
@@ -647,6 +716,8 @@ static bool section_used(const char *name)
 		name += 8;
 	else
 		return true;
+	if (!lines && !strcmp(name, "line"))
+		return false;
 	for (i = 0; i < sizeof(used) / sizeof(used[0]); i++)
 		if (!strcmp(name, used[i]))
 			return true;
@@ -658,7 +729,7 @@ static bool section_used(const char *name)
  * private map, which libdw skips: it would decompress each of them whole
  * (libc6-dbg's location lists alone are 1.4 MB).
  */
-static void hide_unused_sections(Elf *elf)
+static void hide_unused_sections(Elf *elf, bool lines)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
@@ -672,7 +743,7 @@ static void hide_unused_sections(Elf *elf)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
 			continue;
 		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!n || section_used(n) ||
+		if (!n || section_used(n, lines) ||
 		    (!(sh.sh_flags & SHF_COMPRESSED) && strncmp(n, ".zdebug_", 8)))
 			continue;
 		sh.sh_type = SHT_NOBITS;
@@ -784,7 +855,8 @@ static bool put_shdr(int fd, int cls, const GElf_Shdr *sh, off_t off)
  * The file descriptor of the copy, or -1 when it cannot be made (then
  * libelf decompresses the sections into memory, as before).
  */
-static int decompressed_copy(Elf *elf, const char *map, size_t map_size, size_t *size)
+static int decompressed_copy(Elf *elf, const char *map, size_t map_size, bool lines,
+			     size_t *size)
 {
 	size_t shstrndx, shnum, i, entsize, buf_size = (size_t)256 << 10;
 	int cls = gelf_getclass(elf), fd = -1;
@@ -821,7 +893,7 @@ static int decompressed_copy(Elf *elf, const char *map, size_t map_size, size_t 
 			goto fail;	/* GNU's older form: libelf's */
 		if (n && sh.sh_type != SHT_NOBITS && (sh.sh_flags & SHF_COMPRESSED) &&
 		    !strncmp(n, ".debug_", 7)) {
-			if (!section_used(n)) {
+			if (!section_used(n, lines)) {
 				sh.sh_type = SHT_NOBITS;
 			} else {
 				uint64_t align;
@@ -865,7 +937,7 @@ fail:
 static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 {
 	size_t size;
-	int fd = decompressed_copy(*elf, dl->map, dl->map_size, &size);
+	int fd = decompressed_copy(*elf, dl->map, dl->map_size, dl->env->opts.srcline, &size);
 	char *map;
 	Elf *copy;
 
@@ -939,7 +1011,7 @@ static Elf *elf_mapped(struct pd_dwarf_lines *dl)
 		if (prot & PROT_WRITE) {
 			if (!header_pages(dl, elf))
 				break;
-			hide_unused_sections(elf);
+			hide_unused_sections(elf, dl->env->opts.srcline);
 			return elf;
 		}
 		if (map_copy(dl, &elf))
@@ -987,9 +1059,11 @@ again:
 	}
 	if (!dl->dw)
 		goto fail;
-	dl->debug_line = section_data(dl->elf, ".debug_line");
-	dl->debug_line_str = section_data(dl->elf, ".debug_line_str");
-	dl->debug_str = section_data(dl->elf, ".debug_str");
+	if (dl->env->opts.srcline) {
+		dl->debug_line = section_data(dl->elf, ".debug_line");
+		dl->debug_line_str = section_data(dl->elf, ".debug_line_str");
+		dl->debug_str = section_data(dl->elf, ".debug_str");
+	}
 	handle_used(dl, size);
 	return true;
 fail:
@@ -1018,8 +1092,14 @@ static void dwarf_lines_free(struct pd_dwarf_lines *dl)
 	free(dl->cus);
 	free(dl->cur);
 	free(dl->cur_maxhi);
-	free(dl->cache);
-	free(dl->pos);
+	free(dl->acur);
+	free(dl->acur_maxhi);
+	free(dl->lines.tab);
+	free(dl->lines.pos);
+	free(dl->frames.tab);
+	free(dl->frames.pos);
+	free(dl->shown);
+	free(dl->named);
 	str_pool_free(&dl->strs);
 	free(dl);
 }
@@ -1050,6 +1130,30 @@ static int cmp_addr_range(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* CU ranges sorted by lo, with their running maximum of hi. */
+static bool sort_cu_ranges(struct cu_range *r, size_t n, uint64_t **maxhi)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (!n)
+		return true;
+	/* libdw's aranges come sorted */
+	for (i = 1; i < n && cmp_cu_range(&r[i - 1], &r[i]) <= 0; i++)
+		;
+	if (i < n)
+		qsort(r, n, sizeof(*r), cmp_cu_range);
+	*maxhi = malloc(n * sizeof(**maxhi));
+	if (!*maxhi)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (r[i].hi > m)
+			m = r[i].hi;
+		(*maxhi)[i] = m;
+	}
+	return true;
+}
+
 /* Compile units and their address ranges, sorted: read once per DSO. */
 static bool index_cus(struct pd_dwarf_lines *dl)
 {
@@ -1057,8 +1161,7 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 	Dwarf_Half version;
 	uint8_t unit_type;
 	Dwarf_Die cudie, subdie;
-	size_t cap_cus = 0, cap_cur = 0, i;
-	uint64_t maxhi = 0;
+	size_t cap_cus = 0, cap_cur = 0;
 
 	while (dwarf_get_units(dl->dw, cu, &next, &version, &unit_type, &cudie, &subdie) == 0) {
 		ptrdiff_t off = 0;
@@ -1087,18 +1190,81 @@ static bool index_cus(struct pd_dwarf_lines *dl)
 		dl->cus[dl->ncus].off = dwarf_dieoffset(&cudie);
 		dl->ncus++;
 	}
-	if (!dl->ncur)
+	return sort_cu_ranges(dl->cur, dl->ncur, &dl->cur_maxhi);
+}
+
+static int cmp_off(const void *a, const void *b)
+{
+	Dwarf_Off x = *(const Dwarf_Off *)a, y = *(const Dwarf_Off *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The CUs by .debug_aranges, where inline frames look an address up (as
+ * libdw's dwarf_addrdie() does).  make_cus: the CUs are those it names
+ * (without --srcline: walking every unit and reading its DIE's ranges
+ * costs more than a profile's inline frames); else those of index_cus().
+ * False when out of memory.
+ */
+static bool index_aranges(struct pd_dwarf_lines *dl, bool make_cus)
+{
+	Dwarf_Aranges *ar;
+	Dwarf_Off *offs = NULL, *sorted = NULL;
+	size_t n, i, k = 0, cap = 0;
+	bool ok = false;
+
+	if (dwarf_getaranges(dl->dw, &ar, &n) != 0 || !n)
 		return true;
-	qsort(dl->cur, dl->ncur, sizeof(*dl->cur), cmp_cu_range);
-	dl->cur_maxhi = malloc(dl->ncur * sizeof(*dl->cur_maxhi));
-	if (!dl->cur_maxhi)
-		return false;
-	for (i = 0; i < dl->ncur; i++) {
-		if (dl->cur[i].hi > maxhi)
-			maxhi = dl->cur[i].hi;
-		dl->cur_maxhi[i] = maxhi;
+	offs = malloc(n * sizeof(*offs));
+	if (!offs || !pd_grow(&dl->acur, &cap, n, sizeof(*dl->acur), SIZE_MAX))
+		goto out;
+	for (i = 0; i < n; i++) {
+		Dwarf_Addr start;
+		Dwarf_Word len;
+		Dwarf_Off off;
+
+		if (dwarf_getarangeinfo(dwarf_onearange(ar, i), &start, &len, &off) != 0 ||
+		    !len || len > UINT64_MAX - start)
+			continue;
+		dl->acur[k].lo = start;
+		dl->acur[k].hi = start + len;
+		offs[k++] = off;
 	}
-	return true;
+	if (make_cus && k) {
+		size_t j, m = 0;
+
+		sorted = malloc(k * sizeof(*sorted));
+		if (!sorted)
+			goto out;
+		memcpy(sorted, offs, k * sizeof(*sorted));
+		qsort(sorted, k, sizeof(*sorted), cmp_off);
+		for (j = 0; j < k; j++)
+			if (!j || sorted[j] != sorted[j - 1])
+				sorted[m++] = sorted[j];
+		dl->cus = calloc(m, sizeof(*dl->cus));
+		if (!dl->cus)
+			goto out;
+		for (j = 0; j < m; j++)
+			dl->cus[j].off = sorted[j];
+		dl->ncus = m;
+	}
+	/* each arange's CU by its DIE offset (dl->cus are in offset order) */
+	for (i = 0; i < k; i++) {
+		long c;
+
+		LAST_LE(dl->cus, dl->ncus, off, offs[i], c);
+		if (c < 0 || dl->cus[c].off != offs[i])
+			continue;
+		dl->acur[dl->nacur] = dl->acur[i];
+		dl->acur[dl->nacur].cu = (uint32_t)c;
+		dl->nacur++;
+	}
+	ok = sort_cu_ranges(dl->acur, dl->nacur, &dl->acur_maxhi);
+out:
+	free(offs);
+	free(sorted);
+	return ok;
 }
 
 /* a row as read, before it is sorted and made compact */
@@ -2015,16 +2181,103 @@ static bool load_lines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_D
 	return keep_rows(c, raw, k, false);
 }
 
-static const char *die_name(Dwarf_Die *die)
+/*
+ * A language whose names binutils does not demangle (bfd's mangle_style()
+ * of 0: C, Fortran 77, Pascal, assembly and the like; C++, Rust and
+ * languages it does not know are mangled): there a DW_AT_name is taken
+ * as a linkage name.
+ */
+static bool lang_unmangled(int lang)
 {
-	Dwarf_Attribute at;
-	const char *n = NULL;
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_C99:
+	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+	case 0x8004:	/* DW_LANG_HP_Basic91 */
+	case 0x8006:	/* DW_LANG_HP_IMacro */
+	case 0x8007:	/* DW_LANG_HP_Assembler */
+	case 0x8765:	/* DW_LANG_Upc */
+		return true;
+	default:
+		return false;
+	}
+}
 
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
-	    dwarf_attr_integrate(die, DW_AT_name, &at))
-		n = dwarf_formstring(&at);
-	if (!n)
-		n = dwarf_diename(die);
+/* What names a DIE: the attributes die_name() looks for, as read in one pass. */
+struct name_attrs {
+	Dwarf_Attribute at[5];	/* by the NAME_* below */
+	unsigned int have;	/* bit per NAME_* */
+};
+
+enum { NAME_LINKAGE, NAME_MIPS, NAME_NAME, NAME_ORIGIN, NAME_SPEC };
+
+static int name_attr(Dwarf_Attribute *at, void *arg)
+{
+	struct name_attrs *na = arg;
+	int k;
+
+	switch (dwarf_whatattr(at)) {
+	case DW_AT_linkage_name: k = NAME_LINKAGE; break;
+	case DW_AT_MIPS_linkage_name: k = NAME_MIPS; break;
+	case DW_AT_name: k = NAME_NAME; break;
+	case DW_AT_abstract_origin: k = NAME_ORIGIN; break;
+	case DW_AT_specification: k = NAME_SPEC; break;
+	default: return DWARF_CB_OK;
+	}
+	if (!(na->have & (1u << k))) {
+		na->at[k] = *at;
+		na->have |= 1u << k;
+	}
+	return DWARF_CB_OK;
+}
+
+/*
+ * A function's name as addr2line gives it: its linkage name where it has
+ * one (else the older DW_AT_MIPS_linkage_name), else its name, each the
+ * first found along DW_AT_abstract_origin and DW_AT_specification, as
+ * dwarf_attr_integrate() finds it (up to 16 steps).  One pass over each
+ * DIE's attributes, where dwarf_attr_integrate() makes one per attribute.
+ * *linkage: binutils takes the name as a linkage name (it has one, or a
+ * name in a language of unmangled names, lang).
+ */
+static const char *die_name(Dwarf_Die *die, int lang, bool *linkage)
+{
+	struct name_attrs found = { .have = 0 };
+	Dwarf_Die mem = *die, *cur = &mem;
+	const char *n = NULL;
+	unsigned int step;
+
+	for (step = 0; step <= 16 && cur; step++) {
+		struct name_attrs here = { .have = 0 };
+		unsigned int k;
+
+		if (dwarf_getattrs(cur, name_attr, &here, 0) < 0)
+			break;
+		for (k = NAME_LINKAGE; k <= NAME_NAME; k++) {
+			if ((here.have & (1u << k)) && !(found.have & (1u << k))) {
+				found.at[k] = here.at[k];
+				found.have |= 1u << k;
+			}
+		}
+		/* a linkage name decides, unless it is no string (then the name does) */
+		if ((found.have & (1u << NAME_LINKAGE)) &&
+		    (dwarf_formstring(&found.at[NAME_LINKAGE]) || (found.have & (1u << NAME_NAME))))
+			break;
+		if (here.have & (1u << NAME_ORIGIN))
+			cur = dwarf_formref_die(&here.at[NAME_ORIGIN], &mem);
+		else if (here.have & (1u << NAME_SPEC))
+			cur = dwarf_formref_die(&here.at[NAME_SPEC], &mem);
+		else
+			break;
+	}
+	if (found.have & (1u << NAME_LINKAGE))
+		n = dwarf_formstring(&found.at[NAME_LINKAGE]);
+	else if (found.have & (1u << NAME_MIPS))
+		n = dwarf_formstring(&found.at[NAME_MIPS]);
+	if (!n && (found.have & (1u << NAME_NAME)))
+		n = dwarf_formstring(&found.at[NAME_NAME]);
+	*linkage = (found.have & ((1u << NAME_LINKAGE) | (1u << NAME_MIPS))) ||
+		   ((found.have & (1u << NAME_NAME)) && lang_unmangled(lang));
 	return n;
 }
 
@@ -2035,6 +2288,8 @@ struct walk {
 	Dwarf_Files *files;
 	size_t nfiles, cap_inl;
 	struct file_ids fi;
+	bool funcs;		/* functions become nodes */
+	bool lines;		/* inlined subroutines' names and call sites are read */
 	bool nomem;
 };
 
@@ -2058,7 +2313,13 @@ static bool may_hold_code(int tag)
 	}
 }
 
-static void add_inline(struct walk *w, Dwarf_Die *die)
+/*
+ * A node for an inlined subroutine (its name and call site read now when
+ * source lines are wanted: those of every address in it name them) or a
+ * function; other names are read when an inline frame first needs them
+ * (most functions of a CU never hold a sampled address).
+ */
+static void add_node(struct walk *w, Dwarf_Die *die, bool func)
 {
 	struct pd_dwarf_cu *c = w->c;
 	struct inl *n;
@@ -2066,36 +2327,46 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 	Dwarf_Word fidx = 0, line = 0;
 	ptrdiff_t off = 0;
 	Dwarf_Addr base, lo, hi;
-	int64_t name, file = 0;
+	int64_t name = 0, file = 0;
 
 	if (!pd_grow(&c->inl, &w->cap_inl, c->ninl + 1, sizeof(*c->inl), SIZE_MAX)) {
 		w->nomem = true;
 		return;
 	}
 	n = &c->inl[c->ninl];
-	name = str_id(&w->dl->strs, die_name(die));
-	if (dwarf_attr(die, DW_AT_call_file, &at))
-		dwarf_formudata(&at, &fidx);
-	if (dwarf_attr(die, DW_AT_call_line, &at))
-		dwarf_formudata(&at, &line);
-	if (w->lt)
-		file = lt_file_id(w->dl, w->lt, fidx);
-	else if (w->files && fidx < w->nfiles)
-		file = file_id(&w->dl->strs, &w->fi, w->files, fidx);
-	if (name < 0 || file < 0) {
-		w->nomem = true;
-		return;
+	memset(n, 0, sizeof(*n));
+	n->func = func;
+	n->die = dwarf_dieoffset(die) - c->off < UINT32_MAX ?
+		 (uint32_t)(dwarf_dieoffset(die) - c->off) : UINT32_MAX;
+	if (!func && w->lines) {
+		bool linkage;
+
+		name = str_id(&w->dl->strs, die_name(die, c->lang, &linkage));
+		n->linkage = linkage;
+		if (dwarf_attr(die, DW_AT_call_file, &at))
+			dwarf_formudata(&at, &fidx);
+		if (dwarf_attr(die, DW_AT_call_line, &at))
+			dwarf_formudata(&at, &line);
+		if (w->lt)
+			file = lt_file_id(w->dl, w->lt, fidx);
+		else if (w->files && fidx < w->nfiles)
+			file = file_id(&w->dl->strs, &w->fi, w->files, fidx);
+		if (name < 0 || file < 0) {
+			w->nomem = true;
+			return;
+		}
+		n->name = (uint32_t)name;
+		n->named = 1;
+		n->call.file = (uint32_t)file;
+		n->call.line = line <= UINT32_MAX ? (uint32_t)line : 0;
 	}
-	n->name = (uint32_t)name;
-	n->call_file = (uint32_t)file;
-	n->call_line = line <= UINT32_MAX ? (uint32_t)line : 0;
 	n->range = (uint32_t)c->nranges;
-	n->nrange = 0;
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
-		if (!pd_grow(&c->ranges, &c->cap_ranges, c->nranges + 1, sizeof(*c->ranges),
-				     SIZE_MAX)) {
+		if ((uint32_t)n->nrange + 1 >= (1u << 30) ||
+		    !pd_grow(&c->ranges, &c->cap_ranges, c->nranges + 1, sizeof(*c->ranges),
+			     SIZE_MAX)) {
 			w->nomem = true;
 			return;
 		}
@@ -2108,7 +2379,7 @@ static void add_inline(struct walk *w, Dwarf_Die *die)
 	c->ninl++;
 }
 
-/* Depth-first over the DIEs that can hold code, recording inline nodes. */
+/* Depth-first over the DIEs that can hold code, recording functions and inline nodes. */
 static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die child;
@@ -2117,6 +2388,8 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 		return;
 	do {
 		int tag = dwarf_tag(&child);
+		struct pd_dwarf_cu *c = w->c;
+		size_t me, ranges_before;
 
 		if (!may_hold_code(tag))
 			continue;
@@ -2128,30 +2401,98 @@ static void walk_dies(struct walk *w, Dwarf_Die *parent, int depth)
 		if (tag == DW_TAG_subprogram && !dwarf_hasattr(&child, DW_AT_low_pc) &&
 		    !dwarf_hasattr(&child, DW_AT_ranges))
 			continue;
-		if (tag == DW_TAG_inlined_subroutine) {
-			size_t me = w->c->ninl;
-
-			add_inline(w, &child);
-			if (w->nomem)
-				return;
+		if (tag != DW_TAG_inlined_subroutine && (tag != DW_TAG_subprogram || !w->funcs)) {
 			walk_dies(w, &child, depth + 1);
-			w->c->inl[me].next = (uint32_t)w->c->ninl;
-		} else {
-			walk_dies(w, &child, depth + 1);
+			continue;
 		}
+		me = c->ninl;
+		ranges_before = c->nranges;
+		add_node(w, &child, tag == DW_TAG_subprogram);
+		if (w->nomem)
+			return;
+		walk_dies(w, &child, depth + 1);
+		if (w->nomem)
+			return;
+		/* a function that holds no address and no inlined subroutine serves nothing */
+		if (c->inl[me].func && !c->inl[me].nrange && c->ninl == me + 1) {
+			c->ninl = me;
+			c->nranges = ranges_before;
+			continue;
+		}
+		c->inl[me].next = (uint32_t)c->ninl;
 	} while (!w->nomem && dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The ranges of the nodes [first, end) at one level, into top (NULL: counted only). */
+static size_t top_ranges(const struct pd_dwarf_cu *c, size_t first, size_t end,
+			 bool inlines, struct addr_range *top, int depth)
+{
+	size_t i, k = 0;
+
+	for (i = first; i < end; i = c->inl[i].next) {
+		const struct inl *n = &c->inl[i];
+
+		/* srcline's outermost inlined subroutines may be inside functions */
+		if (inlines && n->func) {
+			if (depth < MAX_DIE_DEPTH)
+				k += top_ranges(c, i + 1, n->next, inlines,
+						top ? top + k : NULL, depth + 1);
+			continue;
+		}
+		if (top)
+			memcpy(&top[k], &c->ranges[n->range], n->nrange * sizeof(*top));
+		k += n->nrange;
+	}
+	return k;
+}
+
+/* Ranges sorted by lo, with their running maximum of hi. */
+static void sort_top(struct addr_range *top, uint64_t *maxhi, size_t n)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	qsort(top, n, sizeof(*top), cmp_addr_range);
+	for (i = 0; i < n; i++) {
+		if (top[i].hi > m)
+			m = top[i].hi;
+		maxhi[i] = m;
+	}
+}
+
+/* The outermost nodes' ranges, for source lines and (with functions) inline frames. */
+static bool make_top(struct pd_dwarf_cu *c)
+{
+	size_t k = top_ranges(c, 0, c->ninl, true, NULL, 0);
+	size_t kf = c->funcs ? top_ranges(c, 0, c->ninl, false, NULL, 0) : 0;
+
+	if (!k && !kf)
+		return true;
+	if (k + kf > UINT32_MAX)
+		return false;
+	c->top = malloc((k + kf) * sizeof(*c->top));
+	c->top_maxhi = malloc((k + kf) * sizeof(*c->top_maxhi));
+	if (!c->top || !c->top_maxhi)
+		return false;
+	c->ntop = (uint32_t)top_ranges(c, 0, c->ninl, true, c->top, 0);
+	if (kf)
+		c->nftop = (uint32_t)top_ranges(c, 0, c->ninl, false, c->top + c->ntop, 0);
+	sort_top(c->top, c->top_maxhi, c->ntop);
+	sort_top(c->top + c->ntop, c->top_maxhi + c->ntop, c->nftop);
+	return true;
 }
 
 static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf_Die *die,
 			 struct line_table *lt)
 {
-	struct walk w = { .dl = dl, .c = c };
-	size_t i, k = 0;
-	uint64_t maxhi = 0;
+	struct walk w = { .dl = dl, .c = c, .funcs = c->funcs, .lines = c->lines };
+	int lang = dwarf_srclang(die);
+
+	c->lang = lang > 0 && lang <= UINT16_MAX ? (uint16_t)lang : 0;
 
 	if (lt->read)
 		w.lt = lt;
-	else if (dwarf_getsrcfiles(die, &w.files, &w.nfiles) != 0)
+	else if (!w.lines || dwarf_getsrcfiles(die, &w.files, &w.nfiles) != 0)
 		w.files = NULL;
 	walk_dies(&w, die, 0);
 	free(w.fi.id);
@@ -2173,34 +2514,23 @@ static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf
 	}
 	if (c->ninl > UINT32_MAX / 2)
 		return true;
-	/* the outermost nodes: those no earlier node's subtree contains */
-	for (i = 0; i < c->ninl; i = c->inl[i].next)
-		k += c->inl[i].nrange;
-	if (!k)
-		return true;
-	c->top = malloc(k * sizeof(*c->top));
-	c->top_maxhi = malloc(k * sizeof(*c->top_maxhi));
-	if (!c->top || !c->top_maxhi)
-		return false;
-	for (i = 0; i < c->ninl; i = c->inl[i].next) {
-		memcpy(&c->top[c->ntop], &c->ranges[c->inl[i].range],
-		       c->inl[i].nrange * sizeof(*c->top));
-		c->ntop += c->inl[i].nrange;
-	}
-	qsort(c->top, c->ntop, sizeof(*c->top), cmp_addr_range);
-	for (i = 0; i < c->ntop; i++) {
-		if (c->top[i].hi > maxhi)
-			maxhi = c->top[i].hi;
-		c->top_maxhi[i] = maxhi;
-	}
-	return true;
+	/*
+	 * Source lines start from the outermost inlined subroutines, inline
+	 * frames from the outermost functions (see find_inlines() and
+	 * find_frames()).
+	 */
+	return make_top(c);
 }
 
 /*
  * Read a CU's lines and inline tree, opening libdw again when its handle
- * was closed.  False when out of memory (the CU then stays empty).
+ * was closed.  Its line rows and call sites are read when source lines are
+ * wanted (lines, or --srcline: then for every CU), its functions when
+ * inline frames were asked of the DSO; a CU read without what a lookup
+ * needs is read again.  False when out of memory (the CU then stays empty).
  */
-static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf_cu *c)
+static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf_cu *c,
+		    bool lines)
 {
 	struct line_table lt = { 0 };
 	Dwarf_Die die;
@@ -2208,6 +2538,8 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf
 	bool ok;
 
 	c->loaded = true;
+	c->lines = lines || dl->env->opts.srcline;
+	c->funcs = dl->want_funcs;
 	if (!dl->elf && (dl->gone || !handle_open(dl, d))) {
 		/* the file changed or went: what was read stays */
 		dl->gone = true;
@@ -2223,12 +2555,13 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf
 		handle_rest(dl, 0);
 		return true;
 	}
-	ok = load_lines(dl, c, &die, &nread, &lt) && load_inlines(dl, c, &die, &lt);
+	ok = (!c->lines || load_lines(dl, c, &die, &nread, &lt)) &&
+	     load_inlines(dl, c, &die, &lt);
 	lt_free(&lt);
 	handle_rest(dl, nread * LIBDW_ROW_BYTES + LIBDW_CU_BYTES);
 	if (!ok) {
 		cu_unload(dl->env, c);
-		c->loaded = true;
+		c->loaded = c->lines = c->funcs = true;
 		return false;
 	}
 	if (!dl->gone)
@@ -2251,16 +2584,22 @@ static bool node_has(const struct pd_dwarf_cu *c, uint32_t node, uint64_t a)
 }
 
 
-/* The CU whose ranges hold a: the one starting last among those that do. */
-static struct pd_dwarf_cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
+/* The CU whose ranges in r hold a: the one starting last among those that do. */
+static struct pd_dwarf_cu *find_cu_in(struct pd_dwarf_lines *dl, const struct cu_range *r,
+				      const uint64_t *maxhi, size_t n, uint64_t a)
 {
 	long i;
 
-	LAST_LE(dl->cur, dl->ncur, lo, a, i);
-	for (; i >= 0 && dl->cur_maxhi[i] > a; i--)
-		if (a < dl->cur[i].hi)
-			return &dl->cus[dl->cur[i].cu];
+	LAST_LE(r, n, lo, a, i);
+	for (; i >= 0 && maxhi[i] > a; i--)
+		if (a < r[i].hi)
+			return &dl->cus[r[i].cu];
 	return NULL;
+}
+
+static struct pd_dwarf_cu *find_cu(struct pd_dwarf_lines *dl, uint64_t a)
+{
+	return find_cu_in(dl, dl->cur, dl->cur_maxhi, dl->ncur, a);
 }
 
 static const struct line_row *find_row(const struct pd_dwarf_cu *c, uint64_t a)
@@ -2273,7 +2612,11 @@ static const struct line_row *find_row(const struct pd_dwarf_cu *c, uint64_t a)
 	return &c->rows[i];
 }
 
-/* Outermost to innermost inline nodes holding a; returns how many. */
+/*
+ * Outermost to innermost inlined subroutines holding a, for source lines:
+ * the outermost that starts last, then at each level the first child that
+ * holds a; returns how many.
+ */
 static unsigned int find_inlines(const struct pd_dwarf_cu *c, uint64_t a, uint32_t *chain,
 				  unsigned int max)
 {
@@ -2292,7 +2635,7 @@ static unsigned int find_inlines(const struct pd_dwarf_cu *c, uint64_t a, uint32
 		chain[n++] = node;
 		end = c->inl[node].next;
 		for (child = node + 1; child < end; child = c->inl[child].next)
-			if (node_has(c, child, a))
+			if (!c->inl[child].func && node_has(c, child, a))
 				break;
 		node = child < end ? child : UINT32_MAX;
 	}
@@ -2314,7 +2657,9 @@ static int lookup(struct pd_dwarf_lines *dl, struct pd_dso *d, uint64_t a,
 	*nr = 0;
 	if (!c)
 		return 0;
-	if (!c->loaded && !load_cu(dl, d, c))
+	if (c->loaded && !c->lines && !dl->gone)
+		cu_unload(dl->env, c);	/* read for inline frames alone */
+	if (!c->loaded && !load_cu(dl, d, c, true))
 		return -1;
 	cu_used(dl->env, c);
 	row = find_row(c, a);
@@ -2334,8 +2679,8 @@ static int lookup(struct pd_dwarf_lines *dl, struct pd_dso *d, uint64_t a,
 
 		out[*nr - 1].func = in->name;
 		out[*nr].func = 0;
-		out[*nr].file = in->call_file;
-		out[*nr].line = in->call_line;
+		out[*nr].file = in->call.file;
+		out[*nr].line = in->call.line;
 		(*nr)++;
 	}
 	return 1;
@@ -2350,9 +2695,26 @@ static struct pd_dwarf_lines *dwarf_open(struct pd_sym_env *env, struct pd_dso *
 		return NULL;
 	dl->env = env;
 	dl->fd = -1;
-	if (!handle_open(dl, d) || !index_cus(dl) || !dl->ncur) {
-		dwarf_lines_free(dl);
-		return NULL;
+	/* without --srcline, only inline frames ask: they find CUs by .debug_aranges */
+	dl->acur_read = !env->opts.srcline;
+	if (!handle_open(dl, d) ||
+	    !(env->opts.srcline ? index_cus(dl) : index_aranges(dl, true)) || !dl->ncus) {
+		/*
+		 * No DWARF to use: what stays serves the inline frames that
+		 * the ELF symbols give (their cache and names).
+		 */
+		handle_close(dl);
+		free(dl->cus);
+		free(dl->cur);
+		free(dl->cur_maxhi);
+		free(dl->acur);
+		free(dl->acur_maxhi);
+		dl->cus = NULL;
+		dl->cur = dl->acur = NULL;
+		dl->cur_maxhi = dl->acur_maxhi = NULL;
+		dl->ncus = dl->ncur = dl->nacur = 0;
+		dl->nodwarf = dl->gone = dl->acur_read = true;
+		return dl;
 	}
 	/* the units indexed: libdw keeps a Dwarf_CU and the unit DIE's abbreviations */
 	handle_rest(dl, dl->ncus * LIBDW_UNIT_BYTES);
@@ -2377,61 +2739,72 @@ static uint64_t debug_addr(const struct pd_dso *d, uint64_t addr)
 	return addr - (uint64_t)d->debug_bias;
 }
 
-static struct cache_ent *cache_slot(struct pd_dwarf_lines *dl, uint64_t addr)
+static struct cache_ent *cache_slot(struct answers *ans, uint64_t addr)
 {
-	size_t mask = dl->cache_cap - 1;
+	size_t mask = ans->cap - 1;
 	size_t h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 20) & mask;
 
-	while (dl->cache[h].used && dl->cache[h].addr != addr)
+	while (ans->tab[h].used && ans->tab[h].addr != addr)
 		h = (h + 1) & mask;
-	return &dl->cache[h];
+	return &ans->tab[h];
 }
 
-static bool cache_grow(struct pd_dwarf_lines *dl)
+static bool cache_grow(struct answers *ans)
 {
-	struct cache_ent *old = dl->cache;
-	size_t oldcap = dl->cache_cap, i;
+	struct cache_ent *old = ans->tab;
+	size_t oldcap = ans->cap, i;
 
-	dl->cache_cap = oldcap ? oldcap * 2 : 1024;
-	dl->cache = calloc(dl->cache_cap, sizeof(*dl->cache));
-	if (!dl->cache) {
-		dl->cache = old;
-		dl->cache_cap = oldcap;
+	ans->cap = oldcap ? oldcap * 2 : 1024;
+	ans->tab = calloc(ans->cap, sizeof(*ans->tab));
+	if (!ans->tab) {
+		ans->tab = old;
+		ans->cap = oldcap;
 		return false;
 	}
 	for (i = 0; i < oldcap; i++)
 		if (old[i].used)
-			*cache_slot(dl, old[i].addr) = old[i];
+			*cache_slot(ans, old[i].addr) = old[i];
 	free(old);
 	return true;
 }
 
+/* The answer cached for addr, NULL when there is none. */
+static const struct cache_ent *cache_get(struct answers *ans, uint64_t addr)
+{
+	const struct cache_ent *e;
+
+	if (!ans->cap)
+		return NULL;
+	e = cache_slot(ans, addr);
+	return e->used ? e : NULL;
+}
+
 /* Remember an answer; a failure only costs a later lookup. */
-static void cache_put(struct pd_dwarf_lines *dl, uint64_t addr, const struct cpos *p,
+static void cache_put(struct answers *ans, uint64_t addr, const struct cpos *p,
 		      unsigned int nr, bool symtab)
 {
 	struct cache_ent *e;
 
-	if (dl->cache_nr >= MAX_CACHE) {
+	if (ans->nr >= MAX_CACHE) {
 		/* full: start again, so that memory does not grow with the input */
-		memset(dl->cache, 0, dl->cache_cap * sizeof(*dl->cache));
-		dl->cache_nr = 0;
-		dl->npos = 0;
+		memset(ans->tab, 0, ans->cap * sizeof(*ans->tab));
+		ans->nr = 0;
+		ans->npos = 0;
 	}
-	if ((dl->cache_nr + 1) * 4 > dl->cache_cap * 3 && !cache_grow(dl))
+	if ((ans->nr + 1) * 4 > ans->cap * 3 && !cache_grow(ans))
 		return;
-	if (!pd_grow(&dl->pos, &dl->cap_pos, dl->npos + nr, sizeof(*dl->pos), SIZE_MAX))
+	if (!pd_grow(&ans->pos, &ans->cap_pos, ans->npos + nr, sizeof(*ans->pos), SIZE_MAX))
 		return;
-	e = cache_slot(dl, addr);
+	e = cache_slot(ans, addr);
 	e->addr = addr;
-	e->pos = (uint32_t)dl->npos;
+	e->pos = (uint32_t)ans->npos;
 	e->nr = (uint8_t)nr;
 	e->used = 1;
 	e->symtab = symtab;
 	if (nr)		/* an empty answer may come before any array */
-		memcpy(&dl->pos[dl->npos], p, nr * sizeof(*p));
-	dl->npos += nr;
-	dl->cache_nr++;
+		memcpy(&ans->pos[ans->npos], p, nr * sizeof(*p));
+	ans->npos += nr;
+	ans->nr++;
 }
 
 static void to_srcline(const struct pd_dwarf_lines *dl, const struct cpos *p, unsigned int nr,
@@ -2448,11 +2821,399 @@ static void to_srcline(const struct pd_dwarf_lines *dl, const struct cpos *p, un
 	out->nr = nr;
 }
 
+/* The DSO's DWARF, opened on first use: NULL when there is none to use. */
+static struct pd_dwarf_lines *dwarf_get(struct pd_sym_env *env, struct pd_dso *d)
+{
+	if (!d->dwarf && !d->dwarf_tried) {
+		d->dwarf_tried = true;
+		d->dwarf = dwarf_open(env, d);
+	}
+	return d->dwarf;
+}
+
+/*
+ * The functions holding a, outermost first, for inline frames: of the
+ * outermost functions that hold it, then at each level of the one chosen,
+ * the one whose range there is the shortest, of equal ones the last.
+ * That is addr2line's choice among functions (binutils dwarf2.c,
+ * lookup_address_in_function_table), which matters where gas gives an
+ * assembly function one DW_TAG_subprogram per alias (__execve,
+ * __GI___execve, execve): siblings made by compilers do not overlap.
+ * Deeper than max, the innermost levels are left out.
+ */
+static unsigned int find_frames(const struct pd_dwarf_cu *c, uint64_t a, uint32_t *chain,
+				unsigned int max)
+{
+	const struct addr_range *ftop;
+	const uint64_t *ftop_maxhi;
+	uint32_t node = UINT32_MAX, child, end;
+	uint64_t best_len = 0;
+	unsigned int n = 0;
+	long i;
+
+	if (!c->nftop)
+		return 0;
+	ftop = c->top + c->ntop;
+	ftop_maxhi = c->top_maxhi + c->ntop;
+	LAST_LE(ftop, c->nftop, lo, a, i);
+	for (; i >= 0 && ftop_maxhi[i] > a; i--) {
+		const struct addr_range *r = &ftop[i];
+
+		if (a >= r->hi)
+			continue;
+		if (node == UINT32_MAX || r->hi - r->lo < best_len ||
+		    (r->hi - r->lo == best_len && r->node > node)) {
+			node = r->node;
+			best_len = r->hi - r->lo;
+		}
+	}
+	while (node != UINT32_MAX && n < max) {
+		chain[n++] = node;
+		end = c->inl[node].next;
+		node = UINT32_MAX;
+		for (child = chain[n - 1] + 1; child < end; child = c->inl[child].next) {
+			const struct inl *in = &c->inl[child];
+			uint32_t k;
+
+			for (k = 0; k < in->nrange; k++) {
+				const struct addr_range *r = &c->ranges[in->range + k];
+
+				if (a < r->lo || a >= r->hi)
+					continue;
+				if (node == UINT32_MAX || r->hi - r->lo <= best_len) {
+					node = child;
+					best_len = r->hi - r->lo;
+				}
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* The Dwarf handle, made again when it was ended: false when it cannot be. */
+static bool handle_ready(struct pd_dwarf_lines *dl, struct pd_dso *d)
+{
+	if (!dl->elf && (dl->gone || !handle_open(dl, d)))
+		return false;
+	handle_used(dl, 0);
+	if (!dl->dw)
+		dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
+	return dl->dw != NULL;
+}
+
+/*
+ * The name of a node: read from its DIE when first asked (its Dwarf handle
+ * made again when it was ended).  0 when it has none or cannot be read:
+ * "??" then, as addr2line prints it.
+ */
+static uint32_t node_name(struct pd_dwarf_lines *dl, struct pd_dso *d,
+			  const struct pd_dwarf_cu *c, struct inl *n, bool *read)
+{
+	Dwarf_Die die;
+	int64_t id = 0;
+
+	if (n->named)
+		return n->name;
+	*read = true;
+	if (n->die != UINT32_MAX && handle_ready(dl, d) &&
+	    dwarf_offdie(dl->dw, c->off + n->die, &die)) {
+		bool linkage;
+
+		id = str_id(&dl->strs, die_name(&die, c->lang, &linkage));
+		n->linkage = linkage;
+	} else {
+		n->linkage = 1;		/* "??" */
+	}
+	if (id < 0)
+		return 0;	/* out of memory: asked again next time */
+	n->name = (uint32_t)id;
+	n->named = 1;
+	return n->name;
+}
+
+static size_t shown_hash(uint32_t id, size_t mask)
+{
+	return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+static bool shown_grow(struct pd_dwarf_lines *dl)
+{
+	size_t ncap = dl->cap_shown ? dl->cap_shown * 2 : 256, i, h;
+	struct shown_slot *nt = calloc(ncap, sizeof(*nt));
+
+	if (!nt)
+		return false;
+	for (i = 0; i < dl->cap_shown; i++) {
+		if (!dl->shown[i].raw)
+			continue;
+		h = shown_hash(dl->shown[i].raw, ncap - 1);
+		while (nt[h].raw)
+			h = (h + 1) & (ncap - 1);
+		nt[h] = dl->shown[i];
+	}
+	free(dl->shown);
+	dl->shown = nt;
+	dl->cap_shown = ncap;
+	return true;
+}
+
+/*
+ * The string id of the name perf prints for string id: demangled, kept in
+ * the string pool once per name (0 stays 0: "??").
+ */
+static uint32_t shown_id(struct pd_dwarf_lines *dl, uint32_t id)
+{
+	struct shown_slot *slot = NULL;
+	int64_t sid;
+	char *dm;
+	size_t h;
+
+	if (!id)
+		return 0;
+	if ((dl->nshown + 1) * 2 <= dl->cap_shown || shown_grow(dl)) {
+		h = shown_hash(id, dl->cap_shown - 1);
+		while (dl->shown[h].raw && dl->shown[h].raw != id)
+			h = (h + 1) & (dl->cap_shown - 1);
+		slot = &dl->shown[h];
+		if (slot->raw)
+			return slot->shown;
+	}
+	dm = pd_demangle(dl->strs.str[id]);
+	sid = dm ? str_id(&dl->strs, dm) : id;
+	free(dm);
+	if (sid <= 0)
+		return id;	/* out of memory: as it is */
+	if (slot) {
+		slot->raw = id;
+		slot->shown = (uint32_t)sid;
+		dl->nshown++;
+	}
+	return (uint32_t)sid;
+}
+
+static const char *shown_name(const struct pd_dwarf_lines *dl, uint32_t sid)
+{
+	return sid ? dl->strs.str[sid] : "??";
+}
+
+#define MAX_NAMED	(1u << 20)	/* functions remembered per DSO */
+
+/* The slot of a function's DIE in dl->named, NULL when the table is full. */
+static struct named_slot *named_slot(struct pd_dwarf_lines *dl, uint64_t off)
+{
+	size_t mask, h;
+
+	if (dl->nnamed * 2 >= dl->cap_named) {
+		size_t ncap = dl->cap_named ? dl->cap_named * 2 : 256, i;
+		struct named_slot *nt;
+
+		if (ncap > 2 * MAX_NAMED)
+			return NULL;
+		nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (i = 0; i < dl->cap_named; i++) {
+			if (!dl->named[i].off)
+				continue;
+			h = (size_t)pd_hash_u64(dl->named[i].off) & (ncap - 1);
+			while (nt[h].off)
+				h = (h + 1) & (ncap - 1);
+			nt[h] = dl->named[i];
+		}
+		free(dl->named);
+		dl->named = nt;
+		dl->cap_named = ncap;
+	}
+	mask = dl->cap_named - 1;
+	h = (size_t)pd_hash_u64(off + 1) & mask;
+	while (dl->named[h].off && dl->named[h].off != off + 1)
+		h = (h + 1) & mask;
+	return &dl->named[h];
+}
+
+/*
+ * The start of a function's first address range as bfd keeps it: the
+ * first range of the DIE, extended by a later one that ends where it
+ * starts (bfd's arange_add() joins adjacent ranges into the first range
+ * they touch, the first one looked at first).
+ */
+static bool first_range_low(const struct pd_dwarf_cu *c, const struct inl *n, uint64_t *low)
+{
+	struct { uint64_t lo, hi; } first = { 0, 0 }, rest[16];
+	unsigned int nrest = 0, i, k;
+
+	for (k = 0; k < n->nrange; k++) {
+		uint64_t lo = c->ranges[n->range + k].lo, hi = c->ranges[n->range + k].hi;
+
+		if (!first.hi) {
+			first.lo = lo;
+			first.hi = hi;
+			continue;
+		}
+		if (lo == first.hi) {
+			first.hi = hi;
+			continue;
+		}
+		if (hi == first.lo) {
+			first.lo = lo;
+			continue;
+		}
+		for (i = 0; i < nrest; i++) {
+			if (lo == rest[i].hi) {
+				rest[i].hi = hi;
+				break;
+			}
+			if (hi == rest[i].lo) {
+				rest[i].lo = lo;
+				break;
+			}
+		}
+		/* a new range goes right after the first */
+		if (i == nrest && nrest < sizeof(rest) / sizeof(rest[0])) {
+			memmove(rest + 1, rest, nrest * sizeof(rest[0]));
+			rest[0].lo = lo;
+			rest[0].hi = hi;
+			nrest++;
+		}
+	}
+	*low = first.lo;
+	return first.hi != 0;
+}
+
+/*
+ * The name addr2line gives a function whose name is no linkage name
+ * (binutils' dwarf2.c; raw: its own, a string id), as a shown string id.
+ * The first time it is the innermost at an address: the name of the ELF
+ * symbol there where there is one, and the function takes that name for
+ * good - also as the caller of a later answer - when the symbol starts
+ * where its first range does; otherwise it keeps its own name from then
+ * on.  perf asks one addr2line process per DSO and keeps its answers per
+ * address, so what a frame shows depends on the addresses asked before
+ * it, in the order perf meets them: innermost frame first, sample by
+ * sample in time order, which is the order the outputs ask in (answers
+ * are cached per address here too).
+ */
+static uint32_t addr2line_name(struct pd_dwarf_lines *dl, struct pd_dso *d,
+			       const struct pd_dwarf_cu *c, const struct inl *n, uint32_t raw,
+			       uint64_t a, bool innermost)
+{
+	struct named_slot *nm = named_slot(dl, c->off + n->die);
+	const char *sym;
+	uint64_t value = 0, low;
+	int64_t sid;
+	uint32_t id;
+
+	if (nm && nm->off)
+		return nm->name >= 0 ? (uint32_t)nm->name : shown_id(dl, raw);
+	if (!innermost)
+		return shown_id(dl, raw);
+	sym = pd_elf_symbol_function(dl->env, d, a, &value);
+	sid = sym ? str_id(&dl->strs, sym) : 0;
+	id = shown_id(dl, sid > 0 ? (uint32_t)sid : raw);
+	if (nm) {
+		nm->off = c->off + n->die + 1;
+		nm->name = sid > 0 && first_range_low(c, n, &low) && low == value ? (int64_t)id : -1;
+		dl->nnamed++;
+	}
+	return id;
+}
+
+/* Link-time address of a runtime-image file offset: false outside its PT_LOADs. */
+static bool image_vaddr(const struct pd_dso *d, uint64_t off, uint64_t *vaddr)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nsegs; i++) {
+		const struct pd_load_seg *s = &d->segs[i];
+
+		if (off >= s->off && off - s->off < s->size) {
+			*vaddr = off - s->off + s->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t pd_dwarf_inline_frames(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+			      const char **names, size_t max)
+{
+	struct pd_dwarf_lines *dl;
+	struct cpos pos[PD_SYM_MAX_INLINE];
+	uint32_t chain[PD_SYM_MAX_INLINE];
+	const struct cache_ent *e;
+	struct pd_dwarf_cu *c;
+	unsigned int n = 0, i;
+	bool read = false;
+	uint64_t a;
+
+	if (!image_vaddr(d, addr, &a) || !(dl = dwarf_get(env, d)))
+		return 0;
+	a -= (uint64_t)d->debug_bias;
+	/* functions take memory that source lines alone do not need */
+	dl->want_funcs = true;
+	if (!dl->acur_read) {
+		dl->acur_read = true;
+		read = true;
+		if (handle_ready(dl, d) && !index_aranges(dl, false))
+			return 0;
+	}
+	e = cache_get(&dl->frames, a);
+	if (!e) {
+		c = dl->nodwarf ? NULL : find_cu_in(dl, dl->acur, dl->acur_maxhi, dl->nacur, a);
+		if (c && c->loaded && !c->funcs && !dl->gone) {
+			/* read for source lines alone: again, with its functions */
+			cu_unload(env, c);
+		}
+		if (c && !c->loaded && !load_cu(dl, d, c, false))
+			c = NULL;
+		if (c) {
+			cu_used(env, c);
+			n = find_frames(c, a, chain, PD_SYM_MAX_INLINE);
+			/* innermost first */
+			for (i = 0; i < n; i++) {
+				struct inl *in = &c->inl[chain[n - 1 - i]];
+				uint32_t raw = node_name(dl, d, c, in, &read);
+
+				pos[i].func = in->linkage ? shown_id(dl, raw) :
+					addr2line_name(dl, d, c, in, raw, a, i == 0);
+				pos[i].file = pos[i].line = 0;
+			}
+			/* its pages dropped again, as after a CU is read */
+			if (read && dl->elf)
+				handle_rest(dl, 0);
+		}
+		if (!n) {
+			/* no DWARF function holds it: the ELF symbol addr2line names */
+			const char *sym = pd_elf_symbol_function(env, d, a, NULL);
+			int64_t id = sym ? str_id(&dl->strs, sym) : 0;
+
+			if (id > 0) {
+				pos[0].func = shown_id(dl, (uint32_t)id);
+				pos[0].file = pos[0].line = 0;
+				n = 1;
+			}
+		}
+		cache_put(&dl->frames, a, pos, n, false);
+		e = cache_get(&dl->frames, a);
+		if (!e) {
+			/* not cached (out of memory): answered from pos */
+			for (i = 0; i < n && i < max; i++)
+				names[i] = shown_name(dl, pos[i].func);
+			return i;
+		}
+	}
+	for (i = 0; i < e->nr && i < max; i++)
+		names[i] = shown_name(dl, dl->frames.pos[e->pos + i].func);
+	return i;
+}
+
 int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 		     struct pd_sym_srcline *out, int *err)
 {
-	struct pd_dwarf_lines *dl = d->dwarf;
+	struct pd_dwarf_lines *dl = dwarf_get(env, d);
 	struct cpos pos[PD_SYM_MAX_INLINE + 1];
+	const struct cache_ent *e;
 	unsigned int nr;
 	const char *file;
 	bool symtab = false;
@@ -2461,14 +3222,13 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 
 	out->nr = 0;
 	out->from_symtab = false;
-	if (!dl && !d->dwarf_tried) {
-		d->dwarf_tried = true;
-		d->dwarf = dl = dwarf_open(env, d);
-		if (!dl)
-			*err = 1;
+	if ((!dl || dl->nodwarf) && !d->dwarf_told) {
+		/* once per DSO, also when inline frames asked first */
+		d->dwarf_told = true;
+		*err = 1;
 	}
 	a = debug_addr(d, addr);
-	if (!dl) {
+	if (!dl || dl->nodwarf) {
 		/* no DWARF at all: the symbol table's answer is a bisection */
 		file = pd_elf_symbol_srcfile(env, d, a);
 		if (!file)
@@ -2480,16 +3240,13 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 		out->from_symtab = true;
 		return 1;
 	}
-	if (dl->cache_cap) {
-		const struct cache_ent *e = cache_slot(dl, a);
-
-		if (e->used) {
-			/* no position stored yet: no array either */
-			if (e->nr)
-				to_srcline(dl, &dl->pos[e->pos], e->nr, out);
-			out->from_symtab = e->symtab;
-			return out->nr > 0;
-		}
+	e = cache_get(&dl->lines, a);
+	if (e) {
+		/* no position stored yet: no array either */
+		if (e->nr)
+			to_srcline(dl, &dl->lines.pos[e->pos], e->nr, out);
+		out->from_symtab = e->symtab;
+		return out->nr > 0;
 	}
 	r = lookup(dl, d, a, pos, &nr);
 	if (r < 0)
@@ -2511,6 +3268,6 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 	}
 	to_srcline(dl, pos, nr, out);
 	out->from_symtab = symtab;
-	cache_put(dl, a, pos, nr, symtab);
+	cache_put(&dl->lines, a, pos, nr, symtab);
 	return r;
 }

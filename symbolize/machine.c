@@ -324,9 +324,6 @@ static void dso_free(struct pd_dso *d)
 {
 	pd_dwarf_free(d);
 	pd_elf_srcfiles_free(d);
-	/* through the DSO, so that the model does not depend on inline.c */
-	if (d->inl_free)
-		d->inl_free(d);
 	pd_symtab_free(&d->syms);
 	free(d->name);
 	free(d->long_name);

@@ -158,9 +158,7 @@ struct pd_dso {
 	int64_t debug_bias;	/* runtime .text address minus the symbol file's */
 	void *dwarf;		/* struct pd_dwarf_lines *, lazily */
 	bool dwarf_tried;
-	void *inl;		/* struct pd_inline_dso * (inline.c), lazily */
-	void (*inl_free)(struct pd_dso *d);	/* set with inl: the machine frees it so */
-	bool inl_tried;
+	bool dwarf_told;	/* its lack of line information was reported */
 	void *srcfiles;		/* struct pd_elf_srcfiles * (elfsyms.c), lazily */
 	bool srcfiles_tried;
 	struct pd_dso *hnext;	/* hash chain by name */
@@ -356,6 +354,14 @@ char *pd_demangle_rust(const char *name);
  */
 int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 		     struct pd_sym_srcline *out, int *err);
+/*
+ * The functions perf shows as inline frames at a runtime-image file offset
+ * of d, innermost first, demangled (names valid until pd_dwarf_free()):
+ * from the same per-CU trees as pd_dwarf_srcline(), else the ELF symbol
+ * addr2line names there (pd_elf_symbol_function()).  Returns how many.
+ */
+size_t pd_dwarf_inline_frames(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
+			      const char **names, size_t max);
 void pd_dwarf_free(struct pd_dso *d);
 /*
  * Address spans [lo, hi] of the rows that each sequence of the DWARF 5 line
