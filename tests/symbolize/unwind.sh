@@ -11,8 +11,9 @@
 #  - the same with inline frames (perf script's default), where perf
 #    asks addr2line and perfsym reads the DWARF itself (and names what
 #    addr2line names from the symbol table as it does): reported, and
-#    failed below UNWIND_INLINE_MIN_RATE (default 99.5 %: a lambda named
-#    as the DWARF names it, not as addr2line does, brings it under 99);
+#    failed below UNWIND_INLINE_MIN_RATE (default 99.5 %: the programs
+#    here agree fully; naming one lambda as the DWARF does, not as
+#    addr2line does, brings them under 99);
 #  - perfsym --max-stack 6 against perf script --max-stack 6;
 #  - the folded stacks of `perfconv to-csv --table folded --no-inline`
 #    against a stackcollapse-perf folding of the same perf script output;
