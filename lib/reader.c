@@ -124,6 +124,8 @@ struct pd_stream {
 #define QCHUNK_MIN (16u << 10)
 #define QCHUNK_MAX (256u << 10)
 #define QCHUNK_CLASSES 5	/* QCHUNK_MIN << 0 .. QCHUNK_MAX */
+/* chunks kept for reuse: the rest go back to malloc for the other tables */
+#define QCHUNK_SPARE_MAX (1u << 20)
 #define QMAP_RESIDENT (4u << 20)	/* delivered pages kept mapped, all runs */
 #define QDROP_BATCH (2u << 20)		/* pages to drop, gathered to drop at once */
 #define QDROP_SLOTS 32
@@ -2920,7 +2922,8 @@ static void qchunk_put(struct pd_reader *r, struct qchunk *c)
 {
 	int k = qchunk_class(c->cap);
 
-	if (k >= 0 && r->q_free_bytes + sizeof(*c) + c->cap <= r->opts.order_queue_max) {
+	if (k >= 0 && r->q_free_bytes + sizeof(*c) + c->cap <= QCHUNK_SPARE_MAX &&
+	    r->q_free_bytes + sizeof(*c) + c->cap <= r->opts.order_queue_max) {
 		c->next = r->q_free[k];
 		r->q_free[k] = c;
 		r->q_free_bytes += sizeof(*c) + c->cap;
