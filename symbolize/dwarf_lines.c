@@ -89,6 +89,8 @@
 #define LIBDW_ROW_BYTES		64
 /* per unit it knows (its Dwarf_CU and the abbreviations of the unit DIE) */
 #define LIBDW_UNIT_BYTES	1024
+/* units whose headers libdw reads between drops of the map's pages */
+#define UNITS_DROP_EVERY	64
 /* per CU whose DIEs were walked (their abbreviations) */
 #define LIBDW_CU_BYTES		((size_t)16 << 10)
 
@@ -222,6 +224,8 @@ struct pd_dwarf_lines {
 	size_t map_size;
 	size_t keep_hdr, keep_sh_lo, keep_sh_hi;	/* pages never dropped */
 	Dwarf *dw;		/* over elf, within LIBDW_BUDGET */
+	Dwarf_CU *units_last;	/* the last unit of dw walked by units_up_to() */
+	Dwarf_Off units_off;	/* the offset of its DIE */
 	size_t dw_cost;		/* its estimated memory */
 	/* uncompressed, for the line programs and the file-name spans */
 	Elf_Data *debug_line, *debug_line_str, *debug_str;
@@ -518,6 +522,8 @@ static void handle_close(struct pd_dwarf_lines *dl)
 	if (dl->fd >= 0)
 		close(dl->fd);
 	dl->dw = NULL;
+	dl->units_last = NULL;
+	dl->units_off = 0;
 	dl->dw_cost = 0;
 	dl->elf = NULL;
 	dl->map = NULL;
@@ -535,6 +541,15 @@ static void handle_close(struct pd_dwarf_lines *dl)
 		malloc_trim(0);
 #endif
 	dl->copy = false;
+}
+
+/* The pages of the mapped file go: libdw reads them again when needed. */
+static void drop_pages(struct pd_dwarf_lines *dl)
+{
+	if (dl->map && dl->keep_sh_lo > dl->keep_hdr)
+		madvise(dl->map + dl->keep_hdr, dl->keep_sh_lo - dl->keep_hdr, MADV_DONTNEED);
+	if (dl->map && dl->map_size > dl->keep_sh_hi)
+		madvise(dl->map + dl->keep_sh_hi, dl->map_size - dl->keep_sh_hi, MADV_DONTNEED);
 }
 
 /*
@@ -563,12 +578,11 @@ static void handle_rest(struct pd_dwarf_lines *dl, size_t bytes)
 		total -= oldest->dw_cost;
 		dwarf_end(oldest->dw);
 		oldest->dw = NULL;
+		oldest->units_last = NULL;
+		oldest->units_off = 0;
 		oldest->dw_cost = 0;
 	}
-	if (dl->map && dl->keep_sh_lo > dl->keep_hdr)
-		madvise(dl->map + dl->keep_hdr, dl->keep_sh_lo - dl->keep_hdr, MADV_DONTNEED);
-	if (dl->map && dl->map_size > dl->keep_sh_hi)
-		madvise(dl->map + dl->keep_sh_hi, dl->map_size - dl->keep_sh_hi, MADV_DONTNEED);
+	drop_pages(dl);
 }
 
 /*
@@ -2523,6 +2537,32 @@ static bool load_inlines(struct pd_dwarf_lines *dl, struct pd_dwarf_cu *c, Dwarf
 }
 
 /*
+ * libdw finds the unit of a DIE by reading the headers of all the units
+ * before it that it does not know yet, which on a Dwarf handle made again
+ * maps pages all over the file (each fault maps the pages around it too:
+ * megabytes of libc's or libpython's debug information at once).  The
+ * units up to the CU at `off` are made known here instead, a few at a
+ * time, the map's pages dropped in between.
+ */
+static void units_up_to(struct pd_dwarf_lines *dl, Dwarf_Off off)
+{
+	Dwarf_CU *next;
+	Dwarf_Die cudie;
+	unsigned int n = 0;
+
+	if (!dl->map || (dl->units_last && dl->units_off >= off))
+		return;
+	while (dwarf_get_units(dl->dw, dl->units_last, &next, NULL, NULL, &cudie, NULL) == 0) {
+		dl->units_last = next;
+		dl->units_off = dwarf_dieoffset(&cudie);
+		if (dl->units_off >= off)
+			break;
+		if (++n % UNITS_DROP_EVERY == 0)
+			drop_pages(dl);
+	}
+}
+
+/*
  * Read a CU's lines and inline tree, opening libdw again when its handle
  * was closed.  Its line rows and call sites are read when source lines are
  * wanted (lines, or --srcline: then for every CU), its functions when
@@ -2550,6 +2590,8 @@ static bool load_cu(struct pd_dwarf_lines *dl, struct pd_dso *d, struct pd_dwarf
 	handle_used(dl, 0);
 	if (!dl->dw)
 		dl->dw = dwarf_begin_elf(dl->elf, DWARF_C_READ, NULL);
+	if (dl->dw)
+		units_up_to(dl, c->off);
 	if (!dl->dw || !dwarf_offdie(dl->dw, c->off, &die) ||
 	    dwarf_tag(&die) != DW_TAG_compile_unit) {
 		handle_rest(dl, 0);
