@@ -6,8 +6,9 @@
  * This is the one place that says which fields a record shows, in which
  * order and under which condition: the fixed fields of each type as
  * layout_tables.h describes them, then the rest, which depends on the
- * data; dump, the CSV records table, to-json --full, to-proto's events
- * and the unit tests see records through it.  The same holds for the decoded
+ * data, a sample's as pd_sample_fields.h lists them; dump, the CSV records
+ * table, to-json --full, to-proto's events and the unit tests see records
+ * through it (to-proto its samples through pd_sample_fields.h).  The same holds for the decoded
  * features (feature.c): the JSON form of info and to-json --full is a
  * sink of their walk, and so are the event attrs of info, dump and the
  * JSON documents (pd_attr_visit()).  It knows nothing of any output format: where
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "perfdata/pd_consts.h"
+#include "perfdata/pd_sample_fields.h"
 #include "perfdata/pd_visit.h"
 #include "layout.h"
 
@@ -215,10 +217,114 @@ static void cpumode(const struct walk *w, unsigned int mode)
 	w->ops->sym(w->ctx, "cpumode", pd_cpumode_name(mode), mode, 0);
 }
 
+/* a member of rec's sample, off bytes into struct pd_sample */
+#define SAMPLE_AT(rec, off) ((const uint8_t *)(rec) + offsetof(struct pd_record, u.sample) + (off))
+
+static uint64_t sample_u64(const struct pd_record *rec, uint16_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, SAMPLE_AT(rec, off), sizeof(v));
+	return v;
+}
+
+static uint32_t sample_u32(const struct pd_record *rec, uint16_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, SAMPLE_AT(rec, off), sizeof(v));
+	return v;
+}
+
+static const void *sample_ptr(const struct pd_record *rec, uint16_t off)
+{
+	const void *p;
+
+	memcpy(&p, SAMPLE_AT(rec, off), sizeof(p));
+	return p;
+}
+
+/*
+ * One field of pd_sample_field_table[].  Inlined into the loop of
+ * sample() over the constant table, which the compiler unrolls: each
+ * field's kind, member and flags are then known when compiling, as in a
+ * walk written field by field.
+ */
+static inline __attribute__((always_inline)) void
+sample_field(const struct walk *w, const struct pd_record *rec, uint64_t t,
+	     const struct pd_sample_field *f)
+{
+	unsigned int vflags = f->vflags;
+
+	/* expected there: its code in line, a jump over it when it is not */
+	if (__builtin_expect(f->bit && !(t & f->bit), 0)) {
+		if (!(f->flags & PD_SFF_DEFAULTED))
+			return;
+		vflags |= PD_VF_DETAIL;
+	}
+	switch (f->kind) {
+	case PD_SF_U64:
+		uf(w, f->name, sample_u64(rec, f->member), vflags);
+		break;
+	case PD_SF_HEX:
+		w->ops->hex(w->ctx, f->name, sample_u64(rec, f->member), vflags);
+		break;
+	case PD_SF_U32:
+		uf(w, f->name, sample_u32(rec, f->member), vflags);
+		break;
+	case PD_SF_I32:
+		w->ops->i64(w->ctx, f->name, (int32_t)sample_u32(rec, f->member), vflags);
+		break;
+	case PD_SF_READ:
+		w->ops->read(w->ctx, f->name, (const struct pd_read *)SAMPLE_AT(rec, f->member));
+		break;
+	case PD_SF_CALLCHAIN:
+		hex_list(w, f->name, sample_ptr(rec, f->member), sample_u64(rec, f->count), vflags);
+		break;
+	case PD_SF_RAW:
+		bytes(w, f->name, sample_ptr(rec, f->member), sample_u32(rec, f->count), vflags);
+		if (w->ops->raw_fields)
+			w->ops->raw_fields(w->ctx, rec);
+		break;
+	case PD_SF_BYTES:
+		bytes(w, f->name, sample_ptr(rec, f->member), sample_u64(rec, f->count), vflags);
+		break;
+	case PD_SF_BRANCH_STACK:
+		w->ops->branch_stack(w->ctx, &rec->u.sample);
+		break;
+	case PD_SF_REGS:
+		w->ops->regs(w->ctx, f->name, (const struct pd_regs *)SAMPLE_AT(rec, f->member));
+		break;
+	case PD_SF_STACK:
+		obj_begin(w, f->name, f->flat);
+		u(w, "size", rec->u.sample.stack_size);
+		if (rec->u.sample.stack_size)
+			u(w, "dyn_size", rec->u.sample.stack_dyn_size);
+		bytes(w, "data", rec->u.sample.stack_data, rec->u.sample.stack_size,
+		      PD_VF_PAYLOAD | PD_VF_DETAIL);
+		obj_end(w);
+		break;
+	case PD_SF_WEIGHT_STRUCT: {
+		uint64_t v = sample_u64(rec, f->member);
+
+		uf(w, "weight", v, t & PD_SAMPLE_WEIGHT ? PD_VF_SUMMARY : 0);
+		obj_begin(w, f->name, f->flat);
+		u(w, "var1", PD_WEIGHT_VAR1(v));
+		u(w, "var2", PD_WEIGHT_VAR2(v));
+		u(w, "var3", PD_WEIGHT_VAR3(v));
+		obj_end(w);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 static void sample(const struct walk *w, const struct pd_record *rec)
 {
-	const struct pd_sample *sa = &rec->u.sample;
-	uint64_t t = sa->sample_type;
+	/* read once: the sink's calls could change what the compiler cannot see */
+	const uint64_t t = rec->u.sample.sample_type;
+	size_t i;
 
 	if (rec->event) {
 		sf(w, "event_name", rec->event->name, PD_VF_DETAIL);
@@ -226,84 +332,9 @@ static void sample(const struct walk *w, const struct pd_record *rec)
 	}
 	cpumode(w, rec->misc & PD_MISC_CPUMODE_MASK);
 	flag(w, "exact_ip", rec->misc & PD_MISC_EXACT_IP);
-	w->ops->hex(w->ctx, "sample_type", t, PD_VF_DETAIL);
-
-	/* the order of the fields in the record */
-	if (t & PD_SAMPLE_IDENTIFIER)
-		u(w, "identifier", sa->identifier);
-	if (t & PD_SAMPLE_IP)
-		x(w, "ip", sa->ip);
-	if (t & PD_SAMPLE_TID) {
-		i32(w, "pid", sa->pid);
-		i32(w, "tid", sa->tid);
-	}
-	if (t & PD_SAMPLE_TIME)
-		u(w, "time", sa->time);
-	if (t & PD_SAMPLE_ADDR)
-		x(w, "addr", sa->addr);
-	if (t & PD_SAMPLE_ID)
-		u(w, "id", sa->id);
-	if (t & PD_SAMPLE_STREAM_ID)
-		u(w, "stream_id", sa->stream_id);
-	if (t & PD_SAMPLE_CPU) {
-		i32(w, "cpu", sa->cpu);
-		uf(w, "cpu_res", sa->cpu_res, PD_VF_DETAIL);
-	}
-	/* without PERIOD the attr's fixed period is what perf reports */
-	uf(w, "period", sa->period, t & PD_SAMPLE_PERIOD ? 0 : PD_VF_DETAIL);
-	if (t & PD_SAMPLE_READ)
-		w->ops->read(w->ctx, "read", &sa->read);
-	if (t & PD_SAMPLE_CALLCHAIN) {
-		uf(w, "callchain_nr", sa->callchain_nr, PD_VF_SUMMARY);
-		hex_list(w, "callchain", sa->callchain, sa->callchain_nr, PD_VF_CALLCHAIN);
-	}
-	if (t & PD_SAMPLE_RAW) {
-		u(w, "raw_size", sa->raw_size);
-		bytes(w, "raw", sa->raw_data, sa->raw_size, PD_VF_PAYLOAD | PD_VF_BULK);
-		if (w->ops->raw_fields)
-			w->ops->raw_fields(w->ctx, rec);
-	}
-	if (t & PD_SAMPLE_BRANCH_STACK)
-		w->ops->branch_stack(w->ctx, sa);
-	if (t & PD_SAMPLE_REGS_USER)
-		w->ops->regs(w->ctx, "regs_user", &sa->regs_user);
-	if (t & PD_SAMPLE_STACK_USER) {
-		obj_begin(w, "stack_user", "stack_");
-		u(w, "size", sa->stack_size);
-		if (sa->stack_size)
-			u(w, "dyn_size", sa->stack_dyn_size);
-		bytes(w, "data", sa->stack_data, sa->stack_size, PD_VF_PAYLOAD | PD_VF_DETAIL);
-		obj_end(w);
-	}
-	/* the kernel refuses both bits together; a file may still have them */
-	if (t & PD_SAMPLE_WEIGHT)
-		u(w, "weight", sa->weight);
-	if (t & PD_SAMPLE_WEIGHT_STRUCT) {
-		uf(w, "weight", sa->weight, t & PD_SAMPLE_WEIGHT ? PD_VF_SUMMARY : 0);
-		obj_begin(w, "weight_struct", "weight.");
-		u(w, "var1", PD_WEIGHT_VAR1(sa->weight));
-		u(w, "var2", PD_WEIGHT_VAR2(sa->weight));
-		u(w, "var3", PD_WEIGHT_VAR3(sa->weight));
-		obj_end(w);
-	}
-	if (t & PD_SAMPLE_DATA_SRC)
-		x(w, "data_src", sa->data_src);
-	if (t & PD_SAMPLE_TRANSACTION)
-		x(w, "transaction", sa->transaction);
-	if (t & PD_SAMPLE_REGS_INTR)
-		w->ops->regs(w->ctx, "regs_intr", &sa->regs_intr);
-	if (t & PD_SAMPLE_PHYS_ADDR)
-		x(w, "phys_addr", sa->phys_addr);
-	if (t & PD_SAMPLE_CGROUP)
-		u(w, "cgroup", sa->cgroup);
-	if (t & PD_SAMPLE_DATA_PAGE_SIZE)
-		u(w, "data_page_size", sa->data_page_size);
-	if (t & PD_SAMPLE_CODE_PAGE_SIZE)
-		u(w, "code_page_size", sa->code_page_size);
-	if (t & PD_SAMPLE_AUX) {
-		u(w, "aux_size", sa->aux_size);
-		bytes(w, "aux", sa->aux_data, sa->aux_size, PD_VF_PAYLOAD | PD_VF_BULK);
-	}
+#pragma GCC unroll 64
+	for (i = 0; i < PD_SFI_NR; i++)
+		sample_field(w, rec, t, &pd_sample_field_table[i]);
 }
 
 /* With misc bit 14 a build id takes the place of maj..ino_generation. */

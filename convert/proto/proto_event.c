@@ -4,8 +4,11 @@
  * PerfEvent message (schema/perf_data.proto).
  *
  * Most messages are written from the record walk (pd_visit.h) through a
- * table of the walked fields each keeps (messages[] below).  Four are
- * encoded here field by field: SAMPLE, for speed (enc_sample()); MMAP and
+ * table of the walked fields each keeps (messages[] below).  SAMPLE is
+ * written without the walk, for speed, from the library's list of a
+ * sample's fields (pd_sample_fields.h) through a table alike of the fields
+ * its message keeps (f_sample[]), over which the compiler unrolls the loop
+ * (enc_sample()).  Three are encoded here field by field: MMAP and
  * MMAP2, whose message --quipper-compat also writes from mappings it has
  * edited (struct pe_mmap, proto_compat.c), which no record holds: both
  * modes write them with the one encoder of struct pe_mmap; BPF_METADATA,
@@ -17,7 +20,7 @@
  * callbacks that do nothing, costs about 240 instructions a sample and
  * 450 a mapping: 10 % and 1 % more instructions for to-proto on a
  * recording of callchains, before a sink has encoded anything.
- * The numbers in the table and in the pw_*() calls are the schema's field
+ * The numbers in the tables and in the pw_*() calls are the schema's field
  * numbers, listed in field-number order so that the code reads side by
  * side with the schema.
  */
@@ -111,6 +114,14 @@ enum pe_kind {
 	 * search for a name it does not keep ends at once.
 	 */
 	PK_SKIP,
+	/* a sample's fields only (f_sample) */
+	PK_REGS,		/* a RegsInfo-like message: abi, mask, packed values */
+	PK_STACK,		/* a message of the size, the bytes and the dynamic size */
+	PK_BRANCHES,		/* a BranchEntry message per entry */
+	PK_BRANCH_NO_HW_IDX,	/* whether the branch stack has no hw_idx, as a bool */
+	PK_BRANCH_HW_IDX,	/* the hw_idx, 0 when none */
+	PK_BRANCH_COUNTERS,	/* the counters, packed, when there are */
+	PK_WEIGHT_PARTS,	/* a message of var1, var2 and var3 */
 };
 
 enum {
@@ -118,8 +129,12 @@ enum {
 	PF_IF_SET = 2,	/* only a nonzero value or a string */
 	PF_LATE = 4,	/* written when its message closes */
 	PF_QUIPPER = 8,	/* PK_MSG: a type quipper keeps (it drops the others) */
-	PF_DIRECT = 16,	/* PK_MSG: written field by field in pe_encode_event() */
+	PF_DIRECT = 16,	/* PK_MSG: written without the walk, in pe_encode_event() */
 	PF_V1 = 32,	/* only when the record's format version (PK_VERSION) is 1 or more */
+	/* a sample's: without its sample_type bit too, as 0, but for an extension */
+	PF_ALWAYS = 64,
+	/* a sample's: only when the field before it, of the same number, is not there */
+	PF_ELSE = 128,
 };
 
 struct pe_field {
@@ -229,6 +244,35 @@ static const struct pe_field messages[] = {
 	MSG(SP_TRACING_DATA, EV_SIMPLEPERF, 0, 0), F("data", 23, PK_BYTES),
 	MSG(SP_DEBUG, EV_SIMPLEPERF, 0, 0), U("time", 13), F("s", 23, PK_STR),
 	END
+};
+
+/*
+ * SampleEvent: the fields of pd_sample_field_table[] the message keeps,
+ * in the order of their numbers, the order they are written in.
+ */
+struct pe_sample_field {
+	uint8_t id;		/* enum pd_sample_field_id */
+	uint8_t kind;		/* enum pe_kind */
+	uint8_t flags;
+	uint16_t field;
+};
+
+#define S(id, field, kind, flags)	{ PD_SFI_##id, kind, flags, field }
+#define SU(id, field)			S(id, field, PK_U64, 0)
+
+static const struct pe_sample_field f_sample[] = {
+	/* quipper's parse pass writes ip back into every sample */
+	S(IP, 1, PK_U64, PF_ALWAYS), SU(PID, 2), SU(TID, 3), SU(TIME, 4), SU(ADDR, 5),
+	SU(IDENTIFIER, 6), S(ID, 6, PK_U64, PF_ELSE), SU(STREAM_ID, 7), SU(PERIOD, 8), SU(CPU, 9),
+	/* quipper's schema has no packed callchain: one tag per entry */
+	SU(RAW_SIZE, 10), S(CALLCHAIN, 11, PK_REPEATED, 0), S(BRANCH_STACK, 12, PK_BRANCHES, 0),
+	SU(WEIGHT, 15), SU(DATA_SRC, 16), SU(TRANSACTION, 17), S(READ, 18, PK_READ_INFO, 0),
+	SU(PHYS_ADDR, 19), SU(CGROUP, 20), S(RAW, 21, PK_BYTES, 0), SU(DATA_PAGE_SIZE, 22),
+	SU(CODE_PAGE_SIZE, 23), S(BRANCH_STACK, 24, PK_BRANCH_NO_HW_IDX, 0),
+	S(BRANCH_STACK, 25, PK_BRANCH_HW_IDX, 0), S(WEIGHT_STRUCT, 26, PK_WEIGHT_PARTS, 0),
+	S(REGS_USER, 1000, PK_REGS, PF_EXT), S(STACK_USER, 1001, PK_STACK, PF_EXT),
+	S(REGS_INTR, 1002, PK_REGS, PF_EXT), S(AUX, 1003, PK_BYTES, PF_EXT),
+	S(BRANCH_STACK, 1004, PK_BRANCH_COUNTERS, PF_EXT), S(SAMPLE_TYPE, 1005, PK_U64, PF_EXT),
 };
 
 /* The PK_MSG entry of a record type, NULL for a type with no decoded form */
@@ -807,9 +851,10 @@ static void enc_stack(struct pw_buf *b, unsigned int field, uint64_t size, const
 	pw_close(b, m);
 }
 
-static void enc_branch(struct pw_buf *b, const struct pd_branch_entry *e, bool ext)
+static void enc_branch(struct pw_buf *b, unsigned int field, const struct pd_branch_entry *e,
+		       bool ext)
 {
-	size_t m = pw_open(b, 12);
+	size_t m = pw_open(b, field);
 	uint64_t f = e->flags;
 
 	pw_u64(b, 1, e->from);
@@ -826,95 +871,112 @@ static void enc_branch(struct pw_buf *b, const struct pd_branch_entry *e, bool e
 	pw_close(b, m);
 }
 
+/* the member of the given type at offset off of struct pd_sample s */
+#define MEMBER(s, off, type)	(*(type const *)((const uint8_t *)(s) + (off)))
+
 /*
- * Field by field rather than from the walk: samples are nearly every
+ * One field of f_sample[], inlined into the loop of enc_sample() over the
+ * constant table, which the compiler unrolls: the sample field's bit,
+ * kind and member and the message's field number and kind are known when
+ * compiling, so that the loop is the code a list of the fields written by
+ * hand would be.
+ */
+static inline __attribute__((always_inline)) void
+enc_sample_field(struct pw_buf *b, const struct pd_sample *s, uint64_t t,
+		 const struct pe_sample_field *f, bool ext)
+{
+	const struct pd_sample_field *sf = &pd_sample_field_table[f->id];
+	const uint64_t tag = (uint64_t)f->field << 3 | PW_VARINT;
+	const uint64_t *v;
+	uint64_t i, n;
+	uint8_t *q;
+	size_t w;
+
+	if (!ext && (f->flags & PF_EXT))
+		return;
+	if ((f->flags & PF_ELSE) && (t & pd_sample_field_table[f[-1].id].bit))
+		return;
+	/* expected there: its code in line, a jump over it when it is not */
+	if (__builtin_expect(sf->bit && !(t & sf->bit), 0)) {
+		if (!ext && (f->flags & PF_ALWAYS))
+			pw_u64(b, f->field, 0);
+		return;
+	}
+	switch (f->kind) {
+	case PK_U64:
+		if (sf->kind == PD_SF_U32 || sf->kind == PD_SF_I32)
+			pw_u64(b, f->field, MEMBER(s, sf->member, uint32_t));
+		else
+			pw_u64(b, f->field, MEMBER(s, sf->member, uint64_t));
+		break;
+	case PK_REPEATED:
+		n = MEMBER(s, sf->count, uint64_t);
+		v = MEMBER(s, sf->member, const uint64_t *);
+		pw_need(b, n * (pw_varint_size(tag) + 10));
+		if (b->nomem)
+			break;
+		/* through a local pointer: after a byte stored, b->len would be read again */
+		for (q = b->p + b->len, i = 0; i < n; i++)
+			q = pw_put_varint(pw_put_varint(q, tag), v[i]);
+		b->len = (size_t)(q - b->p);
+		break;
+	case PK_BYTES:
+		if (sf->kind == PD_SF_RAW)
+			n = MEMBER(s, sf->count, uint32_t);
+		else
+			n = MEMBER(s, sf->count, uint64_t);
+		pw_bytes(b, f->field, MEMBER(s, sf->member, const uint8_t *), n);
+		break;
+	case PK_READ_INFO:
+		enc_read_info(b, f->field, &MEMBER(s, sf->member, struct pd_read));
+		break;
+	case PK_REGS:
+		enc_regs(b, f->field, &MEMBER(s, sf->member, struct pd_regs));
+		break;
+	case PK_STACK:
+		enc_stack(b, f->field, s->stack_size, s->stack_data, s->stack_dyn_size);
+		break;
+	case PK_BRANCHES:
+		for (i = 0; i < s->branch_nr; i++)
+			enc_branch(b, f->field, &s->branches[i], ext);
+		break;
+	case PK_BRANCH_NO_HW_IDX:
+		pw_bool(b, f->field, !s->branch_has_hw_idx);
+		break;
+	case PK_BRANCH_HW_IDX:
+		pw_u64(b, f->field, s->branch_has_hw_idx ? s->branch_hw_idx : 0);
+		break;
+	case PK_BRANCH_COUNTERS:
+		if (s->branch_counters)
+			pw_packed_u64(b, f->field, s->branch_counters, s->branch_nr);
+		break;
+	case PK_WEIGHT_PARTS:
+		n = MEMBER(s, sf->member, uint64_t);
+		w = pw_open(b, f->field);
+		pw_u64(b, 1, PD_WEIGHT_VAR1(n));
+		pw_u64(b, 2, PD_WEIGHT_VAR2(n));
+		pw_u64(b, 3, PD_WEIGHT_VAR3(n));
+		pw_close(b, w);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * From f_sample[] rather than from the walk: samples are nearly every
  * record of a recording, and the walk of one costs more than this
  * function does but for its callchain loop (see the top of the file).
  */
 static void enc_sample(struct pw_buf *b, const struct pd_sample *s, bool ext)
 {
-	uint64_t t = s->sample_type;
-	size_t m = pw_open(b, EV_SAMPLE);
-	uint64_t i;
+	/* read once: the buffer's growth could change what the compiler cannot see */
+	const uint64_t t = s->sample_type;
+	size_t m = pw_open(b, EV_SAMPLE), i;
 
-	/* quipper's parse pass writes ip back into every sample */
-	if ((t & PD_SAMPLE_IP) || !ext)
-		pw_u64(b, 1, t & PD_SAMPLE_IP ? s->ip : 0);
-	if (t & PD_SAMPLE_TID) {
-		pw_u64(b, 2, s->pid);
-		pw_u64(b, 3, s->tid);
-	}
-	if (t & PD_SAMPLE_TIME)
-		pw_u64(b, 4, s->time);
-	if (t & PD_SAMPLE_ADDR)
-		pw_u64(b, 5, s->addr);
-	if (t & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-		pw_u64(b, 6, t & PD_SAMPLE_IDENTIFIER ? s->identifier : s->id);
-	if (t & PD_SAMPLE_STREAM_ID)
-		pw_u64(b, 7, s->stream_id);
-	if (t & PD_SAMPLE_PERIOD)
-		pw_u64(b, 8, s->period);
-	if (t & PD_SAMPLE_CPU)
-		pw_u64(b, 9, s->cpu);
-	if (t & PD_SAMPLE_RAW)
-		pw_u64(b, 10, s->raw_size);
-	if (t & PD_SAMPLE_CALLCHAIN) {
-		/* not packed in quipper's schema: one tag (one byte) per entry */
-		pw_need(b, s->callchain_nr * 11);
-		if (!b->nomem) {
-			for (i = 0; i < s->callchain_nr; i++) {
-				b->p[b->len++] = 11 << 3 | PW_VARINT;
-				pw_varint_nocheck(b, s->callchain[i]);
-			}
-		}
-	}
-	if (t & PD_SAMPLE_BRANCH_STACK) {
-		for (i = 0; i < s->branch_nr; i++)
-			enc_branch(b, &s->branches[i], ext);
-	}
-	if (t & PD_SAMPLE_WEIGHT)
-		pw_u64(b, 15, s->weight);
-	if (t & PD_SAMPLE_DATA_SRC)
-		pw_u64(b, 16, s->data_src);
-	if (t & PD_SAMPLE_TRANSACTION)
-		pw_u64(b, 17, s->transaction);
-	if (t & PD_SAMPLE_READ)
-		enc_read_info(b, 18, &s->read);
-	if (t & PD_SAMPLE_PHYS_ADDR)
-		pw_u64(b, 19, s->phys_addr);
-	if (t & PD_SAMPLE_CGROUP)
-		pw_u64(b, 20, s->cgroup);
-	if (t & PD_SAMPLE_RAW)
-		pw_bytes(b, 21, s->raw_data, s->raw_size);
-	if (t & PD_SAMPLE_DATA_PAGE_SIZE)
-		pw_u64(b, 22, s->data_page_size);
-	if (t & PD_SAMPLE_CODE_PAGE_SIZE)
-		pw_u64(b, 23, s->code_page_size);
-	if (t & PD_SAMPLE_BRANCH_STACK) {
-		pw_bool(b, 24, !s->branch_has_hw_idx);
-		pw_u64(b, 25, s->branch_has_hw_idx ? s->branch_hw_idx : 0);
-	}
-	if (t & PD_SAMPLE_WEIGHT_STRUCT) {
-		size_t w = pw_open(b, 26);
-
-		pw_u64(b, 1, PD_WEIGHT_VAR1(s->weight));
-		pw_u64(b, 2, PD_WEIGHT_VAR2(s->weight));
-		pw_u64(b, 3, PD_WEIGHT_VAR3(s->weight));
-		pw_close(b, w);
-	}
-	if (ext) {
-		if (t & PD_SAMPLE_REGS_USER)
-			enc_regs(b, 1000, &s->regs_user);
-		if (t & PD_SAMPLE_STACK_USER)
-			enc_stack(b, 1001, s->stack_size, s->stack_data, s->stack_dyn_size);
-		if (t & PD_SAMPLE_REGS_INTR)
-			enc_regs(b, 1002, &s->regs_intr);
-		if (t & PD_SAMPLE_AUX)
-			pw_bytes(b, 1003, s->aux_data, s->aux_size);
-		if ((t & PD_SAMPLE_BRANCH_STACK) && s->branch_counters)
-			pw_packed_u64(b, 1004, s->branch_counters, s->branch_nr);
-		pw_u64(b, 1005, t);
-	}
+#pragma GCC unroll 64
+	for (i = 0; i < sizeof(f_sample) / sizeof(f_sample[0]); i++)
+		enc_sample_field(b, s, t, &f_sample[i], ext);
 	pw_close(b, m);
 }
 

@@ -5,9 +5,9 @@
  *
  * The field list of every record type, every feature and the attr (names,
  * order, kinds, the conditions under which a field is present) is written
- * once, in pd_record_visit(), pd_feature_visit() and pd_attr_visit();
- * every output that shows them field by field is a sink of typed
- * callbacks:
+ * once, in pd_record_visit(), pd_feature_visit() and pd_attr_visit() (a
+ * sample's in pd_sample_fields.h, which pd_record_visit() follows); every
+ * output that shows them field by field is a sink of typed callbacks:
  *
  *	static void my_u64(void *ctx, const char *name, uint64_t v, unsigned int flags)
  *	{ ... }

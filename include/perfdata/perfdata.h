@@ -14,6 +14,7 @@
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_select.h"
 #include "perfdata/pd_visit.h"
+#include "perfdata/pd_sample_fields.h"
 #include "perfdata/pd_members.h"
 
 #endif /* PERFDATA_PERFDATA_H */

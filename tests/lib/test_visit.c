@@ -12,6 +12,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -214,6 +215,34 @@ static void test_mmap2(void)
 	/* a record that was not decoded shows nothing */
 	rec.decoded = false;
 	CU_ASSERT_STRING_EQUAL(walk(&rec, &rec_ops), "");
+}
+
+/*
+ * The list of a sample's fields: in record order, every sample_type bit
+ * bringing one at least, every member inside struct pd_sample.
+ */
+static void test_sample_field_table(void)
+{
+	char names[1024] = "";
+	uint64_t bits = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < PD_SFI_NR; i++) {
+		const struct pd_sample_field *f = &pd_sample_field_table[i];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f->name);
+		CU_ASSERT(f->member < sizeof(struct pd_sample) && f->count < sizeof(struct pd_sample));
+		bits |= f->bit;
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? " " : "", f->name);
+	}
+	CU_ASSERT_EQUAL(bits, PD_SAMPLE_MAX - 1);
+	CU_ASSERT_STRING_EQUAL(names, "sample_type identifier ip pid tid time addr id stream_id cpu "
+			       "cpu_res period read callchain_nr callchain raw_size raw "
+			       "branch_stack regs_user stack_user weight weight_struct data_src "
+			       "transaction regs_intr phys_addr cgroup data_page_size "
+			       "code_page_size aux_size aux");
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_CALLCHAIN].count,
+			offsetof(struct pd_sample, callchain_nr));
 }
 
 static void test_sample(void)
@@ -845,6 +874,7 @@ int pd_test_register_visit(void)
 
 	if (!s ||
 	    !CU_add_test(s, "MMAP and MMAP2 fields, undecoded record", test_mmap2) ||
+	    !CU_add_test(s, "the list of a sample's fields", test_sample_field_table) ||
 	    !CU_add_test(s, "sample fields by sample_type, hooks and flags", test_sample) ||
 	    !CU_add_test(s, "lists of objects and values", test_lists) ||
 	    !CU_add_test(s, "switch, feature, schedstat, event update, no body", test_other_types) ||

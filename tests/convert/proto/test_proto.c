@@ -418,6 +418,63 @@ out:
 	pw_buf_free(&b);
 }
 
+/*
+ * quipper's rules for a sample no corpus file shows: ip written in its
+ * mode without the IP bit, IDENTIFIER's value in id when a sample has ID
+ * too, WEIGHT_STRUCT in its own message and not in weight, and the
+ * extension's aux bytes, branch counters and sample_type.
+ */
+static void test_sample_rules(void)
+{
+	static const uint64_t counters[] = { 5, 6 };
+	static const struct pd_branch_entry br[2] = { { 1, 2, 0 }, { 3, 4, 0 } };
+	static const uint8_t aux[] = { 9, 8, 7 };
+	struct pd_record rec = { .type = PD_REC_SAMPLE, .decoded = true, .size = 200 };
+	struct pd_sample *s = &rec.u.sample;
+	const Quipper__PerfDataProto__SampleEvent *e;
+	struct pw_buf b = { 0 };
+	PEvent *ev;
+
+	s->sample_type = PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER | PD_SAMPLE_WEIGHT_STRUCT |
+			 PD_SAMPLE_AUX | PD_SAMPLE_BRANCH_STACK;
+	s->id = 11;
+	s->identifier = 12;
+	s->weight = (uint64_t)3 << 48 | (uint64_t)2 << 32 | 1;
+	s->aux_size = sizeof(aux);
+	s->aux_data = aux;
+	s->branch_nr = 2;
+	s->branches = br;
+	s->branch_counters = counters;
+	ev = encode_decode(&b, &rec, false);
+	e = ev ? ev->sample_event : NULL;
+	CU_ASSERT_PTR_NOT_NULL(e);
+	if (!e)
+		goto out;
+	CU_ASSERT(e->has_ip && e->ip == 0);
+	CU_ASSERT(e->has_id && e->id == 12);
+	CU_ASSERT(!e->has_weight && e->weight_struct && e->weight_struct->var1_dw == 1 &&
+		  e->weight_struct->var2_w == 2 && e->weight_struct->var3_w == 3);
+	CU_ASSERT(e->n_branch_stack == 2 && e->has_no_hw_idx && e->no_hw_idx);
+	CU_ASSERT(!e->has_aux_data && !e->n_branch_counters && !e->has_sample_type);
+	free_msg(ev);
+
+	s->sample_type &= ~PD_SAMPLE_IDENTIFIER;
+	ev = encode_decode(&b, &rec, true);
+	e = ev ? ev->sample_event : NULL;
+	CU_ASSERT_PTR_NOT_NULL(e);
+	if (!e)
+		goto out;
+	CU_ASSERT(!e->has_ip && e->has_id && e->id == 11);
+	CU_ASSERT(e->has_aux_data && e->aux_data.len == sizeof(aux) &&
+		  !memcmp(e->aux_data.data, aux, sizeof(aux)));
+	CU_ASSERT(e->n_branch_counters == 2 && e->branch_counters[1] == 6);
+	CU_ASSERT(e->has_sample_type && e->sample_type == s->sample_type);
+out:
+	if (ev)
+		free_msg(ev);
+	pw_buf_free(&b);
+}
+
 int pd_test_register_proto(void)
 {
 	CU_pSuite s = CU_add_suite("proto", NULL, NULL);
@@ -426,6 +483,7 @@ int pd_test_register_proto(void)
 	    !CU_add_test(s, "root_path", test_root_path) ||
 	    !CU_add_test(s, "wire nesting", test_wire_nesting) ||
 	    !CU_add_test(s, "walked types no corpus file has", test_walked_rare) ||
+	    !CU_add_test(s, "sample rules no corpus file shows", test_sample_rules) ||
 	    !CU_add_test(s, "lossless over the corpora", test_lossless))
 		return CU_get_error();
 	return CUE_SUCCESS;

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd_sample_fields.h - the fields of a sample, described once.
+ *
+ * SAMPLE is the one record type without fixed fields: which fields a
+ * sample holds, and in which order, follows from its event's sample_type
+ * (docs/perf-data-format.md §7.2).  pd_sample_field_table[] is that list,
+ * in record order, with where struct pd_sample keeps each decoded value:
+ * pd_record_visit() walks a sample through it (after the sample's event,
+ * cpumode and exact_ip), and an output that writes samples field by field
+ * without the walk, for speed, follows it too (to-proto's SampleEvent).
+ *
+ * The table is a constant in this header so that a loop over it compiles
+ * to the code a list written field by field would be: unrolled (GCC's
+ * `#pragma GCC unroll`), each field's bit, kind and member are known
+ * where it is compiled.  An output refers to a field by its
+ * enum pd_sample_field_id, its index in the table.
+ */
+#ifndef PERFDATA_PD_SAMPLE_FIELDS_H
+#define PERFDATA_PD_SAMPLE_FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/pd_consts.h"
+#include "perfdata/pd_record.h"
+#include "perfdata/pd_visit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pd_sample_field_kind {
+	PD_SF_U64,	/* a uint64_t member, walked as u64 */
+	PD_SF_HEX,	/* a uint64_t member, walked as hex */
+	PD_SF_U32,	/* a uint32_t member, walked as u64 */
+	PD_SF_I32,	/* a uint32_t member where -1 means "any", walked as i64 */
+	PD_SF_READ,	/* a struct pd_read member: read */
+	/* a const uint64_t * member, its uint64_t count at `count`: hex_list */
+	PD_SF_CALLCHAIN,
+	/* a const uint8_t * member, its uint32_t size at `count`: bytes, then raw_fields */
+	PD_SF_RAW,
+	PD_SF_BYTES,	/* a const uint8_t * member, its uint64_t size at `count`: bytes */
+	PD_SF_BRANCH_STACK,	/* the branch_* members (member: branches): branch_stack */
+	PD_SF_REGS,	/* a struct pd_regs member: regs */
+	/*
+	 * The stack_* members (member: stack_size): an object of size,
+	 * dyn_size (when size is not 0) and the bytes, named data.
+	 */
+	PD_SF_STACK,
+	/*
+	 * A uint64_t member, walked as u64 named "weight" (a summary-only
+	 * field when the sample has WEIGHT too, which gives the same value),
+	 * then as an object of its parts var1, var2 and var3.
+	 */
+	PD_SF_WEIGHT_STRUCT,
+};
+
+enum pd_sample_field_flags {
+	/*
+	 * Walked without its bit too, as a PD_VF_DETAIL field: the period,
+	 * which is the attr's fixed one then.
+	 */
+	PD_SFF_DEFAULTED	= 1u << 0,
+};
+
+struct pd_sample_field {
+	uint64_t bit;		/* the sample_type bit that brings it, 0: every sample */
+	const char *name;	/* the walk's */
+	const char *flat;	/* objects: the walk's flat prefix */
+	uint8_t kind;		/* enum pd_sample_field_kind */
+	uint8_t flags;		/* enum pd_sample_field_flags */
+	uint16_t vflags;	/* the enum pd_visit_flags the walk gives it */
+	uint16_t member;	/* offsetof() the value in struct pd_sample */
+	uint16_t count;		/* lists and bytes: offsetof() their count */
+};
+
+/* The index of each field in pd_sample_field_table[], in record order. */
+enum pd_sample_field_id {
+	PD_SFI_SAMPLE_TYPE, PD_SFI_IDENTIFIER, PD_SFI_IP, PD_SFI_PID, PD_SFI_TID, PD_SFI_TIME,
+	PD_SFI_ADDR, PD_SFI_ID, PD_SFI_STREAM_ID, PD_SFI_CPU, PD_SFI_CPU_RES, PD_SFI_PERIOD,
+	PD_SFI_READ, PD_SFI_CALLCHAIN_NR, PD_SFI_CALLCHAIN, PD_SFI_RAW_SIZE, PD_SFI_RAW,
+	PD_SFI_BRANCH_STACK, PD_SFI_REGS_USER, PD_SFI_STACK_USER, PD_SFI_WEIGHT,
+	PD_SFI_WEIGHT_STRUCT, PD_SFI_DATA_SRC, PD_SFI_TRANSACTION, PD_SFI_REGS_INTR,
+	PD_SFI_PHYS_ADDR, PD_SFI_CGROUP, PD_SFI_DATA_PAGE_SIZE, PD_SFI_CODE_PAGE_SIZE,
+	PD_SFI_AUX_SIZE, PD_SFI_AUX,
+	PD_SFI_NR
+};
+
+/* C only: C++ has no designated initializers of arrays */
+#ifndef __cplusplus
+#define PD_SF_(id, bit, name, flat, kind, flags, vflags, m, n) \
+	[PD_SFI_##id] = { bit, name, flat, PD_SF_##kind, flags, vflags, \
+			  offsetof(struct pd_sample, m), n }
+#define PD_SF(id, name, kind, m, vflags) \
+	PD_SF_(id, PD_SAMPLE_##id, name, NULL, kind, 0, vflags, m, 0)
+/* a list or bytes, their count in member n */
+#define PD_SF_N(id, bit, name, kind, m, n, vflags) \
+	PD_SF_(id, PD_SAMPLE_##bit, name, NULL, kind, 0, vflags, m, \
+	       offsetof(struct pd_sample, n))
+
+static const struct pd_sample_field pd_sample_field_table[PD_SFI_NR] = {
+	PD_SF_(SAMPLE_TYPE, 0, "sample_type", NULL, HEX, 0, PD_VF_DETAIL,
+	       sample_type, 0),
+	PD_SF(IDENTIFIER, "identifier", U64, identifier, 0),
+	PD_SF(IP, "ip", HEX, ip, 0),
+	PD_SF_(PID, PD_SAMPLE_TID, "pid", NULL, I32, 0, 0, pid, 0),
+	PD_SF(TID, "tid", I32, tid, 0),
+	PD_SF(TIME, "time", U64, time, 0),
+	PD_SF(ADDR, "addr", HEX, addr, 0),
+	PD_SF(ID, "id", U64, id, 0),
+	PD_SF(STREAM_ID, "stream_id", U64, stream_id, 0),
+	PD_SF(CPU, "cpu", I32, cpu, 0),
+	PD_SF_(CPU_RES, PD_SAMPLE_CPU, "cpu_res", NULL, U32, 0, PD_VF_DETAIL,
+	       cpu_res, 0),
+	PD_SF_(PERIOD, PD_SAMPLE_PERIOD, "period", NULL, U64, PD_SFF_DEFAULTED, 0, period, 0),
+	PD_SF(READ, "read", READ, read, 0),
+	PD_SF_(CALLCHAIN_NR, PD_SAMPLE_CALLCHAIN, "callchain_nr", NULL, U64, 0,
+	       PD_VF_SUMMARY, callchain_nr, 0),
+	PD_SF_N(CALLCHAIN, CALLCHAIN, "callchain", CALLCHAIN, callchain, callchain_nr,
+		PD_VF_CALLCHAIN),
+	PD_SF_(RAW_SIZE, PD_SAMPLE_RAW, "raw_size", NULL, U32, 0, 0, raw_size, 0),
+	PD_SF_N(RAW, RAW, "raw", RAW, raw_data, raw_size,
+		PD_VF_PAYLOAD | PD_VF_BULK),
+	PD_SF(BRANCH_STACK, "branch_stack", BRANCH_STACK, branches, 0),
+	PD_SF(REGS_USER, "regs_user", REGS, regs_user, 0),
+	PD_SF_(STACK_USER, PD_SAMPLE_STACK_USER, "stack_user", "stack_", STACK, 0, 0,
+	       stack_size, 0),
+	/* the kernel refuses WEIGHT and WEIGHT_STRUCT together; a file may still have both */
+	PD_SF(WEIGHT, "weight", U64, weight, 0),
+	PD_SF_(WEIGHT_STRUCT, PD_SAMPLE_WEIGHT_STRUCT, "weight_struct", "weight.",
+	       WEIGHT_STRUCT, 0, 0, weight, 0),
+	PD_SF(DATA_SRC, "data_src", HEX, data_src, 0),
+	PD_SF(TRANSACTION, "transaction", HEX, transaction, 0),
+	PD_SF(REGS_INTR, "regs_intr", REGS, regs_intr, 0),
+	PD_SF(PHYS_ADDR, "phys_addr", HEX, phys_addr, 0),
+	PD_SF(CGROUP, "cgroup", U64, cgroup, 0),
+	PD_SF(DATA_PAGE_SIZE, "data_page_size", U64, data_page_size, 0),
+	PD_SF(CODE_PAGE_SIZE, "code_page_size", U64, code_page_size, 0),
+	PD_SF_(AUX_SIZE, PD_SAMPLE_AUX, "aux_size", NULL, U64, 0, 0, aux_size, 0),
+	PD_SF_N(AUX, AUX, "aux", BYTES, aux_data, aux_size,
+		PD_VF_PAYLOAD | PD_VF_BULK),
+};
+
+#undef PD_SF_
+#undef PD_SF
+#undef PD_SF_N
+#endif /* __cplusplus */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFDATA_PD_SAMPLE_FIELDS_H */
