@@ -30,7 +30,8 @@ static const struct {
 	{ TOOL_ARG_SYMBOLS, { "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS }, "FILE",
 	  "kernel symbols from FILE" },
 	{ TOOL_ARG_BUILDID_DIR, { "buildid-dir", required_argument, NULL, CLI_OPT_BUILDID_DIR },
-	  "DIR", "build-id cache (default $HOME/.debug)" },
+	  "DIR", "build-id cache (default $PERF_BUILDID_DIR,\n"
+	  "else $HOME/.debug; with --symfs, its /.debug)" },
 	{ TOOL_ARG_SYMBOLS, { "no-unwind", no_argument, NULL, CLI_OPT_NO_UNWIND }, NULL,
 	  "do not unwind the user stack of --call-graph dwarf\n"
 	  "samples: the recorded callchain only" },

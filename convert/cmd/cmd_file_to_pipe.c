@@ -191,7 +191,7 @@ static const struct tool_cmd file_to_pipe_cmd = {
 	.groups = TOOL_ARG_OUTPUT | TOOL_ARG_NAMED | TOOL_ARG_VERBOSE |
 		  TOOL_ARG_INPUT,
 	.flags = f2p_flags,
-	.help_head = "usage: " CLI_PROGNAME " file-to-pipe [--fsync] [-v] [-o OUT] [FILE|DIR]\n\n"
+	.help_head = "usage: " CLI_PROGNAME " file-to-pipe [--fsync] [-v] [-o OUT] [FILE|DIR|-]\n\n"
 		     "Write the pipe-mode stream (perf record -o -) of a file-mode recording:\n"
 		     "perf reads it on standard input and pipe-to-file turns it back into an\n"
 		     "equivalent file.  A file of the other byte order is converted to host\n"

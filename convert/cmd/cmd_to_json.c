@@ -52,7 +52,8 @@ static const struct tool_help json_help[] = {
 			     "always shows the recorded callchain, as perf)" },
 	{ "no-inline", NULL, "--symbols: no inline frames in unwound stacks" },
 	{ "max-stack", NULL, "--symbols: at most N callchain entries and N\n"
-			     "unwound user frames per sample (1 to 127)" },
+			     "unwound user frames per sample (1 to 127,\n"
+			     "default 127)" },
 	{ "strict", NULL, "stop at the first warning or error: exit 1, no -o file" },
 	{ NULL, NULL, NULL },
 };
@@ -68,7 +69,8 @@ static const struct tool_cmd to_json_cmd = {
 		     "'perf data convert --to-json' (samples in time order, symbolized).\n\n",
 	.help = json_help,
 	.help_tail = CLI_INPUT_HELP_TAIL
-		     "Exit status: 0 success, 1 malformed input, 2 usage error, 3 I/O error.\n",
+		     "Exit status: 0 success, 1 malformed input, 2 usage error,\n"
+		     "3 I/O or system error.\n",
 };
 
 /*
