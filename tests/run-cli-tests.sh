@@ -186,6 +186,39 @@ if [ -f corpus/basic.data ]; then
 		pipe-to-file -o "" corpus/basic.pipe.data
 fi
 
+# --- every option --help prints is in the man page --------------------
+# (man/perfconv.1 for perfconv's commands, perfcheck.1, perfsym.1), with
+# its short name where it has one: --help and the man pages are written
+# from different sources and must not drift apart.
+# help_opts: the options of one --help, "-x,--long" or "--long", one a line
+help_opts() {
+	sed -n 's/^  \(-[A-Za-z]\), \(--[a-z-]*\).*/\1,\2/p; s/^      \(--[a-z-]*\).*/\1/p; s/^  \(-[A-Za-z]\)  .*/\1/p'
+}
+# man_has PAGE OPT: the page names OPT (a long one, or "-x, --long")
+man_has() {
+	groff -man -Tascii -P-cbou -rLL=250n "$1" 2> /dev/null | tr -s '\n ' '  ' > "$tmp/man.txt"
+	case $2 in
+	*,*) grep -qE -- "${2%%,*}( [A-Z]+)?, ${2#*,}" "$tmp/man.txt" ;;
+	*) grep -qF -- "$2" "$tmp/man.txt" ;;
+	esac
+}
+bindir=$(dirname "$PERFCONV")
+command -v groff > /dev/null || sk "no groff to read the man pages: options not compared"
+command -v groff > /dev/null &&
+for cmd in info dump to-json to-csv to-proto to-pprof pipe-to-file file-to-pipe \
+	perfcheck perfsym; do
+	case $cmd in
+	perfcheck|perfsym) [ -x "$bindir/$cmd" ] || continue
+		"$bindir/$cmd" --help > "$tmp/help" 2>&1; page=man/$cmd.1 ;;
+	*) "$PERFCONV" "$cmd" --help > "$tmp/help" 2>&1; page=man/perfconv.1 ;;
+	esac
+	missing=
+	for opt in $(help_opts < "$tmp/help"); do
+		man_has "$page" "$opt" || missing="$missing $opt"
+	done
+	[ -z "$missing" ] && ok || ko "$cmd --help prints options $page lacks:$missing"
+done
+
 # --- missing input: exit 3 --------------------------------------------
 # One shape for every command: the path, what was attempted, strerror.
 missing=$tmp/does-not-exist.data
