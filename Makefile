@@ -1,9 +1,11 @@
 # Makefile - perfconv / perfcheck and the libperfdata parsing core.
 #
-#   make                 build bin/perfconv and bin/libperfdata.a
+#   make                 build bin/perfconv and bin/libperfdata.a (and, from
+#                        mk/, perfcheck, perfsym and libperfdata-sym.a)
 #   make test            build and run the whole test suite
 #   make asan            sanitizer build (address, undefined) in build-asan/
 #   make fuzz            libFuzzer target (clang) in build-fuzz/
+#   make fuzz-run        run it for FUZZ_SECONDS (default 25, as scripts/test.sh)
 #   make install PREFIX=/usr/local DESTDIR=
 #   V=1 shows commands; WERROR=1 turns warnings into errors.
 
@@ -173,7 +175,7 @@ fuzz:
 		-o build-fuzz/fuzz-reader fuzz/fuzz_reader.c build-fuzz/libperfdata.a $(ZSTD_LIBS)
 
 fuzz-run: fuzz
-	$(Q)sh scripts/fuzz-run.sh build-fuzz/fuzz-reader $(FUZZ_SECONDS)
+	$(Q)sh scripts/fuzz-run.sh build-fuzz/fuzz-reader $(or $(FUZZ_SECONDS),25)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfdata \
