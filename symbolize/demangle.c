@@ -122,3 +122,8 @@ char *pd_demangle(const char *name)
 		strip_signature(out);
 	return out;
 }
+
+char *pd_sym_demangle(const char *name)
+{
+	return name ? pd_demangle(name) : NULL;
+}

@@ -91,6 +91,7 @@ struct pp_func {
 	const char *sym;
 	uint64_t sym_start;
 	uint64_t name, filename;	/* string indexes */
+	uint64_t system_name;		/* the mangled name, else name */
 };
 
 struct pp_stack {
@@ -336,7 +337,7 @@ static bool inl_func_eq(const void *item, const void *key)
 	const struct pp_func *a = item;
 	const struct func_key *k = key;
 
-	return a->name == k->name && a->filename == k->filename;
+	return a->system_name == k->name && a->filename == k->filename;
 }
 
 static struct pp_func *func_new(struct pp_prof *p, struct hmap *map, uint64_t h,
@@ -354,6 +355,7 @@ static struct pp_func *func_new(struct pp_prof *p, struct hmap *map, uint64_t h,
 	fn->sym = k->sym;
 	fn->sym_start = k->sym_start;
 	fn->name = k->name;
+	fn->system_name = k->name;
 	fn->filename = k->filename;
 	p->funcs[p->nr_funcs++] = fn;
 	return fn;
@@ -389,12 +391,19 @@ static struct pp_func *sym_func(struct pp_prof *p, const struct pd_sym_frame *f,
 	return fn;
 }
 
-/* An inlined function: by name and source file. */
+/*
+ * An inlined function: by name and source file.  The names of source
+ * positions are those of the debug info, mangled where the language
+ * mangles them: the function is named as perf prints it (demangled, as
+ * the inline frames of unwound stacks and the symbols are), its
+ * system_name keeps the mangled name.
+ */
 static struct pp_func *inline_func(struct pp_prof *p, const char *name, const char *file)
 {
 	struct func_key k = { NULL, NULL, 0, 0, 0 };
-	int64_t n = str_idx(p, name ? name : "??"), fl = str_idx(p, file);
+	int64_t n = str_idx(p, name ? name : "??"), fl = str_idx(p, file), shown;
 	struct pp_func *fn;
+	char *dm;
 	uint64_t h;
 
 	if (n < 0 || fl < 0)
@@ -403,7 +412,18 @@ static struct pp_func *inline_func(struct pp_prof *p, const char *name, const ch
 	k.filename = (uint64_t)fl;
 	h = hash_u64(k.name, k.filename);
 	fn = hmap_find(&p->inl_funcs, h, inl_func_eq, &k);
-	return fn ? fn : func_new(p, &p->inl_funcs, h, &k);
+	if (fn)
+		return fn;
+	fn = func_new(p, &p->inl_funcs, h, &k);
+	dm = fn && name ? pd_sym_demangle(name) : NULL;
+	if (dm) {
+		shown = str_idx(p, dm);
+		free(dm);
+		if (shown < 0)
+			return NULL;
+		fn->name = (uint64_t)shown;
+	}
+	return fn;
 }
 
 /* ------------------------------------------------------------ locations */
@@ -1266,19 +1286,35 @@ out:
 }
 
 /* Bytes of a label with these fields (zeros left out). */
-static inline size_t label_len(uint64_t key, uint64_t str, uint64_t num)
+static inline size_t label_len(uint64_t key, uint64_t str, uint64_t num, uint64_t unit)
 {
 	return (key ? 1 + pw_varint_size(key) : 0) + (str ? 1 + pw_varint_size(str) : 0) +
-	       (num ? 1 + pw_varint_size(num) : 0);
+	       (num ? 1 + pw_varint_size(num) : 0) + (unit ? 1 + pw_varint_size(unit) : 0);
 }
 
-static inline uint8_t *put_label(uint8_t *b, size_t len, uint64_t key, uint64_t str, uint64_t num)
+static inline uint8_t *put_label(uint8_t *b, size_t len, uint64_t key, uint64_t str, uint64_t num,
+				 uint64_t unit)
 {
 	*b++ = WIRE_LEN(3);
 	b = pw_put_varint(b, len);
 	b = wire_field(b, 1, key);
 	b = wire_field(b, 2, str);
-	return wire_field(b, 3, num);
+	b = wire_field(b, 3, num);
+	return wire_field(b, 4, unit);
+}
+
+/*
+ * The unit of a numeric label: none, but for the value 0 (pid and tid 0,
+ * the idle task).  Its label would be a key alone, which pprof drops (it
+ * keeps a label with a string, a number or a unit), and pprof's
+ * `-tagfocus=pid=0`, `-tags` and `-raw` would not see it.  That label
+ * gets the unit pprof gives the key anyway, its own name
+ * (NumLabelUnits() of pprof's profile package), so every label of the
+ * key has one unit and survives pprof's own re-encoding.
+ */
+static inline uint64_t num_label_unit(uint64_t key, uint64_t num)
+{
+	return num ? 0 : key;
 }
 
 /* The sizes of one Sample's parts, from sample_shape(). */
@@ -1313,9 +1349,9 @@ static size_t sample_shape(struct sample_shape *sh, size_t nt, size_t col,
 	if (sh->loc_len)
 		sh->smp_len += 1 + pw_varint_size(sh->loc_len) + sh->loc_len;
 	sh->smp_len += 1 + pw_varint_size(sh->val_len) + sh->val_len;
-	sh->lab_len[0] = label_len(STR_PID, 0, sh->pid);
-	sh->lab_len[1] = label_len(STR_TID, 0, sh->tid);
-	sh->lab_len[2] = label_len(STR_COMM, sk->comm, 0);
+	sh->lab_len[0] = label_len(STR_PID, 0, sh->pid, num_label_unit(STR_PID, sh->pid));
+	sh->lab_len[1] = label_len(STR_TID, 0, sh->tid, num_label_unit(STR_TID, sh->tid));
+	sh->lab_len[2] = label_len(STR_COMM, sk->comm, 0, 0);
 	for (k = sk->has_tid ? 0 : 2; k < 3; k++)
 		sh->smp_len += 1 + pw_varint_size(sh->lab_len[k]) + sh->lab_len[k];
 	return 1 + pw_varint_size(sh->smp_len) + sh->smp_len;
@@ -1349,10 +1385,12 @@ static uint8_t *sample_put(uint8_t *b, const struct sample_shape *sh, const stru
 			*b++ = 0;
 	}
 	if (sk->has_tid) {
-		b = put_label(b, sh->lab_len[0], STR_PID, 0, sh->pid);
-		b = put_label(b, sh->lab_len[1], STR_TID, 0, sh->tid);
+		b = put_label(b, sh->lab_len[0], STR_PID, 0, sh->pid,
+			      num_label_unit(STR_PID, sh->pid));
+		b = put_label(b, sh->lab_len[1], STR_TID, 0, sh->tid,
+			      num_label_unit(STR_TID, sh->tid));
 	}
-	return put_label(b, sh->lab_len[2], STR_COMM, sk->comm, 0);
+	return put_label(b, sh->lab_len[2], STR_COMM, sk->comm, 0, 0);
 }
 
 static void write_sample(struct pp_prof *p, struct gz_buf *g, size_t nt,
@@ -1552,12 +1590,55 @@ static void write_varint_message(struct gz_buf *g, unsigned int field, const uin
 	gz_commit(g, start, b);
 }
 
-static void write_mappings(struct pp_prof *p, struct gz_buf *g)
+/*
+ * Is a mapping's file a shared library, by pprof's rule for its own
+ * profiles (a name ending in ".so" or with ".so." or ".so_" and a digit)?
+ */
+static bool is_library(const struct pp_str *name)
 {
-	size_t i;
+	const char *s = name->s, *end = s + name->len;
+
+	if (name->len >= 3 && !memcmp(end - 3, ".so", 3))
+		return true;
+	for (; (s = memmem(s, (size_t)(end - s), ".so", 3)) && end - s >= 5; s++)
+		if ((s[3] == '.' || s[3] == '_') && s[4] >= '0' && s[4] <= '9')
+			return true;
+	return false;
+}
+
+/*
+ * The mapping that goes first: pprof takes the first mapping of a
+ * profile for its main binary ("File:" of its reports).  It is the
+ * program file, of those the samples fell in, with the most locations:
+ * a file a process mapped that is not a shared library (pprof's rule), not
+ * the kernel, a module, the vdso, JIT or anonymous memory.  Without one,
+ * the first mapping found.
+ */
+static size_t main_mapping(const struct pp_prof *p)
+{
+	size_t i, best = 0;
+	uint64_t most = 0;
 
 	for (i = 0; i < p->nr_maps; i++) {
 		const struct pp_mapping *x = p->map_list[i];
+		const struct pp_str *name = p->str_by_idx[x->filename];
+
+		if (!x->dso || pd_dso_kind(x->dso) != PD_DSO_USER || !name->len ||
+		    name->s[0] == '[' || is_library(name) || x->nr_locs <= most)
+			continue;
+		most = x->nr_locs;
+		best = i;
+	}
+	return best;
+}
+
+static void write_mappings(struct pp_prof *p, struct gz_buf *g)
+{
+	size_t i, first = main_mapping(p);
+
+	for (i = 0; i < p->nr_maps; i++) {
+		/* the main mapping, then the others in the order found */
+		const struct pp_mapping *x = p->map_list[!i ? first : i <= first ? i - 1 : i];
 		uint64_t n = x->nr_locs;	/* has_*: when every location of the mapping has it */
 		const uint64_t m[] = { x->id, x->start, x->end, x->pgoff, x->filename, x->build_id,
 				       n && x->with_func == n, n && x->with_file == n,
@@ -1610,8 +1691,7 @@ static void write_functions(struct pp_prof *p, struct gz_buf *g)
 
 	for (i = 0; i < p->nr_funcs; i++) {
 		const struct pp_func *x = p->funcs[i];
-		/* system_name is the name */
-		const uint64_t fn[] = { x->id, x->name, x->name, x->filename };
+		const uint64_t fn[] = { x->id, x->name, x->system_name, x->filename };
 
 		write_varint_message(g, 5, fn, 4);
 	}

@@ -450,6 +450,15 @@ void pd_machine_stats(const struct pd_machine *m, struct pd_sym_stats *out);
  */
 uint64_t pd_machine_diag_count(const struct pd_machine *m, enum pd_code code);
 
+/*
+ * A mangled C++ or Rust name as perf 6.1 prints it (demangled, without
+ * the parameters), in memory the caller frees; NULL when the name is
+ * neither (or out of memory).  The names of frames and inline frames come
+ * demangled already; this is for the raw names of source positions
+ * (pd_sym_srcpos.func, binutils' addr2line's names).
+ */
+char *pd_sym_demangle(const char *name);
+
 /* perf's short name of a DSO path: basename, [mod] for kernel modules. */
 const char *pd_dso_short_name(const struct pd_dso *d);
 const char *pd_dso_name(const struct pd_dso *d);

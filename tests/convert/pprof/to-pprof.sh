@@ -5,6 +5,8 @@
 #     files of ../shared/corpus when present):
 #     - `go tool pprof -raw` parses the profile and its samples/count add
 #       up to the samples of the input (to-csv's stats table);
+#     - the samples of every (pid, tid, comm) in `go tool pprof -raw`
+#       labels are those of to-csv's samples table (pid and tid 0 too);
 #     - the flat sample count of every function in `go tool pprof -top`
 #       of a --no-inline profile equals the self samples of to-csv's
 #       functions table (names as pprof shows them: unsymbolized addresses
@@ -26,6 +28,10 @@
 #     kernel frames are then compared by address, as one
 #     "[[kernel.kallsyms]]" entry on both sides (perfconv run with an empty
 #     --kallsyms).
+#     The recordings made here (a C program, a C++ one with inlining,
+#     with frame pointers and with DWARF unwinding) have their program as
+#     the first mapping (pprof's main binary), and no mangled function
+#     names in `go tool pprof -top` (their mangled names as system_name).
 #  3. Memory budgets: with PERFCONV_PPROF_BUDGET=1, every stack goes
 #     through the spill file and the table of locations starts again
 #     every dozen; pprof must read the same flat counts and stacks.
@@ -150,6 +156,19 @@ agree_counts() {
 		   print same + 0, total + 0 }' "$1" "$2"
 }
 
+# samples by labels in `go tool pprof -raw` output RAW: "pid,tid,comm\tCOUNT"
+# (a label pprof did not keep is empty)
+raw_labels() {
+	awk 'function flush() { if (have) c[pid "," tid "," comm] += cnt; have = 0 }
+	     /^Samples:/ { on = 1; next }
+	     /^Locations/ { flush(); on = 0 }
+	     on && /^ *[0-9]+ .*:/ { flush(); have = 1; cnt = $1; comm = pid = tid = ""; next }
+	     on && /^ +comm:\[/ { s = $0; sub(/^ +comm:\[/, "", s); sub(/\]$/, "", s); comm = s }
+	     on && /pid:\[/ { s = $0; sub(/.*pid:\[/, "", s); sub(/[] ].*/, "", s); pid = s }
+	     on && /tid:\[/ { s = $0; sub(/.*tid:\[/, "", s); sub(/[] ].*/, "", s); tid = s }
+	     END { flush(); for (k in c) print k "\t" c[k] }' "$1" | sort
+}
+
 # the profile decoded with a schema: SCHEMA_DIR OUT
 decode() {
 	gzip -dc "$2" | protoc -I "$1" --decode=perftools.profiles.Profile profile.proto
@@ -171,12 +190,24 @@ if [ $have_perf = 1 ] && "$PERF" record -q -o "$T/probe.data" -- true > /dev/nul
 else
 	sk "perf cannot record here (not installed, or perf_event_paranoid): no fresh recording"
 fi
+# a C++ program with templates and inlining (tests/workloads/tmpl.cc), with
+# frame pointers and with DWARF unwinding
+if [ -s "$T/recorded.data" ] && command -v g++ > /dev/null 2>&1 &&
+	g++ -O2 -g -fno-omit-frame-pointer -o "$T/tmpl" tests/workloads/tmpl.cc 2> /dev/null; then
+	"$PERF" record -q -F 2999 -g -o "$T/tmpl-fp.data" -- "$T/tmpl" 30 > /dev/null 2>&1 &&
+		inputs="$inputs $T/tmpl-fp.data" || ko "perf record -g of tmpl failed"
+	"$PERF" record -q -F 999 --call-graph dwarf -o "$T/tmpl-dwarf.data" -- "$T/tmpl" 10 \
+		> /dev/null 2>&1 && inputs="$inputs $T/tmpl-dwarf.data" ||
+		ko "perf record --call-graph dwarf of tmpl failed"
+elif [ -s "$T/recorded.data" ]; then
+	sk "g++ missing: no recording of a C++ program"
+fi
 files=0
 for in in $inputs; do
 	name=$(basename "$in")
 	out=$T/out.pb.gz
 	rm -rf "$out" "$T/db" "$T/csv"
-	"$PERFCONV" to-csv -o "$T/csv" --table stats,functions "$in" > /dev/null 2>&1
+	"$PERFCONV" to-csv -o "$T/csv" --table stats,functions,samples "$in" > /dev/null 2>&1
 	csv_rc=$?
 	"$PERFCONV" to-pprof -o "$out" "$in" > /dev/null 2> "$T/err"
 	rc=$?
@@ -192,7 +223,8 @@ for in in $inputs; do
 	fi
 	ls "$T" | grep -q '\.tmp' && ko "$name: temporary file left behind"
 	sqlite3 -batch "$T/db" ".import --csv $T/csv/stats.csv stats" \
-		".import --csv $T/csv/functions.csv functions" 2> /dev/null ||
+		".import --csv $T/csv/functions.csv functions" \
+		".import --csv $T/csv/samples.csv samples" 2> /dev/null ||
 		{ ko "$name: to-csv tables do not load"; continue; }
 	want=$(sqlite3 -batch "$T/db" "SELECT coalesce(sum(CAST(samples AS INTEGER)), 0)
 		FROM stats WHERE event != ''")
@@ -240,6 +272,17 @@ for in in $inputs; do
 	got=$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
 		   on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }' "$T/raw.txt")
 	[ "$got" = "$want" ] && ok || ko "$name: pprof counts $got samples, the input has $want"
+	# labels: the samples of every (pid, tid, comm) of to-csv's samples
+	# table, as pprof reads them (pid 0 included)
+	raw_labels "$T/raw.txt" > "$T/plabels.txt"
+	sqlite3 -batch "$T/db" "SELECT pid || ',' || tid || ',' || comm || char(9) || count(*)
+		FROM samples GROUP BY pid, tid, comm" | sort > "$T/clabels.txt"
+	if cmp -s "$T/plabels.txt" "$T/clabels.txt"; then
+		ok
+	else
+		ko "$name: samples by pid, tid, comm labels differ from to-csv's samples (<, >):"
+		diff "$T/clabels.txt" "$T/plabels.txt" | head -6 >&2
+	fi
 	# stacks: the folded table of the first event; inline frames only
 	# where a stack was unwound, as perf shows them, with --no-srcline
 	ev=$(sqlite3 -batch "$T/db" "SELECT event FROM stats WHERE event != ''
@@ -329,6 +372,30 @@ if [ $have_perf = 0 ]; then
 	sk "perf missing: no comparison with perf report"
 elif [ $have_go = 0 ]; then
 	sk "$NO_GO: no comparison with perf report"
+fi
+
+# ---- the main binary first, names demangled
+# pprof takes the first mapping for the main binary ("File:" of its
+# reports): the recorded program, not the dynamic linker whose code runs
+# first.  Inline functions from debug info are named as perf names them
+# (demangled) and keep their mangled name as system_name.
+if [ $have_go = 1 ]; then
+	for x in recorded:spin tmpl-fp:tmpl tmpl-dwarf:tmpl; do
+		in=$T/${x%%:*}.data
+		[ -s "$in" ] || continue
+		"$PERFCONV" to-pprof -o "$T/m.pb.gz" "$in" 2> /dev/null
+		file=$(pprof -top -nodecount=1 "$T/m.pb.gz" 2> /dev/null | sed -n 's/^File: //p')
+		[ "$file" = "${x#*:}" ] && ok || ko "${x%%:*}.data: the main binary is '$file', want ${x#*:}"
+	done
+	if [ -s "$T/tmpl-fp.data" ]; then
+		"$PERFCONV" to-pprof -o "$T/m.pb.gz" "$T/tmpl-fp.data" 2> /dev/null
+		mangled=$(pprof -top -nodecount=1000000 "$T/m.pb.gz" 2> /dev/null | grep -c ' _Z')
+		system=$(pprof -raw "$T/m.pb.gz" 2> /dev/null | grep -c '(_Z')
+		[ "$mangled" = 0 ] && [ "$system" -gt 0 ] && ok ||
+			ko "tmpl-fp.data: $mangled mangled function names, $system mangled system names"
+	fi
+elif [ -s "$T/recorded.data" ]; then
+	sk_count 4 "$NO_GO: the main binary and the function names not read with pprof"
 fi
 
 # ---- 3. memory budgets: spill file and early location writes read the same
