@@ -1215,8 +1215,30 @@ static int cmp_off(const void *a, const void *b)
 }
 
 /*
+ * A file without .debug_aranges (clang and LLVM's linkers make none
+ * unless asked, -gdwarf-aranges): addr2line then finds the CU by the
+ * ranges of the CUs' own DIEs, and so do the inline frames here.  The
+ * CUs are those of index_cus() (read here when make_cus).  False when
+ * out of memory.
+ */
+static bool aranges_from_cus(struct pd_dwarf_lines *dl, bool make_cus)
+{
+	if (make_cus && !index_cus(dl))
+		return false;
+	if (!dl->ncur)
+		return true;
+	dl->acur = malloc(dl->ncur * sizeof(*dl->acur));
+	if (!dl->acur)
+		return false;
+	memcpy(dl->acur, dl->cur, dl->ncur * sizeof(*dl->acur));
+	dl->nacur = dl->ncur;
+	return sort_cu_ranges(dl->acur, dl->nacur, &dl->acur_maxhi);
+}
+
+/*
  * The CUs by .debug_aranges, where inline frames look an address up (as
- * libdw's dwarf_addrdie() does).  make_cus: the CUs are those it names
+ * libdw's dwarf_addrdie() does); by the CUs' own ranges in a file without
+ * any (aranges_from_cus()).  make_cus: the CUs are those it names
  * (without --srcline: walking every unit and reading its DIE's ranges
  * costs more than a profile's inline frames); else those of index_cus().
  * False when out of memory.
@@ -1229,7 +1251,7 @@ static bool index_aranges(struct pd_dwarf_lines *dl, bool make_cus)
 	bool ok = false;
 
 	if (dwarf_getaranges(dl->dw, &ar, &n) != 0 || !n)
-		return true;
+		return aranges_from_cus(dl, make_cus);
 	offs = malloc(n * sizeof(*offs));
 	if (!offs || !pd_grow(&dl->acur, &cap, n, sizeof(*dl->acur), SIZE_MAX))
 		goto out;

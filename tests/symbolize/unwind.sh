@@ -35,6 +35,9 @@
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
 #    with and without inline frames;
+#  - the C++ program without .debug_aranges (as clang builds): its inline
+#    frames found by the CUs' own ranges, as addr2line finds them; every
+#    frame with and without inline frames, and the folded stacks;
 #  - a non-PIE C program running code from a second map of its own file
 #    (as node runs V8's builtins): every frame against perf's;
 #  - functions with several names and no debug information, in a stripped
@@ -308,6 +311,32 @@ else
 	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
+fi
+
+# A program without .debug_aranges (clang and LLVM's linkers make none
+# unless asked): addr2line finds the CU of an address by the ranges of
+# the CUs' own DIEs, and so must the inline frames.  The C++ program with
+# the section removed; every frame with and without inline frames, and
+# the folded stacks with inline frames, counted with the others.
+if ! objcopy --remove-section=.debug_aranges uwcpp uwnoar > uwnoar.err 2>&1; then
+	sk "objcopy cannot remove .debug_aranges: $(tail -1 uwnoar.err)"
+elif ! record uwnoar ./uwnoar; then
+	sk "perf record of uwnoar failed: $(tail -1 uwnoar.err)"
+else
+	"$PERF" script -i uwnoar.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwnoar.perf
+	"$PERFSYM" --no-inline uwnoar.data 2> /dev/null | frame_lines > uwnoar.mine
+	compare "uwnoar (no .debug_aranges)" uwnoar.perf uwnoar.mine
+	"$PERF" script -i uwnoar.data -F comm,tid,ip,sym,dso 2> /dev/null > uwnoar.iscript
+	frame_lines < uwnoar.iscript > uwnoar.iperf
+	"$PERFSYM" uwnoar.data 2> /dev/null | frame_lines > uwnoar.imine
+	compare_inline uwnoar uwnoar.iperf uwnoar.imine
+	fold_script < uwnoar.iscript | sort > uwnoar.ipfold
+	"$PERFCONV" to-csv --table folded uwnoar.data 2> /dev/null | sort > uwnoar.icfold
+	set -- $(fold_agree uwnoar.ipfold uwnoar.icfold)
+	count_inline "uwnoar folded with inline frames" "$1" "$2"
+	[ "$2" -eq 0 ] || diff uwnoar.ipfold uwnoar.icfold | head -6 | sed 's/^/    /'
+	grep -q " (inlined)$" uwnoar.imine ||
+		fail "uwnoar: no inline frame without .debug_aranges"
 fi
 
 # A function with several names and no debug information (glibc's free,
