@@ -158,8 +158,11 @@ struct pd_unwinder {
 	size_t nframes;
 	bool first_seen, conflict, looped, log_overflow;
 	uint64_t prev_pc, prev_sp;
-	/* the last frame handed to us: pc for its CFI, its rsp and rbp */
-	uint64_t last_pc, last_sp, last_bp;
+	/*
+	 * the last frame handed to us: pc for its CFI, its pc itself (what a
+	 * PLT's CFA expression reads as rip), its rsp and rbp
+	 */
+	uint64_t last_pc, last_rip, last_sp, last_bp;
 	bool last_sp_ok, last_bp_ok, stopped;
 	struct uw_read reads[UW_MAX_READS];
 	uint32_t nreads;
@@ -725,9 +728,11 @@ static bool is_signal_trampoline(struct pd_unwind_space *sp, uint64_t pc)
 	return signalp;
 }
 
-static void remember_last(struct pd_unwinder *u, Dwfl_Frame *state, uint64_t cfi_pc)
+static void remember_last(struct pd_unwinder *u, Dwfl_Frame *state, uint64_t cfi_pc,
+			  uint64_t pc)
 {
 	u->last_pc = cfi_pc;
+	u->last_rip = pc;
 	u->last_sp_ok = dwfl_frame_reg(state, 7, &u->last_sp) == 0;
 	u->last_bp_ok = dwfl_frame_reg(state, 6, &u->last_bp) == 0;
 }
@@ -752,7 +757,7 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 		u->first_seen = true;
 		u->prev_pc = pc;
 		dwfl_frame_reg(state, dwarf_sp, &u->prev_sp);
-		remember_last(u, state, pc);
+		remember_last(u, state, pc, pc);
 		if (u->nframes < u->max_stack)
 			return DWARF_CB_OK;
 		u->stopped = true;
@@ -772,7 +777,7 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	 * frame a signal interrupted; the trampoline itself (__restore_rt)
 	 * counts as a caller there, although libdw calls it an activation.
 	 */
-	remember_last(u, state, activation ? pc : pc - 1);
+	remember_last(u, state, activation ? pc : pc - 1, pc);
 	if (!activation || is_signal_trampoline(sp, pc))
 		pc--;
 	if (pc)
@@ -783,14 +788,17 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_ABORT;
 }
 
+static bool is_plt_cfa(const Dwarf_Op *ops, size_t nops);
+
 /*
  * libdw ends a stack when a return address reads as 0 or cannot be read
  * (the copy is too short); perf's libunwind takes 0 for it (its memory
  * accessor answers 0 on failure), makes it one more frame and prints it
  * as 0 - 1.  For the last frame
  * of a stack that ended normally, find the return address its CFI gives
- * (the usual rules: CFA = register + offset, return address saved at
- * CFA + offset) and whether it is that 0.
+ * (the usual rules: CFA = register + offset, or a lazy PLT's expression
+ * on rsp and rip; return address saved at CFA + offset) and whether it
+ * is that 0.
  */
 static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
 {
@@ -811,9 +819,16 @@ static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_s
 		if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &frame) != 0)
 			return false;
 	}
-	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0)
 		goto out;
-	if (ops[0].atom == DW_OP_bregx || (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)) {
+	if (is_plt_cfa(ops, nops)) {
+		/* a stub the signal frame leads to, its caller's return address past the copy */
+		if (!u->last_sp_ok)
+			goto out;
+		cfa = u->last_sp + ops[0].number + ((u->last_rip & 15) >= 11 ? 8 : 0);
+	} else if (nops != 1) {
+		goto out;
+	} else if (ops[0].atom == DW_OP_bregx || (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)) {
 		uint64_t reg = ops[0].atom == DW_OP_bregx ? ops[0].number :
 			       (uint64_t)(ops[0].atom - DW_OP_breg0);
 		uint64_t off = ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number;
@@ -1192,6 +1207,7 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 				u->frames[u->nframes++] = pc - 1;
 		}
 		u->last_pc = look;
+		u->last_rip = pc;
 		u->last_sp_ok = set[UW_RSP];
 		u->last_sp = val[UW_RSP];
 		u->last_bp_ok = set[UW_RBP];
@@ -1258,12 +1274,14 @@ static bool fast_last_ra_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
 	/* libdw gives CFA + 0 as one op, and the test wants two */
 	if (!r || r->how[UW_RA] != UW_AT || r->off[UW_RA] == 0)
 		return false;
-	if (r->cfa_reg == 7 && u->last_sp_ok)
+	if ((r->cfa_reg == 7 || r->cfa_reg == UW_CFA_PLT) && u->last_sp_ok)
 		base = u->last_sp;
 	else if (r->cfa_reg == 6 && u->last_bp_ok)
 		base = u->last_bp;
 	else
 		return false;
+	if (r->cfa_reg == UW_CFA_PLT && (u->last_rip & 15) >= 11)
+		base += 8;
 	return !read_word(u, base + (uint64_t)r->cfa_off + (uint64_t)r->off[UW_RA], &ra) || ra == 0;
 }
 

@@ -270,6 +270,11 @@ if record short --call-graph dwarf,512 ./uwprog; then
 	compare "short stack copies" short.perf short.mine
 	grep -q ' ffffffffffffffff ' short.perf ||
 		echo "unwind.sh: note: no stack ran past its 512-byte copy"
+	# the signal handler interrupting the PLT stub of uwlib_tiny: past the
+	# signal frame the stub's return address is beyond the copy
+	awk '/ (_init|uwlib_tiny@plt) \(/ && prev ~ / \[unknown\] \(.*libc/ { getline; if (/ ffffffffffffffff /) n++ }
+	     { prev = $0 } END { exit !n }' short.mine ||
+		echo "unwind.sh: note: no sample of the signal handler that interrupted a PLT stub"
 else
 	sk "perf record --call-graph dwarf,512 failed: short stack copies not compared"
 fi

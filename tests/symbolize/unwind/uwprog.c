@@ -3,7 +3,9 @@
  * uwprog.c - workload of tests/symbolize/unwind.sh, built with -O2 and
  * without frame pointers: a call chain in the program, calls through a shared
  * library and back, a shallow and a deep recursion (deeper than the 8 KiB
- * stack copy), and a signal handler that burns time.
+ * stack copy), and a signal handler that burns time, interrupting a loop
+ * that calls the library through the PLT (with a short stack copy, the
+ * stub's return address lies past its end: perf's frame of 0 - 1).
  */
 #include <signal.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 void uwlib_work(int n);
 void uwlib_call(void (*cb)(int), int n);
+unsigned long uwlib_tiny(unsigned long x);
 
 volatile unsigned long sink;
 static volatile int handled;
@@ -78,6 +81,7 @@ int main(void)
 	struct itimerval it;
 	struct sigaction sa;
 	double end;
+	unsigned long x = 1;
 
 	end = now() + 0.25;
 	while (now() < end)
@@ -102,7 +106,9 @@ int main(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 	end = now() + 0.25;
 	while (now() < end)
-		sink++;
+		for (int i = 0; i < 1000; i++)
+			x = uwlib_tiny(x);
+	sink += x;
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	return handled > 0 ? 0 : 1;
