@@ -69,6 +69,7 @@ struct uw_mod {
 	struct pd_unwinder *u;
 	struct pd_dso *dso;
 	uint64_t base;		/* map start - pgoff: where file offset 0 would be */
+	uint64_t bias;		/* load bias it was reported at (map_bias()); ET_EXEC: 0 */
 	uint64_t start, end;	/* the module's address range in the Dwfl */
 	uint64_t elf_base;	/* first PT_LOAD's page (UINT64_MAX: unknown) */
 	bool fixed;		/* ET_EXEC: at its own addresses, base is theirs */
@@ -606,6 +607,41 @@ static bool exec_file_base(Dwfl_Module *mod, uint64_t *base)
 }
 
 /*
+ * The load bias of the map `mp` holding `pc`: its start minus the link
+ * address of its first byte, from the PT_LOAD that maps its file page
+ * there.  ld.bfd gives every segment a link address equal to its file
+ * offset modulo the page, so map start - pgoff is the bias whatever the
+ * segment; lld (code one page above its file offset) and BOLT (a second
+ * code segment aligned to 2 MiB) do not, and a page can be in two
+ * segments (lld's read-only data and code share one): the segment is the
+ * one whose addresses hold pc at that bias.  ET_EXEC: 0 when the map is
+ * at its link addresses.  Without such a segment, map start - pgoff.
+ */
+static uint64_t map_bias(Elf *e, const struct pd_uw_map *mp, uint64_t pc)
+{
+	uint64_t naive = mp->start - mp->pgoff;
+	size_t i, n = 0;
+	GElf_Phdr ph;
+
+	if (!e || elf_getphdrnum(e, &n) != 0)
+		return naive;
+	for (i = 0; i < n; i++) {
+		uint64_t off, vaddr, bias;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		off = ph.p_offset & ~(uint64_t)4095;
+		vaddr = ph.p_vaddr & ~(uint64_t)4095;
+		if (mp->pgoff < off || mp->pgoff - off >= ph.p_offset - off + ph.p_filesz)
+			continue;
+		bias = naive - (vaddr - off);
+		if (pc - bias >= ph.p_vaddr && pc - bias - ph.p_vaddr < ph.p_memsz)
+			return bias;
+	}
+	return naive;
+}
+
+/*
  * Make sure the DSO mapped at `pc` is a module of the space's Dwfl at the
  * right place.  A module left from maps that have changed since makes the
  * unwind start over on a fresh Dwfl (u->conflict).
@@ -618,6 +654,7 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	uint64_t size, base;
 	const char *path;
 	void **ud;
+	Elf *elf;
 	int fd;
 
 	if (!pd_machine_uw_map(u->m, u->spc.as, pc, &mp) || pc < mp.pgoff)
@@ -625,9 +662,14 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	base = mp.start - mp.pgoff;
 	mod = dwfl_addrmodule(sp->dwfl, pc);
 	if (mod) {
+		Dwarf_Addr dwfl_bias;
+
 		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 		um = ud ? *ud : NULL;
-		if (!um || um->dso != mp.dso || um->base != base)
+		/* a map like the one it was reported for needs no look at the segments */
+		if (!um || um->dso != mp.dso ||
+		    (um->base != base &&
+		     um->bias != map_bias(dwfl_module_getelf(mod, &dwfl_bias), &mp, pc)))
 			u->conflict = true;
 		return;
 	}
@@ -657,8 +699,12 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	if (fd < 0)
 		return;
 	(void)size;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	um->bias = map_bias(elf, &mp, pc);
+	if (elf)
+		elf_end(elf);
 	dwfl_report_begin_add(sp->dwfl);
-	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, base, false);
+	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, um->bias, false);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	if (!mod) {
 		close(fd);
@@ -674,6 +720,8 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	 * elsewhere) would make libdwfl drop the module.
 	 */
 	um->fixed = exec_file_base(mod, &um->base);
+	if (um->fixed)
+		um->bias = 0;
 }
 
 static struct pd_unwind_space *space_get(struct pd_unwinder *u, enum uw_arch a)

@@ -35,6 +35,9 @@
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
 #    with and without inline frames;
+#  - the C program and its library with .text moved away from its file
+#    offset (segments at different distances from their offsets, as lld
+#    and BOLT make them): every frame, with and without inline frames;
 #  - the C++ program without .debug_aranges (as clang builds): its inline
 #    frames found by the CUs' own ranges, as addr2line finds them; every
 #    frame with and without inline frames, and the folded stacks;
@@ -322,6 +325,30 @@ else
 	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
+fi
+
+# Code whose link address is not its file offset (modulo the page) in one
+# segment and is in another: lld's output, BOLT's (rustc's
+# librustc_driver), here ld.bfd's with .text moved up.  Each map of the
+# file has its own start - offset; the module's load bias is one, and a
+# frame in either segment (main in .text, the PLT stubs below it) must
+# find the module where it was put.  Every frame, with and without inline
+# frames, counted with the others.
+if ! gcc $CF -shared -fPIC -Wl,--section-start=.text=0x40000 -o libuwgap.so "$SRC/uwlib.c" \
+	> uwgap.err 2>&1 ||
+	! gcc $CF -Wl,--section-start=.text=0x40000 -o uwgap "$SRC/uwprog.c" -L. -luwgap \
+	-Wl,-rpath,"$T" >> uwgap.err 2>&1; then
+	sk "gcc cannot move .text (--section-start): $(tail -1 uwgap.err)"
+elif ! record uwgap ./uwgap; then
+	sk "perf record of uwgap failed: $(tail -1 uwgap.err)"
+else
+	"$PERF" script -i uwgap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwgap.perf
+	"$PERFSYM" --no-inline uwgap.data 2> /dev/null | frame_lines > uwgap.mine
+	compare "uwgap (segments at other distances from their file offsets)" uwgap.perf uwgap.mine
+	"$PERF" script -i uwgap.data -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > uwgap.iperf
+	"$PERFSYM" uwgap.data 2> /dev/null | frame_lines > uwgap.imine
+	compare_inline uwgap uwgap.iperf uwgap.imine
+	grep -q " main ($T/uwgap)" uwgap.mine || fail "uwgap: no unwound frame reaches main"
 fi
 
 # A program without .debug_aranges (clang and LLVM's linkers make none
