@@ -1972,7 +1972,7 @@ bool pd_machine_uw_any_image(struct pd_machine *m, void *as)
 	for (i = 0; i < a->nr; i++) {
 		struct pd_dso *d = a->maps[i].dso;
 
-		if (a->maps[i].identity || d->kind != PD_DSO_USER)
+		if (a->maps[i].identity || (d->kind != PD_DSO_USER && d->kind != PD_DSO_VDSO))
 			continue;
 		if (d->load == PD_LOAD_NONE) {
 			dso_load(m, d);
@@ -1980,6 +1980,15 @@ bool pd_machine_uw_any_image(struct pd_machine *m, void *as)
 			kernel_changed(m);
 		}
 		if (d->runtime_path)
+			return true;
+		/*
+		 * perf reads the 64-bit vdso from the build-id cache or, without
+		 * a copy there, its own: a process whose files are all gone (a
+		 * program run from a sealed memfd) is unwound, its sampled ip
+		 * the one frame
+		 */
+		if (d->kind == PD_DSO_VDSO &&
+		    (d->syms_path || (!m->env.symfs && !strcmp(d->name, "[vdso]"))))
 			return true;
 	}
 	return false;

@@ -421,7 +421,10 @@ bool pd_machine_uw_mapped(void *as, uint64_t addr);
  * glue takes it, minus the first PT_LOAD's page, for the DSO's load bias.
  */
 bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low);
-/* some map of the address space has a readable ELF image (loads DSOs until one has) */
+/*
+ * some map of the address space has a readable ELF image, the 64-bit vdso
+ * included (loads DSOs until one has)
+ */
 bool pd_machine_uw_any_image(struct pd_machine *m, void *as);
 
 /*

@@ -1531,8 +1531,8 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		return false;
 	/*
 	 * perf sets up unwinding for a process at the first of its maps whose
-	 * file it can read; with none (all missing, or an empty --symfs) it
-	 * shows no user frames at all.
+	 * file it can read (the vdso counts); with none (all missing, or an
+	 * empty --symfs) it shows no user frames at all.
 	 */
 	sp = space_get(u, a);
 	if (!sp)

@@ -38,6 +38,8 @@
 #  - the C program and its library with .text moved away from its file
 #    offset (segments at different distances from their offsets, as lld
 #    and BOLT make them): every frame, with and without inline frames;
+#  - a static program deleted after its recording: no file of the
+#    process is readable but the vdso, and perf shows the sampled ip;
 #  - the C++ program without .debug_aranges (as clang builds): its inline
 #    frames found by the CUs' own ranges, as addr2line finds them; every
 #    frame with and without inline frames, and the folded stacks;
@@ -349,6 +351,23 @@ else
 	"$PERFSYM" uwgap.data 2> /dev/null | frame_lines > uwgap.imine
 	compare_inline uwgap uwgap.iperf uwgap.imine
 	grep -q " main ($T/uwgap)" uwgap.mine || fail "uwgap: no unwound frame reaches main"
+fi
+
+# A process none of whose files can be read when the recording is read
+# (a static program deleted after the recording, not copied to the
+# build-id cache: as a program run from a sealed memfd): perf unwinds it
+# all the same, the vdso being readable, and shows the sampled ip alone.
+if ! gcc -O2 -static -o uwgone "$SRC/uwalloc.c" "$SRC/uwalias.c" > uwgone.err 2>&1; then
+	sk "gcc cannot build a static program: $(tail -1 uwgone.err)"
+elif ! record uwgone -N ./uwgone; then
+	sk "perf record -N of uwgone failed: $(tail -1 uwgone.err)"
+else
+	rm -f uwgone
+	"$PERF" script -i uwgone.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwgone.perf
+	"$PERFSYM" --no-inline uwgone.data 2> /dev/null | frame_lines > uwgone.mine
+	compare "uwgone (no readable file but the vdso)" uwgone.perf uwgone.mine
+	grep -q "^uwgone [0-9 ]*| [0-9a-f]* \[unknown\] ($T/uwgone)" uwgone.mine ||
+		fail "uwgone: no frame of the deleted program"
 fi
 
 # A program without .debug_aranges (clang and LLVM's linkers make none
