@@ -8,27 +8,33 @@
  * go to the decoder's arena, reserved per record), no indirect calls, and
  * the fixed slots before READ bounds-checked with a single comparison.
  *
+ * Which sample_type bit brings which field, and in which order, is not
+ * written here: the pass is a loop over the list of a sample's fields,
+ * pd_sample_field_table[] (pd_sample_fields.h), which the walk and
+ * to-proto follow too.  The loop is inlined and unrolled over the constant
+ * table, so that each field's bit, kind and member are known where it is
+ * compiled: the code is the pass written field by field, a test of the
+ * field's bit and its read.  The fields whose length depends on the data
+ * (read values, callchain, raw data, branch stack, registers, user stack,
+ * aux data) keep their own functions, called by kind.
+ *
  * Internally the parse steps return a pd_code and leave the position of
  * the offending field in `bad`; only the entry point emits diagnostics, so
  * that the empty-branch-stack retry (below) can run a parse without
  * reporting anything.
  */
+#include "perfdata/pd_sample_fields.h"
 #include "decode.h"
 
 #define SID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
 		  PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
 
-/* The u64 slots that precede READ: perf's PERF_SAMPLE_MASK. */
-#define FIXED_BITS (PD_SAMPLE_IDENTIFIER | PD_SAMPLE_IP | PD_SAMPLE_TID | \
-		    PD_SAMPLE_TIME | PD_SAMPLE_ADDR | PD_SAMPLE_ID | \
-		    PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD)
-
-/* What parse_branch_and_tail() reads: without any of them it reads nothing. */
-#define TAIL_BITS (PD_SAMPLE_BRANCH_STACK | PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER | \
-		   PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT | PD_SAMPLE_DATA_SRC | \
-		   PD_SAMPLE_TRANSACTION | PD_SAMPLE_REGS_INTR | PD_SAMPLE_PHYS_ADDR | \
-		   PD_SAMPLE_CGROUP | PD_SAMPLE_DATA_PAGE_SIZE | PD_SAMPLE_CODE_PAGE_SIZE | \
-		   PD_SAMPLE_AUX)
+/*
+ * The fields before READ are perf's PERF_SAMPLE_MASK: each of their bits
+ * brings one u64 slot (pid and tid, cpu and cpu_res are the two u32 of
+ * one), so that one comparison checks them all.
+ */
+#define FIXED_END PD_SFI_READ
 
 #define SDIAG(sink, rec, code, pos, ...)					\
 	do {									\
@@ -292,14 +298,245 @@ static enum pd_code parse_regs(struct pd_decoder *d, struct sparse *s, uint64_t 
 	return PD_OK;
 }
 
-static inline enum pd_code parse_u64(struct sparse *s, uint64_t *out)
+/* A user stack copy: size, the bytes, and dyn_size when size is not 0 (§7.2). */
+static inline __attribute__((always_inline)) enum pd_code
+parse_stack(struct sparse *s, struct pd_sample *out)
 {
+	uint64_t sz;
+
 	if (left(s) < 8) {
 		s->bad = s->pos;
 		return PD_SAMPLE_TRUNCATED;
 	}
-	*out = ld64(s, s->pos);
+	sz = ld64(s, s->pos);
+	out->stack_size = sz;
+	out->stack_data = NULL;
+	out->stack_dyn_size = 0;
+	if (sz) {
+		if (sz > left(s) - 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_STACK_SIZE;
+		}
+		s->pos += 8;
+		/* Raw memory of the task: never swapped. */
+		out->stack_data = s->p + s->pos;
+		s->pos += (size_t)sz;
+		if (left(s) < 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_TRUNCATED;
+		}
+		out->stack_dyn_size = ld64(s, s->pos);
+		if (out->stack_dyn_size > sz) {
+			s->bad = s->pos;
+			return PD_SAMPLE_STACK_DYN_SIZE;
+		}
+	}
 	s->pos += 8;
+	return PD_OK;
+}
+
+/* AUX data: a u64 size, then the bytes. */
+static inline enum pd_code parse_aux(struct sparse *s, struct pd_sample *out)
+{
+	uint64_t sz;
+
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	sz = ld64(s, s->pos);
+	if (sz > left(s) - 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_AUX_SIZE;
+	}
+	s->pos += 8;
+	out->aux_size = sz;
+	out->aux_data = sz ? s->p + s->pos : NULL;
+	s->pos += (size_t)sz;
+	return PD_OK;
+}
+
+static inline __attribute__((always_inline)) enum pd_code
+parse_read(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
+	   struct pd_read *out)
+{
+	struct pd_cur c;
+	enum pd_code code;
+
+	pd_cur_init(&c, s->p, s->len, 0, s->swap);
+	c.pos = s->pos;
+	if (!pd_read_values_decode(d, &c, ev->attr.read_format, out, &code)) {
+		s->bad = c.pos;
+		return code;
+	}
+	s->pos = c.pos;
+	return PD_OK;
+}
+
+/* The callchain: nr, then nr u64 ips. */
+static inline __attribute__((always_inline)) enum pd_code
+parse_callchain(struct pd_decoder *d, struct sparse *s, struct pd_sample *out)
+{
+	uint64_t nr, *ips;
+
+	if (left(s) < 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	nr = ld64(s, s->pos);
+	if (nr > (left(s) - 8) / 8) {
+		s->bad = s->pos;
+		return PD_SAMPLE_CALLCHAIN_TOO_LONG;
+	}
+	s->pos += 8;
+	out->callchain_nr = nr;
+	if (nr && !s->swap && !((uintptr_t)(s->p + s->pos) & 7)) {
+		/*
+		 * Host order and aligned: the record's own bytes are the
+		 * array (they live as long as the record), no copy.
+		 */
+		out->callchain = (const uint64_t *)(const void *)(s->p + s->pos);
+		s->pos += (size_t)nr * 8;
+	} else if (nr) {
+		ips = pd_scratch_alloc(d, (size_t)nr * 8);
+		if (!ips)
+			return PD_NO_MEMORY;
+		pd_copy_u64(ips, s->p + s->pos, (size_t)nr, s->swap);
+		s->pos += (size_t)nr * 8;
+		out->callchain = ips;
+	}
+	return PD_OK;
+}
+
+/* RAW: a u32 size, then the bytes. */
+static inline __attribute__((always_inline)) enum pd_code
+parse_raw(struct sparse *s, struct pd_sample *out)
+{
+	uint32_t rsz;
+
+	if (left(s) < 4) {
+		s->bad = s->pos;
+		return PD_SAMPLE_TRUNCATED;
+	}
+	rsz = pd_ld32(s->p + s->pos, s->swap);
+	if (rsz > left(s) - 4) {
+		s->bad = s->pos;
+		return PD_SAMPLE_RAW_SIZE;
+	}
+	out->raw_size = rsz;
+	out->raw_data = rsz ? s->p + s->pos + 4 : NULL;
+	s->pos += 4 + (size_t)rsz;
+	return PD_OK;
+}
+
+/* The bits of the fields from..to-1 of the table: a constant when compiled. */
+static inline __attribute__((always_inline)) uint64_t field_bits(size_t from, size_t to)
+{
+	uint64_t bits = 0;
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = from; i < to; i++)
+		bits |= pd_sample_field_table[i].bit;
+	return bits;
+}
+
+/* the member of struct pd_sample at offset off */
+#define MEMBER(s, off, type)	(*(type *)(void *)((uint8_t *)(s) + (off)))
+
+/*
+ * Field i of pd_sample_field_table[], at s->pos.  Inlined into the loop of
+ * parse_fields() over the constant table, which the compiler unrolls: i,
+ * and with it the field's bit, kind and member, is a constant here, and
+ * every test on them below is decided when compiling.
+ */
+static inline __attribute__((always_inline)) enum pd_code
+parse_field(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
+	    struct pd_sample *out, uint64_t st, size_t i)
+{
+	const struct pd_sample_field *f = &pd_sample_field_table[i];
+	const struct pd_sample_field *next = i + 1 < PD_SFI_NR ? f + 1 : NULL;
+	const struct pd_sample_field *prev = i ? f - 1 : NULL;
+	/* the fixed slots: sample_body() checked them all at once */
+	const bool checked = i < FIXED_END;
+	uint64_t v;
+
+	/* bit 0: not in the record (sample_type is the attr's) */
+	if (!f->bit)
+		return PD_OK;
+	/* expected there: its code in line, a jump over it when it is not */
+	if (__builtin_expect(!(st & f->bit), 0))
+		return PD_OK;
+	/* the count of the list after it (callchain_nr, raw_size, aux_size): read with the list */
+	if (next && next->count && next->count == f->member)
+		return PD_OK;
+	/*
+	 * Two bits, one slot, one member: WEIGHT_STRUCT shares WEIGHT's slot,
+	 * read once and by value (§7.5).
+	 */
+	if (prev && prev->member == f->member && (st & prev->bit))
+		return PD_OK;
+	switch (f->kind) {
+	case PD_SF_U64:
+	case PD_SF_HEX:
+	case PD_SF_WEIGHT_STRUCT:
+		/* checked too where perf reads unchecked (PHYS_ADDR .. CODE_PAGE_SIZE) */
+		if (!checked && left(s) < 8) {
+			s->bad = s->pos;
+			return PD_SAMPLE_TRUNCATED;
+		}
+		v = ld64(s, s->pos);
+		MEMBER(out, f->member, uint64_t) = v;
+		s->pos += 8;
+		return PD_OK;
+	case PD_SF_U32:
+	case PD_SF_I32:
+		/* pid and tid, cpu and cpu_res: two u32 in file order, not one swapped u64 (§11.1) */
+		if (!checked && left(s) < 4) {
+			s->bad = s->pos;
+			return PD_SAMPLE_TRUNCATED;
+		}
+		MEMBER(out, f->member, uint32_t) = pd_ld32(s->p + s->pos, s->swap);
+		s->pos += 4;
+		return PD_OK;
+	case PD_SF_READ:
+		return parse_read(d, s, ev, &MEMBER(out, f->member, struct pd_read));
+	case PD_SF_CALLCHAIN:
+		return parse_callchain(d, s, out);
+	case PD_SF_RAW:
+		return parse_raw(s, out);
+	case PD_SF_REGS:
+		return parse_regs(d, s, f->bit == PD_SAMPLE_REGS_USER ? ev->attr.sample_regs_user :
+					ev->attr.sample_regs_intr,
+				  &MEMBER(out, f->member, struct pd_regs));
+	case PD_SF_STACK:
+		return parse_stack(s, out);
+	case PD_SF_BYTES:
+		/* aux, the one field of this kind */
+		return parse_aux(s, out);
+	default:
+		/* PD_SF_BRANCH_STACK: parse_branch_and_tail(), outside the loop */
+		return PD_OK;
+	}
+}
+
+/*
+ * Fields from..to-1 of the table, in record order: a loop the compiler
+ * unrolls into the field-by-field pass (from and to are constants).
+ */
+static inline __attribute__((always_inline)) enum pd_code
+parse_fields(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
+	     struct pd_sample *out, uint64_t st, size_t from, size_t to)
+{
+	enum pd_code code;
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = from; i < to; i++) {
+		code = parse_field(d, s, ev, out, st, i);
+		if (code)
+			return code;
+	}
 	return PD_OK;
 }
 
@@ -307,103 +544,8 @@ static inline enum pd_code parse_u64(struct sparse *s, uint64_t *out)
 static enum pd_code parse_tail(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
 			       struct pd_sample *out)
 {
-	uint64_t st = ev->attr.sample_type;
-	enum pd_code code;
-	uint64_t sz;
-
-	if (st & PD_SAMPLE_REGS_USER) {
-		code = parse_regs(d, s, ev->attr.sample_regs_user, &out->regs_user);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_STACK_USER) {
-		if (left(s) < 8) {
-			s->bad = s->pos;
-			return PD_SAMPLE_TRUNCATED;
-		}
-		sz = ld64(s, s->pos);
-		out->stack_size = sz;
-		out->stack_data = NULL;
-		out->stack_dyn_size = 0;
-		if (sz) {
-			if (sz > left(s) - 8) {
-				s->bad = s->pos;
-				return PD_SAMPLE_STACK_SIZE;
-			}
-			s->pos += 8;
-			/* Raw memory of the task: never swapped. */
-			out->stack_data = s->p + s->pos;
-			s->pos += (size_t)sz;
-			if (left(s) < 8) {
-				s->bad = s->pos;
-				return PD_SAMPLE_TRUNCATED;
-			}
-			out->stack_dyn_size = ld64(s, s->pos);
-			if (out->stack_dyn_size > sz) {
-				s->bad = s->pos;
-				return PD_SAMPLE_STACK_DYN_SIZE;
-			}
-		}
-		s->pos += 8;
-	}
-	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)) {
-		/* WEIGHT_STRUCT shares the slot; read by value (§7.5). */
-		code = parse_u64(s, &out->weight);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_DATA_SRC) {
-		code = parse_u64(s, &out->data_src);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_TRANSACTION) {
-		code = parse_u64(s, &out->transaction);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_REGS_INTR) {
-		code = parse_regs(d, s, ev->attr.sample_regs_intr, &out->regs_intr);
-		if (code)
-			return code;
-	}
-	/* perf reads these four unchecked; we do not. */
-	if (st & PD_SAMPLE_PHYS_ADDR) {
-		code = parse_u64(s, &out->phys_addr);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_CGROUP) {
-		code = parse_u64(s, &out->cgroup);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_DATA_PAGE_SIZE) {
-		code = parse_u64(s, &out->data_page_size);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_CODE_PAGE_SIZE) {
-		code = parse_u64(s, &out->code_page_size);
-		if (code)
-			return code;
-	}
-	if (st & PD_SAMPLE_AUX) {
-		if (left(s) < 8) {
-			s->bad = s->pos;
-			return PD_SAMPLE_TRUNCATED;
-		}
-		sz = ld64(s, s->pos);
-		if (sz > left(s) - 8) {
-			s->bad = s->pos;
-			return PD_SAMPLE_AUX_SIZE;
-		}
-		s->pos += 8;
-		out->aux_size = sz;
-		out->aux_data = sz ? s->p + s->pos : NULL;
-		s->pos += (size_t)sz;
-	}
-	return PD_OK;
+	return parse_fields(d, s, ev, out, ev->attr.sample_type, PD_SFI_BRANCH_STACK + 1,
+			    PD_SFI_NR);
 }
 
 /* Branch entries and counters after nr (and hw_idx) were consumed. */
@@ -591,9 +733,8 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 {
 	struct pd_sample *out = &rec->u.sample;
 	struct sparse s;
-	struct pd_cur c;
 	enum pd_code code;
-	uint64_t st, nr;
+	uint64_t st;
 	size_t need, avail;
 
 	rec->decoded = false;
@@ -610,7 +751,10 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	st = ev->attr.sample_type;
 	sample_clear(out);
 	out->sample_type = st;
-	/* Without PERIOD perf uses attr.sample_period; without TIME time stays 0. */
+	/*
+	 * Without PERIOD perf uses attr.sample_period (the table's
+	 * PD_SFF_DEFAULTED); without TIME time stays 0.
+	 */
 	out->period = ev->attr.sample_period;
 
 	s.p = rec->raw;
@@ -620,115 +764,24 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	s.swap = rec->swapped;
 	s.file_be = rec->swapped != host_is_be();
 
-	/* One check covers every slot up to PERIOD. */
-	need = 8 * (size_t)popcount64(st & FIXED_BITS);
+	/* One check covers every slot before READ. */
+	need = 8 * (size_t)popcount64(st & field_bits(0, FIXED_END));
 	avail = s.len - s.pos;
 	if (avail < need) {
 		s.bad = s.pos + (avail / 8) * 8;
 		code = PD_SAMPLE_TRUNCATED;
 		goto fail;
 	}
-	if (st & PD_SAMPLE_IDENTIFIER) {
-		out->identifier = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_IP) {
-		out->ip = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_TID) {
-		/* Two u32 in file order, not one swapped u64 (§11.1). */
-		out->pid = pd_ld32(s.p + s.pos, s.swap);
-		out->tid = pd_ld32(s.p + s.pos + 4, s.swap);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_TIME) {
-		out->time = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_ADDR) {
-		out->addr = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_ID) {
-		out->id = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_STREAM_ID) {
-		out->stream_id = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_CPU) {
-		out->cpu = pd_ld32(s.p + s.pos, s.swap);
-		out->cpu_res = pd_ld32(s.p + s.pos + 4, s.swap);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_PERIOD) {
-		out->period = ld64(&s, s.pos);
-		s.pos += 8;
-	}
-	if (st & PD_SAMPLE_READ) {
-		pd_cur_init(&c, s.p, s.len, 0, s.swap);
-		c.pos = s.pos;
-		if (!pd_read_values_decode(d, &c, ev->attr.read_format, &out->read, &code)) {
-			s.bad = c.pos;
-			goto fail;
-		}
-		s.pos = c.pos;
-	}
-	if (st & PD_SAMPLE_CALLCHAIN) {
-		if (left(&s) < 8) {
-			s.bad = s.pos;
-			code = PD_SAMPLE_TRUNCATED;
-			goto fail;
-		}
-		nr = ld64(&s, s.pos);
-		if (nr > (left(&s) - 8) / 8) {
-			s.bad = s.pos;
-			code = PD_SAMPLE_CALLCHAIN_TOO_LONG;
-			goto fail;
-		}
-		s.pos += 8;
-		out->callchain_nr = nr;
-		if (nr && !s.swap && !((uintptr_t)(s.p + s.pos) & 7)) {
-			/*
-			 * Host order and aligned: the record's own bytes are the
-			 * array (they live as long as the record), no copy.
-			 */
-			out->callchain = (const uint64_t *)(const void *)(s.p + s.pos);
-			s.pos += (size_t)nr * 8;
-		} else if (nr) {
-			uint64_t *ips = pd_scratch_alloc(d, (size_t)nr * 8);
-
-			if (!ips) {
-				code = PD_NO_MEMORY;
-				goto fail;
-			}
-			pd_copy_u64(ips, s.p + s.pos, (size_t)nr, s.swap);
-			s.pos += (size_t)nr * 8;
-			out->callchain = ips;
-		}
-	}
-	if (st & PD_SAMPLE_RAW) {
-		uint32_t rsz;
-
-		if (left(&s) < 4) {
-			s.bad = s.pos;
-			code = PD_SAMPLE_TRUNCATED;
-			goto fail;
-		}
-		rsz = pd_ld32(s.p + s.pos, s.swap);
-		if (rsz > left(&s) - 4) {
-			s.bad = s.pos;
-			code = PD_SAMPLE_RAW_SIZE;
-			goto fail;
-		}
-		out->raw_size = rsz;
-		out->raw_data = rsz ? s.p + s.pos + 4 : NULL;
-		s.pos += 4 + (size_t)rsz;
-	}
-	/* most samples (a callchain and the fixed slots) end here */
-	if (st & TAIL_BITS) {
+	/* the fields before the branch stack */
+	code = parse_fields(d, &s, ev, out, st, 0, PD_SFI_BRANCH_STACK);
+	if (code)
+		goto fail;
+	/*
+	 * The branch stack and everything after it, where most samples (a
+	 * callchain and the fixed slots) have nothing: outside the loop, as
+	 * which reading of the branch stack is right may depend on the rest.
+	 */
+	if (st & field_bits(PD_SFI_BRANCH_STACK, PD_SFI_NR)) {
 		code = parse_branch_and_tail(d, &s, ev, out);
 		if (code)
 			goto fail;

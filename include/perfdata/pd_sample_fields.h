@@ -6,9 +6,15 @@
  * sample holds, and in which order, follows from its event's sample_type
  * (docs/perf-data-format.md §7.2).  pd_sample_field_table[] is that list,
  * in record order, with where struct pd_sample keeps each decoded value:
+ * the reader decodes a sample's bytes in its order (lib/sample.c),
  * pd_record_visit() walks a sample through it (after the sample's event,
  * cpumode and exact_ip), and an output that writes samples field by field
  * without the walk, for speed, follows it too (to-proto's SampleEvent).
+ * The decoder relies on more than the order: the fields before READ are
+ * one u64 slot a bit (pid and tid, cpu and cpu_res two u32 of one), a
+ * list's count is the field before the list (its `count` is that field's
+ * member), and a field kept in the same member as the field before it
+ * shares its slot (WEIGHT_STRUCT after WEIGHT).
  *
  * The table is a constant in this header so that a loop over it compiles
  * to the code a list written field by field would be: unrolled (GCC's

@@ -16,6 +16,7 @@
 #include "diag_recorder.h"
 #include "decode.h"
 #include "fixture_bytes.h"
+#include "perfdata/pd_sample_fields.h"
 
 int pd_test_register_sample(void);
 
@@ -438,6 +439,47 @@ static void test_single_slots(void)
 	CU_ASSERT_EQUAL(PD_WEIGHT_VAR1(rec.u.sample.weight), 0x05060708);
 	CU_ASSERT_EQUAL(PD_WEIGHT_VAR2(rec.u.sample.weight), 0x0304);
 	CU_ASSERT_EQUAL(PD_WEIGHT_VAR3(rec.u.sample.weight), 0x0102);
+	/* WEIGHT and WEIGHT_STRUCT together (the kernel refuses them): one slot, as perf reads */
+	make_event(&ev, PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT);
+	CU_ASSERT_EQUAL(run(le, 16, HOST_BE, &ev), 0);
+	CU_ASSERT_EQUAL(diags.n, 0);
+	CU_ASSERT_EQUAL(rec.u.sample.weight, 0x0102030405060708ULL);
+}
+
+/*
+ * What the decoder takes from pd_sample_field_table[] beyond the order:
+ * the fields before READ are one u64 slot a bit (sample.c checks them with
+ * one comparison), a list's count is the field before it (read with the
+ * list), and WEIGHT_STRUCT follows WEIGHT in the same member (one slot).
+ */
+static void test_field_table(void)
+{
+	unsigned int bytes[64] = { 0 };
+	size_t i;
+
+	for (i = 0; i < PD_SFI_READ; i++) {
+		const struct pd_sample_field *f = &pd_sample_field_table[i];
+
+		if (!f->bit)
+			continue;
+		if (f->kind == PD_SF_U64 || f->kind == PD_SF_HEX)
+			bytes[__builtin_ctzll(f->bit)] += 8;
+		else if (f->kind == PD_SF_U32 || f->kind == PD_SF_I32)
+			bytes[__builtin_ctzll(f->bit)] += 4;
+		else
+			CU_FAIL("a field of variable length before READ");
+	}
+	for (i = 0; i < 64; i++)
+		CU_ASSERT(bytes[i] == 0 || bytes[i] == 8);
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_CALLCHAIN].count,
+			pd_sample_field_table[PD_SFI_CALLCHAIN_NR].member);
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_RAW].count,
+			pd_sample_field_table[PD_SFI_RAW_SIZE].member);
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_AUX].count,
+			pd_sample_field_table[PD_SFI_AUX_SIZE].member);
+	CU_ASSERT_EQUAL(PD_SFI_WEIGHT_STRUCT, PD_SFI_WEIGHT + 1);
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_WEIGHT_STRUCT].member,
+			pd_sample_field_table[PD_SFI_WEIGHT].member);
 }
 
 /* ================= TID / CPU: two u32, not one u64 ================= */
@@ -806,6 +848,7 @@ int pd_test_register_sample(void)
 		{ "all_fields", test_all_fields },
 		{ "all_malformed", test_all_malformed },
 		{ "single_slots", test_single_slots },
+		{ "field_table", test_field_table },
 		{ "tid_cpu", test_tid_cpu },
 		{ "read_group", test_read_group },
 		{ "branch", test_branch },
