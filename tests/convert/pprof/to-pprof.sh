@@ -117,8 +117,10 @@ running_kernel() {
 perf_flat() {
 	# perf crashes on some pipe inputs: the shell's message would be noise
 	if [ "$1" = - ]; then
+		# "|| :": the subshell must wait for perf itself (not exec it), so
+		# that the message of a crash goes to its silenced stderr
 		(timeout 120 "$PERF" report -i - --stdio --no-group --no-branch-stack --sort dso,sym -n --no-children \
-			-g none --percent-limit 0 -q < "$3") 2> /dev/null
+			-g none --percent-limit 0 -q < "$3" || :) 2> /dev/null
 	else
 		timeout 120 "$PERF" report -i "$1" --stdio --no-group --no-branch-stack --sort dso,sym -n \
 			--no-children -g none --percent-limit 0 -q 2> /dev/null
