@@ -1639,10 +1639,15 @@ static void write_mappings(struct pp_prof *p, struct gz_buf *g)
 	for (i = 0; i < p->nr_maps; i++) {
 		/* the main mapping, then the others in the order found */
 		const struct pp_mapping *x = p->map_list[!i ? first : i <= first ? i - 1 : i];
-		uint64_t n = x->nr_locs;	/* has_*: when every location of the mapping has it */
+		/*
+		 * has_*: when a location of the mapping has it, pprof's rule
+		 * (its symbolizer sets them so): pprof symbolizes again, with
+		 * binutils, every location of a mapping that has none of the
+		 * first three, replacing perf's answers with its own
+		 */
 		const uint64_t m[] = { x->id, x->start, x->end, x->pgoff, x->filename, x->build_id,
-				       n && x->with_func == n, n && x->with_file == n,
-				       n && x->with_line == n, n && x->with_inline_info == n };
+				       x->with_func > 0, x->with_file > 0, x->with_line > 0,
+				       x->with_inline_info > 0 };
 
 		write_varint_message(g, 3, m, 10);
 	}

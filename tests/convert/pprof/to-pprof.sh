@@ -5,6 +5,9 @@
 #     files of ../shared/corpus when present):
 #     - `go tool pprof -raw` parses the profile and its samples/count add
 #       up to the samples of the input (to-csv's stats table);
+#     - every mapping with a location that has a function is flagged
+#       so (has_functions, pprof's rule), so that pprof does not
+#       symbolize it again in place of perf's answers;
 #     - the samples of every (pid, tid, comm) in `go tool pprof -raw`
 #       labels are those of to-csv's samples table (pid and tid 0 too);
 #     - the flat sample count of every function in `go tool pprof -top`
@@ -274,6 +277,15 @@ for in in $inputs; do
 	got=$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
 		   on && /^ *[0-9]+ .*:/ { n += $1 } END { print n + 0 }' "$T/raw.txt")
 	[ "$got" = "$want" ] && ok || ko "$name: pprof counts $got samples, the input has $want"
+	# a mapping with a symbolized location says so (has_functions, ...),
+	# as pprof's symbolizer would: else pprof symbolizes all its
+	# locations again with binutils, in place of perf's answers
+	unflagged=$(awk '/^Locations/ { loc = 1; next } /^Mappings/ { loc = 0; map = 1; next }
+		loc && $3 ~ /^M=/ && NF >= 4 { sub(/^M=/, "", $3); named[$3] = 1 }
+		map && /^[0-9]+:/ && !/\[(FN|FL|LN)\]/ { id = $1; sub(/:$/, "", id); if (id in named) n++ }
+		END { print n + 0 }' "$T/raw.txt")
+	[ "$unflagged" = 0 ] && ok ||
+		ko "$name: $unflagged mappings with symbolized locations lack has_functions"
 	# labels: the samples of every (pid, tid, comm) of to-csv's samples
 	# table, as pprof reads them (pid 0 included)
 	raw_labels "$T/raw.txt" > "$T/plabels.txt"
