@@ -1592,13 +1592,18 @@ static void write_varint_message(struct gz_buf *g, unsigned int field, const uin
 
 /*
  * Is a mapping's file a shared library, by pprof's rule for its own
- * profiles (a name ending in ".so" or with ".so." or ".so_" and a digit)?
+ * profiles (a name ending in ".so" or with ".so." or ".so_" and a digit,
+ * " (deleted)" after it left out)?
  */
 static bool is_library(const struct pp_str *name)
 {
+	static const char deleted[] = " (deleted)";
+	const size_t dlen = sizeof(deleted) - 1;
 	const char *s = name->s, *end = s + name->len;
 
-	if (name->len >= 3 && !memcmp(end - 3, ".so", 3))
+	if (name->len >= dlen && !memcmp(end - dlen, deleted, dlen))
+		end -= dlen;
+	if (end - s >= 3 && !memcmp(end - 3, ".so", 3))
 		return true;
 	for (; (s = memmem(s, (size_t)(end - s), ".so", 3)) && end - s >= 5; s++)
 		if ((s[3] == '.' || s[3] == '_') && s[4] >= '0' && s[4] <= '9')
