@@ -158,11 +158,64 @@ static void symsrc_sections(struct symsrc *s)
 		s->dynsym = NULL;
 }
 
-/* Move a symbol value into the file-offset space (perf's adjust_symbols). */
-static uint64_t adjust(Elf *runtime, uint64_t value, const GElf_Shdr *sec)
+/*
+ * The runtime image's PT_LOAD segments that adjust() looks at, in their
+ * order, read once per symbol table rather than once per symbol (a
+ * program header read from libelf costs as much as the rest of a
+ * symbol's load).  Up to the first header libelf cannot give.
+ */
+#define ADJ_SEGS 64
+
+struct adj_segs {
+	size_t n;
+	bool all;		/* every segment is here; else adjust() reads them */
+	struct {
+		uint64_t vaddr, offset, size;
+	} seg[ADJ_SEGS];
+};
+
+static void adj_segs_read(Elf *runtime, struct adj_segs *a)
 {
 	size_t i, nph;
 
+	a->n = 0;
+	a->all = true;
+	if (elf_getphdrnum(runtime, &nph) != 0)
+		return;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		uint64_t sz;
+
+		if (!gelf_getphdr(runtime, (int)i, &ph))
+			return;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		if (!sz)
+			continue;
+		if (a->n == ADJ_SEGS) {
+			a->all = false;
+			return;
+		}
+		a->seg[a->n].vaddr = ph.p_vaddr;
+		a->seg[a->n].offset = ph.p_offset;
+		a->seg[a->n].size = sz;
+		a->n++;
+	}
+}
+
+/* Move a symbol value into the file-offset space (perf's adjust_symbols). */
+static uint64_t adjust(Elf *runtime, const struct adj_segs *a, uint64_t value,
+		       const GElf_Shdr *sec)
+{
+	size_t i, nph;
+
+	if (a->all) {
+		for (i = 0; i < a->n; i++)
+			if (value >= a->seg[i].vaddr && value < a->seg[i].vaddr + a->seg[i].size)
+				return value - (a->seg[i].vaddr - a->seg[i].offset);
+		return value - (sec->sh_addr - sec->sh_offset);
+	}
 	if (elf_getphdrnum(runtime, &nph) == 0) {
 		for (i = 0; i < nph; i++) {
 			GElf_Phdr ph;
@@ -191,11 +244,13 @@ static long load_table(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 	Elf_Data *data = elf_getdata(scn, NULL);
 	long inserted = 0;
 	bool arm = syms->ehdr.e_machine == EM_ARM || syms->ehdr.e_machine == EM_AARCH64;
+	struct adj_segs segs;
 
 	if (!data || sh->sh_entsize == 0)
 		return 0;
 	if (elf_getshdrstrndx(syms->elf, &sym_shstr) || elf_getshdrstrndx(rt->elf, &rt_shstr))
 		return 0;
+	adj_segs_read(rt->elf, &segs);
 	nr = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < nr; i++) {
 		GElf_Sym s;
@@ -250,7 +305,7 @@ static long load_table(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 		value = s.st_value;
 		if (arm && syms->ehdr.e_machine == EM_ARM && type == STT_FUNC)
 			value &= ~(uint64_t)1;
-		value = adjust(rt->elf, value, &shdr);
+		value = adjust(rt->elf, &segs, value, &shdr);
 		dem = pd_demangle(name);
 		if (dem)
 			name = dem;
