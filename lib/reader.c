@@ -25,6 +25,7 @@
 #include "internal.h"
 #include "select.h"
 #include "perfdata/pd_reader.h"
+#include "perfdata/pd_sample_fields.h"
 
 /* set by the Makefile from its VERSION, the one place the version lives */
 #ifndef PD_VERSION_STRING
@@ -557,8 +558,6 @@ static void event_positions(struct pd_event *ev)
 	uint64_t fixed = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ADDR |
 			 PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |
 			 PD_SAMPLE_IDENTIFIER;
-	uint64_t trailer = PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID |
-			   PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER;
 
 	if (st & PD_SAMPLE_IDENTIFIER) {
 		ev->id_pos = 0;
@@ -571,7 +570,7 @@ static void event_positions(struct pd_event *ev)
 		ev->id_pos = -1;
 		ev->is_pos = -1;
 	}
-	ev->id_hdr_size = 8u * (uint32_t)__builtin_popcountll(st & trailer);
+	ev->id_hdr_size = 8u * (uint32_t)__builtin_popcountll(st & pd_sample_id_bits());
 	ev->sample_fixed_size = 8u * (uint32_t)__builtin_popcountll(st & fixed);
 }
 

@@ -16,7 +16,9 @@
  * compiled: the code is the pass written field by field, a test of the
  * field's bit and its read.  The fields whose length depends on the data
  * (read values, callchain, raw data, branch stack, registers, user stack,
- * aux data) keep their own functions, called by kind.
+ * aux data) keep their own functions, called by kind.  The sample_id
+ * trailer of the other records is read the same way, by a loop over the
+ * table's fields marked for it (pd_sample_id_field()).
  *
  * Internally the parse steps return a pd_code and leave the position of
  * the offending field in `bad`; only the entry point emits diagnostics, so
@@ -25,9 +27,6 @@
  */
 #include "perfdata/pd_sample_fields.h"
 #include "decode.h"
-
-#define SID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
-		  PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
 
 /*
  * The fields before READ are perf's PERF_SAMPLE_MASK: each of their bits
@@ -213,46 +212,44 @@ bool pd_read_values_decode(struct pd_decoder *d, struct pd_cur *c, uint64_t read
 	return true;
 }
 
+/* the member of the given type at offset off of struct s */
+#define MEMBER(s, off, type)	(*(type *)(void *)((uint8_t *)(s) + (off)))
+#define CMEMBER(s, off, type)	(*(const type *)(const void *)((const uint8_t *)(s) + (off)))
+
+/*
+ * The trailer's fields are the table's with PD_SFF_SAMPLE_ID, in the
+ * trailer's order (pd_sample_id_field()): a loop the compiler unrolls into
+ * a test of each field's bit and its read.  perf reads the trailer
+ * backwards from the record end (§7.6); it starts n bytes before the end,
+ * where this reads it forwards.  IDENTIFIER, last, holds the same id as
+ * ID and is the one kept, as perf does.
+ */
 bool pd_trailer_decode(const uint8_t *raw, size_t len, bool swap, const struct pd_event *ev,
 		       struct pd_sample_id *sid)
 {
-	uint64_t st = ev->attr.sample_type & SID_BITS;
+	uint64_t st = ev->attr.sample_type & pd_sample_id_bits();
 	size_t n = 8 * (size_t)popcount64(st);
-	size_t pos;
+	const struct pd_sample_field *f;
+	size_t pos, k;
 
 	memset(sid, 0, sizeof(*sid));
 	/* The trailer never overlaps the 8-byte header. */
 	if (len < 8 || len - 8 < n)
 		return false;
-	/* perf reads it backwards from the record end (§7.6). */
-	pos = len;
-	if (st & PD_SAMPLE_IDENTIFIER) {
-		pos -= 8;
-		sid->id = pd_ld64(raw + pos, swap);
-	}
-	if (st & PD_SAMPLE_CPU) {
-		pos -= 8;
-		sid->cpu = pd_ld32(raw + pos, swap);
-		sid->cpu_res = pd_ld32(raw + pos + 4, swap);
-	}
-	if (st & PD_SAMPLE_STREAM_ID) {
-		pos -= 8;
-		sid->stream_id = pd_ld64(raw + pos, swap);
-	}
-	if (st & PD_SAMPLE_ID) {
-		pos -= 8;
-		/* IDENTIFIER, when present, holds the same id. */
-		if (!(st & PD_SAMPLE_IDENTIFIER))
-			sid->id = pd_ld64(raw + pos, swap);
-	}
-	if (st & PD_SAMPLE_TIME) {
-		pos -= 8;
-		sid->time = pd_ld64(raw + pos, swap);
-	}
-	if (st & PD_SAMPLE_TID) {
-		pos -= 8;
-		sid->pid = pd_ld32(raw + pos, swap);
-		sid->tid = pd_ld32(raw + pos + 4, swap);
+	pos = len - n;
+#pragma GCC unroll 64
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		f = pd_sample_id_field(k);
+		if (!f || !(st & f->bit))
+			continue;
+		/* pid and tid, cpu and cpu_res: two u32 in file order (§11.1) */
+		if (f->kind == PD_SF_U32 || f->kind == PD_SF_I32) {
+			MEMBER(sid, f->sid_member, uint32_t) = pd_ld32(raw + pos, swap);
+			pos += 4;
+		} else {
+			MEMBER(sid, f->sid_member, uint64_t) = pd_ld64(raw + pos, swap);
+			pos += 8;
+		}
 	}
 	sid->present = st;
 	return true;
@@ -440,9 +437,6 @@ static inline __attribute__((always_inline)) uint64_t field_bits(size_t from, si
 		bits |= pd_sample_field_table[i].bit;
 	return bits;
 }
-
-/* the member of struct pd_sample at offset off */
-#define MEMBER(s, off, type)	(*(type *)(void *)((uint8_t *)(s) + (off)))
 
 /*
  * Field i of pd_sample_field_table[], at s->pos.  Inlined into the loop of
@@ -728,6 +722,42 @@ static inline void sample_clear(struct pd_sample *s)
 	s->aux_data = NULL;
 }
 
+/*
+ * A sample's own sample_id: its trailer fields' values, copied whether
+ * there or not (0 then), a sid member kept by several fields (ID's, by
+ * IDENTIFIER too) from the last of them that is there.  Which of them is
+ * there is read from the decoded sample, not from st: with st, GCC keeps
+ * IDENTIFIER's bit on the stack from the start of the decode, two
+ * instructions a sample more (cachegrind, perfconv info).
+ */
+static inline __attribute__((always_inline)) void
+sample_id_from_sample(struct pd_sample_id *sid, const struct pd_sample *out, uint64_t st)
+{
+	const struct pd_sample_field *f, *g;
+	uint64_t v;
+	size_t k, j;
+
+	sid->present = st & pd_sample_id_bits();
+#pragma GCC unroll 64
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		f = pd_sample_id_field(k);
+		if (!f || pd_sample_id_repeats(k))
+			continue;
+		if (f->kind == PD_SF_U32 || f->kind == PD_SF_I32) {
+			MEMBER(sid, f->sid_member, uint32_t) = CMEMBER(out, f->member, uint32_t);
+			continue;
+		}
+		v = CMEMBER(out, f->member, uint64_t);
+#pragma GCC unroll 64
+		for (j = k + 1; j < PD_SID_STEPS; j++) {
+			g = pd_sample_id_field(j);
+			if (g && g->sid_member == f->sid_member)
+				v = out->sample_type & g->bit ? CMEMBER(out, g->member, uint64_t) : v;
+		}
+		MEMBER(sid, f->sid_member, uint64_t) = v;
+	}
+}
+
 static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
 		       struct pd_diag_sink *sink)
 {
@@ -790,14 +820,7 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	if (s.pos != s.len)
 		SDIAG(sink, rec, PD_SAMPLE_TRAILING_BYTES, s.pos, "bytes=%zu", s.len - s.pos);
 
-	rec->sid.present = st & SID_BITS;
-	rec->sid.pid = out->pid;
-	rec->sid.tid = out->tid;
-	rec->sid.time = out->time;
-	rec->sid.id = (st & PD_SAMPLE_IDENTIFIER) ? out->identifier : out->id;
-	rec->sid.stream_id = out->stream_id;
-	rec->sid.cpu = out->cpu;
-	rec->sid.cpu_res = out->cpu_res;
+	sample_id_from_sample(&rec->sid, out, st);
 	rec->decoded = true;
 	return 0;
 

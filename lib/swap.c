@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "perfdata/pd_sample_fields.h"
 #include "layout.h"
 #include "swap.h"
 
@@ -207,27 +208,22 @@ uint64_t pd_br_flags_le_to_be(uint64_t v)
 
 /* ---- records ---- */
 
-#define TRAILER_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | \
-		      PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
-
+/* The trailer's fields, in its order (pd_sample_fields.h): the u32 pairs as two u32. */
 static void sw_trailer(struct sw *s, uint64_t st)
 {
-	if (st & PD_SAMPLE_TID) {
-		sw_u32(s);
-		sw_u32(s);
+	const struct pd_sample_field *f;
+	size_t k;
+
+#pragma GCC unroll 64
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		f = pd_sample_id_field(k);
+		if (!f || !(st & f->bit))
+			continue;
+		if (f->kind == PD_SF_U32 || f->kind == PD_SF_I32)
+			sw_u32(s);
+		else
+			sw_u64(s);
 	}
-	if (st & PD_SAMPLE_TIME)
-		sw_u64(s);
-	if (st & PD_SAMPLE_ID)
-		sw_u64(s);
-	if (st & PD_SAMPLE_STREAM_ID)
-		sw_u64(s);
-	if (st & PD_SAMPLE_CPU) {
-		sw_u32(s);
-		sw_u32(s);
-	}
-	if (st & PD_SAMPLE_IDENTIFIER)
-		sw_u64(s);
 }
 
 static void sw_read_values(struct sw *s, uint64_t rf)
@@ -595,7 +591,7 @@ int pd_swap_record(const struct pd_record *rec, uint8_t *out, struct pd_diag_sin
 				goto bad;
 			body_end = len - ev->id_hdr_size;
 			sw_init(&s, out, body_end, len);
-			sw_trailer(&s, ev->attr.sample_type & TRAILER_BITS);
+			sw_trailer(&s, ev->attr.sample_type);
 			if (s.bad)
 				goto bad;
 		} else if (!ev && rec->has_trailer) {

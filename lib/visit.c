@@ -672,24 +672,46 @@ void pd_record_visit(const struct pd_record *rec, const struct pd_visit_ops *ops
 	misc_and_string(w, rec, l);
 }
 
+/*
+ * The trailer's fields in its order (pd_sample_fields.h), each member
+ * once: id where ID is, when ID or IDENTIFIER is there.  A loop the
+ * compiler unrolls, as sample()'s.
+ */
 void pd_sample_id_visit(const struct pd_sample_id *sid, const struct pd_visit_ops *ops, void *ctx)
 {
 	const struct walk wk = { .ops = ops, .ctx = ctx }, *w = &wk;
+	const uint8_t *base = (const uint8_t *)sid;
+	/* read once: the sink's calls could change what the compiler cannot see */
+	const uint64_t present = sid->present;
+	const struct pd_sample_field *f;
+	uint32_t v32;
+	uint64_t v64;
+	size_t k;
 
 	obj_begin(w, "sample_id", "sid.");
-	if (sid->present & PD_SAMPLE_TID) {
-		i32(w, "pid", sid->pid);
-		i32(w, "tid", sid->tid);
-	}
-	if (sid->present & PD_SAMPLE_TIME)
-		u(w, "time", sid->time);
-	if (sid->present & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-		u(w, "id", sid->id);
-	if (sid->present & PD_SAMPLE_STREAM_ID)
-		u(w, "stream_id", sid->stream_id);
-	if (sid->present & PD_SAMPLE_CPU) {
-		i32(w, "cpu", sid->cpu);
-		uf(w, "cpu_res", sid->cpu_res, PD_VF_DETAIL);
+#pragma GCC unroll 64
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		f = pd_sample_id_field(k);
+		if (!f || pd_sample_id_repeats(k) || !(present & pd_sample_id_member_bits(f)))
+			continue;
+		switch (f->kind) {
+		case PD_SF_U32:
+			memcpy(&v32, base + f->sid_member, sizeof(v32));
+			uf(w, f->name, v32, f->vflags);
+			break;
+		case PD_SF_I32:
+			memcpy(&v32, base + f->sid_member, sizeof(v32));
+			w->ops->i64(w->ctx, f->name, (int32_t)v32, f->vflags);
+			break;
+		case PD_SF_HEX:
+			memcpy(&v64, base + f->sid_member, sizeof(v64));
+			w->ops->hex(w->ctx, f->name, v64, f->vflags);
+			break;
+		default:
+			memcpy(&v64, base + f->sid_member, sizeof(v64));
+			uf(w, f->name, v64, f->vflags);
+			break;
+		}
 	}
 	obj_end(w);
 }

@@ -8,12 +8,13 @@
  * written without the walk, for speed, from the library's list of a
  * sample's fields (pd_sample_fields.h) through a table alike of the fields
  * its message keeps (f_sample[]), over which the compiler unrolls the loop
- * (enc_sample()).  Three are encoded here field by field: MMAP and
- * MMAP2, whose message --quipper-compat also writes from mappings it has
- * edited (struct pe_mmap, proto_compat.c), which no record holds: both
- * modes write them with the one encoder of struct pe_mmap; BPF_METADATA,
- * whose entries quipper keeps in a map (sorted by key, the first of equal
- * keys) before the sample_info, and the extension's in record order after
+ * (enc_sample()); every record's SampleInfo alike, from the fields of the
+ * sample_id trailer (f_sample_info[]).  Three are encoded here field by
+ * field: MMAP and MMAP2, whose message --quipper-compat also writes from
+ * mappings it has edited (struct pe_mmap, proto_compat.c), which no record
+ * holds: both modes write them with the one encoder of struct pe_mmap;
+ * BPF_METADATA, whose entries quipper keeps in a map (sorted by key, the
+ * first of equal keys) before the sample_info, and the extension's in record order after
  * it; and simpleperf's UNWINDING_RESULT, whose registers and stack are
  * messages of their own built from fields the walk gives apart, and whose
  * callchain precedes fields the walk gives first.  The walk alone, into
@@ -678,30 +679,41 @@ static const struct pd_visit_ops pe_sink_ops = {
 	.read = sink_read,
 };
 
+/* the member of the given type at offset off of struct s (pd_sample, pd_sample_id) */
+#define MEMBER(s, off, type)	(*(type const *)((const uint8_t *)(s) + (off)))
+
 /*
- * SampleInfo.  quipper writes the message for every record type that can
- * carry a trailer, empty when the recording has no sample_id_all.  Written
- * field by field, not from pd_sample_id_visit(): nearly every record but
- * the samples has one.  The order is quipper's: stream_id (6) after cpu.
+ * SampleInfo: the trailer's fields (pd_sample_fields.h) the message keeps,
+ * in the order of their numbers, quipper's: stream_id (6) after cpu.  The
+ * trailer's id, from ID or IDENTIFIER, is ID's.
+ */
+static const struct pe_sample_field f_sample_info[] = {
+	SU(PID, 1), SU(TID, 2), SU(TIME, 3), SU(ID, 4), SU(CPU, 5), SU(STREAM_ID, 6),
+};
+
+/*
+ * quipper writes the message for every record type that can carry a
+ * trailer, empty when the recording has no sample_id_all.  Written from
+ * f_sample_info[], not from pd_sample_id_visit(): nearly every record but
+ * the samples has one.  A loop the compiler unrolls, as enc_sample()'s.
  */
 static void enc_sample_info(struct pw_buf *b, unsigned int field, bool has_trailer,
 			    const struct pd_sample_id *sid)
 {
-	size_t m = pw_open(b, field);
+	size_t m = pw_open(b, field), i;
 	uint64_t st = has_trailer ? sid->present : 0;
+	const struct pd_sample_field *sf;
 
-	if (st & PD_SAMPLE_TID) {
-		pw_u64(b, 1, sid->pid);
-		pw_u64(b, 2, sid->tid);
+#pragma GCC unroll 8
+	for (i = 0; i < sizeof(f_sample_info) / sizeof(f_sample_info[0]); i++) {
+		sf = &pd_sample_field_table[f_sample_info[i].id];
+		if (!(st & pd_sample_id_member_bits(sf)))
+			continue;
+		if (sf->kind == PD_SF_U32 || sf->kind == PD_SF_I32)
+			pw_u64(b, f_sample_info[i].field, MEMBER(sid, sf->sid_member, uint32_t));
+		else
+			pw_u64(b, f_sample_info[i].field, MEMBER(sid, sf->sid_member, uint64_t));
 	}
-	if (st & PD_SAMPLE_TIME)
-		pw_u64(b, 3, sid->time);
-	if (st & (PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER))
-		pw_u64(b, 4, sid->id);
-	if (st & PD_SAMPLE_CPU)
-		pw_u64(b, 5, sid->cpu);
-	if (st & PD_SAMPLE_STREAM_ID)
-		pw_u64(b, 6, sid->stream_id);
 	pw_close(b, m);
 }
 
@@ -870,9 +882,6 @@ static void enc_branch(struct pw_buf *b, unsigned int field, const struct pd_bra
 		pw_u64(b, 1000, f);
 	pw_close(b, m);
 }
-
-/* the member of the given type at offset off of struct pd_sample s */
-#define MEMBER(s, off, type)	(*(type const *)((const uint8_t *)(s) + (off)))
 
 /*
  * One field of f_sample[], inlined into the loop of enc_sample() over the

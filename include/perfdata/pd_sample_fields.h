@@ -16,6 +16,12 @@
  * member), and a field kept in the same member as the field before it
  * shares its slot (WEIGHT_STRUCT after WEIGHT).
  *
+ * The sample_id trailer that other records carry with sample_id_all
+ * (§7.6) is some of these fields, marked PD_SFF_SAMPLE_ID, with where
+ * struct pd_sample_id keeps each: the reader decodes it, swaps it and
+ * copies a sample's own, the walk and to-proto's SampleInfo follow it,
+ * all by loops over pd_sample_id_field().
+ *
  * The table is a constant in this header so that a loop over it compiles
  * to the code a list written field by field would be: unrolled (GCC's
  * `#pragma GCC unroll`), each field's bit, kind and member are known
@@ -25,6 +31,7 @@
 #ifndef PERFDATA_PD_SAMPLE_FIELDS_H
 #define PERFDATA_PD_SAMPLE_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +75,22 @@ enum pd_sample_field_flags {
 	 * which is the attr's fixed one then.
 	 */
 	PD_SFF_DEFAULTED	= 1u << 0,
+	/*
+	 * In the sample_id trailer of the other records too (sample_id_all,
+	 * docs/perf-data-format.md §7.6), kept at `sid_member` of struct
+	 * pd_sample_id.  The trailer holds these fields in the table's order
+	 * but for PD_SFF_SAMPLE_ID_LAST.  A field kept in the sid member of a
+	 * trailer field before it holds the same value (IDENTIFIER after ID):
+	 * the reader keeps the later one, an output shows the member once,
+	 * where the first of them is, when either is there.
+	 */
+	PD_SFF_SAMPLE_ID	= 1u << 1,
+	/*
+	 * With PD_SFF_SAMPLE_ID: last in the trailer, where a reader finds it
+	 * at the record's end without knowing sample_type, as it is first in
+	 * a sample (IDENTIFIER).
+	 */
+	PD_SFF_SAMPLE_ID_LAST	= 1u << 2,
 };
 
 struct pd_sample_field {
@@ -79,6 +102,7 @@ struct pd_sample_field {
 	uint16_t vflags;	/* the enum pd_visit_flags the walk gives it */
 	uint16_t member;	/* offsetof() the value in struct pd_sample */
 	uint16_t count;		/* lists and bytes: offsetof() their count */
+	uint16_t sid_member;	/* PD_SFF_SAMPLE_ID: offsetof() the value in struct pd_sample_id */
 };
 
 /* The index of each field in pd_sample_field_table[], in record order. */
@@ -97,7 +121,13 @@ enum pd_sample_field_id {
 #ifndef __cplusplus
 #define PD_SF_(id, bit, name, flat, kind, flags, vflags, m, n) \
 	[PD_SFI_##id] = { bit, name, flat, PD_SF_##kind, flags, vflags, \
-			  offsetof(struct pd_sample, m), n }
+			  offsetof(struct pd_sample, m), n, 0 }
+/* a field of the sample_id trailer too, kept in member sm of struct pd_sample_id */
+#define PD_SF_SID(id, bit, name, kind, flags, vflags, m, sm) \
+	[PD_SFI_##id] = { PD_SAMPLE_##bit, name, NULL, PD_SF_##kind, \
+			  PD_SFF_SAMPLE_ID | (flags), vflags, \
+			  offsetof(struct pd_sample, m), 0, \
+			  offsetof(struct pd_sample_id, sm) }
 #define PD_SF(id, name, kind, m, vflags) \
 	PD_SF_(id, PD_SAMPLE_##id, name, NULL, kind, 0, vflags, m, 0)
 /* a list or bytes, their count in member n */
@@ -108,17 +138,17 @@ enum pd_sample_field_id {
 static const struct pd_sample_field pd_sample_field_table[PD_SFI_NR] = {
 	PD_SF_(SAMPLE_TYPE, 0, "sample_type", NULL, HEX, 0, PD_VF_DETAIL,
 	       sample_type, 0),
-	PD_SF(IDENTIFIER, "identifier", U64, identifier, 0),
+	PD_SF_SID(IDENTIFIER, IDENTIFIER, "identifier", U64, PD_SFF_SAMPLE_ID_LAST, 0,
+		  identifier, id),
 	PD_SF(IP, "ip", HEX, ip, 0),
-	PD_SF_(PID, PD_SAMPLE_TID, "pid", NULL, I32, 0, 0, pid, 0),
-	PD_SF(TID, "tid", I32, tid, 0),
-	PD_SF(TIME, "time", U64, time, 0),
+	PD_SF_SID(PID, TID, "pid", I32, 0, 0, pid, pid),
+	PD_SF_SID(TID, TID, "tid", I32, 0, 0, tid, tid),
+	PD_SF_SID(TIME, TIME, "time", U64, 0, 0, time, time),
 	PD_SF(ADDR, "addr", HEX, addr, 0),
-	PD_SF(ID, "id", U64, id, 0),
-	PD_SF(STREAM_ID, "stream_id", U64, stream_id, 0),
-	PD_SF(CPU, "cpu", I32, cpu, 0),
-	PD_SF_(CPU_RES, PD_SAMPLE_CPU, "cpu_res", NULL, U32, 0, PD_VF_DETAIL,
-	       cpu_res, 0),
+	PD_SF_SID(ID, ID, "id", U64, 0, 0, id, id),
+	PD_SF_SID(STREAM_ID, STREAM_ID, "stream_id", U64, 0, 0, stream_id, stream_id),
+	PD_SF_SID(CPU, CPU, "cpu", I32, 0, 0, cpu, cpu),
+	PD_SF_SID(CPU_RES, CPU, "cpu_res", U32, 0, PD_VF_DETAIL, cpu_res, cpu_res),
 	PD_SF_(PERIOD, PD_SAMPLE_PERIOD, "period", NULL, U64, PD_SFF_DEFAULTED, 0, period, 0),
 	PD_SF(READ, "read", READ, read, 0),
 	PD_SF_(CALLCHAIN_NR, PD_SAMPLE_CALLCHAIN, "callchain_nr", NULL, U64, 0,
@@ -148,7 +178,78 @@ static const struct pd_sample_field pd_sample_field_table[PD_SFI_NR] = {
 		PD_VF_PAYLOAD | PD_VF_BULK),
 };
 
+/*
+ * The sample_id trailer's fields, in its order: steps 0 .. PD_SID_STEPS - 1
+ * of a loop, each at most one field of the table, so that a loop over the
+ * trailer unrolls as a loop over the table does.  Step k is field
+ * k % PD_SFI_NR when that one is in the trailer, in its first part (the
+ * table's order) for k < PD_SFI_NR, at its end (PD_SFF_SAMPLE_ID_LAST)
+ * after; NULL otherwise.
+ */
+#define PD_SID_STEPS (2 * PD_SFI_NR)
+
+static inline __attribute__((always_inline)) const struct pd_sample_field *
+pd_sample_id_field(size_t k)
+{
+	const struct pd_sample_field *f = &pd_sample_field_table[k % PD_SFI_NR];
+	const bool last = k >= PD_SFI_NR;
+
+	if (!(f->flags & PD_SFF_SAMPLE_ID))
+		return NULL;
+	return !!(f->flags & PD_SFF_SAMPLE_ID_LAST) == last ? f : NULL;
+}
+
+/* The sample_type bits of the trailer's fields: a constant when compiled. */
+static inline __attribute__((always_inline)) uint64_t pd_sample_id_bits(void)
+{
+	uint64_t bits = 0;
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = 0; i < PD_SFI_NR; i++)
+		if (pd_sample_field_table[i].flags & PD_SFF_SAMPLE_ID)
+			bits |= pd_sample_field_table[i].bit;
+	return bits;
+}
+
+/*
+ * The bits that give a value to the sid member of trailer field f: its
+ * own and those of the fields kept there too (ID's: ID and IDENTIFIER).
+ */
+static inline __attribute__((always_inline)) uint64_t
+pd_sample_id_member_bits(const struct pd_sample_field *f)
+{
+	uint64_t bits = 0;
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = 0; i < PD_SFI_NR; i++)
+		if ((pd_sample_field_table[i].flags & PD_SFF_SAMPLE_ID) &&
+		    pd_sample_field_table[i].sid_member == f->sid_member)
+			bits |= pd_sample_field_table[i].bit;
+	return bits;
+}
+
+/*
+ * Whether step k's field is kept in the sid member of a trailer field
+ * before it (IDENTIFIER's, ID's): an output has shown that member.
+ */
+static inline __attribute__((always_inline)) bool pd_sample_id_repeats(size_t k)
+{
+	const struct pd_sample_field *f = pd_sample_id_field(k), *g;
+	size_t j;
+
+#pragma GCC unroll 64
+	for (j = 0; j < k; j++) {
+		g = pd_sample_id_field(j);
+		if (f && g && g->sid_member == f->sid_member)
+			return true;
+	}
+	return false;
+}
+
 #undef PD_SF_
+#undef PD_SF_SID
 #undef PD_SF
 #undef PD_SF_N
 #endif /* __cplusplus */

@@ -482,6 +482,43 @@ static void test_field_table(void)
 			pd_sample_field_table[PD_SFI_WEIGHT].member);
 }
 
+/*
+ * The sample_id trailer as the table gives it (PD_SFF_SAMPLE_ID): the
+ * kernel's six bits, in the kernel's order (TID, TIME, ID, STREAM_ID,
+ * CPU, IDENTIFIER, docs/perf-data-format.md §7.6), u32 pairs as in a
+ * sample, and IDENTIFIER kept in ID's member, after it.
+ */
+static void test_sample_id_table(void)
+{
+	static const size_t order[] = {
+		PD_SFI_PID, PD_SFI_TID, PD_SFI_TIME, PD_SFI_ID, PD_SFI_STREAM_ID,
+		PD_SFI_CPU, PD_SFI_CPU_RES, PD_SFI_IDENTIFIER,
+	};
+	size_t k, n = 0;
+
+	CU_ASSERT_EQUAL(pd_sample_id_bits(), PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
+			PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER);
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		const struct pd_sample_field *f = pd_sample_id_field(k);
+
+		if (!f)
+			continue;
+		CU_ASSERT_FATAL(n < sizeof(order) / sizeof(order[0]));
+		CU_ASSERT_PTR_EQUAL(f, &pd_sample_field_table[order[n]]);
+		CU_ASSERT_EQUAL(pd_sample_id_repeats(k), order[n] == PD_SFI_IDENTIFIER);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, sizeof(order) / sizeof(order[0]));
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_IDENTIFIER].sid_member,
+			offsetof(struct pd_sample_id, id));
+	CU_ASSERT_EQUAL(pd_sample_id_member_bits(&pd_sample_field_table[PD_SFI_ID]),
+			PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER);
+	CU_ASSERT_EQUAL(pd_sample_id_member_bits(&pd_sample_field_table[PD_SFI_CPU_RES]),
+			PD_SAMPLE_CPU);
+	CU_ASSERT_EQUAL(pd_sample_field_table[PD_SFI_CPU_RES].sid_member,
+			offsetof(struct pd_sample_id, cpu_res));
+}
+
 /* ================= TID / CPU: two u32, not one u64 ================= */
 
 #define FX_TIDCPU(W16, W32, W64, WBR)					\
@@ -738,6 +775,10 @@ static void test_trailer(void)
 		B32(1), B32(2), 'a', 0, 0, 0, 0, 0, 0, 0,
 		B32(10), B32(11), B64(1234), B32(5), B32(0), B64(99),
 	};
+	/* a trailer alone: id, stream_id, identifier */
+	static const uint8_t ids[] = {
+		L32(PD_REC_EXIT), L16(0), L16(32), L64(7), L64(8), L64(9),
+	};
 	struct pd_event ev;
 	struct pd_sample_id sid;
 	int pass;
@@ -759,6 +800,16 @@ static void test_trailer(void)
 	/* it never reaches into the header */
 	CU_ASSERT(!pd_trailer_decode(le, 32, HOST_BE, &ev, &sid));
 	CU_ASSERT(pd_trailer_decode(le, 40, HOST_BE, &ev, &sid));
+
+	/* ID, STREAM_ID and IDENTIFIER: the id is IDENTIFIER's, stream_id before it */
+	make_event(&ev, PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_IDENTIFIER);
+	CU_ASSERT(pd_trailer_decode(ids, sizeof(ids), HOST_BE, &ev, &sid));
+	CU_ASSERT_EQUAL(sid.id, 9);
+	CU_ASSERT_EQUAL(sid.stream_id, 8);
+	make_event(&ev, PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID);
+	CU_ASSERT(pd_trailer_decode(ids, sizeof(ids), HOST_BE, &ev, &sid));
+	CU_ASSERT_EQUAL(sid.id, 8);
+	CU_ASSERT_EQUAL(sid.stream_id, 9);
 }
 
 static void test_read_values(void)
@@ -849,6 +900,7 @@ int pd_test_register_sample(void)
 		{ "all_malformed", test_all_malformed },
 		{ "single_slots", test_single_slots },
 		{ "field_table", test_field_table },
+		{ "sample_id_table", test_sample_id_table },
 		{ "tid_cpu", test_tid_cpu },
 		{ "read_group", test_read_group },
 		{ "branch", test_branch },
