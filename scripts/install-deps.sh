@@ -10,6 +10,8 @@
 # source-line tests record; libc6-dbg gives them separate debug info to find.
 # On amd64, gcc-multilib builds the 32-bit program tests/symbolize/unwind.sh
 # records, and gdb unwinds its samples for the comparison (perf cannot).
+# groff-base renders the man pages for run-cli-tests.sh's check that every
+# option a command's --help prints is documented in its man page.
 #
 # Usage: sh scripts/install-deps.sh [--with-fuzz]
 #   --with-fuzz  also install clang and its runtime (libFuzzer, sanitizers)
@@ -17,7 +19,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf g++"
+zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf g++ groff-base"
 
 if [ "$(dpkg --print-architecture 2> /dev/null)" = amd64 ]; then
 	PKGS="$PKGS gcc-multilib gdb"
