@@ -7,6 +7,7 @@
 
 #include "out_buf.h"
 #include "out_sink.h"
+#include "perfdata/pd_writer.h"
 
 int out_buf_init(struct out_buf *b, int fd, size_t cap)
 {
@@ -37,7 +38,7 @@ int out_buf_flush(struct out_buf *b)
 	 * the end, and the buffer must stay usable until then.
 	 */
 	if (!b->err && b->len) {
-		b->err = out_write_all(b->fd, b->buf, b->len);
+		b->err = pd_write_all(b->fd, b->buf, b->len) ? errno : 0;
 		if (!b->err)
 			b->written += b->len;
 	}

@@ -4,7 +4,7 @@
  *
  * Text is assembled in place (out_buf_room() hands out the bytes, the
  * caller advances len) and written to a descriptor when the buffer is
- * full, with every write retried as out_write_all() does.  The first
+ * full, through pd_write_all() (pd_writer.h), the one write loop.  The first
  * failure is kept in err and later output is dropped, so callers write on
  * and check err once at the end.  A buffer without a descriptor holds
  * its text in memory and grows instead (up to OUT_BUF_MEM_MAX).

@@ -11,25 +11,8 @@
 #include <unistd.h>
 
 #include "out_sink.h"
+#include "perfdata/pd_writer.h"
 #include "tool.h"
-
-int out_write_all(int fd, const void *p, size_t n)
-{
-	const char *s = p;
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t w = write(fd, s + done, n - done);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		done += (size_t)w;
-	}
-	return 0;
-}
 
 /*
  * A path naming an existing device or FIFO is written to, never replaced
@@ -125,7 +108,7 @@ static void sync_dir(const char *path)
 void out_sink_write(struct out_sink *s, const void *p, size_t n)
 {
 	if (!s->err)
-		s->err = out_write_all(s->fd, p, n);
+		s->err = pd_write_all(s->fd, p, n) ? errno : 0;
 }
 
 int out_sink_close(struct out_sink *s, bool keep)

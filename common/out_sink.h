@@ -6,12 +6,13 @@
  * the path only once complete, so a failed or interrupted command never
  * leaves a truncated file where a reader would take it for a good one; an
  * output that is a device or FIFO (/dev/null, a named pipe) is written as
- * it is, and no path means standard output.  Every write retries on EINTR
+ * it is, and no path means standard output.  Every write goes through the
+ * core's pd_write_all() (pd_writer.h), which retries on EINTR
  * and after a short write, and the first error is remembered: callers
  * write on and check the result of out_sink_close() once.
  *
  * Writers that format into a buffer of their own (the JSON emitter, the
- * CSV tables) hand it to out_sink_write() or out_write_all() when full;
+ * CSV tables) hand it to out_sink_write() or pd_write_all() when full;
  * the perf.data writer of the core (pd_writer.h) writes to s->fd itself.
  */
 #ifndef PERFDATA_OUT_SINK_H
@@ -31,12 +32,6 @@ struct out_sink {
 	unsigned int mode;	/* permissions of a kept file (0: 0666 less the umask) */
 	bool sync_dir;		/* flush the directory after renaming the file into it */
 };
-
-/*
- * Write all of p[0..n) to `fd`, retrying on EINTR and after short writes.
- * Returns 0, or the errno of the failed write.
- */
-int out_write_all(int fd, const void *p, size_t n);
 
 /*
  * Open `path`, or standard output when NULL.  A regular (or new) file is

@@ -175,12 +175,11 @@ struct pd_diag_sink {
  */
 /*
  * io.c: read up to len bytes (fewer only at the end of the input; -1 on
- * error), read exactly len bytes at off, write all len bytes (0 or -1
- * with errno, EIO for a file that ends early or a write of nothing).
+ * error), read exactly len bytes at off (0 or -1 with errno, EIO for a
+ * file that ends early).  Its write loop is public: pd_write_all().
  */
 ssize_t pd_io_read(int fd, void *buf, size_t len);
 int pd_io_pread(int fd, void *buf, size_t len, uint64_t off);
-int pd_io_write(int fd, const void *buf, size_t len);
 
 void pd_diag_emit(struct pd_diag_sink *s, enum pd_code code, uint64_t offset,
 		  int64_t rec_idx, uint32_t rec_type, bool fatal,

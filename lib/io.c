@@ -4,12 +4,15 @@
  *
  * Every call may return early (a signal, a pipe's capacity, a short file):
  * these retry on EINTR and continue after a short count, so that the
- * reader and the writer each state only what they want done.
+ * reader and the writer each state only what they want done.  The write
+ * loop is public (pd_write_all(), pd_writer.h): the commands' output layer
+ * writes through it too, so that the toolkit has one such loop.
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "perfdata/pd_writer.h"
 
 ssize_t pd_io_read(int fd, void *buf, size_t len)
 {
@@ -51,7 +54,7 @@ int pd_io_pread(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int pd_io_write(int fd, const void *buf, size_t len)
+int pd_write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 

@@ -26,6 +26,7 @@
 #include "select.h"
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_sample_fields.h"
+#include "perfdata/pd_writer.h"
 
 /* set by the Makefile from its VERSION, the one place the version lives */
 #ifndef PD_VERSION_STRING
@@ -1597,7 +1598,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *head, size_t head_l
 		close(tfd);
 		return -1;
 	}
-	if (pd_io_write(tfd, head, head_len) < 0)
+	if (pd_write_all(tfd, head, head_len) < 0)
 		goto fail;
 	for (;;) {
 		ssize_t n = pd_io_read(fd, buf, 1 << 20);
@@ -1607,7 +1608,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *head, size_t head_l
 		if (n == 0)
 			break;
 		r->bytes_read += (uint64_t)n;
-		if (pd_io_write(tfd, buf, (size_t)n) < 0)
+		if (pd_write_all(tfd, buf, (size_t)n) < 0)
 			goto fail;
 	}
 	free(buf);

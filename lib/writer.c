@@ -134,7 +134,7 @@ static int flush(struct pd_writer *w)
 		return w->err;
 	if (w->err)
 		return w->err;
-	if (w->len && pd_io_write(w->fd, w->buf, w->len) < 0)
+	if (w->len && pd_write_all(w->fd, w->buf, w->len) < 0)
 		return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "write");
 	w->len = 0;
 	return 0;
@@ -257,7 +257,7 @@ static int emit(struct pd_writer *w, const void *p, size_t n)
 	if (n > w->cap - w->len && flush(w) < 0)
 		return w->err;
 	if (n >= w->cap) {
-		if (pd_io_write(w->fd, p, n) < 0)
+		if (pd_write_all(w->fd, p, n) < 0)
 			return fail(w, PD_STATUS_IO, PD_WRITE_FAILED, "write");
 	} else {
 		memcpy(w->buf + w->len, p, n);

@@ -54,6 +54,15 @@
 extern "C" {
 #endif
 
+/*
+ * Write all of buf[0..len) to fd, retrying after EINTR and short writes
+ * (a pipe's capacity, a signal).  Returns 0, or -1 with errno set (EIO
+ * when write(2) writes nothing).  The writer's own output goes through
+ * it; it is public so that a program writing other formats next to
+ * perf.data needs no loop of its own.
+ */
+int pd_write_all(int fd, const void *buf, size_t len);
+
 enum pd_writer_mode {
 	PD_WRITER_FILE = 0,
 	PD_WRITER_PIPE = 1,

@@ -8,11 +8,15 @@
  * corpus' pipe streams (swap_twin.h): every record of a twin, converted
  * to host order, must equal the record of the original stream.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -36,6 +40,103 @@ static int suite_clean(void)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The far end of a pipe, read with pauses so that the writer blocks on it. */
+struct pipe_drain {
+	int fd;
+	uint8_t *got;
+	size_t cap, n;
+};
+
+static void *drain_pipe(void *arg)
+{
+	struct pipe_drain *d = arg;
+
+	while (d->n < d->cap) {
+		size_t want = d->cap - d->n < 4096 ? d->cap - d->n : 4096;
+		ssize_t n = read(d->fd, d->got + d->n, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/*
+		 * A pause now and then leaves the writer blocked on a full
+		 * pipe over several alarms: the first ends its write short,
+		 * the next interrupts the write after it before any byte.
+		 */
+		if ((d->n + (size_t)n) / 65536 != d->n / 65536)
+			usleep(2000);
+		d->n += (size_t)n;
+	}
+	return NULL;
+}
+
+static volatile sig_atomic_t alarms;
+
+static void count_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * pd_write_all(), the one write loop of the toolkit: a write blocked on a
+ * full pipe and interrupted by a signal without SA_RESTART returns early
+ * (EINTR, or a short count); every byte must still arrive, in order.  A
+ * pipe without a reader and a bad descriptor fail with their errno.
+ */
+static void test_write_all(void)
+{
+	const size_t len = (size_t)4 << 20;
+	uint8_t *buf = malloc(len);
+	struct pipe_drain d = { .cap = len };
+	struct sigaction sa = { .sa_handler = count_alarm }, old_alrm, old_pipe;
+	struct itimerval every = { { 0, 200 }, { 0, 200 } }, stop = { { 0, 0 }, { 0, 0 } };
+	sigset_t alrm, prev;
+	pthread_t t;
+	int p[2];
+	size_t i;
+
+	d.got = malloc(len);
+	CU_ASSERT_FATAL(buf && d.got && pipe(p) == 0);
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(i * 131 + (i >> 12));
+	d.fd = p[0];
+	/* the alarm is for the writing thread: the drain starts with it blocked */
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, &prev);
+	CU_ASSERT_FATAL(pthread_create(&t, NULL, drain_pipe, &d) == 0);
+	pthread_sigmask(SIG_SETMASK, &prev, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old_alrm);
+	alarms = 0;
+	setitimer(ITIMER_REAL, &every, NULL);
+	CU_ASSERT(pd_write_all(p[1], buf, len) == 0);
+	setitimer(ITIMER_REAL, &stop, NULL);
+	sigaction(SIGALRM, &old_alrm, NULL);
+	close(p[1]);
+	pthread_join(t, NULL);
+	close(p[0]);
+	CU_ASSERT(alarms > 0);
+	CU_ASSERT(d.n == len);
+	CU_ASSERT(d.n == len && memcmp(d.got, buf, len) == 0);
+
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old_pipe);
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	close(p[0]);
+	errno = 0;
+	CU_ASSERT(pd_write_all(p[1], buf, 16) == -1 && errno == EPIPE);
+	close(p[1]);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	errno = 0;
+	CU_ASSERT(pd_write_all(-1, buf, 1) == -1 && errno == EBADF);
+	CU_ASSERT(pd_write_all(-1, buf, 0) == 0);
+	free(buf);
+	free(d.got);
 }
 
 static void tpath(char *buf, size_t size, const char *name)
@@ -457,7 +558,8 @@ int pd_test_register_writer(void)
 	    !CU_add_test(s, "large copies on the writer's thread", test_copy_ranges) ||
 	    !CU_add_test(s, "attr size above 128 shrinks when lossless", test_attr_shrink) ||
 	    !CU_add_test(s, "branch flags bit-field remap", test_branch_flags) ||
-	    !CU_add_test(s, "swapped corpus twins convert back exactly", test_swap_corpus))
+	    !CU_add_test(s, "swapped corpus twins convert back exactly", test_swap_corpus) ||
+	    !CU_add_test(s, "the write loop: signals, short writes, errors", test_write_all))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
