@@ -652,7 +652,7 @@ static int ht_insert(struct pd_reader *r, uint64_t id, size_t ev)
 	return 0;
 }
 
-/* Bits and values the kernel ABI leaves reserved (reference §4.7, §12.4). */
+/* Bits and values the kernel ABI leaves reserved (docs/perf-data-format.md §4, §7.1, §7.3). */
 static void check_attr(struct pd_reader *r, const struct pd_attr *a, uint64_t off, int64_t rec_idx,
 		       uint32_t rec_type)
 {
@@ -1030,7 +1030,7 @@ static int read_attrs(struct pd_reader *r, int fd)
 	return 0;
 }
 
-/* The cross-attr rules perf applies when opening a file (reference §7.7). */
+/* The cross-attr rules perf applies when opening a file (docs/perf-data-format.md §7.7). */
 static void check_attr_consistency(struct pd_reader *r)
 {
 	const struct pd_event *first;
@@ -1552,7 +1552,7 @@ static int open_file_mode(struct pd_reader *r, int fd, const uint8_t *hb)
 
 	/*
 	 * data.size == 0 means perf record was killed: the records run to
-	 * the end of the file (reference §12.3).
+	 * the end of the file (docs/perf-data-format.md §3.2).
 	 */
 	if (h->data.size == 0)
 		limit = h->file_size;
@@ -3422,7 +3422,7 @@ static __attribute__((noinline)) int next_time_order(struct pd_reader *r)
 		if (ret < 0)
 			return ret;
 		if (r->rec.type == PD_REC_FINISHED_ROUND && !r->rec.from_compressed) {
-			/* Flush what cannot be overtaken any more (reference §8.5). */
+			/* Flush what cannot be overtaken any more (docs/perf-data-format.md §8.4). */
 			r->flush_limit = r->round_limit;
 			r->round_limit = r->max_time;
 			if (!r->q_nr || q_min_time(r) > r->flush_limit)

@@ -553,7 +553,7 @@ static int dec_thread_map(struct rctx *c)
 }
 
 /*
- * perf_record_cpu_map_data at `base` (§6.7), packed, read with unaligned
+ * perf_record_cpu_map_data at `base` (CPU_MAP, §6.4), packed, read with unaligned
  * loads; the record is padded to 8 after it.
  */
 static int dec_cpu_map_data(struct rctx *c, size_t base, struct pd_cpu_map *m)

@@ -337,7 +337,7 @@ static void sw_sample(struct sw *s, const struct pd_attr *a, bool file_be)
 		sw_skip(s, sw_u64(s));
 }
 
-/* perf_record_cpu_map_data (§6.7), packed */
+/* perf_record_cpu_map_data (CPU_MAP, docs/perf-data-format.md §6.4), packed */
 static void sw_cpu_map(struct sw *s)
 {
 	uint16_t type = sw_u16(s), nr, long_size;

@@ -129,7 +129,7 @@ struct pc_check {
 	int64_t last_idx;
 	uint32_t last_type;
 
-	/* FINISHED_ROUND ordering (reference §8.5) */
+	/* FINISHED_ROUND ordering (docs/perf-data-format.md §8.4) */
 	uint64_t cur_max, round_max, flush_limit;
 	uint64_t rounds;
 

@@ -3,9 +3,9 @@
  * json_perf.c - the document of `perf data convert --to-json`
  * ("linux-perf-json-version": 1), byte for byte.
  *
- * Layout, keys, number formats and the frame rules follow reference §13
- * and docs/symbolization.md §9.  Three deliberate differences, all in
- * perf's failure cases:
+ * Layout, keys, number formats and the frame rules follow
+ * docs/perf-data-format.md §13 and docs/symbolization.md §9.  Three
+ * deliberate differences, all in perf's failure cases:
  *  - bytes >= 0x80 in strings: perf prints them as \uffffffXX (invalid
  *    JSON, a signed-char bug); valid UTF-8 is copied here, other bytes
  *    become U+FFFD (common/utf8.h);

@@ -433,7 +433,7 @@ static void swap_sample(struct twin *t, const struct tattr *a, uint8_t *p, size_
 	if (st & PD_SAMPLE_BRANCH_STACK) {
 		nr = peek64(&c);
 		cu64(&c);
-		/* The kernel writes an empty stack without hw_idx (reference §7.4). */
+		/* The kernel writes an empty stack without hw_idx (docs/perf-data-format.md §7.4). */
 		if ((a->branch_sample_type & PD_BRANCH_HW_INDEX) && !(nr == 0 && c.pos == c.len))
 			cu64(&c);
 		if (nr > (c.len - c.pos) / 24)

@@ -484,7 +484,7 @@ static void test_compressed_corrupt(void)
 	free(b);
 }
 
-/* FINISHED_ROUND ordering as perf report does it (reference §8.5). */
+/* FINISHED_ROUND ordering as perf report does it (docs/perf-data-format.md §8.4). */
 static void test_time_order(void)
 {
 	static const uint64_t want[] = { 5, 7, 10, 15, 20 };
