@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "perfdata/pd_writer.h"
 #include "../common/tool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -84,18 +85,10 @@ static inline const char *fuzz_kallsyms(void)
 /* The input in a memfd; returns the descriptor, its path in *path. */
 static inline int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t n)
 {
-	size_t done = 0;
 	int fd = memfd_create("fuzz-input", MFD_CLOEXEC);
 
-	if (fd < 0)
+	if (fd < 0 || pd_write_all(fd, data, size))
 		abort();
-	while (done < size) {
-		ssize_t w = write(fd, data + done, size - done);
-
-		if (w <= 0)
-			abort();
-		done += (size_t)w;
-	}
 	snprintf(path, n, "/proc/self/fd/%d", fd);
 	return fd;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "perfcheck.h"
+#include "perfdata/pd_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,21 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pc_opts o = { .format = PC_FMT_JSON, .max_per_code = 4 };
 	struct pc_report rep;
-	size_t done = 0, outlen = 0;
+	size_t outlen = 0;
 	char *outbuf = NULL;
 	FILE *out;
 	int fd;
 
 	fd = memfd_create("fuzz-input", MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || pd_write_all(fd, data, size))
 		abort();
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		abort();
 	out = open_memstream(&outbuf, &outlen);

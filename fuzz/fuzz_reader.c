@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "perfdata/perfdata.h"
+#include "perfdata/pd_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -55,19 +56,11 @@ static void read_once(int fd, bool time_order)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t done = 0;
 	int fd;
 
 	fd = memfd_create("fuzz-input", MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0 || pd_write_all(fd, data, size))
 		abort();
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
 	read_once(fd, false);
 	read_once(fd, true);
 	close(fd);
