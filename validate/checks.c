@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "perfcheck.h"
+#include "../common/grow.h"
 #include "../common/tool.h"
 
 /* Threads tracked for the FORK/EXIT and announcement checks. */
@@ -353,22 +354,16 @@ static bool early_add(struct pc_file *pf, const struct pd_diag *d, bool layout)
 {
 	struct pc_early *q = pf->early;
 	struct early *e;
+	size_t need;
 
 	if (!q || q->passthrough)
 		return false;
-	/* room for one summary note per overlap */
-	if (q->nr + MAX_OVERLAPS >= q->cap) {
-		size_t ncap = q->cap ? q->cap * 2 : 32;
-		struct early *ne;
-
-		if (ncap > MAX_EARLY + MAX_OVERLAPS ||
-		    !(ne = realloc(q->e, ncap * sizeof(*ne)))) {
-			/* keep what is held in order, then let the rest through */
-			early_end(pf);
-			return false;
-		}
-		q->e = ne;
-		q->cap = ncap;
+	/* this one and room for one summary note per overlap, MAX_EARLY in all */
+	need = q->nr + 1 + MAX_OVERLAPS;
+	if (need > MAX_EARLY || !grow_array_unzeroed(&q->e, &q->cap, need, sizeof(*q->e))) {
+		/* keep what is held in order, then let the rest through */
+		early_end(pf);
+		return false;
 	}
 	e = &q->e[q->nr];
 	memset(e, 0, offsetof(struct early, detail));
@@ -1289,15 +1284,8 @@ static void note_id_cpus(struct pc_check *c, const struct pd_record *rec)
 
 		if (e->cpu >= UINT32_MAX || rec->from_compressed)
 			continue;	/* any cpu (a per-thread event) */
-		if (c->idc_nr == c->idc_cap) {
-			size_t ncap = c->idc_cap ? c->idc_cap * 2 : 64;
-			struct id_cpu *n = realloc(c->idc, ncap * sizeof(*n));
-
-			if (!n)
-				break;
-			c->idc = n;
-			c->idc_cap = ncap;
-		}
+		if (!grow_array_unzeroed(&c->idc, &c->idc_cap, c->idc_nr + 1, sizeof(*c->idc)))
+			break;
 		c->idc[c->idc_nr++] = (struct id_cpu){
 			.id = e->id, .cpu = (uint32_t)e->cpu,
 			.entry_off = rec->offset + 16 + i * esz + 16, .one_cpu = true,
@@ -1396,29 +1384,16 @@ static void check_id_cpus_finish(struct pc_check *c)
 
 static void note_auxtrace(struct pc_check *c, const struct pd_record *rec)
 {
+	/* the two arrays grow alike: one capacity serves both */
+	size_t cap_size = c->aux_cap;
+
 	if (rec->from_compressed || c->aux_full)
 		return;
-	if (c->aux_nr == c->aux_cap) {
-		size_t ncap = c->aux_cap ? c->aux_cap * 2 : 256;
-		uint64_t *no, *ns;
-
-		if (ncap > MAX_AUXTRACE) {
-			c->aux_full = true;
-			return;
-		}
-		no = realloc(c->aux_off, ncap * sizeof(*no));
-		if (!no) {
-			c->aux_full = true;
-			return;
-		}
-		c->aux_off = no;
-		ns = realloc(c->aux_size, ncap * sizeof(*ns));
-		if (!ns) {
-			c->aux_full = true;
-			return;
-		}
-		c->aux_size = ns;
-		c->aux_cap = ncap;
+	if (c->aux_nr == MAX_AUXTRACE ||
+	    !grow_array_unzeroed(&c->aux_size, &cap_size, c->aux_nr + 1, sizeof(*c->aux_size)) ||
+	    !grow_array_unzeroed(&c->aux_off, &c->aux_cap, c->aux_nr + 1, sizeof(*c->aux_off))) {
+		c->aux_full = true;
+		return;
 	}
 	c->aux_off[c->aux_nr] = rec->offset;
 	c->aux_size[c->aux_nr] = rec->size;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../common/grow.h"
 #include "../common/tool_select.h"
 #include "driver.h"
 #include "perfdata/pd_writer.h"
@@ -91,15 +92,10 @@ static void p2f_diag(const struct pd_diag *d, struct tool_diag *cd, void *arg)
 
 static int aux_index_add(struct p2f *p, uint64_t off, uint64_t size)
 {
-	if (p->aux_nr == p->aux_cap) {
-		size_t ncap = p->aux_cap ? 2 * p->aux_cap : 256;
-		uint64_t *n = realloc(p->aux_index, ncap * 2 * sizeof(*n));
-
-		if (!n)
-			return -1;
-		p->aux_index = n;
-		p->aux_cap = ncap;
-	}
+	/* aux_cap counts (offset, size) pairs */
+	if (!grow_array_unzeroed(&p->aux_index, &p->aux_cap, p->aux_nr + 1,
+				 2 * sizeof(*p->aux_index)))
+		return -1;
 	p->aux_index[2 * p->aux_nr] = off;
 	p->aux_index[2 * p->aux_nr + 1] = size;
 	p->aux_nr++;
