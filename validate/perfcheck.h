@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "perfdata/perfdata.h"
+#include "../common/out_buf.h"
 #include "../common/tool.h"
 
 /* Exit codes, documented in perfcheck.1 and the README: those of every command (common/tool.h). */
@@ -81,10 +82,10 @@ struct pc_file {
 	/*
 	 * JUnit: findings are written after the file is done, one test
 	 * case per code that fired (in the order they first fired); each
-	 * kept line starts with its code number and a space.
+	 * kept line starts with its code number and a space.  They are
+	 * kept in an output buffer held in memory (made on first use).
 	 */
-	char *junit_lines;
-	size_t junit_len, junit_cap;
+	struct out_buf junit;
 	uint16_t junit_codes[PC_MAX_CODE];
 	unsigned int junit_nr_codes;
 	bool junit_truncated;

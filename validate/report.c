@@ -177,26 +177,17 @@ static void json_finding(struct pc_file *pf, const struct pd_diag *d)
 
 /* ---- JUnit XML ---- */
 
-static bool buf_add(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+/* Keep n bytes of JUnit lines; false when the report's size limit is reached. */
+static bool junit_keep(struct pc_file *pf, const char *s, size_t n)
 {
-	if (*len + n + 1 > JUNIT_BUF_MAX)
-		return false;
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap : 4096;
-		char *nb;
+	struct out_buf *b = &pf->junit;
 
-		while (ncap < *len + n + 1)
-			ncap *= 2;
-		nb = realloc(*buf, ncap);
-		if (!nb)
-			return false;
-		*buf = nb;
-		*cap = ncap;
-	}
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = '\0';
-	return true;
+	if (!b->buf && out_buf_init(b, -1, 0))
+		return false;
+	if (b->err || b->len + n + 1 > JUNIT_BUF_MAX)
+		return false;
+	out_buf_put(b, s, n);
+	return !b->err;
 }
 
 /*
@@ -260,27 +251,29 @@ static void junit_finding(struct pc_file *pf, const struct pd_diag *d)
 		pf->junit_codes[pf->junit_nr_codes++] = (uint16_t)code;
 	format_line(line, sizeof(line), pf->name, d);
 	n = snprintf(buf, sizeof(buf), "%u %s\n", code, line);
-	if (n > 0 && !buf_add(&pf->junit_lines, &pf->junit_len, &pf->junit_cap, buf,
-			      (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
+	if (n > 0 && !junit_keep(pf, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1))
 		pf->junit_truncated = true;
 }
 
 /* The kept lines of one code, escaped, one per line. */
 static void junit_lines_of(FILE *f, const struct pc_file *pf, unsigned int code)
 {
-	const char *p = pf->junit_lines, *nl;
+	const char *p = pf->junit.buf, *end, *nl;
 	char want[16], line[1100], esc[4096];
 	size_t wl;
 
+	if (!p)
+		return;
+	end = p + pf->junit.len;
 	snprintf(want, sizeof(want), "%u ", code);
 	wl = strlen(want);
-	for (; p && *p; p = nl + 1) {
+	for (; p < end; p = nl + 1) {
 		size_t len;
 
-		nl = strchr(p, '\n');
+		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			break;
-		if (strncmp(p, want, wl))
+		if ((size_t)(nl - p) < wl || memcmp(p, want, wl))
 			continue;
 		len = (size_t)(nl - p - (ptrdiff_t)wl);
 		if (len >= sizeof(line))
@@ -566,8 +559,7 @@ int pc_file_end(struct pc_file *pf, int status)
 	case PC_FMT_NONE:
 		break;
 	}
-	free(pf->junit_lines);
-	pf->junit_lines = NULL;
+	out_buf_free(&pf->junit);
 	return code;
 }
 
