@@ -106,35 +106,6 @@ bool csv_utf8_append(char *dst, size_t cap, size_t *len, const char *s, size_t n
 	return true;
 }
 
-/* Quoted and/or repaired field: byte by byte, the rare case. */
-static void str_slow(struct csv_out *o, const unsigned char *p, size_t n, bool quote)
-{
-	size_t i = 0;
-
-	if (quote)
-		o->ob.buf[o->ob.len++] = '"';
-	while (i < n) {
-		size_t k = utf8_seq_len(p + i, n - i);
-
-		/* a quote may double, a bad byte triples: keep room for both */
-		csv_reserve(o, 8);
-		if (!k) {
-			memcpy(o->ob.buf + o->ob.len, UTF8_REPLACEMENT, UTF8_REPLACEMENT_LEN);
-			o->ob.len += 3;
-			i++;
-			continue;
-		}
-		if (p[i] == '"')
-			o->ob.buf[o->ob.len++] = '"';
-		memcpy(o->ob.buf + o->ob.len, p + i, k);
-		o->ob.len += k;
-		i += k;
-	}
-	csv_reserve(o, CSV_SMALL);
-	if (quote)
-		o->ob.buf[o->ob.len++] = '"';
-}
-
 bool csv_is_plain(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -154,24 +125,16 @@ void csv_plain(struct csv_out *o, const char *s, size_t n)
 
 void csv_strn(struct csv_out *o, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	bool quote = false, high = false;
-	size_t i;
+	size_t start;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = p[i];
-
-		if (c >= 0x80)
-			high = true;
-		else if (c == ',' || c == '"' || c == '\n' || c == '\r')
-			quote = true;
-	}
-	csv_sep(o);
-	if (!quote && !high) {
-		csv_raw(o, s, n);
+	if (csv_is_plain(s, n)) {
+		csv_plain(o, s, n);
 		return;
 	}
-	str_slow(o, p, n, quote);
+	/* the rare case: quoted and repaired in place, as a text field is */
+	start = csv_text_begin(o);
+	csv_raw(o, s, n);
+	csv_text_end(o, start, 0);
 }
 
 void csv_str(struct csv_out *o, const char *s)
@@ -246,7 +209,11 @@ static unsigned int text_needs(const char *p, size_t n)
 	return (q ? TEXT_QUOTE : 0) | (b ? TEXT_BYTES : 0);
 }
 
-/* str_slow() into dst, which has room for 3 * n + 2 bytes; returns the length. */
+/*
+ * p[0..n) as a field into dst, which has room for 3 * n + 2 bytes: quoted
+ * if `quote`, each '"' doubled, each byte outside valid UTF-8 U+FFFD.
+ * Returns the length.
+ */
 static size_t text_repair(char *dst, const unsigned char *p, size_t n, bool quote)
 {
 	size_t at = 0, i = 0;

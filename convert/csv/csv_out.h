@@ -158,7 +158,8 @@ static inline void csv_eol(struct csv_out *o)
  * field and returns where its text starts; the buffer holds the text
  * until csv_text_end() (it grows instead of being written out), which
  * drops the first `skip` bytes of the text (a leading separator) and
- * quotes and repairs the rest in place, as csv_strn() would.
+ * quotes and repairs the rest in place: the rule of every field, by which
+ * csv_strn() writes the fields that are not plain.
  */
 size_t csv_text_begin(struct csv_out *o);
 void csv_text_end(struct csv_out *o, size_t start, size_t skip);
