@@ -21,9 +21,11 @@
 #              is checked against, is an implementation of the layouts of
 #              its own: it includes no header of lib/ and calls no
 #              function of the core;
-# and that no two .c files depend on each other, directly or through
+# that no two .c files depend on each other, directly or through
 # others: a file depends on another when it uses a function the other
-# defines and declares in a header.
+# defines and declares in a header; and that no file of lib/, common/,
+# convert/, symbolize/, validate/, fuzz/ or include/ includes itself
+# through the headers it includes.
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -136,7 +138,9 @@ for f in $srcs; do
 	grep -ow '[A-Za-z_][A-Za-z0-9_]*' "$f" | sort -u |
 	awk -v f="$f" 'NR == FNR { use[$1] = 1; next } ($1 in use) && $2 != f { print f, $2 }' - "$tmp/defs"
 done | sort -u > "$tmp/edges"
-cycles=$(awk '
+# cycles_of EDGES: "a <-> b" for every two nodes that reach each other
+cycles_of() {
+	awk '
 	{ if (!($1 in id)) { id[$1] = n; name[n++] = $1 }
 	  if (!($2 in id)) { id[$2] = n; name[n++] = $2 }
 	  r[id[$1], id[$2]] = 1 }
@@ -151,10 +155,64 @@ cycles=$(awk '
 			for (j = i + 1; j < n; j++)
 				if ((i, j) in r && (j, i) in r)
 					print name[i] " <-> " name[j]
-	}' "$tmp/edges")
+	}' "$1"
+}
+cycles=$(cycles_of "$tmp/edges")
 if [ -n "$cycles" ]; then
 	echo "$cycles" | while read -r c; do
 		echo "check-layers: dependency cycle: $c" >&2
+	done
+	fail=1
+fi
+
+# ---- include cycles ----
+# Each #include "..." resolved as the compiler does: beside the file, then
+# the -I folders of the Makefile and mk/ (include/, convert/, validate/),
+# then the folders of the layers.
+incfiles=$(ls lib/*.[ch] common/*.[ch] convert/*.[ch] convert/*/*.[ch] symbolize/*.[ch] \
+	validate/*.[ch] fuzz/*.[ch] include/perfdata/*.h 2>/dev/null)
+for f in $incfiles; do
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+	while read -r inc; do
+		echo "$f $inc"
+	done
+done > "$tmp/includes"
+# shellcheck disable=SC2086
+printf '%s\n' $incfiles | awk '
+	function norm(p,   a, o, i, k, n, s) {
+		k = 0
+		n = split(p, a, "/")
+		for (i = 1; i <= n; i++) {
+			if (a[i] == "" || a[i] == ".")
+				continue
+			if (a[i] != "..")
+				o[++k] = a[i]
+			else if (k-- == 0)
+				return ""
+		}
+		s = o[1]
+		for (i = 2; i <= k; i++)
+			s = s "/" o[i]
+		return s
+	}
+	NR == FNR { have[$1] = 1; next }
+	{
+		dir = $1
+		if (!sub(/\/[^\/]*$/, "", dir))
+			dir = "."
+		split(dir " include convert validate lib common symbolize .", from, " ")
+		for (i = 1; i in from; i++) {
+			t = norm(from[i] "/" $2)
+			if (t in have) {
+				print $1, t
+				break
+			}
+		}
+	}' - "$tmp/includes" > "$tmp/incedges"
+cycles=$(awk '$1 == $2 { print $1 " <-> " $2 }' "$tmp/incedges"; cycles_of "$tmp/incedges")
+if [ -n "$cycles" ]; then
+	echo "$cycles" | while read -r c; do
+		echo "check-layers: include cycle: $c" >&2
 	done
 	fail=1
 fi
