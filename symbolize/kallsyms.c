@@ -84,53 +84,179 @@ static size_t hex_prefix(const char *p, const char *end, uint64_t *v)
 	return (size_t)(p - s);
 }
 
-long pd_kallsyms_load(int fd, struct pd_symtab *t, uint64_t *text_addr)
+#define BYTES_ONES 0x0101010101010101ULL
+#define BYTES_HIGH 0x8080808080808080ULL
+
+/*
+ * 8 hex digits, the most significant first, into *v, all bytes at once;
+ * false when a byte is no hex digit.  A byte's high bit after adding
+ * 0x80 - lo is set when it is lo or more, after adding 0x7f - hi when it
+ * is above hi; bytes below 0x80 never carry into the next.
+ */
+static bool hex8(const char *p, uint32_t *v)
 {
-	size_t len, i = 0;
+	uint64_t x, folded, digit, letter;
+
+	memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	if (x & BYTES_HIGH)
+		return false;
+	digit = (x + BYTES_ONES * (0x80 - '0')) & ~(x + BYTES_ONES * (0x7f - '9')) & BYTES_HIGH;
+	folded = x | BYTES_ONES * 0x20;
+	letter = (folded + BYTES_ONES * (0x80 - 'a')) & ~(folded + BYTES_ONES * (0x7f - 'f')) &
+		 BYTES_HIGH;
+	if ((digit | letter) != BYTES_HIGH)
+		return false;
+	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x61-0x66 and 0x41-0x46 */
+	x = (x & BYTES_ONES * 0x0f) + (letter >> 7) * 9;
+	/* the digits' nibbles together: byte pairs, then 16-bit pairs, then halves */
+	x = ((x << 4) | (x >> 8)) & 0x00ff00ff00ff00ffULL;
+	x = ((x << 8) | (x >> 16)) & 0x0000ffff0000ffffULL;
+	*v = (uint32_t)((x << 16) | (x >> 32));
+	return true;
+}
+
+/*
+ * A kallsyms line's address: the kernel prints 16 hex digits and a blank on
+ * 64-bit machines, taken here 8 digits at a time; anything else goes the
+ * general way, which gives the same answer.
+ */
+static size_t kallsyms_addr(const char *p, const char *end, uint64_t *v)
+{
+	uint32_t hi, lo;
+
+	if (end - p < 17 || p[16] != ' ' || !hex8(p, &hi) || !hex8(p + 8, &lo))
+		return hex_prefix(p, end, v);
+	*v = (uint64_t)hi << 32 | lo;
+	return 16;
+}
+
+void pd_kallsyms_info_free(struct pd_kallsyms_info *info)
+{
+	free(info->mods);
+	memset(info, 0, sizeof(*info));
+}
+
+/* a module's text symbol at addr into the summary; the file lists a module's symbols together */
+static bool note_module_text(struct pd_kallsyms_info *info, const char *mod, size_t len,
+			     uint64_t addr, size_t *cap)
+{
+	struct pd_kallsyms_mod *e = NULL;
+	size_t i;
+
+	if (info->mods_overflow)
+		return true;
+	if (len >= sizeof(info->mods[0].name)) {
+		info->mods_overflow = true;
+		return true;
+	}
+	for (i = info->nr_mods; i-- > 0;) {
+		struct pd_kallsyms_mod *c = &info->mods[i];
+
+		if (!strncmp(c->name, mod, len) && c->name[len] == '\0') {
+			e = c;
+			break;
+		}
+	}
+	if (!e) {
+		if (info->nr_mods == *cap) {
+			struct pd_kallsyms_mod *n;
+
+			/* a kernel has some hundreds of modules at most */
+			if (*cap >= 65536) {
+				info->mods_overflow = true;
+				return true;
+			}
+			*cap = *cap ? *cap * 2 : 64;
+			n = realloc(info->mods, *cap * sizeof(*n));
+			if (!n)
+				return false;
+			info->mods = n;
+		}
+		e = &info->mods[info->nr_mods++];
+		memcpy(e->name, mod, len);
+		e->name[len] = '\0';
+		e->lo = e->hi = addr;
+		return true;
+	}
+	if (addr < e->lo)
+		e->lo = addr;
+	if (addr > e->hi)
+		e->hi = addr;
+	return true;
+}
+
+long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
+{
+	size_t len, i = 0, mods_cap = 0;
 	char *buf = slurp(fd, &len);
 	long nr = 0;
-	bool have_text = false;
 
+	memset(info, 0, sizeof(*info));
 	if (!buf)
 		return -1;
 	while (i < len) {
 		char *line = buf + i, *nl = memchr(line, '\n', len - i);
 		char *end = nl ? nl : buf + len;
 		uint64_t addr;
-		size_t k;
+		size_t k, name_len;
 		char type;
 		const char *name;
 		uint8_t bind;
 
 		i = (size_t)(end - buf) + 1;
-		k = hex_prefix(line, end, &addr);
+		k = kallsyms_addr(line, end, &addr);
 		if (k == 0 || line + k + 3 > end || line[k] != ' ' || line[k + 2] != ' ')
 			continue;
 		type = line[k + 1];
 		name = line + k + 3;
 		if (name >= end)
 			continue;
-		if (!have_text && (size_t)(end - name) == 5 && !memcmp(name, "_text", 5)) {
-			*text_addr = addr;
-			have_text = true;
+		name_len = (size_t)(end - name);
+		if (name_len == 5 && !info->have_text && !memcmp(name, "_text", 5)) {
+			info->text = addr;
+			info->have_text = true;
+		} else if (name_len == 6 && !info->have_stext && !memcmp(name, "_stext", 6)) {
+			info->stext = addr;
+			info->have_stext = true;
 		}
-		switch (toupper((unsigned char)type)) {
-		case 'T': case 'W': case 'D': case 'B':
+		/* the C locale's classes of the type letter, without a lookup per line */
+		switch (type) {
+		case 'T': case 'D': case 'B':
+			bind = PD_STB_GLOBAL;
+			break;
+		case 't': case 'd': case 'b':
+			bind = PD_STB_LOCAL;
+			break;
+		case 'W':
+			bind = PD_STB_WEAK;
+			break;
+		case 'w':
+			bind = PD_STB_LOCAL;
 			break;
 		default:
 			continue;
 		}
 		if (name[0] == '$')
 			continue;
-		if (type == 'W')
-			bind = PD_STB_WEAK;
-		else if (isupper((unsigned char)type))
-			bind = PD_STB_GLOBAL;
-		else
-			bind = PD_STB_LOCAL;
+		/* a module's symbol ends in "\t[mod]" */
+		if ((type == 't' || type == 'T') && end[-1] == ']') {
+			const char *tab = memrchr(name, '\t', name_len);
+
+			if (tab && tab[1] == '[' &&
+			    !note_module_text(info, tab + 1, (size_t)(end - tab - 1), addr, &mods_cap)) {
+				free(buf);
+				pd_kallsyms_info_free(info);
+				errno = ENOMEM;
+				return -1;
+			}
+		}
 		/* the name keeps a module's "\t[mod]" suffix, as perf's does */
-		if (!pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, (size_t)(end - name))) {
+		if (!pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, name_len)) {
 			free(buf);
+			pd_kallsyms_info_free(info);
 			errno = ENOMEM;
 			return -1;
 		}
@@ -191,45 +317,109 @@ long pd_perfmap_load(int fd, struct pd_symtab *t)
  * /proc/kallsyms read on a thread of its own: the kernel formats each of
  * its lines on every read (a tenth of a second of CPU time for 120,000
  * lines), and the first kernel frame needs them long after a file's
- * header said the kernel is this machine's.
+ * header said the kernel is this machine's.  Its copy in the build-id
+ * cache, a file in the page cache, is read instead where it is going to be
+ * used: load_kernel() takes it when it describes the recording.
  */
+struct kallsyms_read {
+	char *path;
+	struct pd_symtab syms;
+	struct pd_kallsyms_info info;
+	long nr;		/* pd_kallsyms_load()'s result; -1 also: not read */
+};
+
 struct pd_kallsyms_prefetch {
 	pthread_t thread;
 	bool joined;
-	char *path;
-	struct pd_symtab syms;
-	uint64_t text;
-	long nr;		/* pd_kallsyms_load()'s result; -1 also: not opened */
+	struct kallsyms_read copy, proc;
 };
+
+static void read_one(struct kallsyms_read *r)
+{
+	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+
+	r->nr = -1;
+	if (fd < 0)
+		return;
+	r->nr = pd_kallsyms_load(fd, &r->syms, &r->info);
+	close(fd);
+	/* what load_kernel() does next to any table read, here off its thread */
+	if (r->nr > 0) {
+		pd_symtab_fixup_end(&r->syms, true);
+		pd_symtab_fixup_duplicate(&r->syms);
+	}
+}
+
+/*
+ * The _text the file at path lists first, from its first lines only: the
+ * kernel lists its core symbols by address, _text among the first, and
+ * formats no more lines than are read.
+ */
+static bool head_text(const char *path, uint64_t *text)
+{
+	char buf[16384];
+	size_t n = 0, i = 0;
+	bool found = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (n < sizeof(buf)) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	while (i < n && !found) {
+		char *line = buf + i, *nl = memchr(line, '\n', n - i);
+		size_t k;
+
+		if (!nl)
+			break;	/* a line cut by the buffer's end */
+		i = (size_t)(nl - buf) + 1;
+		k = kallsyms_addr(line, nl, text);
+		found = k > 0 && (size_t)(nl - line) == k + 8 && line[k] == ' ' &&
+			line[k + 2] == ' ' && !memcmp(line + k + 3, "_text", 5);
+	}
+	return found;
+}
 
 static void *prefetch_main(void *arg)
 {
 	struct pd_kallsyms_prefetch *p = arg;
-	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	uint64_t running;
 
-	p->nr = -1;
-	if (fd < 0)
-		return NULL;
-	p->nr = pd_kallsyms_load(fd, &p->syms, &p->text);
-	close(fd);
-	/* what load_kernel() does next to any table read, here off its thread */
-	if (p->nr > 0) {
-		pd_symtab_fixup_end(&p->syms, true);
-		pd_symtab_fixup_duplicate(&p->syms);
+	p->copy.nr = -1;
+	p->proc.nr = -1;
+	if (p->copy.path) {
+		read_one(&p->copy);
+		if (p->copy.nr > 0 && p->copy.info.have_text && head_text(p->proc.path, &running) &&
+		    running == p->copy.info.text)
+			return NULL;
 	}
+	read_one(&p->proc);
 	return NULL;
 }
 
-struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *path)
+struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *copy, const char *path)
 {
 	struct pd_kallsyms_prefetch *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
-	pd_symtab_init(&p->syms);
-	p->path = strdup(path);
-	if (!p->path || pthread_create(&p->thread, NULL, prefetch_main, p) != 0) {
-		free(p->path);
+	pd_symtab_init(&p->copy.syms);
+	pd_symtab_init(&p->proc.syms);
+	p->proc.path = strdup(path);
+	if (copy)
+		p->copy.path = strdup(copy);
+	if (!p->proc.path || (copy && !p->copy.path) ||
+	    pthread_create(&p->thread, NULL, prefetch_main, p) != 0) {
+		free(p->copy.path);
+		free(p->proc.path);
 		free(p);
 		return NULL;
 	}
@@ -237,20 +427,32 @@ struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *path)
 }
 
 long pd_kallsyms_prefetch_take(struct pd_kallsyms_prefetch *p, const char *path,
-			       struct pd_symtab *t, uint64_t *text_addr)
+			       struct pd_symtab *t, struct pd_kallsyms_info *info)
 {
+	struct kallsyms_read *r;
+	long nr;
+
 	if (!p->joined) {
 		pthread_join(p->thread, NULL);
 		p->joined = true;
 	}
-	/* another file, a table filled already or a failed read: not this answer */
-	if (strcmp(path, p->path) || t->nr || p->nr < 0)
+	if (p->copy.path && !strcmp(path, p->copy.path))
+		r = &p->copy;
+	else if (!strcmp(path, p->proc.path))
+		r = &p->proc;
+	else
+		return -1;
+	/* a table filled already or a failed (or skipped) read: not this answer */
+	if (t->nr || r->nr < 0)
 		return -1;
 	pd_symtab_free(t);
-	*t = p->syms;
-	pd_symtab_init(&p->syms);
-	*text_addr = p->text;
-	return p->nr;
+	*t = r->syms;
+	pd_symtab_init(&r->syms);
+	*info = r->info;
+	memset(&r->info, 0, sizeof(r->info));
+	nr = r->nr;
+	r->nr = -1;	/* taken */
+	return nr;
 }
 
 void pd_kallsyms_prefetch_free(struct pd_kallsyms_prefetch *p)
@@ -259,7 +461,11 @@ void pd_kallsyms_prefetch_free(struct pd_kallsyms_prefetch *p)
 		return;
 	if (!p->joined)
 		pthread_join(p->thread, NULL);
-	pd_symtab_free(&p->syms);
-	free(p->path);
+	pd_symtab_free(&p->copy.syms);
+	pd_symtab_free(&p->proc.syms);
+	pd_kallsyms_info_free(&p->copy.info);
+	pd_kallsyms_info_free(&p->proc.info);
+	free(p->copy.path);
+	free(p->proc.path);
 	free(p);
 }

@@ -100,8 +100,9 @@ struct pd_machine {
 
 	struct aspace kmaps;	/* kernel, modules, KSYMBOL */
 	struct pd_dso *kernel;	/* the kernel DSO, once known */
-	struct pd_kallsyms_prefetch *kallsyms_prefetch;	/* /proc/kallsyms, read ahead */
+	struct pd_kallsyms_prefetch *kallsyms_prefetch;	/* kallsyms, read ahead */
 	uint64_t ref_text;	/* recorded address of the reference symbol (_text) */
+	const char *ref_sym;	/* its name, as the kernel map gives it: "_text", "_stext", NULL */
 	char *osrelease;
 	char *arch;		/* the recording machine's (HEADER_ARCH) */
 	struct pd_uw_slot uw;	/* the unwinder (unwind.c), lazily */
@@ -778,15 +779,19 @@ static int add_build_id(struct pd_machine *m, uint16_t cpumode, int32_t pid, con
 }
 
 static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k);
+static int open_kallsyms_copy(struct pd_machine *m, struct pd_dso *k, char *path, size_t size);
 
 /*
  * A header whose build-id table lists this machine's kernel (perf record
  * lists the DSOs that have samples) will have its frames resolved from
- * /proc/kallsyms, as load_kernel() chooses: it is read meanwhile.
+ * the kernel's kallsyms copy in the build-id cache or /proc/kallsyms, as
+ * load_kernel() chooses: they are read meanwhile.
  */
 static void prefetch_kallsyms(struct pd_machine *m)
 {
+	char copy[PATH_MAX];
 	struct pd_dso *d;
+	int fd;
 
 	if (m->kallsyms_prefetch || m->kernel || m->env.opts.kallsyms || m->env.symfs ||
 	    m->env.opts.no_kernel)
@@ -794,8 +799,12 @@ static void prefetch_kallsyms(struct pd_machine *m)
 	for (d = m->dsos; d; d = d->next)
 		if (d->kind == PD_DSO_KERNEL)
 			break;
-	if (d && d->load == PD_LOAD_NONE && kernel_is_host(m, d))
-		m->kallsyms_prefetch = pd_kallsyms_prefetch_start("/proc/kallsyms");
+	if (!d || d->load != PD_LOAD_NONE || !kernel_is_host(m, d))
+		return;
+	fd = open_kallsyms_copy(m, d, copy, sizeof(copy));
+	if (fd >= 0)
+		close(fd);
+	m->kallsyms_prefetch = pd_kallsyms_prefetch_start(fd >= 0 ? copy : NULL, "/proc/kallsyms");
 }
 
 int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
@@ -941,8 +950,17 @@ static int kernel_mmap(struct pd_machine *m, const struct pd_rec_mmap *mm)
 		}
 		if (mm->has_build_id)
 			dso_set_build_id(k, mm->build_id, mm->build_id_size);
-		if (mm->pgoff)
+		if (mm->pgoff) {
+			/* "[kernel.kallsyms]_text": perf's reference symbol follows the name */
+			const char *sym = strchr(f, ']');
+
 			m->ref_text = mm->pgoff;
+			m->ref_sym = NULL;
+			if (sym && !strcmp(sym + 1, "_text"))
+				m->ref_sym = "_text";
+			else if (sym && !strcmp(sym + 1, "_stext"))
+				m->ref_sym = "_stext";
+		}
 		nm.dso = k;
 		nm.identity = true;
 		if (nm.start == 0 && nm.end == 0)
@@ -1401,11 +1419,26 @@ static bool kernel_is_host(struct pd_machine *m, struct pd_dso *k)
 	return n > 0 && pd_build_id_equal(k->build_id, k->build_id_size, id, (size_t)n);
 }
 
-static int open_kallsyms(struct pd_machine *m, struct pd_dso *k, char *which, size_t wsz)
+/* The kallsyms copy `perf record` put in its build-id cache for kernel k. */
+static int open_kallsyms_copy(struct pd_machine *m, struct pd_dso *k, char *path, size_t size)
 {
-	char hex[41], path[PATH_MAX];
+	char hex[41];
 	int fd;
 
+	if (!k->has_build_id || !m->env.buildid_dir)
+		return -1;
+	pd_hex(k->build_id, k->build_id_size, hex);
+	snprintf(path, size, "%s/[kernel.kallsyms]/%s/kallsyms", m->env.buildid_dir, hex);
+	fd = pd_sym_open(&m->env, path, false);
+	if (fd < 0) {
+		snprintf(path, size, "%s/[kernel.kallsyms]/%s", m->env.buildid_dir, hex);
+		fd = pd_sym_open(&m->env, path, false);
+	}
+	return fd;
+}
+
+static int open_kallsyms(struct pd_machine *m, struct pd_dso *k, char *which, size_t wsz)
+{
 	if (m->env.opts.kallsyms) {
 		snprintf(which, wsz, "%s", m->env.opts.kallsyms);
 		return pd_sym_open(&m->env, m->env.opts.kallsyms, false);
@@ -1416,18 +1449,8 @@ static int open_kallsyms(struct pd_machine *m, struct pd_dso *k, char *which, si
 		snprintf(which, wsz, "/proc/kallsyms");
 		return pd_sym_open(&m->env, "/proc/kallsyms", false);
 	}
-	if (!k->has_build_id || !m->env.buildid_dir)
-		return -1;
-	/* the copy perf record put in its build-id cache */
-	pd_hex(k->build_id, k->build_id_size, hex);
-	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", m->env.buildid_dir, hex);
-	fd = pd_sym_open(&m->env, path, false);
-	if (fd < 0) {
-		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", m->env.buildid_dir, hex);
-		fd = pd_sym_open(&m->env, path, false);
-	}
-	snprintf(which, wsz, "%s", path);
-	return fd;
+	/* another kernel's: the copy, however its addresses were laid out */
+	return open_kallsyms_copy(m, k, which, wsz);
 }
 
 static struct map *kmaps_by_dso_name(struct pd_machine *m, const char *short_name)
@@ -1471,11 +1494,88 @@ static void split_kallsyms(struct pd_machine *m, struct pd_dso *k, uint64_t delt
 	}
 }
 
+/*
+ * Whether a kallsyms copy, described by info, lays the kernel out as the
+ * recording does: perf keeps the first copy it saves for a build id, which
+ * may come from an earlier boot, where KASLR put the kernel and its
+ * modules elsewhere.  The reference symbol must be at the address the
+ * kernel map gives it, and every module the recording maps must have text
+ * symbols in the copy, all inside that map (text only: since Linux 6.4 a
+ * module's data lies apart from its text, while the map perf synthesizes
+ * from /proc/modules starts at the text and spans the sizes of all).  A
+ * recording without a reference address proves nothing.
+ */
+static bool copy_describes_recording(struct pd_machine *m, const struct pd_kallsyms_info *info)
+{
+	size_t i, j;
+
+	if (!m->ref_text || !m->ref_sym || info->mods_overflow)
+		return false;
+	if (!strcmp(m->ref_sym, "_text") ? !info->have_text || info->text != m->ref_text :
+					   !info->have_stext || info->stext != m->ref_text)
+		return false;
+	for (i = 0; i < m->kmaps.nr; i++) {
+		const struct map *mp = &m->kmaps.maps[i];
+		const struct pd_kallsyms_mod *mod = NULL;
+
+		if (mp->dso->kind != PD_DSO_MODULE)
+			continue;
+		for (j = 0; j < info->nr_mods && !mod; j++)
+			if (!strcmp(info->mods[j].name, mp->dso->short_name))
+				mod = &info->mods[j];
+		if (!mod || mod->lo < mp->start || mod->hi >= mp->end)
+			return false;
+	}
+	return true;
+}
+
+/* A kallsyms file into t: the table read ahead when it is this file's, else read now. */
+static long read_kallsyms(struct pd_machine *m, int fd, const char *which, struct pd_symtab *t,
+			  struct pd_kallsyms_info *info, bool *fixed)
+{
+	long nr = -1;
+
+	if (m->kallsyms_prefetch)
+		nr = pd_kallsyms_prefetch_take(m->kallsyms_prefetch, which, t, info);
+	*fixed = nr > 0;
+	if (nr < 0)
+		nr = pd_kallsyms_load(fd, t, info);
+	return nr;
+}
+
+/*
+ * The running kernel's symbols from its copy in the build-id cache rather
+ * than from /proc/kallsyms, which the kernel formats anew on every read,
+ * where the copy describes the recording; k->syms is empty then and stays
+ * so otherwise.
+ */
+static bool load_host_copy(struct pd_machine *m, struct pd_dso *k, char *which, size_t wsz,
+			   struct pd_kallsyms_info *info, bool *fixed)
+{
+	char path[PATH_MAX];
+	long nr;
+	int fd = open_kallsyms_copy(m, k, path, sizeof(path));
+
+	if (fd < 0)
+		return false;
+	nr = read_kallsyms(m, fd, path, &k->syms, info, fixed);
+	close(fd);
+	if (nr > 0 && copy_describes_recording(m, info)) {
+		snprintf(which, wsz, "%s", path);
+		return true;
+	}
+	pd_symtab_free(&k->syms);
+	pd_symtab_init(&k->syms);
+	pd_kallsyms_info_free(info);
+	return false;
+}
+
 static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 {
 	char q[PATH_MAX + 3];
 	char which[PATH_MAX] = "";
-	uint64_t text = 0, delta = 0;
+	struct pd_kallsyms_info info;
+	uint64_t delta = 0;
 	bool fixed = false;
 	struct map *vm;
 	uint32_t first, last;
@@ -1483,34 +1583,31 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 	long nr;
 	int fd;
 
+	memset(&info, 0, sizeof(info));
 	if (m->env.opts.no_kernel)
 		return;
-	fd = open_kallsyms(m, k, which, sizeof(which));
-	if (fd < 0) {
-		if (m->osrelease)
-			pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=%s",
-				    pd_sym_quote(q, sizeof(q), m->osrelease));
-		else
-			pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=unknown");
-		return;
+	/* symbols a KSYMBOL record put in the kernel's DSO stay: no copy is tried then */
+	if (m->env.opts.kallsyms || m->env.symfs || k->syms.nr || !kernel_is_host(m, k) ||
+	    !load_host_copy(m, k, which, sizeof(which), &info, &fixed)) {
+		fd = open_kallsyms(m, k, which, sizeof(which));
+		if (fd < 0) {
+			if (m->osrelease)
+				pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=%s",
+					    pd_sym_quote(q, sizeof(q), m->osrelease));
+			else
+				pd_sym_diag(&m->env, k, PD_SYM_NO_KALLSYMS, true, "release=unknown");
+			goto out;
+		}
+		nr = read_kallsyms(m, fd, which, &k->syms, &info, &fixed);
+		close(fd);
+		if (nr <= 0) {
+			pd_sym_diag(&m->env, k, PD_SYM_KALLSYMS_EMPTY, true, "file=%s",
+				    pd_sym_quote(q, sizeof(q), which));
+			goto out;
+		}
 	}
-	nr = -1;
-	if (m->kallsyms_prefetch) {
-		nr = pd_kallsyms_prefetch_take(m->kallsyms_prefetch, which, &k->syms, &text);
-		fixed = nr > 0;
-		pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
-		m->kallsyms_prefetch = NULL;
-	}
-	if (nr < 0)
-		nr = pd_kallsyms_load(fd, &k->syms, &text);
-	close(fd);
-	if (nr <= 0) {
-		pd_sym_diag(&m->env, k, PD_SYM_KALLSYMS_EMPTY, true, "file=%s",
-			    pd_sym_quote(q, sizeof(q), which));
-		return;
-	}
-	if (m->ref_text && text)
-		delta = text - m->ref_text;
+	if (m->ref_text && info.text)
+		delta = info.text - m->ref_text;
 	if (!fixed) {
 		pd_symtab_fixup_end(&k->syms, true);
 		pd_symtab_fixup_duplicate(&k->syms);
@@ -1531,6 +1628,11 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 		vm->end = pd_symtab_end(&k->syms, last);
 		kmaps_sort(m);
 	}
+out:
+	pd_kallsyms_info_free(&info);
+	/* whatever the thread read and was not taken */
+	pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
+	m->kallsyms_prefetch = NULL;
 }
 
 static void load_vdso(struct pd_machine *m, struct pd_dso *d)

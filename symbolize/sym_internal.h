@@ -325,18 +325,46 @@ int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t
 bool pd_sym_pread_all(int fd, void *buf, size_t len, uint64_t off);
 
 /* kallsyms.c */
-/* Load a kallsyms-format file into t (raw, before fixups); returns symbols or -1. */
-long pd_kallsyms_load(int fd, struct pd_symtab *t, uint64_t *text_addr);
-/* pd_kallsyms_load() of the file at path on a thread of its own (NULL: none started) */
-struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *path);
+/* The text symbols a kallsyms file lists for one module: their lowest and highest address. */
+struct pd_kallsyms_mod {
+	char name[64];		/* "[mod]", as in the file's "\t[mod]" suffix */
+	uint64_t lo, hi;
+};
+
+/* What a kallsyms file says of the layout it describes, besides its symbols. */
+struct pd_kallsyms_info {
+	uint64_t text, stext;	/* the first _text and _stext listed */
+	bool have_text, have_stext;
+	bool mods_overflow;	/* a module name too long or too many modules to summarize */
+	size_t nr_mods;
+	struct pd_kallsyms_mod *mods;
+};
+
+void pd_kallsyms_info_free(struct pd_kallsyms_info *info);
 /*
- * Its result moved into the empty table t, once the thread is done, and
- * its count of symbols; -1 where it read another file or failed: t is
- * then as it was.  A table taken had pd_symtab_fixup_end(t, true) and
- * pd_symtab_fixup_duplicate() applied already.  It stays to be freed.
+ * Load a kallsyms-format file into t (raw, before fixups) and describe it
+ * in *info (zeroed first; free it with pd_kallsyms_info_free()); returns
+ * symbols or -1.
+ */
+long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info);
+/*
+ * pd_kallsyms_load() on a thread of its own (NULL: none started): of the
+ * file at copy when given, then of the file at path unless the copy's
+ * _text is the one path lists first (path is the running kernel's
+ * /proc/kallsyms, the copy that kernel's in the build-id cache: a copy
+ * saved at another boot has another _text under KASLR and is not going to
+ * be used).
+ */
+struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *copy, const char *path);
+/*
+ * The result for the file at path moved into the empty table t and *info,
+ * once the thread is done, and its count of symbols; -1 where it read no
+ * such file or failed: t is then as it was.  A table taken had
+ * pd_symtab_fixup_end(t, true) and pd_symtab_fixup_duplicate() applied
+ * already.  It stays to be freed.
  */
 long pd_kallsyms_prefetch_take(struct pd_kallsyms_prefetch *p, const char *path,
-			       struct pd_symtab *t, uint64_t *text_addr);
+			       struct pd_symtab *t, struct pd_kallsyms_info *info);
 void pd_kallsyms_prefetch_free(struct pd_kallsyms_prefetch *p);
 /* perf map (/tmp/perf-PID.map) into d->syms; returns symbols or -1. */
 long pd_perfmap_load(int fd, struct pd_symtab *t);

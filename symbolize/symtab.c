@@ -580,7 +580,8 @@ static uint64_t roundup_page(uint64_t v)
 
 void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
 {
-	uint32_t prev, curr, nd;
+	uint32_t prev, curr, nd, bracket_of = NIL;
+	bool bracket = false;
 
 	if (t->seal && unseal(t))
 		return;
@@ -589,15 +590,26 @@ void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
 		return;
 	for (nd = pd_symtab_next(t, curr); nd != NIL; nd = pd_symtab_next(t, nd)) {
 		struct pd_symn *p, *c;
+		bool p_bracket, c_bracket;
 
 		prev = curr;
 		curr = nd;
 		p = &t->n[prev];
 		c = &t->n[curr];
-		if (p->end != p->start)
+		if (p->end != p->start || !kallsyms) {
+			if (p->end == p->start)
+				p->end = c->start;
 			continue;
-		/* a kernel symbol never stretches over the gap to modules */
-		if (kallsyms && (!strchr(t->str + p->name, '[') != !strchr(t->str + c->name, '[')))
+		}
+		/*
+		 * A kernel symbol never stretches over the gap to modules.  A
+		 * name is looked at once: as the next symbol, then as this one.
+		 */
+		p_bracket = bracket_of == prev ? bracket : strchr(t->str + p->name, '[') != NULL;
+		c_bracket = strchr(t->str + c->name, '[') != NULL;
+		bracket_of = curr;
+		bracket = c_bracket;
+		if (p_bracket != c_bracket)
 			p->end = roundup_page(p->end + 4096);
 		else
 			p->end = c->start;

@@ -164,6 +164,46 @@ else
 	diff kernel.perf kernel.mine | head -6 | sed 's/^/    /'
 fi
 
+# ------------------------------------------------------------ the kernel's kallsyms copy
+# The running kernel's symbols come from its copy in the build-id cache
+# (--buildid-dir) when the copy describes the recording, its _text where
+# the recording's kernel map puts it: a copy of /proc/kallsyms with every
+# name but _text and _stext prefixed gives perf's frames with the prefix;
+# the same with _text moved, as a copy saved at another boot has it, is
+# not used: the frames are /proc/kallsyms's.
+kid=$("$PERF" buildid-list -i kernel.data 2> /dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+if [ -z "$kid" ] || [ "$kn" -eq 0 ] || [ "$kresolved" -eq 0 ] || ! cmp -s kernel.perf kernel.mine; then
+	sk "kallsyms copy: no kernel build id or no kernel frames resolved as perf does"
+else
+	mkdir -p "bid/[kernel.kallsyms]/$kid" "bidmoved/[kernel.kallsyms]/$kid"
+	sed -e '/ _s\{0,1\}text$/b' -e 's/^\([0-9a-f]* . \)/\1copy_/' /proc/kallsyms \
+		> "bid/[kernel.kallsyms]/$kid/kallsyms"
+	# _text (and _stext) moved by 16 MiB: the only difference
+	awk '$3 == "_text" || $3 == "_stext" { t = $1; $1 = substr(t, 1, 9) sprintf("%x", (index("0123456789abcdef", substr(t, 10, 1)) % 16)) substr(t, 11) } { print }' \
+		"bid/[kernel.kallsyms]/$kid/kallsyms" > "bidmoved/[kernel.kallsyms]/$kid/kallsyms"
+	# module frames, [name] without vdso, come from kallsyms too
+	sed -e '/(\[kernel\.kallsyms\])$/b k' -e '/(\[vdso[^]]*\])$/b' -e '/(\[unknown\])$/b' \
+		-e '/(\[[^]]*\])$/b k' -e b -e ': k' -e '/ _s\{0,1\}text (/b' \
+		-e 's/^\([[:space:]]*[0-9a-f]* \)\([^[]\)/\1copy_\2/' kernel.perf > kernel.copy.expected
+	"$O/perfsym" --buildid-dir bid kernel.data > kernel.copy 2> kernel.copy.err
+	rc=$?
+	ncopy=$(grep -c ' copy_' kernel.copy)
+	if [ $rc -eq 0 ] && cmp -s kernel.copy.expected kernel.copy && [ "$ncopy" -gt 0 ]; then
+		ok "kallsyms copy that describes the recording: used ($ncopy frames with its names)"
+	else
+		ko "kallsyms copy that describes the recording: exit $rc, $(diff kernel.copy.expected kernel.copy | grep -c '^<') lines differ from perf's with its names"
+		diff kernel.copy.expected kernel.copy | head -6 | sed 's/^/    /'
+	fi
+	"$O/perfsym" --buildid-dir bidmoved kernel.data > kernel.moved 2> kernel.moved.err
+	rc=$?
+	if [ $rc -eq 0 ] && cmp -s kernel.mine kernel.moved; then
+		ok "kallsyms copy with _text elsewhere: not used, frames as /proc/kallsyms gives them"
+	else
+		ko "kallsyms copy with _text elsewhere: exit $rc, $(diff kernel.mine kernel.moved | grep -c '^<') lines differ from /proc/kallsyms's"
+		diff kernel.mine kernel.moved | head -6 | sed 's/^/    /'
+	fi
+fi
+
 # ------------------------------------------------------------ leader sampling
 # perf record -e '{a,b}:S': the leader's samples read both counters
 # (PERF_SAMPLE_READ, PERF_FORMAT_GROUP); perf makes one sample per member

@@ -633,6 +633,223 @@ static void test_kallsyms(void)
 	pd_machine_free(m);
 }
 
+/*
+ * pd_kallsyms_load() on lines of every shape: the 16-digit fast path and
+ * the general one agree, and the file's description is exact.
+ */
+static void test_kallsyms_parse(void)
+{
+	struct pd_kallsyms_info info;
+	struct pd_symtab t;
+	char path[PATH_MAX];
+	uint32_t x;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/kallsyms-parse", tdir);
+	write_file(path,
+		   "ffffffff81000000 T _stext\n"
+		   "FFFFFFFF81000000 T _text\n"		/* upper case: the general way */
+		   "ffffffff81000000 T _text\n"		/* only the first _text counts */
+		   "1000 t short_addr\n"
+		   "ffffffff8100002g t bad_digit\n"	/* not an address: skipped */
+		   "0ffffffff81000030 t seventeen\n"
+		   "ffffffffc0001000 t a_fn\t[mod_a]\n"
+		   "ffffffffc0000800 T a_low\t[mod_a]\n"
+		   "ffffffffc0003000 d a_data\t[mod_a]\n"	/* data: not the module's text */
+		   "ffffffffc0002000 t b_fn\t[mod_b]\n"
+		   "ffffffffc0001800 t a_again\t[mod_a]\n"	/* listed apart: the same module */
+		   "ffffffffc0004000 t odd]\n"			/* no tab: core */
+		   "ffffffff81000040 r rodata_sym\n"
+		   "ffffffff81000050 T $x\n"
+		   "ffffffff81000060");				/* cut */
+	fd = open(path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	pd_symtab_init(&t);
+	CU_ASSERT_EQUAL(pd_kallsyms_load(fd, &t, &info), 10);
+	close(fd);
+	CU_ASSERT(info.have_text && info.have_stext);
+	CU_ASSERT_EQUAL(info.text, 0xffffffff81000000ULL);
+	CU_ASSERT_EQUAL(info.stext, 0xffffffff81000000ULL);
+	CU_ASSERT(!info.mods_overflow);
+	CU_ASSERT_EQUAL_FATAL(info.nr_mods, 2);
+	CU_ASSERT_STRING_EQUAL(info.mods[0].name, "[mod_a]");
+	CU_ASSERT_EQUAL(info.mods[0].lo, 0xffffffffc0000800ULL);
+	CU_ASSERT_EQUAL(info.mods[0].hi, 0xffffffffc0001800ULL);
+	CU_ASSERT_STRING_EQUAL(info.mods[1].name, "[mod_b]");
+	CU_ASSERT_EQUAL(info.mods[1].lo, 0xffffffffc0002000ULL);
+	CU_ASSERT_EQUAL(info.mods[1].hi, 0xffffffffc0002000ULL);
+	x = pd_symtab_first(&t);
+	CU_ASSERT_EQUAL(pd_symtab_start(&t, x), 0x1000);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "short_addr");
+	x = pd_symtab_next(&t, x);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "_stext");
+	x = pd_symtab_next(&t, x);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "_text");
+	CU_ASSERT_EQUAL(t.n[x].bind, PD_STB_GLOBAL);
+	x = pd_symtab_next(&t, x);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "_text");
+	x = pd_symtab_next(&t, x);
+	CU_ASSERT_EQUAL(pd_symtab_start(&t, x), 0xffffffff81000030ULL);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "seventeen");
+	CU_ASSERT_EQUAL(t.n[x].bind, PD_STB_LOCAL);
+	x = pd_symtab_next(&t, x);
+	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "a_low\t[mod_a]");
+	pd_symtab_free(&t);
+	pd_kallsyms_info_free(&info);
+}
+
+/*
+ * The running kernel's kallsyms copy in a build-id directory (test_kallsyms_copy):
+ * "copy_" names, _text at text, mod_fn at mod_fn_addr in [my_mod] unless 0.
+ */
+static void write_kernel_copy(const char *dir, const char *hex, uint64_t text, uint64_t mod_fn_addr)
+{
+	char path[PATH_MAX], text_buf[512];
+	int n;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", dir, hex);
+	mkdir(path, 0755);
+	n = snprintf(text_buf, sizeof(text_buf),
+		     "%016llx T _stext\n%016llx T _text\n%016llx T copy_core_fn\n"
+		     "%016llx T copy_core_last\n",
+		     (unsigned long long)text, (unsigned long long)text,
+		     (unsigned long long)text + 0x10, (unsigned long long)text + 0x800);
+	if (mod_fn_addr)
+		snprintf(text_buf + n, sizeof(text_buf) - (size_t)n, "%016llx t copy_mod_fn\t[my_mod]\n",
+			 (unsigned long long)mod_fn_addr);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	write_file(path, text_buf);
+}
+
+#define COPY_TEXT 0xffffffff81000000ULL
+#define COPY_MOD 0xffffffffc0000000ULL
+
+/*
+ * The symbol a machine gives a kernel address (into sym, "" for none) after
+ * a recording of the running kernel (build id id) with a kernel map whose
+ * reference symbol is at ref_text and, if with_mod, a map of [my_mod].
+ */
+static void copy_resolve(const char *bid_dir, const uint8_t *id, int id_size, uint64_t ref_text,
+			 bool with_mod, bool header, uint64_t addr, char *sym, size_t size)
+{
+	static char kname[] = "[kernel.kallsyms]";
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_feat_build_id bid;
+	struct pd_features feat;
+	struct pd_sym_frame f;
+	struct pd_machine *m;
+	struct pd_record r;
+
+	o.buildid_dir = bid_dir;
+	m = new_machine(&o, NULL);
+	if (header) {
+		/* the build-id table: the copy is read ahead, as perf record's files have it */
+		memset(&feat, 0, sizeof(feat));
+		memset(&bid, 0, sizeof(bid));
+		bid.misc = PD_CPUMODE_KERNEL;
+		bid.pid = -1;
+		memcpy(bid.id, id, (size_t)id_size);
+		bid.size = (uint8_t)id_size;
+		bid.filename = kname;
+		feat.build_ids.ids = &bid;
+		feat.build_ids.nr = 1;
+		CU_ASSERT_EQUAL(pd_machine_add_features(m, &feat), 0);
+	}
+	memset(&r, 0, sizeof(r));
+	r.type = PD_REC_MMAP2;
+	r.misc = PD_CPUMODE_KERNEL | PD_MISC_MMAP_BUILD_ID;
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.start = COPY_TEXT;
+	r.u.mmap.len = 0x1000000;
+	r.u.mmap.pgoff = ref_text;
+	r.u.mmap.has_build_id = true;
+	r.u.mmap.build_id_size = (uint8_t)id_size;
+	memcpy(r.u.mmap.build_id, id, (size_t)id_size);
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	feed(m, &r);
+	if (with_mod)
+		mmap2(m, (uint32_t)-1, 0, COPY_MOD, 0x4000, 0, 0, "/lib/modules/x/my-mod.ko",
+		      PD_CPUMODE_KERNEL);
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, addr, &f);
+	snprintf(sym, size, "%s", f.sym ? f.sym : "");
+	pd_machine_free(m);
+}
+
+/*
+ * The running kernel's symbols come from its copy in the build-id cache
+ * when the copy describes the recording (same _text, every recorded
+ * module's text inside its map), else from /proc/kallsyms as before.
+ */
+static void test_kallsyms_copy(void)
+{
+	char dir[PATH_MAX], hex[41], sym[256], proc_sym[256];
+	uint8_t id[20];
+	int n = pd_kernel_build_id(id, sizeof(id)), h;
+	struct pd_sym_opts o = PD_SYM_OPTS_INIT;
+	struct pd_sym_frame f;
+	struct pd_machine *m;
+
+	if (n <= 0 || access("/proc/kallsyms", R_OK))
+		return;		/* no running kernel's build id or kallsyms to test against */
+	for (h = 0; h < n; h++)
+		snprintf(hex + 2 * h, 3, "%02x", id[h]);
+	snprintf(dir, sizeof(dir), "%s/bid-copy", tdir);
+
+	/* a copy that describes the recording is used, read ahead or not */
+	write_kernel_copy(dir, hex, COPY_TEXT, COPY_MOD + 0x100);
+	copy_resolve(dir, id, n, COPY_TEXT, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, "copy_core_fn");
+	copy_resolve(dir, id, n, COPY_TEXT, true, true, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, "copy_core_fn");
+	copy_resolve(dir, id, n, COPY_TEXT, true, true, COPY_MOD + 0x104, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, "copy_mod_fn");
+	/* a module the copy lists but the recording does not map is no obstacle */
+	copy_resolve(dir, id, n, COPY_TEXT, false, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, "copy_core_fn");
+
+	/*
+	 * Any other copy is not: the answer is /proc/kallsyms's, the same as
+	 * a machine told to use /proc/kallsyms gives (whatever this kernel's
+	 * symbols are), and never a name of the copy.
+	 */
+	o.kallsyms = "/proc/kallsyms";
+	m = new_machine(&o, NULL);
+	mmap2(m, (uint32_t)-1, 0, COPY_TEXT, 0x1000000, COPY_TEXT, 0, "[kernel.kallsyms]_text",
+	      PD_CPUMODE_KERNEL);
+	pd_machine_resolve(m, 1, 1, PD_CPUMODE_KERNEL, COPY_TEXT + 0x14, &f);
+	snprintf(proc_sym, sizeof(proc_sym), "%s", f.sym ? f.sym : "");
+	pd_machine_free(m);
+	CU_ASSERT(strncmp(proc_sym, "copy_", 5));
+
+	/* _text elsewhere: saved at another boot */
+	write_kernel_copy(dir, hex, COPY_TEXT + 0x200000, COPY_MOD + 0x100);
+	copy_resolve(dir, id, n, COPY_TEXT, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	copy_resolve(dir, id, n, COPY_TEXT, true, true, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	/* the module's text outside its recorded map */
+	write_kernel_copy(dir, hex, COPY_TEXT, COPY_MOD + 0x4000);
+	copy_resolve(dir, id, n, COPY_TEXT, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	copy_resolve(dir, id, n, COPY_TEXT, true, true, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	write_kernel_copy(dir, hex, COPY_TEXT, COPY_MOD - 0x1000);
+	copy_resolve(dir, id, n, COPY_TEXT, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	/* a recorded module the copy does not list: loaded after it was saved */
+	write_kernel_copy(dir, hex, COPY_TEXT, 0);
+	copy_resolve(dir, id, n, COPY_TEXT, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT_STRING_EQUAL(sym, proc_sym);
+	/* nothing in the recording to check the copy against: no reference address */
+	write_kernel_copy(dir, hex, COPY_TEXT, COPY_MOD + 0x100);
+	copy_resolve(dir, id, n, 0, true, false, COPY_TEXT + 0x14, sym, sizeof(sym));
+	CU_ASSERT(strncmp(sym, "copy_", 5));
+}
+
 /* pd_machine_sample_stack(): the walk every symbolized output shares */
 static void test_sample_stack(void)
 {
@@ -2018,6 +2235,8 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "processes of the whole recording", test_processes) ||
 	    !CU_add_test(s, "resolution versions", test_versions) ||
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
+	    !CU_add_test(s, "kallsyms parsing and its description", test_kallsyms_parse) ||
+	    !CU_add_test(s, "the kernel's kallsyms copy, when it fits", test_kallsyms_copy) ||
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
 	    !CU_add_test(s, "frame cache: entries and shared sites", test_frame_cache) ||
