@@ -23,6 +23,7 @@
 
 #include "decode.h"
 #include "internal.h"
+#include "sample_fixed.h"
 #include "select.h"
 #include "perfdata/pd_reader.h"
 #include "perfdata/pd_sample_fields.h"
@@ -553,26 +554,77 @@ static void stream_fini(struct pd_stream *s)
 /* ------------------------------------------------------------------ */
 /* events and ids                                                      */
 
+/*
+ * Where a slot of a sample or of a trailer is follows from sample_type
+ * alone (pd_sample_fields.h): the slots before READ, and the trailer's,
+ * are one u64 a bit.  The bits before a field are known when compiling,
+ * so that where a record's time is costs a few instructions
+ * (record_time()).
+ */
+
+/*
+ * The slots the bits of `bits` in st bring, bits a constant: a test and
+ * an add a bit, where __builtin_popcountll is a libgcc call without
+ * -mpopcnt.
+ */
+static inline __attribute__((always_inline)) size_t slots(uint64_t st, uint64_t bits)
+{
+	size_t n = 0;
+	unsigned int b;
+
+#pragma GCC unroll 64
+	for (b = 0; b < 64; b++)
+		if (bits & (1ULL << b))
+			n += !!(st & (1ULL << b));
+	return n;
+}
+
+/* The bits of the slots before field i of a sample, i before READ. */
+static inline __attribute__((always_inline)) uint64_t sample_bits_before(size_t i)
+{
+	/* not its own: pid's slot is tid's too, cpu's cpu_res's */
+	return pd_sample_field_bits(0, i) & ~pd_sample_field_table[i].bit;
+}
+
+/* The bits of the trailer's slots from trailer field i to the record's end. */
+static inline __attribute__((always_inline)) uint64_t trailer_bits_from(size_t i)
+{
+	const struct pd_sample_field *f;
+	uint64_t bits = 0;
+	size_t k;
+
+#pragma GCC unroll 64
+	for (k = 0; k < PD_SID_STEPS; k++) {
+		f = pd_sample_id_field(k);
+		/* the steps of field i, then those after it */
+		if (f && k >= (pd_sample_field_table[i].flags & PD_SFF_SAMPLE_ID_LAST ?
+			       PD_SFI_NR + i : i))
+			bits |= f->bit;
+	}
+	return bits;
+}
+
 static void event_positions(struct pd_event *ev)
 {
+	/* the id that finds a record's event: IDENTIFIER's (its purpose), else ID's */
+	static const size_t id_fields[] = { PD_SFI_IDENTIFIER, PD_SFI_ID };
 	uint64_t st = ev->attr.sample_type;
-	uint64_t fixed = PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ADDR |
-			 PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |
-			 PD_SAMPLE_IDENTIFIER;
+	size_t i, f;
 
-	if (st & PD_SAMPLE_IDENTIFIER) {
-		ev->id_pos = 0;
-		ev->is_pos = 1;
-	} else if (st & PD_SAMPLE_ID) {
-		ev->id_pos = __builtin_popcountll(st & (PD_SAMPLE_IP | PD_SAMPLE_TID |
-							PD_SAMPLE_TIME | PD_SAMPLE_ADDR));
-		ev->is_pos = 1 + !!(st & PD_SAMPLE_CPU) + !!(st & PD_SAMPLE_STREAM_ID);
-	} else {
-		ev->id_pos = -1;
-		ev->is_pos = -1;
+	ev->id_pos = -1;
+	ev->is_pos = -1;
+	for (i = 0; i < sizeof(id_fields) / sizeof(id_fields[0]); i++) {
+		f = id_fields[i];
+		if (st & pd_sample_field_table[f].bit) {
+			ev->id_pos = __builtin_popcountll(st & sample_bits_before(f));
+			/* counted from the end: the slot holding it is 1 */
+			ev->is_pos = __builtin_popcountll(st & trailer_bits_from(f));
+			break;
+		}
 	}
 	ev->id_hdr_size = 8u * (uint32_t)__builtin_popcountll(st & pd_sample_id_bits());
-	ev->sample_fixed_size = 8u * (uint32_t)__builtin_popcountll(st & fixed);
+	ev->sample_fixed_size = 8u * (uint32_t)__builtin_popcountll(st & pd_sample_field_bits(0,
+									PD_SFI_FIXED_END));
 }
 
 static uint64_t id_hash(uint64_t id)
@@ -2337,108 +2389,30 @@ static void rec_frame(struct pd_reader *r, struct pd_stream *s, struct pd_record
 }
 
 /*
- * The fixed u64 slots at the start of a sample, in format order; enough
- * for tools that only copy records.  Returns false when they do not fit
- * (the full decoder then reports the problem).
+ * The whole record, and its effects on the reader.  Not inline: in
+ * rec_decode() its registers would be saved for every sample that
+ * sample_fixed_only decodes without it.
  */
-static bool sample_fixed_decode(struct pd_reader *r, struct pd_record *rec,
-				const struct pd_event *ev)
-{
-	struct pd_sample *smp = &rec->u.sample;
-	uint64_t st = ev->attr.sample_type;
-	const uint8_t *p = rec->raw + 8;
-	size_t need = ev->sample_fixed_size;
-	bool sw = r->swap;
-
-	if (rec->raw_len < 8 || need > rec->raw_len - 8)
-		return false;
-	/*
-	 * Field by field: clearing the whole struct costs more than the
-	 * decode itself on this path.  Variable fields are left empty.
-	 */
-	smp->identifier = smp->ip = smp->time = smp->addr = smp->id = 0;
-	smp->stream_id = 0;
-	smp->pid = smp->tid = smp->cpu = smp->cpu_res = 0;
-	smp->read.nr = 0;
-	smp->read.values = NULL;
-	smp->callchain_nr = 0;
-	smp->callchain = NULL;
-	smp->raw_size = 0;
-	smp->raw_data = NULL;
-	smp->branch_nr = 0;
-	smp->branches = NULL;
-	smp->branch_counters = NULL;
-	smp->regs_user.nr = smp->regs_intr.nr = 0;
-	smp->regs_user.regs = smp->regs_intr.regs = NULL;
-	smp->stack_size = smp->stack_dyn_size = 0;
-	smp->stack_data = NULL;
-	smp->aux_size = 0;
-	smp->aux_data = NULL;
-	smp->sample_type = st;
-	smp->period = ev->attr.sample_period;
-	if (st & PD_SAMPLE_IDENTIFIER) {
-		smp->identifier = smp->id = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_IP) {
-		smp->ip = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_TID) {
-		smp->pid = pd_ld32(p, sw);
-		smp->tid = pd_ld32(p + 4, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_TIME) {
-		smp->time = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_ADDR) {
-		smp->addr = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_ID) {
-		smp->id = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_STREAM_ID) {
-		smp->stream_id = pd_ld64(p, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_CPU) {
-		smp->cpu = pd_ld32(p, sw);
-		smp->cpu_res = pd_ld32(p + 4, sw);
-		p += 8;
-	}
-	if (st & PD_SAMPLE_PERIOD)
-		smp->period = pd_ld64(p, sw);
-	rec->sid.present = st & (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
-				 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER);
-	rec->sid.pid = smp->pid;
-	rec->sid.tid = smp->tid;
-	rec->sid.time = smp->time;
-	rec->sid.id = smp->id;
-	rec->sid.stream_id = smp->stream_id;
-	rec->sid.cpu = smp->cpu;
-	rec->sid.cpu_res = smp->cpu_res;
-	rec->decoded = true;
-	rec->partial = true;
-	return true;
-}
-
-static int rec_decode(struct pd_reader *r, struct pd_record *rec, const struct pd_event *ev)
+static __attribute__((noinline)) int rec_decode_full(struct pd_reader *r, struct pd_record *rec,
+						     const struct pd_event *ev)
 {
 	int ret;
 
-	rec->deferred = false;
-	if (r->opts.sample_fixed_only && rec->type == PD_REC_SAMPLE && ev &&
-	    sample_fixed_decode(r, rec, ev))
-		return 0;
 	ret = pd_record_decode(&r->dec, rec, ev, &r->sink);
 	if (ret == PD_STATUS_NOMEM)
 		return PD_STATUS_NOMEM;
 	apply_record(r, rec);
 	return 0;
+}
+
+static int rec_decode(struct pd_reader *r, struct pd_record *rec, const struct pd_event *ev)
+{
+	rec->deferred = false;
+	/* the fixed slots, enough for tools that only copy records */
+	if (r->opts.sample_fixed_only && rec->type == PD_REC_SAMPLE && ev &&
+	    pd_sample_fixed_decode(rec, ev))
+		return 0;
+	return rec_decode_full(r, rec, ev);
 }
 
 /* Decode the framed record and apply its effects.  Returns <0 on no memory. */
@@ -3336,15 +3310,11 @@ static bool record_time(const struct pd_reader *r, uint64_t *t)
 		if (!(st & PD_SAMPLE_TIME))
 			return false;
 		if (rec->type == PD_REC_SAMPLE) {
-			/* three bits counted inline: a popcount is a call without -mpopcnt */
-			pos = 8 + 8 * (size_t)(!!(st & PD_SAMPLE_IDENTIFIER) + !!(st & PD_SAMPLE_IP) +
-					       !!(st & PD_SAMPLE_TID));
+			pos = 8 + 8 * slots(st, sample_bits_before(PD_SFI_TIME));
 			if (rec->raw_len < 8 || pos > rec->raw_len - 8)
 				return false;
 		} else {
-			size_t back = 8 * (size_t)(1 + __builtin_popcountll(st & (PD_SAMPLE_ID |
-						PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
-						PD_SAMPLE_IDENTIFIER)));
+			size_t back = 8 * slots(st, trailer_bits_from(PD_SFI_TIME));
 
 			if (!(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
 			    rec->raw_len < 8 + (size_t)ev->id_hdr_size)

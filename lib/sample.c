@@ -16,9 +16,11 @@
  * compiled: the code is the pass written field by field, a test of the
  * field's bit and its read.  The fields whose length depends on the data
  * (read values, callchain, raw data, branch stack, registers, user stack,
- * aux data) keep their own functions, called by kind.  The sample_id
- * trailer of the other records is read the same way, by a loop over the
- * table's fields marked for it (pd_sample_id_field()).
+ * aux data) keep their own functions, called by kind.  The pass starts
+ * as the reader's sample_fixed_only path does, with the sample cleared
+ * and its slots before READ read (sample_fixed.h, inline in both).  The
+ * sample_id trailer of the other records is read the same way, by a loop
+ * over the table's fields marked for it (pd_sample_id_field()).
  *
  * Internally the parse steps return a pd_code and leave the position of
  * the offending field in `bad`; only the entry point emits diagnostics, so
@@ -27,13 +29,7 @@
  */
 #include "perfdata/pd_sample_fields.h"
 #include "decode.h"
-
-/*
- * The fields before READ are perf's PERF_SAMPLE_MASK: each of their bits
- * brings one u64 slot (pid and tid, cpu and cpu_res are the two u32 of
- * one), so that one comparison checks them all.
- */
-#define FIXED_END PD_SFI_READ
+#include "sample_fixed.h"
 
 #define SDIAG(sink, rec, code, pos, ...)					\
 	do {									\
@@ -211,10 +207,6 @@ bool pd_read_values_decode(struct pd_decoder *d, struct pd_cur *c, uint64_t read
 	c->pos = pos;
 	return true;
 }
-
-/* the member of the given type at offset off of struct s */
-#define MEMBER(s, off, type)	(*(type *)(void *)((uint8_t *)(s) + (off)))
-#define CMEMBER(s, off, type)	(*(const type *)(const void *)((const uint8_t *)(s) + (off)))
 
 /*
  * The trailer's fields are the table's with PD_SFF_SAMPLE_ID, in the
@@ -426,18 +418,6 @@ parse_raw(struct sparse *s, struct pd_sample *out)
 	return PD_OK;
 }
 
-/* The bits of the fields from..to-1 of the table: a constant when compiled. */
-static inline __attribute__((always_inline)) uint64_t field_bits(size_t from, size_t to)
-{
-	uint64_t bits = 0;
-	size_t i;
-
-#pragma GCC unroll 64
-	for (i = from; i < to; i++)
-		bits |= pd_sample_field_table[i].bit;
-	return bits;
-}
-
 /*
  * Field i of pd_sample_field_table[], at s->pos.  Inlined into the loop of
  * parse_fields() over the constant table, which the compiler unrolls: i,
@@ -449,33 +429,21 @@ parse_field(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
 	    struct pd_sample *out, uint64_t st, size_t i)
 {
 	const struct pd_sample_field *f = &pd_sample_field_table[i];
-	const struct pd_sample_field *next = i + 1 < PD_SFI_NR ? f + 1 : NULL;
-	const struct pd_sample_field *prev = i ? f - 1 : NULL;
-	/* the fixed slots: sample_body() checked them all at once */
-	const bool checked = i < FIXED_END;
 	uint64_t v;
 
-	/* bit 0: not in the record (sample_type is the attr's) */
-	if (!f->bit)
-		return PD_OK;
-	/* expected there: its code in line, a jump over it when it is not */
-	if (__builtin_expect(!(st & f->bit), 0))
-		return PD_OK;
-	/* the count of the list after it (callchain_nr, raw_size, aux_size): read with the list */
-	if (next && next->count && next->count == f->member)
-		return PD_OK;
 	/*
-	 * Two bits, one slot, one member: WEIGHT_STRUCT shares WEIGHT's slot,
-	 * read once and by value (§7.5).
+	 * Not there, or read with another field: a list's count
+	 * (callchain_nr, raw_size, aux_size) with the list, WEIGHT_STRUCT
+	 * with WEIGHT when both are there.
 	 */
-	if (prev && prev->member == f->member && (st & prev->bit))
+	if (!pd_sample_field_has_slot(st, i))
 		return PD_OK;
 	switch (f->kind) {
 	case PD_SF_U64:
 	case PD_SF_HEX:
 	case PD_SF_WEIGHT_STRUCT:
 		/* checked too where perf reads unchecked (PHYS_ADDR .. CODE_PAGE_SIZE) */
-		if (!checked && left(s) < 8) {
+		if (left(s) < 8) {
 			s->bad = s->pos;
 			return PD_SAMPLE_TRUNCATED;
 		}
@@ -486,7 +454,7 @@ parse_field(struct pd_decoder *d, struct sparse *s, const struct pd_event *ev,
 	case PD_SF_U32:
 	case PD_SF_I32:
 		/* pid and tid, cpu and cpu_res: two u32 in file order, not one swapped u64 (§11.1) */
-		if (!checked && left(s) < 4) {
+		if (left(s) < 4) {
 			s->bad = s->pos;
 			return PD_SAMPLE_TRUNCATED;
 		}
@@ -662,100 +630,14 @@ static enum pd_code parse_branch_and_tail(struct pd_decoder *d, struct sparse *s
 	return code ? code : parse_tail(d, s, ev, out);
 }
 
-/*
- * Clear every field.  Field stores merge into a few vector stores, while
- * memset() of the whole struct compiles to `rep stos`, whose start-up
- * cost was 40% of the decode time of a typical sample.  The assert makes
- * a grown struct fail the build until its field is cleared here.
- */
-_Static_assert(sizeof(struct pd_sample) == 352, "clear the new field in sample_clear()");
-
-static inline void regs_clear(struct pd_regs *r)
+static inline void sparse_init(struct sparse *s, const struct pd_record *rec)
 {
-	r->abi = 0;
-	r->mask = 0;
-	r->nr = 0;
-	r->regs = NULL;
-}
-
-static inline void sample_clear(struct pd_sample *s)
-{
-	s->sample_type = 0;
-	s->identifier = 0;
-	s->ip = 0;
-	s->pid = 0;
-	s->tid = 0;
-	s->time = 0;
-	s->addr = 0;
-	s->id = 0;
-	s->stream_id = 0;
-	s->cpu = 0;
-	s->cpu_res = 0;
-	s->period = 0;
-	s->read.format = 0;
-	s->read.nr = 0;
-	s->read.time_enabled = 0;
-	s->read.time_running = 0;
-	s->read.values = NULL;
-	s->callchain_nr = 0;
-	s->callchain = NULL;
-	s->raw_size = 0;
-	s->raw_data = NULL;
-	s->branch_nr = 0;
-	s->branch_has_hw_idx = false;
-	s->branch_hw_idx = 0;
-	s->branches = NULL;
-	s->branch_counters = NULL;
-	regs_clear(&s->regs_user);
-	s->stack_size = 0;
-	s->stack_data = NULL;
-	s->stack_dyn_size = 0;
-	s->weight = 0;
-	s->data_src = 0;
-	s->transaction = 0;
-	regs_clear(&s->regs_intr);
-	s->phys_addr = 0;
-	s->cgroup = 0;
-	s->data_page_size = 0;
-	s->code_page_size = 0;
-	s->aux_size = 0;
-	s->aux_data = NULL;
-}
-
-/*
- * A sample's own sample_id: its trailer fields' values, copied whether
- * there or not (0 then), a sid member kept by several fields (ID's, by
- * IDENTIFIER too) from the last of them that is there.  Which of them is
- * there is read from the decoded sample, not from st: with st, GCC keeps
- * IDENTIFIER's bit on the stack from the start of the decode, two
- * instructions a sample more (cachegrind, perfconv info).
- */
-static inline __attribute__((always_inline)) void
-sample_id_from_sample(struct pd_sample_id *sid, const struct pd_sample *out, uint64_t st)
-{
-	const struct pd_sample_field *f, *g;
-	uint64_t v;
-	size_t k, j;
-
-	sid->present = st & pd_sample_id_bits();
-#pragma GCC unroll 64
-	for (k = 0; k < PD_SID_STEPS; k++) {
-		f = pd_sample_id_field(k);
-		if (!f || pd_sample_id_repeats(k))
-			continue;
-		if (f->kind == PD_SF_U32 || f->kind == PD_SF_I32) {
-			MEMBER(sid, f->sid_member, uint32_t) = CMEMBER(out, f->member, uint32_t);
-			continue;
-		}
-		v = CMEMBER(out, f->member, uint64_t);
-#pragma GCC unroll 64
-		for (j = k + 1; j < PD_SID_STEPS; j++) {
-			g = pd_sample_id_field(j);
-			if (g && g->sid_member == f->sid_member)
-				v = out->sample_type & g->bit ? CMEMBER(out, g->member, uint64_t) : v;
-		}
-		MEMBER(sid, f->sid_member, uint64_t) = v;
-	}
+	s->p = rec->raw;
+	s->len = rec->raw_len;
+	s->pos = 8;
+	s->bad = 8;
+	s->swap = rec->swapped;
+	s->file_be = rec->swapped != host_is_be();
 }
 
 static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct pd_event *ev,
@@ -765,7 +647,7 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	struct sparse s;
 	enum pd_code code;
 	uint64_t st;
-	size_t need, avail;
+	size_t need;
 
 	rec->decoded = false;
 	rec->has_trailer = false;
@@ -779,31 +661,17 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	}
 
 	st = ev->attr.sample_type;
-	sample_clear(out);
-	out->sample_type = st;
-	/*
-	 * Without PERIOD perf uses attr.sample_period (the table's
-	 * PD_SFF_DEFAULTED); without TIME time stays 0.
-	 */
-	out->period = ev->attr.sample_period;
-
-	s.p = rec->raw;
-	s.len = rec->raw_len;
-	s.pos = 8;
-	s.bad = 8;
-	s.swap = rec->swapped;
-	s.file_be = rec->swapped != host_is_be();
-
-	/* One check covers every slot before READ. */
-	need = 8 * (size_t)popcount64(st & field_bits(0, FIXED_END));
-	avail = s.len - s.pos;
-	if (avail < need) {
-		s.bad = s.pos + (avail / 8) * 8;
+	sparse_init(&s, rec);
+	need = 8 * (size_t)popcount64(st & pd_sample_field_bits(0, PD_SFI_FIXED_END));
+	if (!pd_sample_fixed(out, ev, s.p, s.len, s.swap, need)) {
+		/* the first slot that does not fit */
+		s.bad = s.pos + ((s.len - s.pos) / 8) * 8;
 		code = PD_SAMPLE_TRUNCATED;
 		goto fail;
 	}
-	/* the fields before the branch stack */
-	code = parse_fields(d, &s, ev, out, st, 0, PD_SFI_BRANCH_STACK);
+	s.pos += need;
+	/* the rest of the fields before the branch stack */
+	code = parse_fields(d, &s, ev, out, st, PD_SFI_FIXED_END, PD_SFI_BRANCH_STACK);
 	if (code)
 		goto fail;
 	/*
@@ -811,7 +679,7 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	 * callchain and the fixed slots) have nothing: outside the loop, as
 	 * which reading of the branch stack is right may depend on the rest.
 	 */
-	if (st & field_bits(PD_SFI_BRANCH_STACK, PD_SFI_NR)) {
+	if (st & pd_sample_field_bits(PD_SFI_BRANCH_STACK, PD_SFI_NR)) {
 		code = parse_branch_and_tail(d, &s, ev, out);
 		if (code)
 			goto fail;
@@ -820,7 +688,7 @@ static int sample_body(struct pd_decoder *d, struct pd_record *rec, const struct
 	if (s.pos != s.len)
 		SDIAG(sink, rec, PD_SAMPLE_TRAILING_BYTES, s.pos, "bytes=%zu", s.len - s.pos);
 
-	sample_id_from_sample(&rec->sid, out, st);
+	pd_sample_id_from_sample(&rec->sid, out, st);
 	rec->decoded = true;
 	return 0;
 

@@ -6,7 +6,8 @@
  * The fixed fields of a record are reversed by their widths as
  * layout_tables.h describes them; what follows them is converted here by
  * type, because its layout depends on the data: counts, misc bits, update
- * types, versions, and for SAMPLE the event's sample_type and read_format.
+ * types, versions, and for SAMPLE the event's sample_type and read_format,
+ * its fields in the order of pd_sample_field_table[] (pd_sample_fields.h).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -254,87 +255,124 @@ static void sw_regs(struct sw *s, uint64_t mask)
 		sw_u64s(s, (uint64_t)__builtin_popcountll(mask));
 }
 
+/* nr, hw_idx with HW_INDEX, the entries, the counters with COUNTERS (§7.4) */
+static void sw_branch_stack(struct sw *s, const struct pd_attr *a, bool file_be)
+{
+	uint64_t nr, i;
+
+	nr = sw_u64(s);
+	if (a->branch_sample_type & PD_BRANCH_HW_INDEX)
+		sw_u64(s);
+	if (s->bad || nr > (s->end - s->pos) / 24) {
+		s->bad = true;
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		uint8_t *fp;
+
+		sw_u64(s);
+		sw_u64(s);
+		fp = s->p + s->pos;
+		sw_u64(s);
+		/* bit-fields: allocated from the other end in the other byte order (§11.3) */
+		pd_st64(fp, file_be ? pd_br_flags_be_to_le(pd_ld64(fp, false)) :
+				      pd_br_flags_le_to_be(pd_ld64(fp, false)));
+	}
+	if (a->branch_sample_type & PD_BRANCH_COUNTERS)
+		sw_u64s(s, nr);
+}
+
+/* size, then when it is not 0 the bytes and dyn_size */
+static void sw_stack_user(struct sw *s)
+{
+	uint64_t size = sw_u64(s);
+
+	if (size) {
+		sw_skip(s, size);	/* memory bytes, never swapped */
+		sw_u64(s);
+	}
+}
+
+/*
+ * Field i of pd_sample_field_table[], at s->pos.  Inlined into the loop of
+ * sw_sample() over the constant table, which the compiler unrolls: each
+ * test on the field's bit and kind is decided when compiling, as in the
+ * decoder (sample.c).  A failed step leaves s->bad set, and every later
+ * step does nothing.
+ */
+static inline __attribute__((always_inline)) void
+sw_sample_field(struct sw *s, const struct pd_attr *a, uint64_t st, bool file_be, size_t i)
+{
+	const struct pd_sample_field *f = &pd_sample_field_table[i];
+
+	/* a list's count is swapped with the list, WEIGHT_STRUCT's slot with WEIGHT's */
+	if (!pd_sample_field_has_slot(st, i))
+		return;
+	switch (f->kind) {
+	case PD_SF_U64:
+	case PD_SF_HEX:
+	/* the union is defined per byte order: a value swap is right */
+	case PD_SF_WEIGHT_STRUCT:
+		sw_u64(s);
+		return;
+	case PD_SF_U32:
+	case PD_SF_I32:
+		/* pid and tid, cpu and cpu_res: two u32 (§11.1) */
+		sw_u32(s);
+		return;
+	case PD_SF_READ:
+		sw_read_values(s, a->read_format);
+		return;
+	case PD_SF_CALLCHAIN:
+		sw_u64s(s, sw_u64(s));
+		return;
+	case PD_SF_RAW:
+		sw_skip(s, sw_u32(s));	/* tracepoint data keeps the recorder's order */
+		return;
+	case PD_SF_BYTES:
+		sw_skip(s, sw_u64(s));	/* aux data: bytes */
+		return;
+	case PD_SF_BRANCH_STACK:
+		sw_branch_stack(s, a, file_be);
+		return;
+	case PD_SF_REGS:
+		sw_regs(s, f->bit == PD_SAMPLE_REGS_USER ? a->sample_regs_user :
+			   a->sample_regs_intr);
+		return;
+	case PD_SF_STACK:
+		sw_stack_user(s);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Fields from..to-1 of the table, in record order (from and to are constants). */
+static inline __attribute__((always_inline)) void
+sw_sample_fields(struct sw *s, const struct pd_attr *a, uint64_t st, bool file_be, size_t from,
+		 size_t to)
+{
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = from; i < to; i++)
+		sw_sample_field(s, a, st, file_be, i);
+}
+
+/*
+ * A sample's fields in the order and under the bits of
+ * pd_sample_field_table[].  Two loops, the fixed slots and the rest: GCC
+ * 12 leaves one loop over all the fields a loop, reading the table at
+ * run time (50 % more instructions to swap a sample); each of the two it
+ * unrolls.
+ */
 static void sw_sample(struct sw *s, const struct pd_attr *a, bool file_be)
 {
-	uint64_t st = a->sample_type, nr, i;
+	/* a local: the swap's byte stores could alias a->sample_type */
+	uint64_t st = a->sample_type;
 
-	if (st & PD_SAMPLE_IDENTIFIER)
-		sw_u64(s);
-	if (st & PD_SAMPLE_IP)
-		sw_u64(s);
-	if (st & PD_SAMPLE_TID) {
-		sw_u32(s);
-		sw_u32(s);
-	}
-	if (st & PD_SAMPLE_TIME)
-		sw_u64(s);
-	if (st & PD_SAMPLE_ADDR)
-		sw_u64(s);
-	if (st & PD_SAMPLE_ID)
-		sw_u64(s);
-	if (st & PD_SAMPLE_STREAM_ID)
-		sw_u64(s);
-	if (st & PD_SAMPLE_CPU) {
-		sw_u32(s);
-		sw_u32(s);
-	}
-	if (st & PD_SAMPLE_PERIOD)
-		sw_u64(s);
-	if (st & PD_SAMPLE_READ)
-		sw_read_values(s, a->read_format);
-	if (st & PD_SAMPLE_CALLCHAIN)
-		sw_u64s(s, sw_u64(s));
-	if (st & PD_SAMPLE_RAW)
-		sw_skip(s, sw_u32(s));	/* tracepoint data keeps the recorder's order */
-	if (st & PD_SAMPLE_BRANCH_STACK) {
-		nr = sw_u64(s);
-		if (a->branch_sample_type & PD_BRANCH_HW_INDEX)
-			sw_u64(s);
-		if (s->bad || nr > (s->end - s->pos) / 24) {
-			s->bad = true;
-			return;
-		}
-		for (i = 0; i < nr; i++) {
-			uint8_t *fp;
-
-			sw_u64(s);
-			sw_u64(s);
-			fp = s->p + s->pos;
-			sw_u64(s);
-			pd_st64(fp, file_be ? pd_br_flags_be_to_le(pd_ld64(fp, false)) :
-					      pd_br_flags_le_to_be(pd_ld64(fp, false)));
-		}
-		if (a->branch_sample_type & PD_BRANCH_COUNTERS)
-			sw_u64s(s, nr);
-	}
-	if (st & PD_SAMPLE_REGS_USER)
-		sw_regs(s, a->sample_regs_user);
-	if (st & PD_SAMPLE_STACK_USER) {
-		uint64_t size = sw_u64(s);
-
-		if (size) {
-			sw_skip(s, size);	/* memory bytes, never swapped */
-			sw_u64(s);
-		}
-	}
-	if (st & (PD_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT))
-		sw_u64(s);	/* the union is defined per byte order: a value swap is right */
-	if (st & PD_SAMPLE_DATA_SRC)
-		sw_u64(s);
-	if (st & PD_SAMPLE_TRANSACTION)
-		sw_u64(s);
-	if (st & PD_SAMPLE_REGS_INTR)
-		sw_regs(s, a->sample_regs_intr);
-	if (st & PD_SAMPLE_PHYS_ADDR)
-		sw_u64(s);
-	if (st & PD_SAMPLE_CGROUP)
-		sw_u64(s);
-	if (st & PD_SAMPLE_DATA_PAGE_SIZE)
-		sw_u64(s);
-	if (st & PD_SAMPLE_CODE_PAGE_SIZE)
-		sw_u64(s);
-	if (st & PD_SAMPLE_AUX)
-		sw_skip(s, sw_u64(s));
+	sw_sample_fields(s, a, st, file_be, 0, PD_SFI_FIXED_END);
+	sw_sample_fields(s, a, st, file_be, PD_SFI_FIXED_END, PD_SFI_NR);
 }
 
 /* perf_record_cpu_map_data (CPU_MAP, docs/perf-data-format.md §6.4), packed */

@@ -6,15 +6,21 @@
  * sample holds, and in which order, follows from its event's sample_type
  * (docs/perf-data-format.md §7.2).  pd_sample_field_table[] is that list,
  * in record order, with where struct pd_sample keeps each decoded value:
- * the reader decodes a sample's bytes in its order (lib/sample.c),
- * pd_record_visit() walks a sample through it (after the sample's event,
- * cpumode and exact_ip), and an output that writes samples field by field
- * without the walk, for speed, follows it too (to-proto's SampleEvent).
- * The decoder relies on more than the order: the fields before READ are
- * one u64 slot a bit (pid and tid, cpu and cpu_res two u32 of one), a
- * list's count is the field before the list (its `count` is that field's
- * member), and a field kept in the same member as the field before it
- * shares its slot (WEIGHT_STRUCT after WEIGHT).
+ * the reader decodes a sample's bytes in its order (lib/sample.c, and
+ * lib/sample_fixed.h for the slots before READ, all that
+ * sample_fixed_only decodes), finds where a sample's id and time are
+ * (lib/reader.c: an event's id_pos, is_pos, id_hdr_size and
+ * sample_fixed_size, a record's time), and swaps a sample of the other
+ * byte order field by field (lib/swap.c); pd_record_visit() walks a
+ * sample through it (after the sample's event, cpumode and exact_ip), and
+ * an output that writes samples field by field without the walk, for
+ * speed, follows it too (to-proto's SampleEvent).  The decoder and the
+ * swap rely on more than the order: the fields before READ
+ * (PD_SFI_FIXED_END) are one u64 slot a bit (pid and tid, cpu and
+ * cpu_res two u32 of one), a list's count is the field before the list
+ * (its `count` is that field's member), and a field kept in the same
+ * member as the field before it shares its slot (WEIGHT_STRUCT after
+ * WEIGHT; pd_sample_field_has_slot()).
  *
  * The sample_id trailer that other records carry with sample_id_all
  * (§7.6) is some of these fields, marked PD_SFF_SAMPLE_ID, with where
@@ -177,6 +183,51 @@ static const struct pd_sample_field pd_sample_field_table[PD_SFI_NR] = {
 	PD_SF_N(AUX, AUX, "aux", BYTES, aux_data, aux_size,
 		PD_VF_PAYLOAD | PD_VF_BULK),
 };
+
+/*
+ * The fields before READ are perf's PERF_SAMPLE_MASK: each of their bits
+ * brings one u64 slot (pid and tid, cpu and cpu_res are the two u32 of
+ * one), at the start of the sample, so that their size and where each
+ * one is follow from sample_type alone.
+ */
+#define PD_SFI_FIXED_END PD_SFI_READ
+
+/* The sample_type bits of fields from .. to - 1: a constant when compiled. */
+static inline __attribute__((always_inline)) uint64_t pd_sample_field_bits(size_t from, size_t to)
+{
+	uint64_t bits = 0;
+	size_t i;
+
+#pragma GCC unroll 64
+	for (i = from; i < to; i++)
+		bits |= pd_sample_field_table[i].bit;
+	return bits;
+}
+
+/*
+ * Whether field i, there under sample_type st, has bytes of its own where
+ * it is in the record.  Not a list's count, which is read with the list
+ * (the field after it), nor a field kept in the same member as the field
+ * before it, there too: both share one slot (WEIGHT_STRUCT after WEIGHT,
+ * read once and by value, docs/perf-data-format.md §7.5).  The decoder
+ * and the byte swap skip such a field, so that each reads a slot once.
+ */
+static inline __attribute__((always_inline)) bool pd_sample_field_has_slot(uint64_t st, size_t i)
+{
+	const struct pd_sample_field *f = &pd_sample_field_table[i];
+	const struct pd_sample_field *next = i + 1 < PD_SFI_NR ? f + 1 : NULL;
+	const struct pd_sample_field *prev = i ? f - 1 : NULL;
+
+	/* bit 0: not in the record (sample_type is the attr's) */
+	if (!f->bit)
+		return false;
+	/* expected there: its code in line, a jump over it when it is not */
+	if (__builtin_expect(!(st & f->bit), 0))
+		return false;
+	if (next && next->count && next->count == f->member)
+		return false;
+	return !(prev && prev->member == f->member && (st & prev->bit));
+}
 
 /*
  * The sample_id trailer's fields, in its order: steps 0 .. PD_SID_STEPS - 1

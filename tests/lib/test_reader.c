@@ -1035,6 +1035,129 @@ static void test_directory_mode(void)
 	free(b);
 }
 
+/*
+ * opts.sample_fixed_only: a sample's slots before READ, with the values
+ * the full decode gives them and the rest empty, unchecked; a sample whose
+ * slots do not fit is decoded in full, which reports why.  Two attrs
+ * with ID but no IDENTIFIER: the id that finds the event is at slot 4.
+ */
+#define ST_FIXED (PD_SAMPLE_IP | PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ADDR |	\
+		  PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_PERIOD |	\
+		  PD_SAMPLE_CALLCHAIN)
+
+static size_t bb_fixed_sample(struct bb *b, uint64_t id, uint64_t chain_nr, uint64_t chain_have)
+{
+	size_t r = bb_rec(b, PD_REC_SAMPLE, 2 /* USER */), at = r;
+	uint64_t i;
+
+	bb_u64(b, 0x401000);		/* ip */
+	bb_u32(b, 100);			/* pid */
+	bb_u32(b, 101);			/* tid */
+	bb_u64(b, 5000);		/* time */
+	bb_u64(b, 0xdead0000);		/* addr */
+	bb_u64(b, id);
+	bb_u64(b, id + 100);		/* stream_id */
+	bb_u32(b, 3);			/* cpu */
+	bb_u32(b, 7);			/* cpu_res */
+	bb_u64(b, 1234);		/* period */
+	bb_u64(b, chain_nr);
+	for (i = 0; i < chain_have; i++)
+		bb_u64(b, 0x402000 + i);
+	bb_end_rec(b, r);
+	return at;
+}
+
+static void check_fixed_only(bool be)
+{
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct bb *b = calloc(1, sizeof(*b));
+	struct diag_recorder seen = { 0 };
+	const struct pd_record *rec;
+	const struct pd_sample *smp;
+	struct pd_reader *r;
+	size_t r1, cut_at, i, n = 0;
+	int fd, d;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	b->be = be;
+	bb_pipe_header(b);
+	for (i = 0; i < 2; i++) {
+		r1 = bb_rec(b, PD_REC_HEADER_ATTR, 0);
+		bb_attr(b, ST_FIXED, PD_ATTR_SAMPLE_ID_ALL);
+		bb_u64(b, 31 + i);
+		bb_end_rec(b, r1);
+	}
+	bb_fixed_sample(b, 32, 2, 2);
+	/* the callchain claims 5 ips and has 1: not looked at */
+	bb_fixed_sample(b, 31, 5, 1);
+	/* the period's slot cut: the full decode reports it */
+	cut_at = bb_fixed_sample(b, 31, 0, 0);
+	b->len -= 16;
+	bb_end_rec(b, cut_at);
+
+	fd = write_tmp(b);
+	o.diag_fn = diag_recorder_fn;
+	o.diag_arg = &seen;
+	o.sample_fixed_only = true;
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open_fd(fd, "test", &o, &r), 0);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec->type != PD_REC_SAMPLE)
+			continue;
+		smp = &rec->u.sample;
+		if (n == 2) {
+			CU_ASSERT_FALSE(rec->decoded);
+			CU_ASSERT_FALSE(rec->partial);
+			n++;
+			continue;
+		}
+		CU_ASSERT_TRUE(rec->decoded);
+		CU_ASSERT_TRUE(rec->partial);
+		CU_ASSERT_EQUAL(rec->event_index, n == 0 ? 1 : 0);
+		CU_ASSERT_EQUAL(smp->sample_type, ST_FIXED);
+		CU_ASSERT_EQUAL(smp->identifier, 0);
+		CU_ASSERT_EQUAL(smp->ip, 0x401000);
+		CU_ASSERT_EQUAL(smp->pid, 100);
+		CU_ASSERT_EQUAL(smp->tid, 101);
+		CU_ASSERT_EQUAL(smp->time, 5000);
+		CU_ASSERT_EQUAL(smp->addr, 0xdead0000);
+		CU_ASSERT_EQUAL(smp->id, n == 0 ? 32 : 31);
+		CU_ASSERT_EQUAL(smp->stream_id, smp->id + 100);
+		CU_ASSERT_EQUAL(smp->cpu, 3);
+		CU_ASSERT_EQUAL(smp->cpu_res, 7);
+		CU_ASSERT_EQUAL(smp->period, 1234);
+		CU_ASSERT_EQUAL(smp->callchain_nr, 0);
+		CU_ASSERT_PTR_NULL(smp->callchain);
+		CU_ASSERT_EQUAL(rec->sid.present, ST_FIXED & (PD_SAMPLE_TID | PD_SAMPLE_TIME |
+				PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU));
+		CU_ASSERT_EQUAL(rec->sid.pid, 100);
+		CU_ASSERT_EQUAL(rec->sid.tid, 101);
+		CU_ASSERT_EQUAL(rec->sid.time, 5000);
+		CU_ASSERT_EQUAL(rec->sid.id, smp->id);
+		CU_ASSERT_EQUAL(rec->sid.stream_id, smp->id + 100);
+		CU_ASSERT_EQUAL(rec->sid.cpu, 3);
+		CU_ASSERT_EQUAL(rec->sid.cpu_res, 7);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 3);
+	/*
+	 * The cut sample's one diagnostic, from the full decode, at the
+	 * period's slot; big-endian input is noted (PD009).
+	 */
+	CU_ASSERT_EQUAL(seen.n, be ? 2 : 1);
+	d = diag_recorder_find(&seen, PD_SAMPLE_TRUNCATED);
+	CU_ASSERT_FATAL(d >= 0);
+	CU_ASSERT_EQUAL(seen.seen[d].offset, cut_at + 8 + 8 * 7);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_fixed_only(void)
+{
+	check_fixed_only(false);
+	check_fixed_only(true);
+}
+
 static void test_diag_table(void)
 {
 	unsigned int i;
@@ -1140,6 +1263,7 @@ int pd_test_register_reader(void)
 			 test_killed_recording_simpleperf_size) ||
 	    !CU_add_test(s, "record crossing the data end", test_record_crosses_data_end) ||
 	    !CU_add_test(s, "directory mode", test_directory_mode) ||
+	    !CU_add_test(s, "sample_fixed_only, both byte orders", test_fixed_only) ||
 	    !CU_add_test(s, "diagnostic table", test_diag_table))
 		return CU_get_error();
 	return CUE_SUCCESS;
