@@ -3,6 +3,7 @@
  * out_buf.c - the one output buffer (see out_buf.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "out_buf.h"
@@ -19,6 +20,7 @@ int out_buf_init(struct out_buf *b, int fd, size_t cap)
 		return -1;
 	b->cap = cap;
 	b->fd = fd;
+	b->mem_max = OUT_BUF_MEM_MAX;
 	return 0;
 }
 
@@ -50,7 +52,9 @@ int out_buf_flush(struct out_buf *b)
  * Writers never ask for more than a few KiB at a time (long data goes
  * through out_buf_put_long()), and the buffer is at least OUT_BUF_MIN:
  * flushing is enough, except in memory, where the buffer is the result
- * and grows.
+ * and grows.  Once it could not, the result is lost: the buffer keeps
+ * its storage for the writes still to come, which land at its start,
+ * and never asks for memory again.
  */
 void out_buf_grow(struct out_buf *b, size_t n)
 {
@@ -61,8 +65,12 @@ void out_buf_grow(struct out_buf *b, size_t n)
 		out_buf_flush(b);
 		return;
 	}
+	if (b->err) {
+		b->len = 0;
+		return;
+	}
 	cap = b->cap;
-	while (cap - b->len < n && cap <= OUT_BUF_MEM_MAX / 2)
+	while (cap - b->len < n && cap <= b->mem_max / 2)
 		cap *= 2;
 	p = cap - b->len >= n ? realloc(b->buf, cap) : NULL;
 	if (!p) {
@@ -86,4 +94,44 @@ void out_buf_put_long(struct out_buf *b, const void *p, size_t n)
 		s += chunk;
 		n -= chunk;
 	}
+}
+
+void out_buf_vprintf(struct out_buf *b, const char *fmt, va_list ap)
+{
+	size_t room = b->cap - b->len;
+	va_list again;
+	char *tmp;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(b->buf + b->len, room, fmt, ap);
+	if (n >= 0 && (size_t)n < room) {
+		b->len += (size_t)n;
+	} else if (n >= 0 && (size_t)n < OUT_BUF_MIN) {
+		/* the buffer keeps at least OUT_BUF_MIN bytes of room once grown or flushed */
+		room = (size_t)n + 1;
+		vsnprintf(out_buf_room(b, room), room, fmt, again);
+		b->len += (size_t)n;
+	} else if (n >= 0) {
+		tmp = malloc((size_t)n + 1);
+		if (tmp) {
+			vsnprintf(tmp, (size_t)n + 1, fmt, again);
+			out_buf_put_long(b, tmp, (size_t)n);
+			free(tmp);
+		} else if (!b->err) {
+			b->err = ENOMEM;
+		}
+	} else if (!b->err) {
+		b->err = errno ? errno : EINVAL;
+	}
+	va_end(again);
+}
+
+void out_buf_printf(struct out_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	out_buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }

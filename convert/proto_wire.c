@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * proto_wire.c - buffer growth for the wire encoder, and the two values
- * quipper derives from strings: md5 prefixes and mmap root paths.
+ * proto_wire.c - the wire encoder's buffer (an in-memory out_buf), the
+ * widening of long messages' lengths, and the two values quipper derives
+ * from strings: md5 prefixes and mmap root paths.
  */
 #include <md5.h>
 #include <stdlib.h>
@@ -10,46 +11,21 @@
 #include "proto_wire.h"
 
 /*
- * On allocation failure the buffer keeps working on a scratch area so
- * that encoders need no error path; `nomem` tells the caller the content
- * is garbage.
+ * A whole --quipper-compat event list is held before the first event is
+ * written: the buffer may grow as large as the input, past the cap of
+ * the text outputs' in-memory buffers.
  */
-static uint8_t pw_scratch[1 << 16];
-
-void pw_grow(struct pw_buf *b, size_t n)
+int pw_buf_init(struct pw_buf *b)
 {
-	size_t cap = b->cap ? b->cap : 4096;
-	uint8_t *p;
-
-	if (b->nomem) {
-		b->len = 0;
-		return;
-	}
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2)
-			goto fail;
-		cap *= 2;
-	}
-	p = realloc(b->p, cap);
-	if (!p)
-		goto fail;
-	b->p = p;
-	b->cap = cap;
-	return;
-fail:
-	free(b->p);
-	b->p = pw_scratch;
-	b->cap = sizeof(pw_scratch);
-	b->len = 0;
-	b->nomem = true;
+	if (out_buf_init(&b->ob, -1, 0))
+		return -1;
+	b->ob.mem_max = SIZE_MAX;
+	return 0;
 }
 
 void pw_buf_free(struct pw_buf *b)
 {
-	if (b->p != pw_scratch)
-		free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
+	out_buf_free(&b->ob);
 }
 
 /* The message is 128 bytes or more: widen its length placeholder. */
@@ -58,14 +34,17 @@ void pw_close_long(struct pw_buf *b, size_t mark, size_t n)
 	unsigned int k = pw_varint_size(n);
 	size_t save;
 
-	pw_need(b, k - 1);
-	if (b->nomem)
+	/*
+	 * A failed growth since pw_open() may have put the length below the
+	 * mark: the message is lost then, and n (wrapped) is no length.
+	 */
+	if (n > b->ob.len || !pw_room(b, k - 1))
 		return;
-	memmove(b->p + mark + k - 1, b->p + mark, n);
-	save = b->len;
-	b->len = mark - 1;
+	memmove(b->ob.buf + mark + k - 1, b->ob.buf + mark, n);
+	save = b->ob.len;
+	b->ob.len = mark - 1;
 	pw_varint_nocheck(b, n);
-	b->len = save + k - 1;
+	b->ob.len = save + k - 1;
 }
 
 uint64_t pw_md5_prefix(const void *data, size_t n)

@@ -16,10 +16,13 @@
 #ifndef PERFCONV_PROTO_WIRE_H
 #define PERFCONV_PROTO_WIRE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "../common/out_buf.h"
 
 enum pw_wire_type {
 	PW_VARINT = 0,
@@ -27,21 +30,62 @@ enum pw_wire_type {
 	PW_LEN = 2,
 };
 
+/*
+ * The encoder's bytes live in the one output buffer (common/out_buf.h),
+ * in memory: pw_close() patches a length placeholder that may already
+ * lie a megabyte back, so nothing is written out while a message is
+ * open; the owner hands the finished bytes on.  When it cannot grow, its
+ * ENOMEM latch holds (pw_nomem()): the content is incomplete, and the
+ * writes that follow land at the start of the storage it keeps, so that
+ * encoders need no error path.
+ */
 struct pw_buf {
-	uint8_t *p;
-	size_t len;
-	size_t cap;
-	bool nomem;	/* an allocation failed: the content is incomplete */
+	struct out_buf ob;
 };
 
-/* Make room for n more bytes; on failure sets nomem and keeps a scratch area. */
-void pw_grow(struct pw_buf *b, size_t n);
+/* An empty buffer; -1 when out of memory. */
+int pw_buf_init(struct pw_buf *b);
 void pw_buf_free(struct pw_buf *b);
 
+static inline uint8_t *pw_data(const struct pw_buf *b)
+{
+	return (uint8_t *)b->ob.buf;
+}
+
+/* An allocation failed, here or in an encoder: the content is incomplete. */
+static inline bool pw_nomem(const struct pw_buf *b)
+{
+	return b->ob.err != 0;
+}
+
+static inline void pw_set_nomem(struct pw_buf *b)
+{
+	b->ob.err = ENOMEM;
+}
+
+/*
+ * Room for n more bytes, n at most OUT_BUF_MIN (a larger n is checked
+ * with pw_room()); when the buffer could not grow, pw_nomem() and the
+ * length reset.
+ */
 static inline void pw_need(struct pw_buf *b, size_t n)
 {
-	if (b->cap - b->len < n)
-		pw_grow(b, n);
+	if (b->ob.cap - b->ob.len < n)
+		out_buf_grow(&b->ob, n);
+}
+
+/*
+ * Room for n more bytes, of any size: false when there is none.  true
+ * does not say that nothing was lost before (pw_nomem() does); the
+ * check of the latch is left to the slow path, out of the encoders'
+ * loops.
+ */
+static inline bool pw_room(struct pw_buf *b, size_t n)
+{
+	if (b->ob.cap - b->ob.len >= n)
+		return true;
+	out_buf_grow(&b->ob, n);
+	return !pw_nomem(b);
 }
 
 static inline size_t pw_varint_size(uint64_t v)
@@ -69,7 +113,7 @@ static inline uint8_t *pw_put_varint(uint8_t *p, uint64_t v)
 /* Caller guarantees 10 bytes of room. */
 static inline void pw_varint_nocheck(struct pw_buf *b, uint64_t v)
 {
-	b->len = (size_t)(pw_put_varint(b->p + b->len, v) - b->p);
+	b->ob.len = (size_t)(pw_put_varint(pw_data(b) + b->ob.len, v) - pw_data(b));
 }
 
 static inline void pw_varint(struct pw_buf *b, uint64_t v)
@@ -110,7 +154,7 @@ static inline void pw_double(struct pw_buf *b, unsigned int field, double v)
 	pw_tag(b, field, PW_I64);
 	pw_need(b, 8);
 	for (int i = 0; i < 8; i++)
-		b->p[b->len++] = (uint8_t)(u >> (8 * i));
+		pw_data(b)[b->ob.len++] = (uint8_t)(u >> (8 * i));
 }
 
 static inline void pw_bytes(struct pw_buf *b, unsigned int field, const void *data, size_t n)
@@ -118,11 +162,11 @@ static inline void pw_bytes(struct pw_buf *b, unsigned int field, const void *da
 	pw_need(b, 20 + n);
 	pw_varint_nocheck(b, ((uint64_t)field << 3) | PW_LEN);
 	pw_varint_nocheck(b, n);
-	if (b->cap - b->len < n)	/* allocation failed */
+	if (b->ob.cap - b->ob.len < n)	/* allocation failed */
 		return;
 	if (n)
-		memcpy(b->p + b->len, data, n);
-	b->len += n;
+		memcpy(b->ob.buf + b->ob.len, data, n);
+	b->ob.len += n;
 }
 
 /*
@@ -142,20 +186,21 @@ static inline void pw_str(struct pw_buf *b, unsigned int field, const char *s)
  */
 static inline size_t pw_open(struct pw_buf *b, unsigned int field)
 {
-	pw_tag(b, field, PW_LEN);
-	pw_need(b, 1);
-	b->p[b->len++] = 0;
-	return b->len;
+	/* the tag and the placeholder: one check of the room */
+	pw_need(b, 11);
+	pw_varint_nocheck(b, ((uint64_t)field << 3) | PW_LEN);
+	b->ob.buf[b->ob.len++] = 0;
+	return b->ob.len;
 }
 
 void pw_close_long(struct pw_buf *b, size_t mark, size_t n);
 
 static inline void pw_close(struct pw_buf *b, size_t mark)
 {
-	size_t n = b->len - mark;
+	size_t n = b->ob.len - mark;
 
 	if (n < 0x80)
-		b->p[mark - 1] = (uint8_t)n;
+		pw_data(b)[mark - 1] = (uint8_t)n;
 	else
 		pw_close_long(b, mark, n);
 }

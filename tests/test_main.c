@@ -33,6 +33,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_visit,
 	pd_test_register_utf8,
 	pd_test_register_json_str,
+	pd_test_register_out_buf,
 	pd_test_register_json_value,
 };
 

@@ -22,6 +22,7 @@ int pd_test_register_proto_schema(void);
 int pd_test_register_visit(void);
 int pd_test_register_utf8(void);
 int pd_test_register_json_str(void);
+int pd_test_register_out_buf(void);
 int pd_test_register_json_value(void);
 
 #endif /* PD_TEST_SUITES_H */

@@ -7,6 +7,7 @@
  * (pd_elf_file_build_id(), pd_kernel_build_id()), which needs no libelf.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1932,7 +1932,11 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	if (stat(path, &st) < 0) {
 		int err = errno;
 
-		/* on stderr as every command says it; the finding goes to the report */
+		/*
+		 * On stderr as every command says it, after the report so
+		 * far; the finding goes to the report.
+		 */
+		out_buf_flush(rep->out);
 		tool_io_error("perfcheck", "open", path, err);
 		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
 			strerror(err));
@@ -1951,7 +1955,11 @@ int pc_check_path(struct pc_report *rep, const char *path)
 	if (fd < 0) {
 		int err = errno;
 
-		/* on stderr as every command says it; the finding goes to the report */
+		/*
+		 * On stderr as every command says it, after the report so
+		 * far; the finding goes to the report.
+		 */
+		out_buf_flush(rep->out);
 		tool_io_error("perfcheck", "open", path, err);
 		pc_emit(&pf, PD_IO_ERROR, PD_NO_OFFSET, -1, 0, NULL, "errno=%d reason=%s", err,
 			strerror(err));

@@ -9,6 +9,8 @@
  * inputs: 0 no error, 1 errors (or warnings with --strict), 2 usage,
  * 3 I/O or system error.
  */
+#include <unistd.h>
+
 #include "perfcheck.h"
 #include "../common/tool_args.h"
 
@@ -57,6 +59,25 @@ static const struct tool_help perfcheck_help[] = {
 	{ NULL, NULL, NULL },
 };
 
+/*
+ * Standard output: the report, or the catalogue of --list-checks, in
+ * the one output buffer (common/out_buf.h), over static storage as
+ * dump's: nothing to allocate before the first line.
+ */
+static char out_store[OUT_BUF_MIN];
+static struct out_buf out = { .buf = out_store, .cap = sizeof(out_store), .fd = STDOUT_FILENO };
+
+/* code, or PC_EXIT_IO when standard output could not take it all */
+static int finish_output(int code)
+{
+	out_buf_flush(&out);
+	if (out.err) {
+		tool_io_error("perfcheck", "write", NULL, out.err);
+		return PC_EXIT_IO;
+	}
+	return code;
+}
+
 /* --list-checks, or the options that need another: before the inputs are looked for */
 static int perfcheck_check(struct tool_args *a, void *ctx)
 {
@@ -66,8 +87,8 @@ static int perfcheck_check(struct tool_args *a, void *ctx)
 		if (pc->o.format == PC_FMT_JUNIT)
 			return tool_usage_error(a->cmd->prog, NULL,
 						"--list-checks prints text or json, not junit");
-		pc_list_checks(stdout, pc->o.format);
-		return tool_finish_output(a->cmd->prog, PC_EXIT_OK);
+		pc_list_checks(&out, pc->o.format);
+		return finish_output(PC_EXIT_OK);
 	}
 	if (a->so.symfs && !pc->o.check_buildids)
 		return tool_usage_error(a->cmd->prog, NULL,
@@ -106,9 +127,10 @@ int main(int argc, char **argv)
 		return ret;
 	pc.o.strict = args.strict;
 	pc.o.symfs = args.so.symfs;
-	pc_report_begin(&rep, &pc.o, stdout);
+	pc_report_begin(&rep, &pc.o, &out);
+	rep.flush_lines = isatty(STDOUT_FILENO);
 	for (i = 0; i < args.nr_inputs; i++)
 		pc_check_path(&rep, args.inputs[i]);
 	tool_args_free(&args);
-	return tool_finish_output(perfcheck_cmd.prog, pc_report_end(&rep));
+	return finish_output(pc_report_end(&rep));
 }

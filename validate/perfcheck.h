@@ -14,7 +14,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "perfdata/perfdata.h"
 #include "../common/out_buf.h"
@@ -51,7 +50,13 @@ struct pc_opts {
 /* One output document (several files). */
 struct pc_report {
 	const struct pc_opts *opts;
-	FILE *out;
+	/*
+	 * Where the document goes: standard output for the command (flushed
+	 * before each line of its own on stderr, so that both keep their
+	 * order), memory for the fuzz target.
+	 */
+	struct out_buf *out;
+	bool flush_lines;	/* a terminal: each line shows as it is written */
 	unsigned int nr_files;
 	uint64_t counts[3];	/* over all files, by severity */
 	int worst;		/* worst exit code so far */
@@ -91,7 +96,7 @@ struct pc_file {
 	bool junit_truncated;
 };
 
-void pc_report_begin(struct pc_report *rep, const struct pc_opts *opts, FILE *out);
+void pc_report_begin(struct pc_report *rep, const struct pc_opts *opts, struct out_buf *out);
 int pc_report_end(struct pc_report *rep);
 void pc_file_begin(struct pc_report *rep, struct pc_file *pf, const char *name);
 /* status: a negative enum pd_status when the reader failed, else 0. */
@@ -111,7 +116,7 @@ void pc_vfinding(struct pd_diag *d, char *detail, size_t size, enum pd_code code
 void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec_idx,
 	     uint32_t rec_type, const char *stream, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-void pc_list_checks(FILE *out, enum pc_format format);
+void pc_list_checks(struct out_buf *out, enum pc_format format);
 
 /*
  * Check one input: path, or "-" for standard input.  Runs the reader and

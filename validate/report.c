@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * report.c - perfcheck's output: text lines, one JSON document, or a JUnit
- * XML report, and the exit code of each file.
+ * XML report, into the output buffer the caller gives (common/out_buf.h),
+ * and the exit code of each file.
  *
  * Findings are written as they arrive so that memory does not grow with
  * their number; only JUnit keeps a file's failures until the file is
@@ -10,6 +11,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,12 @@ static bool fails(const struct pc_opts *o, enum pd_severity sev)
 	return sev == PD_SEV_ERROR || (o->strict && sev == PD_SEV_WARNING);
 }
 
+static void put_line(struct out_buf *out, const char *s)
+{
+	out_buf_s(out, s);
+	out_buf_c(out, '\n');
+}
+
 /*
  * The text line of a finding: every command's diagnostic line
  * (tool_format_diag()), and the note that reading stopped there.
@@ -50,24 +58,9 @@ static void format_line(char *buf, size_t size, const char *name, const struct p
  * one rule of every JSON output (common/json_str.h, perf's), under which
  * the document always parses.
  */
-static void json_str_n(FILE *f, const char *s, size_t n)
+static void json_str(struct out_buf *out, const char *s)
 {
-	char buf[256];
-	size_t used, len;
-
-	fputc('"', f);
-	while (n) {
-		len = json_str_escape(buf, sizeof(buf), s, n, &used);
-		fwrite(buf, 1, len, f);
-		s += used;
-		n -= used;
-	}
-	fputc('"', f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	json_str_n(f, s, strlen(s));
+	json_str_put(out, s, strlen(s));
 }
 
 static bool is_key_char(char c)
@@ -109,12 +102,12 @@ static bool plain_number(const char *s, size_t n)
 }
 
 /* "key=value key=value" as an object; values with spaces stay whole. */
-static void json_details(FILE *f, const char *detail)
+static void json_details(struct out_buf *out, const char *detail)
 {
 	const char *p = detail;
 	bool first = true;
 
-	fputc('{', f);
+	out_buf_c(out, '{');
 	while (*p) {
 		const char *eq, *end;
 
@@ -125,54 +118,54 @@ static void json_details(FILE *f, const char *detail)
 		end = next_pair(p);
 		eq = memchr(p, '=', (size_t)(end - p));
 		if (!first)
-			fputc(',', f);
+			out_buf_c(out, ',');
 		first = false;
 		if (!eq) {
-			json_str(f, "text");
-			fputc(':', f);
-			json_str_n(f, p, (size_t)(end - p));
+			json_str(out, "text");
+			out_buf_c(out, ':');
+			json_str_put(out, p, (size_t)(end - p));
 		} else {
-			json_str_n(f, p, (size_t)(eq - p));
-			fputc(':', f);
+			json_str_put(out, p, (size_t)(eq - p));
+			out_buf_c(out, ':');
 			if (plain_number(eq + 1, (size_t)(end - eq - 1)))
-				fwrite(eq + 1, 1, (size_t)(end - eq - 1), f);
+				out_buf_put(out, eq + 1, (size_t)(end - eq - 1));
 			else
-				json_str_n(f, eq + 1, (size_t)(end - eq - 1));
+				json_str_put(out, eq + 1, (size_t)(end - eq - 1));
 		}
 		p = end;
 	}
-	fputc('}', f);
+	out_buf_c(out, '}');
 }
 
 static void json_finding(struct pc_file *pf, const struct pd_diag *d)
 {
-	FILE *f = pf->rep->out;
+	struct out_buf *out = pf->rep->out;
 	char tbuf[24];
 
-	fputs(pf->nr_json++ ? ",\n    {" : "\n    {", f);
-	fputs("\"offset\":", f);
+	out_buf_s(out, pf->nr_json++ ? ",\n    {" : "\n    {");
+	out_buf_s(out, "\"offset\":");
 	if (d->offset != PD_NO_OFFSET)
-		fprintf(f, "%" PRIu64, d->offset);
+		out_buf_printf(out, "%" PRIu64, d->offset);
 	else
-		fputs("null", f);
-	fputs(",\"stream\":", f);
+		out_buf_s(out, "null");
+	out_buf_s(out, ",\"stream\":");
 	if (d->stream)
-		json_str(f, d->stream);
+		json_str(out, d->stream);
 	else
-		fputs("null", f);
+		out_buf_s(out, "null");
 	if (d->record_index >= 0)
-		fprintf(f, ",\"record_index\":%" PRId64 ",\"record_type\":\"%s\"", d->record_index,
-			tool_type_name(d->record_type, tbuf, sizeof(tbuf)));
+		out_buf_printf(out, ",\"record_index\":%" PRId64 ",\"record_type\":\"%s\"",
+			       d->record_index, tool_type_name(d->record_type, tbuf, sizeof(tbuf)));
 	else
-		fputs(",\"record_index\":null,\"record_type\":null", f);
-	fprintf(f, ",\"code\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
+		out_buf_s(out, ",\"record_index\":null,\"record_type\":null");
+	out_buf_printf(out, ",\"code\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
 		pd_code_id(d->code), pd_code_name(d->code), pd_severity_name(d->severity));
-	json_str(f, pd_code_text(d->code));
-	fprintf(f, ",\"fatal\":%s,\"detail\":", d->fatal ? "true" : "false");
-	json_str(f, d->detail);
-	fputs(",\"details\":", f);
-	json_details(f, d->detail);
-	fputc('}', f);
+	json_str(out, pd_code_text(d->code));
+	out_buf_printf(out, ",\"fatal\":%s,\"detail\":", d->fatal ? "true" : "false");
+	json_str(out, d->detail);
+	out_buf_s(out, ",\"details\":");
+	json_details(out, d->detail);
+	out_buf_c(out, '}');
 }
 
 /* ---- JUnit XML ---- */
@@ -256,7 +249,7 @@ static void junit_finding(struct pc_file *pf, const struct pd_diag *d)
 }
 
 /* The kept lines of one code, escaped, one per line. */
-static void junit_lines_of(FILE *f, const struct pc_file *pf, unsigned int code)
+static void junit_lines_of(struct out_buf *out, const struct pc_file *pf, unsigned int code)
 {
 	const char *p = pf->junit.buf, *end, *nl;
 	char want[16], line[1100], esc[4096];
@@ -281,7 +274,7 @@ static void junit_lines_of(FILE *f, const struct pc_file *pf, unsigned int code)
 		memcpy(line, p + wl, len);
 		line[len] = '\0';
 		xml_escape(esc, sizeof(esc), line);
-		fprintf(f, "%s\n", esc);
+		put_line(out, esc);
 	}
 }
 
@@ -294,7 +287,7 @@ static void junit_lines_of(FILE *f, const struct pc_file *pf, unsigned int code)
 static void junit_file(struct pc_file *pf, int code, const char *summary)
 {
 	const struct pc_opts *o = pf->rep->opts;
-	FILE *f = pf->rep->out;
+	struct out_buf *out = pf->rep->out;
 	unsigned int i, nfail = 0, ntests = pf->junit_nr_codes;
 	char name[1024], esc[1024], msg[600], cls[1024];
 	bool unexplained = code == PC_EXIT_FINDINGS;
@@ -308,7 +301,7 @@ static void junit_file(struct pc_file *pf, int code, const char *summary)
 	if (!ntests || code == PC_EXIT_IO || unexplained)
 		ntests++;
 	xml_escape(cls, sizeof(cls), pf->name);
-	fprintf(f, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%d\" "
+	out_buf_printf(out, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%d\" "
 		"skipped=\"0\">\n", cls, ntests, nfail + unexplained, code == PC_EXIT_IO);
 	for (i = 0; i < pf->junit_nr_codes; i++) {
 		enum pd_code c = (enum pd_code)pf->junit_codes[i];
@@ -316,32 +309,33 @@ static void junit_file(struct pc_file *pf, int code, const char *summary)
 
 		snprintf(name, sizeof(name), "%s %s", pd_code_id(c), pd_code_name(c));
 		xml_escape(esc, sizeof(esc), name);
-		fprintf(f, "    <testcase classname=\"%s\" name=\"%s\">\n", cls, esc);
+		out_buf_printf(out, "    <testcase classname=\"%s\" name=\"%s\">\n", cls, esc);
 		snprintf(name, sizeof(name), "%s: %" PRIu32 " %s %s", pd_code_text(c), count,
 			 pd_severity_name(pd_code_severity(c)), count == 1 ? "finding" : "findings");
 		xml_escape(msg, sizeof(msg), name);
 		if (fails(o, pd_code_severity(c))) {
-			fprintf(f, "      <failure type=\"%s\" message=\"%s\">", pd_code_id(c), msg);
-			junit_lines_of(f, pf, c);
-			fputs("</failure>\n", f);
+			out_buf_printf(out, "      <failure type=\"%s\" message=\"%s\">",
+				       pd_code_id(c), msg);
+			junit_lines_of(out, pf, c);
+			out_buf_s(out, "</failure>\n");
 		} else {
-			fprintf(f, "      <system-out>%s\n", msg);
-			junit_lines_of(f, pf, c);
-			fputs("</system-out>\n", f);
+			out_buf_printf(out, "      <system-out>%s\n", msg);
+			junit_lines_of(out, pf, c);
+			out_buf_s(out, "</system-out>\n");
 		}
-		fputs("    </testcase>\n", f);
+		out_buf_s(out, "    </testcase>\n");
 	}
 	xml_escape(esc, sizeof(esc), summary);
 	if (ntests > pf->junit_nr_codes) {
-		fprintf(f, "    <testcase classname=\"%s\" name=\"perfcheck\">\n", cls);
+		out_buf_printf(out, "    <testcase classname=\"%s\" name=\"perfcheck\">\n", cls);
 		if (code == PC_EXIT_IO)
-			fputs("      <error message=\"input could not be read\"/>\n", f);
+			out_buf_s(out, "      <error message=\"input could not be read\"/>\n");
 		else if (unexplained)
 			/* A reader failure without a diagnostic still fails the case. */
-			fputs("      <failure message=\"malformed input\"/>\n", f);
-		fputs("    </testcase>\n", f);
+			out_buf_s(out, "      <failure message=\"malformed input\"/>\n");
+		out_buf_s(out, "    </testcase>\n");
 	}
-	fprintf(f, "    <system-out>%s%s</system-out>\n  </testsuite>\n",
+	out_buf_printf(out, "    <system-out>%s%s</system-out>\n  </testsuite>\n",
 		pf->junit_truncated ? "(more findings not kept: report size limit)\n" : "", esc);
 }
 
@@ -384,7 +378,7 @@ void pc_diag(const struct pd_diag *d, void *arg)
 		if (o->quiet && !fails(o, d->severity))
 			return;
 		format_line(line, sizeof(line), pf->name, d);
-		fprintf(pf->rep->out, "%s\n", line);
+		put_line(pf->rep->out, line);
 		break;
 	case PC_FMT_JSON:
 		json_finding(pf, d);
@@ -395,6 +389,8 @@ void pc_diag(const struct pd_diag *d, void *arg)
 	case PC_FMT_NONE:
 		break;
 	}
+	if (pf->rep->flush_lines)
+		out_buf_flush(pf->rep->out);
 }
 
 void pc_vfinding(struct pd_diag *d, char *detail, size_t size, enum pd_code code,
@@ -429,29 +425,30 @@ void pc_emit(struct pc_file *pf, enum pd_code code, uint64_t offset, int64_t rec
 
 /* ---- documents and files ---- */
 
-void pc_report_begin(struct pc_report *rep, const struct pc_opts *opts, FILE *out)
+void pc_report_begin(struct pc_report *rep, const struct pc_opts *opts, struct out_buf *out)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->opts = opts;
 	rep->out = out;
 	if (opts->format == PC_FMT_JSON)
-		fprintf(out, "{\"tool\":\"perfcheck\",\"version\":\"%s\",\"files\":[", pd_version());
+		out_buf_printf(out, "{\"tool\":\"perfcheck\",\"version\":\"%s\",\"files\":[",
+			       pd_version());
 	else if (opts->format == PC_FMT_JUNIT)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perfcheck\">\n",
-		      out);
+		out_buf_s(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			  "<testsuites name=\"perfcheck\">\n");
 }
 
 int pc_report_end(struct pc_report *rep)
 {
-	FILE *f = rep->out;
+	struct out_buf *out = rep->out;
 
 	if (rep->opts->format == PC_FMT_JSON)
-		fprintf(f, "\n],\"summary\":{\"files\":%u,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-			",\"notes\":%" PRIu64 ",\"exit_code\":%d}}\n", rep->nr_files,
-			rep->counts[PD_SEV_ERROR], rep->counts[PD_SEV_WARNING],
-			rep->counts[PD_SEV_NOTE], rep->worst);
+		out_buf_printf(out, "\n],\"summary\":{\"files\":%u,\"errors\":%" PRIu64
+			       ",\"warnings\":%" PRIu64 ",\"notes\":%" PRIu64 ",\"exit_code\":%d}}\n",
+			       rep->nr_files, rep->counts[PD_SEV_ERROR], rep->counts[PD_SEV_WARNING],
+			       rep->counts[PD_SEV_NOTE], rep->worst);
 	else if (rep->opts->format == PC_FMT_JUNIT)
-		fputs("</testsuites>\n", f);
+		out_buf_s(out, "</testsuites>\n");
 	return rep->worst;
 }
 
@@ -461,9 +458,9 @@ void pc_file_begin(struct pc_report *rep, struct pc_file *pf, const char *name)
 	pf->rep = rep;
 	pf->name = name;
 	if (rep->opts->format == PC_FMT_JSON) {
-		fputs(rep->nr_files ? ",\n  {\"file\":" : "\n  {\"file\":", rep->out);
+		out_buf_s(rep->out, rep->nr_files ? ",\n  {\"file\":" : "\n  {\"file\":");
 		json_str(rep->out, name);
-		fputs(",\"findings\":[", rep->out);
+		out_buf_s(rep->out, ",\"findings\":[");
 	}
 	rep->nr_files++;
 }
@@ -500,7 +497,7 @@ int pc_file_end(struct pc_file *pf, int status)
 {
 	struct pc_report *rep = pf->rep;
 	const struct pc_opts *o = rep->opts;
-	FILE *f = rep->out;
+	struct out_buf *out = rep->out;
 	char supp[512], line[1024];
 	const char *verdict;
 	int code;
@@ -531,10 +528,10 @@ int pc_file_end(struct pc_file *pf, int status)
 	switch (o->format) {
 	case PC_FMT_TEXT:
 		if (!o->quiet)
-			fprintf(f, "%s\n", line);
+			put_line(out, line);
 		break;
 	case PC_FMT_JSON:
-		fprintf(f, "%s],\"summary\":{\"records\":%" PRIu64 ",\"errors\":%" PRIu64
+		out_buf_printf(out, "%s],\"summary\":{\"records\":%" PRIu64 ",\"errors\":%" PRIu64
 			",\"warnings\":%" PRIu64 ",\"notes\":%" PRIu64 ",\"result\":\"%s\","
 			"\"exit_code\":%d,\"suppressed\":{",
 			pf->nr_json ? "\n  " : "", pf->records, pf->counts[PD_SEV_ERROR],
@@ -546,12 +543,12 @@ int pc_file_end(struct pc_file *pf, int status)
 			for (i = 0; i < PC_MAX_CODE; i++) {
 				if (pf->by_code[i] <= o->max_per_code)
 					continue;
-				fprintf(f, "%s\"%s\":%" PRIu32, first ? "" : ",",
+				out_buf_printf(out, "%s\"%s\":%" PRIu32, first ? "" : ",",
 					pd_code_id((enum pd_code)i), pf->by_code[i]);
 				first = false;
 			}
 		}
-		fputs("}}}", f);
+		out_buf_s(out, "}}}");
 		break;
 	case PC_FMT_JUNIT:
 		junit_file(pf, code, line);
@@ -559,33 +556,35 @@ int pc_file_end(struct pc_file *pf, int status)
 	case PC_FMT_NONE:
 		break;
 	}
+	if (rep->flush_lines)
+		out_buf_flush(out);
 	out_buf_free(&pf->junit);
 	return code;
 }
 
-void pc_list_checks(FILE *out, enum pc_format format)
+void pc_list_checks(struct out_buf *out, enum pc_format format)
 {
 	unsigned int i;
 	enum pd_code c;
 
 	if (format == PC_FMT_JSON)
-		fputs("{\"checks\":[", out);
+		out_buf_s(out, "{\"checks\":[");
 	for (i = 0; (c = pd_code_at(i)) != PD_OK; i++) {
 		if (format != PC_FMT_JSON) {
-			fprintf(out, "%s  %-7s  %-28s %s\n", pd_code_id(c),
+			out_buf_printf(out, "%s  %-7s  %-28s %s\n", pd_code_id(c),
 				pd_severity_name(pd_code_severity(c)), pd_code_name(c), pd_code_text(c));
 			continue;
 		}
-		fputs(i ? ",\n  {\"code\":" : "\n  {\"code\":", out);
+		out_buf_s(out, i ? ",\n  {\"code\":" : "\n  {\"code\":");
 		json_str(out, pd_code_id(c));
-		fputs(",\"severity\":", out);
+		out_buf_s(out, ",\"severity\":");
 		json_str(out, pd_severity_name(pd_code_severity(c)));
-		fputs(",\"name\":", out);
+		out_buf_s(out, ",\"name\":");
 		json_str(out, pd_code_name(c));
-		fputs(",\"description\":", out);
+		out_buf_s(out, ",\"description\":");
 		json_str(out, pd_code_text(c));
-		fputc('}', out);
+		out_buf_c(out, '}');
 	}
 	if (format == PC_FMT_JSON)
-		fputs("\n]}\n", out);
+		out_buf_s(out, "\n]}\n");
 }

@@ -32,8 +32,8 @@
 /* the encoder's buffer handed to the output file */
 static void out_write(struct pw_buf *b, void *arg)
 {
-	out_sink_write(arg, b->p, b->len);
-	b->len = 0;
+	out_sink_write(arg, pw_data(b), b->ob.len);
+	b->ob.len = 0;
 }
 
 struct proto_writer {
@@ -46,7 +46,7 @@ struct proto_writer {
 
 static int proto_nomem(struct proto_writer *pw)
 {
-	return pw->buf.nomem || pw->meta.nomem ? PD_STATUS_NOMEM : 0;
+	return pw_nomem(&pw->buf) || pw->meta.nomem ? PD_STATUS_NOMEM : 0;
 }
 
 static int proto_begin(struct drv *d, void *w)
@@ -55,7 +55,7 @@ static int proto_begin(struct drv *d, void *w)
 
 	if (drv_out_open(&pw->out, "to-proto"))
 		return PD_STATUS_IO;
-	if (pm_init(&pw->meta, d->r, !pw->compat))
+	if (pw_buf_init(&pw->buf) || pm_init(&pw->meta, d->r, !pw->compat))
 		return PD_STATUS_NOMEM;
 	if (pw->compat) {
 		pw->q = pq_new();
@@ -80,7 +80,7 @@ static int proto_record(struct drv *d, void *w, const struct pd_record *rec)
 
 		pe_encode_event(&pw->buf, rec, true);
 		pw_close(&pw->buf, m);
-		if (pw->buf.len >= FLUSH_AT)
+		if (pw->buf.ob.len >= FLUSH_AT)
 			out_write(&pw->buf, &pw->out.sink);
 	}
 	if (proto_nomem(pw))

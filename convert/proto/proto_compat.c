@@ -50,7 +50,13 @@ struct pq_state {
 
 struct pq_state *pq_new(void)
 {
-	return calloc(1, sizeof(struct pq_state));
+	struct pq_state *q = calloc(1, sizeof(struct pq_state));
+
+	if (q && pw_buf_init(&q->bodies)) {
+		free(q);
+		return NULL;
+	}
+	return q;
 }
 
 void pq_free(struct pq_state *q)
@@ -173,12 +179,12 @@ int pq_record(struct pq_state *q, const struct pd_record *rec, const struct pm_s
 	default:
 		break;
 	}
-	start = q->bodies.len;
+	start = q->bodies.ob.len;
 	pe_encode_event(&q->bodies, rec, false);
-	if (q->bodies.nomem)
+	if (pw_nomem(&q->bodies))
 		return -1;
 	e->body = start;
-	e->len = (uint32_t)(q->bodies.len - start);
+	e->len = (uint32_t)(q->bodies.ob.len - start);
 	q->nr_ev++;
 	return 0;
 }
@@ -712,7 +718,7 @@ int pq_finish(struct pq_state *q, const struct pm_state *meta, struct pw_buf *b,
 	struct stats st;
 	size_t i, m;
 
-	if (q->nomem || q->bodies.nomem)
+	if (q->nomem || pw_nomem(&q->bodies))
 		return -1;
 	/* quipper sorts only when every attr samples the time */
 	for (i = 0; i < meta->nr_attrs; i++)
@@ -732,14 +738,13 @@ int pq_finish(struct pq_state *q, const struct pm_state *meta, struct pw_buf *b,
 		if (e->mmap >= 0) {
 			pe_encode_mmap(b, &q->mmaps[e->mmap].m, false);
 		} else {
-			pw_need(b, e->len);
-			if (!b->nomem) {
-				memcpy(b->p + b->len, q->bodies.p + e->body, e->len);
-				b->len += e->len;
+			if (pw_room(b, e->len)) {
+				memcpy(pw_data(b) + b->ob.len, pw_data(&q->bodies) + e->body, e->len);
+				b->ob.len += e->len;
 			}
 		}
 		pw_close(b, m);
-		if (b->len >= (4u << 20))
+		if (b->ob.len >= (4u << 20))
 			flush(b, arg);
 	}
 	m = pw_open(b, PF_STATS);
@@ -750,5 +755,5 @@ int pq_finish(struct pq_state *q, const struct pm_state *meta, struct pw_buf *b,
 	pw_u64(b, 6, st.mapped);
 	pw_bool(b, 7, false);
 	pw_close(b, m);
-	return b->nomem ? -1 : 0;
+	return pw_nomem(b) ? -1 : 0;
 }

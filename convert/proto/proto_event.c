@@ -572,7 +572,7 @@ static void sink_list_begin(void *ctx, const char *name, unsigned int flags)
 
 	f = first_field(s, name);
 	/* PK_COLUMNS: the mark is where the entries' varints start */
-	push(s, NULL, f, f && f->kind == PK_COLUMNS ? s->b->len : SIZE_MAX);
+	push(s, NULL, f, f && f->kind == PK_COLUMNS ? s->b->ob.len : SIZE_MAX);
 }
 
 static size_t varint_len(const uint8_t *p)
@@ -591,7 +591,7 @@ static size_t varint_len(const uint8_t *p)
  */
 static void write_columns(struct pw_buf *b, const struct pe_field *list, size_t start)
 {
-	size_t end = b->len, k, j, i, pos, n, m;
+	size_t end = b->ob.len, k, j, i, pos, n, m;
 	const struct pe_field *col;
 
 	for (k = 0; list->sub[k].name; k++)
@@ -600,22 +600,22 @@ static void write_columns(struct pw_buf *b, const struct pe_field *list, size_t 
 		return;
 	for (j = 0, col = list->sub; j < k; j++, col++) {
 		m = pw_open(b, col->field);
-		for (i = 0, pos = start; pos < end && !b->nomem; i++, pos += n) {
-			n = varint_len(b->p + pos);
+		/* the varints read below are whole only while nothing was lost */
+		if (pw_nomem(b))
+			return;
+		for (i = 0, pos = start; pos < end; i++, pos += n) {
+			n = varint_len(pw_data(b) + pos);
 			if (i % k != j)
 				continue;
-			pw_need(b, n);
-			if (b->nomem)
+			if (!pw_room(b, n))
 				return;
-			memcpy(b->p + b->len, b->p + pos, n);
-			b->len += n;
+			memcpy(pw_data(b) + b->ob.len, pw_data(b) + pos, n);
+			b->ob.len += n;
 		}
-		if (b->nomem)
-			return;
 		pw_close(b, m);
 	}
-	memmove(b->p + start, b->p + end, b->len - end);
-	b->len -= end - start;
+	memmove(pw_data(b) + start, pw_data(b) + end, b->ob.len - end);
+	b->ob.len -= end - start;
 }
 
 static void sink_obj_begin(void *ctx, const char *name, const char *flat, unsigned int flags)
@@ -921,13 +921,12 @@ enc_sample_field(struct pw_buf *b, const struct pd_sample *s, uint64_t t,
 	case PK_REPEATED:
 		n = MEMBER(s, sf->count, uint64_t);
 		v = MEMBER(s, sf->member, const uint64_t *);
-		pw_need(b, n * (pw_varint_size(tag) + 10));
-		if (b->nomem)
+		if (!pw_room(b, n * (pw_varint_size(tag) + 10)))
 			break;
-		/* through a local pointer: after a byte stored, b->len would be read again */
-		for (q = b->p + b->len, i = 0; i < n; i++)
+		/* through a local pointer: after a byte stored, b->ob.len would be read again */
+		for (q = pw_data(b) + b->ob.len, i = 0; i < n; i++)
 			q = pw_put_varint(pw_put_varint(q, tag), v[i]);
-		b->len = (size_t)(q - b->p);
+		b->ob.len = (size_t)(q - pw_data(b));
 		break;
 	case PK_BYTES:
 		if (sf->kind == PD_SF_RAW)
@@ -1028,7 +1027,7 @@ static void enc_bpf_metadata(struct pw_buf *b, const struct pd_record *rec, bool
 		}
 		free(v);
 	} else if (r->nr) {
-		b->nomem = true;
+		pw_set_nomem(b);
 	}
 	enc_si(b, 3, rec);
 	if (ext) {
@@ -1105,7 +1104,7 @@ bool pe_encode_event(struct pw_buf *b, const struct pd_record *rec, bool ext)
 		if (n > sizeof(small)) {
 			root = malloc(n);
 			if (!root) {
-				b->nomem = true;
+				pw_set_nomem(b);
 				return true;
 			}
 		}

@@ -495,7 +495,7 @@ static void enc_strings(struct pw_buf *b, const struct pd_features *f, const str
 			enc_str_md5_msg(b, 8, whole);
 			free(whole);
 		} else {
-			b->nomem = true;
+			pw_set_nomem(b);
 		}
 	}
 	pw_close(b, m);
@@ -563,8 +563,8 @@ static void enc_hybrid_cpu_list(struct pw_buf *b, const char *cpus)
 		p = end + 1;
 	}
 	/* an empty packed field is still valid, but quipper writes nothing */
-	if (b->len == m)
-		b->len = m - 2;
+	if (b->ob.len == m)
+		b->ob.len = m - 2;
 	else
 		pw_close(b, m);
 }

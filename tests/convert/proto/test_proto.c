@@ -69,10 +69,11 @@ static void test_root_path(void)
 /* Long nested messages widen their length in place: decode must agree. */
 static void test_wire_nesting(void)
 {
-	struct pw_buf b = { 0 };
+	struct pw_buf b;
 	PEvent *ev;
 	size_t m, s, i;
 
+	CU_ASSERT_EQUAL_FATAL(pw_buf_init(&b), 0);
 	m = pw_open(&b, 3);	/* sample_event */
 	for (i = 0; i < 300; i++)
 		pw_u64(&b, 11, 0xffffffff81000000ULL + i);
@@ -82,7 +83,7 @@ static void test_wire_nesting(void)
 	pw_close(&b, s);
 	pw_close(&b, m);
 	pw_u64(&b, 10, 123456789);
-	ev = unpack_event(b.len, b.p);
+	ev = unpack_event(b.ob.len, pw_data(&b));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
 	CU_ASSERT_EQUAL(ev->event_type_case, QUIPPER__PERF_DATA_PROTO__PERF_EVENT__EVENT_TYPE_SAMPLE_EVENT);
 	CU_ASSERT_EQUAL(ev->sample_event->n_callchain, 300);
@@ -93,17 +94,51 @@ static void test_wire_nesting(void)
 	free_msg(ev);
 
 	/* negative int32 and double */
-	b.len = 0;
+	b.ob.len = 0;
 	pw_i32(&b, 1002, -1);
 	{
 		Quipper__PerfDataProto__PerfEventAttr *a = (Quipper__PerfDataProto__PerfEventAttr *)
 			protobuf_c_message_unpack(&quipper__perf_data_proto__perf_event_attr__descriptor,
-						  NULL, b.len, b.p);
+						  NULL, b.ob.len, pw_data(&b));
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 		CU_ASSERT(a->has_clockid && a->clockid == -1);
 		free_msg(a);
 	}
+	pw_buf_free(&b);
+}
+
+/*
+ * Out of memory (the buffer may not grow past its first storage): the
+ * latch holds, and encoding goes on without writing past the storage,
+ * a message open before the failure closed after it included.
+ */
+static void test_wire_nomem(void)
+{
+	static char big[2 * OUT_BUF_MIN];
+	struct pw_buf b;
+	size_t m, k, cap;
+
+	CU_ASSERT_EQUAL_FATAL(pw_buf_init(&b), 0);
+	b.ob.mem_max = OUT_BUF_MIN;
+	cap = b.ob.cap;
+	m = pw_open(&b, 3);
+	for (k = 0; k < 1000; k++)
+		pw_u64(&b, 11, k);
+	CU_ASSERT_FALSE(pw_nomem(&b));
+	pw_bytes(&b, 2, big, sizeof(big));
+	CU_ASSERT_TRUE(pw_nomem(&b));
+	pw_close(&b, m);
+	for (k = 0; k < 10000; k++) {
+		size_t n = pw_open(&b, 4);
+
+		pw_str(&b, 1, "after the failure");
+		pw_bytes(&b, 2, big, sizeof(big));
+		pw_close(&b, n);
+		CU_ASSERT_FATAL(b.ob.len <= cap);
+	}
+	CU_ASSERT_TRUE(pw_nomem(&b));
+	CU_ASSERT_EQUAL(b.ob.cap, cap);
 	pw_buf_free(&b);
 }
 
@@ -273,19 +308,20 @@ static void lossless_file(struct lossless *L, const char *path)
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	const struct pd_record *rec;
 	struct pd_reader *r;
-	struct pw_buf b = { 0 };
+	struct pw_buf b;
 	unsigned long bad = 0;
 
 	o.skip_compressed = true;
 	if (pd_reader_open(path, &o, &r) < 0)
 		return;	/* files the reader rejects have no output either */
+	CU_ASSERT_EQUAL_FATAL(pw_buf_init(&b), 0);
 	L->files++;
 	while (pd_reader_next(r, &rec) > 0) {
 		PEvent *ev;
 
-		b.len = 0;
+		b.ob.len = 0;
 		pe_encode_event(&b, rec, true);
-		ev = unpack_event(b.len, b.p);
+		ev = unpack_event(b.ob.len, pw_data(&b));
 		L->records++;
 		if (!ev || compare(rec, ev)) {
 			if (!bad)
@@ -349,9 +385,9 @@ static void test_lossless(void)
  */
 static PEvent *encode_decode(struct pw_buf *b, const struct pd_record *rec, bool ext)
 {
-	b->len = 0;
+	b->ob.len = 0;
 	CU_ASSERT_TRUE(pe_encode_event(b, rec, ext));
-	return unpack_event(b->len, b->p);
+	return unpack_event(b->ob.len, pw_data(b));
 }
 
 static void test_walked_rare(void)
@@ -360,10 +396,11 @@ static void test_walked_rare(void)
 	struct pd_record rec = { .decoded = true, .size = 120 };
 	const Quipper__PerfDataProto__AuxtraceErrorEvent *a;
 	const Quipper__PerfDataProto__SimpleperfEvent *sp;
-	struct pw_buf b = { 0 };
+	struct pw_buf b;
 	unsigned int fmt;
 	PEvent *ev;
 
+	CU_ASSERT_EQUAL_FATAL(pw_buf_init(&b), 0);
 	rec.type = PD_REC_AUXTRACE_ERROR;
 	for (fmt = 0; fmt <= 2; fmt += 2) {
 		rec.u.auxtrace_error = (struct pd_rec_auxtrace_error){
@@ -409,9 +446,9 @@ static void test_walked_rare(void)
 	free_msg(ev);
 	ev = NULL;
 	/* quipper drops simpleperf's records */
-	b.len = 0;
+	b.ob.len = 0;
 	CU_ASSERT_FALSE(pe_encode_event(&b, &rec, false));
-	CU_ASSERT_EQUAL(b.len, 0);
+	CU_ASSERT_EQUAL(b.ob.len, 0);
 out:
 	if (ev)
 		free_msg(ev);
@@ -432,9 +469,10 @@ static void test_sample_rules(void)
 	struct pd_record rec = { .type = PD_REC_SAMPLE, .decoded = true, .size = 200 };
 	struct pd_sample *s = &rec.u.sample;
 	const Quipper__PerfDataProto__SampleEvent *e;
-	struct pw_buf b = { 0 };
+	struct pw_buf b;
 	PEvent *ev;
 
+	CU_ASSERT_EQUAL_FATAL(pw_buf_init(&b), 0);
 	s->sample_type = PD_SAMPLE_ID | PD_SAMPLE_IDENTIFIER | PD_SAMPLE_WEIGHT_STRUCT |
 			 PD_SAMPLE_AUX | PD_SAMPLE_BRANCH_STACK;
 	s->id = 11;
@@ -482,6 +520,7 @@ int pd_test_register_proto(void)
 	if (!s || !CU_add_test(s, "md5 prefix", test_md5_prefix) ||
 	    !CU_add_test(s, "root_path", test_root_path) ||
 	    !CU_add_test(s, "wire nesting", test_wire_nesting) ||
+	    !CU_add_test(s, "out of memory: the latch holds", test_wire_nomem) ||
 	    !CU_add_test(s, "walked types no corpus file has", test_walked_rare) ||
 	    !CU_add_test(s, "sample rules no corpus file shows", test_sample_rules) ||
 	    !CU_add_test(s, "lossless over the corpora", test_lossless))
