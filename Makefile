@@ -99,9 +99,10 @@ EXTRA_PROGS :=
 EXTRA_LIBS_INSTALL :=
 # the unit tests check common/'s text rules (tests/common/test_utf8.c,
 # tests/common/test_json_str.c, with the output buffer the escaper writes into,
-# itself checked by tests/common/test_out_buf.c);
+# itself checked by tests/common/test_out_buf.c, tests/common/test_diag_json.c);
 # the writers they link grow their arrays through common/grow.c
-TEST_COMMON_OBJS := $(addprefix $(OBJ)/common/,utf8.o grow.o json_str.o out_buf.o out_sink.o tool_msg.o)
+TEST_COMMON_OBJS := $(addprefix $(OBJ)/common/,utf8.o grow.o json_str.o diag_json.o out_buf.o \
+	out_sink.o tool_msg.o)
 TEST_EXTRA_LIBS := $(TEST_COMMON_OBJS)
 EXTRA_TESTS :=
 EXTRA_CFLAGS_CONVERT :=

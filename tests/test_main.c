@@ -34,6 +34,7 @@ static int (*const registrations[])(void) = {
 	pd_test_register_utf8,
 	pd_test_register_json_str,
 	pd_test_register_out_buf,
+	pd_test_register_diag_json,
 	pd_test_register_json_value,
 };
 

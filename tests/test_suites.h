@@ -23,6 +23,7 @@ int pd_test_register_visit(void);
 int pd_test_register_utf8(void);
 int pd_test_register_json_str(void);
 int pd_test_register_out_buf(void);
+int pd_test_register_diag_json(void);
 int pd_test_register_json_value(void);
 
 #endif /* PD_TEST_SUITES_H */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "perfcheck.h"
+#include "../common/diag_json.h"
 #include "../common/json_str.h"
 #include "../common/utf8.h"
 
@@ -63,109 +64,13 @@ static void json_str(struct out_buf *out, const char *s)
 	json_str_put(out, s, strlen(s));
 }
 
-static bool is_key_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Where the next " key=" starts in s, or the end of s. */
-static const char *next_pair(const char *s)
-{
-	const char *p;
-
-	for (p = s; *p; p++) {
-		const char *k;
-
-		if (*p != ' ')
-			continue;
-		for (k = p + 1; is_key_char(*k); k++)
-			;
-		if (k > p + 1 && *k == '=')
-			return p;
-	}
-	return p;
-}
-
-/* A decimal that a JSON reader holds exactly: at most 15 digits. */
-static bool plain_number(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	if (n && s[0] == '-')
-		i++;
-	if (i == n || n - i > 15 || (s[i] == '0' && n - i > 1))
-		return false;
-	for (; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
-/* "key=value key=value" as an object; values with spaces stay whole. */
-static void json_details(struct out_buf *out, const char *detail)
-{
-	const char *p = detail;
-	bool first = true;
-
-	out_buf_c(out, '{');
-	while (*p) {
-		const char *eq, *end;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		end = next_pair(p);
-		eq = memchr(p, '=', (size_t)(end - p));
-		if (!first)
-			out_buf_c(out, ',');
-		first = false;
-		if (!eq) {
-			json_str(out, "text");
-			out_buf_c(out, ':');
-			json_str_put(out, p, (size_t)(end - p));
-		} else {
-			json_str_put(out, p, (size_t)(eq - p));
-			out_buf_c(out, ':');
-			if (plain_number(eq + 1, (size_t)(end - eq - 1)))
-				out_buf_put(out, eq + 1, (size_t)(end - eq - 1));
-			else
-				json_str_put(out, eq + 1, (size_t)(end - eq - 1));
-		}
-		p = end;
-	}
-	out_buf_c(out, '}');
-}
-
+/* A finding: the one JSON form of a diagnostic (common/diag_json.h, that of perfconv info --json too). */
 static void json_finding(struct pc_file *pf, const struct pd_diag *d)
 {
 	struct out_buf *out = pf->rep->out;
-	char tbuf[24];
 
-	out_buf_s(out, pf->nr_json++ ? ",\n    {" : "\n    {");
-	out_buf_s(out, "\"offset\":");
-	if (d->offset != PD_NO_OFFSET)
-		out_buf_printf(out, "%" PRIu64, d->offset);
-	else
-		out_buf_s(out, "null");
-	out_buf_s(out, ",\"stream\":");
-	if (d->stream)
-		json_str(out, d->stream);
-	else
-		out_buf_s(out, "null");
-	if (d->record_index >= 0)
-		out_buf_printf(out, ",\"record_index\":%" PRId64 ",\"record_type\":\"%s\"",
-			       d->record_index, tool_type_name(d->record_type, tbuf, sizeof(tbuf)));
-	else
-		out_buf_s(out, ",\"record_index\":null,\"record_type\":null");
-	out_buf_printf(out, ",\"code\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
-		pd_code_id(d->code), pd_code_name(d->code), pd_severity_name(d->severity));
-	json_str(out, pd_code_text(d->code));
-	out_buf_printf(out, ",\"fatal\":%s,\"detail\":", d->fatal ? "true" : "false");
-	json_str(out, d->detail);
-	out_buf_s(out, ",\"details\":");
-	json_details(out, d->detail);
-	out_buf_c(out, '}');
+	out_buf_s(out, pf->nr_json++ ? ",\n    " : "\n    ");
+	diag_json_put(out, d);
 }
 
 /* ---- JUnit XML ---- */

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "../common/diag_json.h"
 #include "../common/tool_select.h"
 #include "driver.h"
 #include "json/json_feat.h"
@@ -25,8 +26,12 @@
 #define INFO_MAX_JSON_DIAGS 100000
 struct info_ctx {
 	bool json;
-	json_t *diags;		/* --json: array of diagnostic objects */
-	uint64_t diags_dropped;
+	/*
+	 * --json: the diagnostics' objects (common/diag_json.h), one a line,
+	 * held in memory until the document is written
+	 */
+	struct out_buf diags;
+	uint64_t nr_diags, diags_dropped;
 	const struct drv *d;	/* from close on: the record counts */
 };
 
@@ -364,26 +369,14 @@ static void render(int indent, const char *key, json_t *v)
 static void collect_diag(const struct pd_diag *d, void *arg)
 {
 	struct info_ctx *ic = arg;
-	json_t *o;
-	char buf[24];
 
-	if (json_array_size(ic->diags) >= INFO_MAX_JSON_DIAGS) {
+	if (ic->nr_diags >= INFO_MAX_JSON_DIAGS) {
 		ic->diags_dropped++;
 		return;
 	}
-	o = json_object();
-	json_put(o, "code", json_string(pd_code_id(d->code)));
-	json_put(o, "name", json_text(pd_code_name(d->code)));
-	json_put(o, "severity", json_string(pd_severity_name(d->severity)));
-	json_put(o, "offset", d->offset == PD_NO_OFFSET ? json_null() : json_u64(d->offset));
-	json_put(o, "record_index", d->record_index < 0 ? json_null() : json_integer(d->record_index));
-	json_put(o, "record_type", d->record_index < 0 ? json_null() :
-	     json_string(tool_type_name(d->record_type, buf, sizeof(buf))));
-	if (d->stream)
-		json_put(o, "stream", json_text(d->stream));
-	json_put(o, "message", json_text(pd_code_text(d->code)));
-	json_put(o, "detail", json_text(d->detail ? d->detail : ""));
-	json_array_append_new(ic->diags, o);
+	if (ic->nr_diags++)
+		out_buf_put(&ic->diags, ",\n    ", 6);
+	diag_json_put(&ic->diags, d);
 }
 
 /* ---- output ---- */
@@ -416,38 +409,62 @@ static json_t *summary_json(struct info_ctx *ic, struct pd_reader *r)
 	return o;
 }
 
+/* A member of the document's top level, after "{" or a member: `,` first unless the first. */
+static void put_member(struct je *j, const char *key, json_t *v, bool first)
+{
+	if (!first)
+		je_c(j, ',');
+	je_lit(j, "\n  ");
+	je_strn(j, key, strlen(key));
+	je_lit(j, ": ");
+	je_value_nested(j, v, 2, 1);
+	json_decref(v);
+}
+
 static int output_json(struct info_ctx *ic, struct pd_reader *r)
 {
 	const struct pd_header *h = r ? pd_reader_header(r) : NULL;
-	json_t *root = json_object(), *attrs = json_array(), *recs = json_object();
+	json_t *attrs, *recs = json_object();
 	struct je j;
 	size_t i;
 	int ret;
 
-	/* the same forms as to-json --full (json_feat.c) */
-	json_put(root, "source", h ? json_source(h, ic->d->cd.name) : json_null());
-	json_put(root, "header", h ? json_header(h) : json_null());
+	/* in memory, then out through stdio like the text output */
+	ret = je_init_mem(&j);
+	if (ret) {
+		json_decref(recs);
+		return ret;
+	}
+	/*
+	 * The layout of jansson's JSON_INDENT(2), but for the diagnostics:
+	 * one object a line, in the form of perfcheck's findings.  The
+	 * source, header and attrs are the forms of to-json --full (json_feat.c).
+	 */
+	je_c(&j, '{');
+	put_member(&j, "source", h ? json_source(h, ic->d->cd.name) : json_null(), true);
+	put_member(&j, "header", h ? json_header(h) : json_null(), false);
+	attrs = json_array();
 	for (i = 0; r && i < pd_reader_nr_events(r); i++)
 		json_array_append_new(attrs, json_event(pd_reader_event(r, i), i));
-	json_put(root, "attrs", attrs);
-	json_put(root, "features", features_json(r ? pd_reader_features(r) : NULL, true));
+	put_member(&j, "attrs", attrs, false);
+	put_member(&j, "features", features_json(r ? pd_reader_features(r) : NULL, true), false);
 	type_counts_each(&ic->d->types, count_json_cb, recs);
 	if (ic->d->types.overflow.records)
 		json_put(recs, "UNKNOWN_OTHER", json_u64(ic->d->types.overflow.records));
-	json_put(root, "records", recs);
-	json_put(root, "diagnostics", json_incref(ic->diags));
-	json_put(root, "summary", summary_json(ic, r));
-
-	/* in memory, then out through stdio like the text output */
-	ret = je_init_mem(&j);
-	if (!ret) {
-		je_value(&j, root, 2);
-		je_c(&j, '\n');
-		if (j.ob.err || fwrite(j.ob.buf, 1, j.ob.len, stdout) != j.ob.len)
-			ret = -1;
-		je_free(&j);
+	put_member(&j, "records", recs, false);
+	je_lit(&j, ",\n  \"diagnostics\": ");
+	if (ic->nr_diags) {
+		je_lit(&j, "[\n    ");
+		je_raw(&j, ic->diags.buf, ic->diags.len);
+		je_lit(&j, "\n  ]");
+	} else {
+		je_lit(&j, "[]");
 	}
-	json_decref(root);
+	put_member(&j, "summary", summary_json(ic, r), false);
+	je_lit(&j, "\n}\n");
+	if (j.ob.err || ic->diags.err || fwrite(j.ob.buf, 1, j.ob.len, stdout) != j.ob.len)
+		ret = -1;
+	je_free(&j);
 	return ret;
 }
 
@@ -563,8 +580,7 @@ static int info_setup(struct drv_opts *o, struct tool_args *a, void *w)
 	struct info_ctx *ic = w;
 
 	if (ic->json) {
-		ic->diags = json_array();
-		if (!ic->diags) {
+		if (out_buf_init(&ic->diags, -1, 0)) {
 			cli_error("out of memory");
 			return CLI_EXIT_IO;
 		}
@@ -583,6 +599,6 @@ int cmd_info(int argc, char **argv)
 	memset(&ic, 0, sizeof(ic));
 	code = drv_main(&info_cmd, argc, argv, &ic, info_setup, &info_ops, &ic);
 	code = tool_finish_output(cli_progname, code);
-	json_decref(ic.diags);
+	out_buf_free(&ic.diags);
 	return code;
 }

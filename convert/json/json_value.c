@@ -135,3 +135,8 @@ void je_value(struct je *j, json_t *v, unsigned int indent)
 {
 	put_value(j, v, indent, 0);
 }
+
+void je_value_nested(struct je *j, json_t *v, unsigned int indent, unsigned int depth)
+{
+	put_value(j, v, indent, depth);
+}

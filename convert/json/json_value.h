@@ -22,5 +22,11 @@
  * after keys (JSON_INDENT(indent)).  NULL writes null.
  */
 void je_value(struct je *j, json_t *v, unsigned int indent);
+/*
+ * The same for a value that is `depth` levels deep in a document whose
+ * outer levels the caller writes: its items indented as they would be
+ * there.
+ */
+void je_value_nested(struct je *j, json_t *v, unsigned int indent, unsigned int depth);
 
 #endif /* PERFCONV_JSON_VALUE_H */
