@@ -56,6 +56,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stddef.h>
@@ -765,7 +766,11 @@ static void hide_unused_sections(Elf *elf, bool lines)
 	}
 }
 
-/* Write all of buf at off; false on an error or a short write. */
+/*
+ * Write all of buf at off, going on after a short write and retrying
+ * after EINTR (the copy may be on a file system whose writes a signal
+ * interrupts, NFS or FUSE); false on an error or a write of nothing.
+ */
 static bool pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
@@ -773,6 +778,8 @@ static bool pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	while (len) {
 		ssize_t n = pwrite(fd, p, len, off);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
 			return false;
 		p += n;
