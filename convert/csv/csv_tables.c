@@ -342,44 +342,88 @@ static const struct csv_fname *inline_fname(struct csv_ctx *c, const struct pd_s
 	return fname_add(c, e, h, e->chain, f->dso_name ? f->dso_name : "[unknown]");
 }
 
-static bool inl_eq(const void *item, const void *key)
+static bool site_eq(const void *item, const void *key)
 {
-	const struct csv_inl *a = item, *k = key;
+	const struct csv_site *a = item, *k = key;
 
 	return a->dso == k->dso && a->addr == k->addr;
 }
 
+/* The site of (dso, addr): the one found, or a new one with nothing looked up yet. */
+static struct csv_site *site_get(struct csv_ctx *c, const void *dso, uint64_t addr)
+{
+	struct csv_site k = { .dso = dso, .addr = addr };
+	uint64_t h = hash_ptr(dso, addr);
+	struct csv_site *e = hmap_find(&c->sites, h, site_eq, &k);
+
+	if (e)
+		return e;
+	e = arena_alloc(&c->arena, sizeof(*e));
+	if (!e || hmap_add(&c->sites, h, e))
+		return nomem(c);
+	e->dso = dso;
+	e->addr = addr;
+	return e;
+}
+
 /*
- * The frames perf shows for an unwound frame: its inline frames and its
- * own, or none (n == 0) when it stands as it is.  Cached by (DSO,
- * address), as the symbolizer's answer depends on nothing else.
+ * Room for n more names in the runs of inline frame names, the first
+ * time with the empty run at [0]; false when out of memory or when a run
+ * would start beyond what a site's 32-bit index holds.
  */
-static const struct csv_inl *inl_of(struct csv_ctx *c, const struct pd_sym_frame *f,
-				    const struct csv_fname *own)
+static bool inl_names_room(struct csv_ctx *c, size_t n)
+{
+	if (!c->nr_inl_names) {
+		if (!grow_array_unzeroed(&c->inl_names, &c->inl_names_cap, 1,
+					 sizeof(*c->inl_names)))
+			return false;
+		c->inl_names[c->nr_inl_names++] = NULL;
+	}
+	if (n > UINT32_MAX - 1 - c->nr_inl_names)
+		return false;
+	return grow_array_unzeroed(&c->inl_names, &c->inl_names_cap, c->nr_inl_names + n,
+				   sizeof(*c->inl_names));
+}
+
+/*
+ * The site of an unwound frame, with the frames perf shows for it: its
+ * inline frames and its own, or none when it stands as it is.  NULL for
+ * any other frame.  Kept by (DSO, address), as the symbolizer's answer
+ * depends on nothing else.  Not inlined: it runs on a frame cache miss
+ * only, and inlined into resolve_sample() (with its array of inline
+ * frames) it cost the per-frame loop there 0.3 % of small.data's to-csv
+ * --table folded instructions.
+ */
+static __attribute__((noinline)) struct csv_site *
+inl_of(struct csv_ctx *c, const struct pd_sym_frame *f, const struct csv_fname *own)
 {
 	struct pd_sym_inline in[PD_SYM_MAX_INLINE + 1];
-	struct csv_inl k = { f->dso, f->addr, 0 }, *e;
-	uint64_t h = hash_ptr(k.dso, k.addr ^ 0x5bd1e995);
-	size_t n, i;
+	struct csv_site *e;
+	size_t n, i, at;
 
 	if (!f->unwound || !f->has_map || !f->dso)
 		return NULL;
-	e = hmap_find(&c->inls, h, inl_eq, &k);
-	if (e)
+	e = site_get(c, f->dso, f->addr);
+	if (!e || e->inl)
 		return e;
 	n = pd_machine_inline_frames(c->m, f, in, PD_SYM_MAX_INLINE + 1);
-	e = arena_alloc(&c->arena, sizeof(*e) + n * sizeof(e->names[0]));
-	if (!e)
+	if (!inl_names_room(c, n ? n + 1 : 0))
 		return nomem(c);
-	*e = k;
-	for (i = 0; i < n; i++) {
-		e->names[i] = in[i].inlined ? inline_fname(c, f, in[i].name) : own;
-		if (!e->names[i])
-			return NULL;
+	if (!n) {
+		e->inl = 1;	/* the empty run at [0] */
+		return e;
 	}
-	e->n = (uint32_t)n;
-	if (hmap_add(&c->inls, h, e))
-		return nomem(c);
+	at = c->nr_inl_names;
+	for (i = 0; i < n; i++) {
+		const struct csv_fname *name = in[i].inlined ? inline_fname(c, f, in[i].name) : own;
+
+		if (!name)
+			return NULL;
+		c->inl_names[at + i] = name;
+	}
+	c->inl_names[at + n] = NULL;
+	c->nr_inl_names = at + n + 1;
+	e->inl = (uint32_t)at + 1;
 	return e;
 }
 
@@ -399,7 +443,7 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 	int32_t pid = -1, tid = -1;
 	struct pd_sym_ip st[PD_SYM_MAX_STACK];
 	const struct csv_fname *name;
-	const struct csv_inl *inl;
+	struct csv_site *site;
 	size_t n, i;
 
 	if (s->sample_type & PD_SAMPLE_TID) {
@@ -424,18 +468,18 @@ static size_t resolve_sample(struct csv_ctx *c, const struct pd_record *rec,
 			name = fname_of(c, r->frame);
 			if (!name)
 				return 0;
-			inl = inl_of(c, r->frame, name);
-			if (!inl && c->nomem)
+			site = inl_of(c, r->frame, name);
+			if (!site && c->nomem)
 				return 0;
 			v[0] = (uintptr_t)name;
-			v[1] = (uintptr_t)inl;
+			v[1] = (uintptr_t)site;
 			if (r->site) {
 				r->site[0] = v[0];
 				r->site[1] = v[1];
 			}
 		}
 		out[i].name = (const struct csv_fname *)(uintptr_t)v[0];
-		out[i].inl = (const struct csv_inl *)(uintptr_t)v[1];
+		out[i].site = (struct csv_site *)(uintptr_t)v[1];
 		out[i].f = r->frame;
 		out[i].depth = 0;
 	}
@@ -451,15 +495,18 @@ static size_t expand_inline(struct csv_ctx *c, const struct csv_frame *fr, size_
 	size_t i, j, k = 0;
 
 	for (i = 0; i < n && k < CSV_MAX_XSTACK; i++) {
-		const struct csv_inl *in = fr[i].inl;
+		const struct csv_site *site = fr[i].site;
+		const struct csv_fname *const *names;
 
-		if (!in || !in->n) {
+		/* inl 1: the empty run at [0], the frame stands as it is */
+		if (!site || site->inl <= 1) {
 			c->xfr[k++] = fr[i];
 			continue;
 		}
-		for (j = 0; j < in->n && k < CSV_MAX_XSTACK; j++) {
+		names = c->inl_names + site->inl - 1;
+		for (j = 0; names[j] && k < CSV_MAX_XSTACK; j++) {
 			c->xfr[k] = fr[i];
-			c->xfr[k].name = in->names[j];
+			c->xfr[k].name = names[j];
 			c->xfr[k].depth = (uint32_t)j;
 			k++;
 		}
@@ -560,26 +607,12 @@ static void functions_sample(struct csv_ctx *c, int ev, uint64_t period,
 
 /* ------------------------------------------------------------ lines */
 
-struct srcpos {
-	const void *dso;
-	uint64_t addr;
-	const char *file;	/* interned, "" when unknown */
-	unsigned int line;
-};
-
 struct line_agg {
 	int ev;
 	const char *file;
 	unsigned int line;
 	uint64_t samples, period;
 };
-
-static bool srcpos_eq(const void *item, const void *key)
-{
-	const struct srcpos *a = item, *k = key;
-
-	return a->dso == k->dso && a->addr == k->addr;
-}
 
 static bool line_eq(const void *item, const void *key)
 {
@@ -589,34 +622,33 @@ static bool line_eq(const void *item, const void *key)
 }
 
 /*
- * Source position of a frame: the innermost entry, so that code inlined
- * into a function is charged to the line it came from.  Cached by (DSO,
- * address): DWARF line lookups are slow and profiles repeat addresses.
+ * The site of a frame with its source position: the innermost entry, so
+ * that code inlined into a function is charged to the line it came from.
+ * Kept by (DSO, address): DWARF line lookups are slow and profiles repeat
+ * addresses.  An unwound frame comes with its site (resolve_sample()).
  */
-static const struct srcpos *srcpos_of(struct csv_ctx *c, const struct pd_sym_frame *f)
+static const struct csv_site *srcpos_of(struct csv_ctx *c, const struct csv_frame *fr)
 {
-	struct srcpos k = { f->has_map ? f->dso : NULL, f->addr, NULL, 0 };
-	uint64_t h = hash_ptr(k.dso, k.addr);
-	struct srcpos *sp = agg_entry(c, &c->srccache, h, srcpos_eq, &k, sizeof(*sp));
+	const struct pd_sym_frame *f = fr->f;
+	struct csv_site *e = fr->site ? fr->site : site_get(c, f->has_map ? f->dso : NULL, f->addr);
 	struct pd_sym_srcline sl;
 	const char *file = "";
 
-	if (!sp || sp->file)
-		return sp;
-	*sp = k;
-	if (k.dso && pd_machine_srcline(c->m, f, &sl) > 0 && sl.pos[0].file) {
+	if (!e || e->file)
+		return e;
+	if (e->dso && pd_machine_srcline(c->m, f, &sl) > 0 && sl.pos[0].file) {
 		file = sl.pos[0].file;
-		sp->line = sl.pos[0].line;
+		e->line = sl.pos[0].line;
 	}
-	sp->file = str_pool_intern(&c->str, file, strlen(file));
-	if (!sp->file)
+	e->file = str_pool_intern(&c->str, file, strlen(file));
+	if (!e->file)
 		return nomem(c);
-	return sp;
+	return e;
 }
 
 static void lines_sample(struct csv_ctx *c, int ev, uint64_t period, const struct csv_frame *fr)
 {
-	const struct srcpos *sp = srcpos_of(c, fr->f);
+	const struct csv_site *sp = srcpos_of(c, fr);
 	struct line_agg k = { 0 }, *la;
 	uint64_t h;
 
@@ -1520,8 +1552,8 @@ void csv_ctx_free(struct csv_ctx *c)
 	hmap_free(&c->names);
 	hmap_free(&c->funcs);
 	hmap_free(&c->lines);
-	hmap_free(&c->srccache);
-	hmap_free(&c->inls);
+	hmap_free(&c->sites);
+	free(c->inl_names);
 	hmap_free(&c->folded);
 	str_pool_free(&c->str);
 	arena_free(&c->arena);

@@ -72,12 +72,27 @@ struct csv_fname {
 	bool chain_plain, sym_plain, dso_plain;
 };
 
-/* The frames perf shows in place of one unwound frame (pd_machine_inline_frames()). */
-struct csv_inl {
-	const void *dso;
+/*
+ * What follows from a frame's (DSO, address) alone, kept once per pair for
+ * every table, each part looked up the first time a table asks for it:
+ * its source position (the lines table) and, for an unwound frame, the
+ * frames perf shows in its place (pd_machine_inline_frames()).  32 bytes:
+ * the inline frames' names are a run in one array of the context
+ * (csv_ctx.inl_names) rather than a pointer more, so that a site costs
+ * no more than the source position alone did.
+ */
+struct csv_site {
+	const void *dso;	/* NULL: the address is in no mapped DSO */
 	uint64_t addr;
-	uint32_t n;		/* 0: the frame stands as it is */
-	const struct csv_fname *names[];	/* innermost first */
+	const char *file;	/* innermost source file, interned, "" when unknown;
+				 * NULL: not looked up yet */
+	uint32_t line;
+	/*
+	 * 1 + where the names of its inline frames and its own start in
+	 * csv_ctx.inl_names, innermost first, up to a NULL (none: the frame
+	 * stands as it is); 0: not looked up yet
+	 */
+	uint32_t inl;
 };
 
 /*
@@ -88,7 +103,7 @@ struct csv_inl {
 struct csv_frame {
 	const struct csv_fname *name;
 	const struct pd_sym_frame *f;
-	const struct csv_inl *inl;	/* NULL: not an unwound frame */
+	struct csv_site *site;	/* an unwound frame's (inline frames looked up), else NULL */
 	uint32_t depth;
 };
 
@@ -123,13 +138,15 @@ struct csv_ctx {
 	struct hmap names;
 	struct hmap funcs;
 	struct hmap lines;
-	struct hmap srccache;
 	struct hmap folded;
 
 	/* resolved frames, with their names and inline frames */
 	struct pd_frame_cache *fc;
 	struct pd_frame_ref refs[PD_SYM_MAX_STACK];
-	struct hmap inls;	/* struct csv_inl by (DSO, address) */
+	struct hmap sites;	/* struct csv_site by (DSO, address) */
+	/* the sites' runs of inline frame names; [0] is NULL, the empty run */
+	const struct csv_fname **inl_names;
+	size_t nr_inl_names, inl_names_cap;
 	struct csv_frame xfr[CSV_MAX_XSTACK];	/* the sample's frames, inline ones expanded */
 	const char *fkey[CSV_MAX_XSTACK + 2];
 	char *scratch;
