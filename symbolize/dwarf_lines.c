@@ -71,6 +71,7 @@
 #include <malloc.h>
 #endif
 
+#include "perfdata/pd_writer.h"
 #include "sym_internal.h"
 
 /* bounds against hostile or absurd debug info */
@@ -767,26 +768,13 @@ static void hide_unused_sections(Elf *elf, bool lines)
 }
 
 /*
- * Write all of buf at off, going on after a short write and retrying
- * after EINTR (the copy may be on a file system whose writes a signal
- * interrupts, NFS or FUSE); false on an error or a write of nothing.
+ * Write all of buf at off; false on an error.  The copy is written only
+ * by this thread, so a seek and the toolkit's one write loop
+ * (pd_write_all(), with its EINTR and short-write handling) do.
  */
 static bool pwrite_all(int fd, const void *buf, size_t len, off_t off)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return true;
+	return lseek(fd, off, SEEK_SET) == off && pd_write_all(fd, buf, len) == 0;
 }
 
 /*
