@@ -77,6 +77,37 @@ struct uw_mod {
 	bool low_ok;
 };
 
+/*
+ * A module dwfl_addrmodule() found lately, with what the unwinder asks of
+ * it.  libdwfl searches the modules' address ranges (dwfl_module_info()'s
+ * start and end; no segment rounding, as nothing here reports segments):
+ * while no two modules overlap and none is empty, every address of the
+ * range is the module's.  Valid until the space's Dwfl changes (a report,
+ * a reset).
+ */
+struct uw_last_mod {
+	Dwfl_Module *mod;	/* NULL: nothing cached */
+	uint64_t start, end;	/* dwfl_module_info()'s range */
+	struct uw_mod *um;	/* its userdata */
+	bool cfi_known;		/* cfi and cfi_bias are dwfl_module_eh_cfi()'s */
+	Dwarf_CFI *cfi;
+	Dwarf_Addr cfi_bias;
+};
+
+/*
+ * The map and module of a pc report_module() found in agreement lately
+ * (the module's base that of the map): any pc in the same map and module
+ * agrees too, while neither the maps (the address-space version) nor the
+ * Dwfl has changed.
+ */
+struct uw_last_ok {
+	uint64_t stamp;		/* address-space version; 0: nothing cached */
+	struct pd_uw_map map;
+	Dwfl_Module *mod;
+};
+
+#define UW_LAST	4
+
 struct pd_unwind_space {
 	struct pd_unwinder *u;
 	Dwfl *dwfl;
@@ -84,6 +115,12 @@ struct pd_unwind_space {
 	struct uw_mod *mods;
 	uint64_t image_stamp;	/* version at which `image` was found */
 	bool image;		/* some map has a readable ELF image */
+	bool overlap;		/* two modules' ranges overlap: last_mod unused */
+	/* a stack goes back and forth between a few modules and maps */
+	struct uw_last_mod last_mod[UW_LAST];
+	struct uw_last_ok last_ok[UW_LAST];
+	unsigned int next_mod, next_ok;	/* the entry to replace next */
+	unsigned int hit_mod, hit_ok;	/* the entry found last: looked at first */
 };
 
 #define UW_MAX_READS	96
@@ -544,6 +581,133 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 
 /* ------------------------------------------------------------ spaces */
 
+/* The space's Dwfl changed: what was found in it may be stale. */
+static void space_forget(struct pd_unwind_space *sp)
+{
+	memset(sp->last_mod, 0, sizeof(sp->last_mod));
+	memset(sp->last_ok, 0, sizeof(sp->last_ok));
+	sp->hit_mod = sp->hit_ok = 0;
+}
+
+struct uw_ranges {
+	uint64_t (*r)[2];
+	size_t nr, cap;
+	bool failed;
+};
+
+static int collect_range(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr start,
+			 void *arg)
+{
+	struct uw_ranges *rs = arg;
+	Dwarf_Addr low = 0, high = 0;
+
+	(void)ud;
+	(void)name;
+	(void)start;
+	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+	if (!pd_grow(&rs->r, &rs->cap, rs->nr + 1, sizeof(*rs->r), SIZE_MAX)) {
+		rs->failed = true;
+		return DWARF_CB_ABORT;
+	}
+	rs->r[rs->nr][0] = low;
+	rs->r[rs->nr][1] = high;
+	rs->nr++;
+	return DWARF_CB_OK;
+}
+
+/*
+ * Whether two modules of the space's Dwfl share an address, or one is
+ * empty (libdwfl's search gives it an address); true when unknown.
+ */
+static bool modules_overlap(struct pd_unwind_space *sp)
+{
+	struct uw_ranges rs = { 0 };
+	bool overlap = false;
+	size_t i, j;
+
+	if (dwfl_getmodules(sp->dwfl, collect_range, &rs, 0) != 0 || rs.failed) {
+		free(rs.r);
+		return true;
+	}
+	for (i = 0; i < rs.nr && !overlap; i++)
+		overlap = rs.r[i][0] >= rs.r[i][1];
+	for (i = 0; i < rs.nr && !overlap; i++)
+		for (j = i + 1; j < rs.nr && !overlap; j++)
+			overlap = rs.r[i][0] < rs.r[j][1] && rs.r[j][0] < rs.r[i][1];
+	free(rs.r);
+	return overlap;
+}
+
+/*
+ * dwfl_addrmodule(sp->dwfl, pc) and the module's userdata in *um, from
+ * the last module found when pc is in its range.
+ */
+static Dwfl_Module *space_addrmodule(struct pd_unwind_space *sp, uint64_t pc, struct uw_mod **um)
+{
+	struct uw_last_mod *lm;
+	Dwfl_Module *mod;
+	Dwarf_Addr start = 0, end = 0;
+	void **ud;
+	unsigned int i;
+
+	/* an empty entry's range is empty */
+	lm = &sp->last_mod[sp->hit_mod];
+	if (pc - lm->start < lm->end - lm->start) {
+		*um = lm->um;
+		return lm->mod;
+	}
+	for (i = 0; i < UW_LAST; i++) {
+		lm = &sp->last_mod[i];
+		if (pc - lm->start < lm->end - lm->start) {
+			sp->hit_mod = i;
+			*um = lm->um;
+			return lm->mod;
+		}
+	}
+	mod = dwfl_addrmodule(sp->dwfl, pc);
+	if (!mod) {
+		*um = NULL;
+		return NULL;
+	}
+	dwfl_module_info(mod, &ud, &start, &end, NULL, NULL, NULL, NULL);
+	*um = ud ? *ud : NULL;
+	if (!sp->overlap && pc >= start && pc < end) {
+		sp->hit_mod = sp->next_mod++ % UW_LAST;
+		lm = &sp->last_mod[sp->hit_mod];
+		lm->mod = mod;
+		lm->start = start;
+		lm->end = end;
+		lm->um = *um;
+		lm->cfi_known = false;
+	}
+	return mod;
+}
+
+/* dwfl_module_eh_cfi(mod, bias), kept for the modules space_addrmodule() keeps */
+static Dwarf_CFI *space_eh_cfi(struct pd_unwind_space *sp, Dwfl_Module *mod, Dwarf_Addr *bias)
+{
+	struct uw_last_mod *lm = NULL;
+	Dwarf_CFI *cfi;
+	unsigned int i;
+
+	if (sp->last_mod[sp->hit_mod].mod == mod)
+		lm = &sp->last_mod[sp->hit_mod];
+	for (i = 0; i < UW_LAST && !lm; i++)
+		if (sp->last_mod[i].mod == mod)
+			lm = &sp->last_mod[i];
+	if (lm && lm->cfi_known) {
+		*bias = lm->cfi_bias;
+		return lm->cfi;
+	}
+	cfi = dwfl_module_eh_cfi(mod, bias);
+	if (lm) {
+		lm->cfi = cfi;
+		lm->cfi_bias = *bias;
+		lm->cfi_known = true;
+	}
+	return cfi;
+}
+
 static void space_reset(struct pd_unwind_space *sp)
 {
 	struct uw_mod *um, *next;
@@ -557,6 +721,8 @@ static void space_reset(struct pd_unwind_space *sp)
 		free(um);
 	}
 	sp->mods = NULL;
+	sp->overlap = false;
+	space_forget(sp);
 }
 
 /* the model frees a space's state through its slot (struct pd_uw_slot) */
@@ -648,6 +814,7 @@ static uint64_t map_bias(Elf *e, const struct pd_uw_map *mp, uint64_t pc)
  */
 static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
 {
+	struct uw_last_ok *ok;
 	struct pd_uw_map mp;
 	struct uw_mod *um;
 	Dwfl_Module *mod;
@@ -655,22 +822,41 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	const char *path;
 	void **ud;
 	Elf *elf;
+	unsigned int i;
 	int fd;
 
+	mod = space_addrmodule(sp, pc, &um);
+	/*
+	 * The same map (the maps unchanged) and module as a pc found in
+	 * agreement.  An empty entry has no module: it matches nothing.
+	 */
+	for (i = 0; mod && i <= UW_LAST; i++) {
+		ok = &sp->last_ok[i ? i - 1 : sp->hit_ok];
+		if (ok->stamp == u->spc.stamp && mod == ok->mod &&
+		    pc - ok->map.start < ok->map.end - ok->map.start && pc >= ok->map.pgoff) {
+			sp->hit_ok = (unsigned int)(ok - sp->last_ok);
+			return;
+		}
+	}
 	if (!pd_machine_uw_map(u->m, u->spc.as, pc, &mp) || pc < mp.pgoff)
 		return;
 	base = mp.start - mp.pgoff;
-	mod = dwfl_addrmodule(sp->dwfl, pc);
 	if (mod) {
 		Dwarf_Addr dwfl_bias;
 
-		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-		um = ud ? *ud : NULL;
 		/* a map like the one it was reported for needs no look at the segments */
 		if (!um || um->dso != mp.dso ||
 		    (um->base != base &&
-		     um->bias != map_bias(dwfl_module_getelf(mod, &dwfl_bias), &mp, pc)))
+		     um->bias != map_bias(dwfl_module_getelf(mod, &dwfl_bias), &mp, pc))) {
 			u->conflict = true;
+		} else if (um->base == base) {
+			/* map_bias() depends on pc: only a base match holds for the whole map */
+			sp->hit_ok = sp->next_ok++ % UW_LAST;
+			ok = &sp->last_ok[sp->hit_ok];
+			ok->stamp = u->spc.stamp;
+			ok->map = mp;
+			ok->mod = mod;
+		}
 		return;
 	}
 	/*
@@ -706,6 +892,8 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	dwfl_report_begin_add(sp->dwfl);
 	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, um->bias, false);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
+	space_forget(sp);
+	sp->overlap = modules_overlap(sp);
 	if (!mod) {
 		close(fd);
 		return;
@@ -1082,12 +1270,11 @@ static bool remapped_file(struct pd_unwinder *u, uint64_t pc)
 static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_space *sp,
 				       uint64_t pc, enum uw_look *look)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, pc);
-	const struct uw_rule *r;
 	struct uw_mod *um;
+	Dwfl_Module *mod = space_addrmodule(sp, pc, &um);
+	const struct uw_rule *r;
 	Dwarf_Addr bias = 0, dbias;
 	Dwarf_CFI *cfi;
-	void **ud;
 
 	/*
 	 * perf's find_proc_info fails for an address outside any readable
@@ -1100,12 +1287,10 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 			*look = UW_LOOK_NONE;
 		return NULL;
 	}
-	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-	um = ud ? *ud : NULL;
 	if (!um)
 		return NULL;
 	*look = UW_LOOK_LIBDW;
-	cfi = dwfl_module_eh_cfi(mod, &bias);
+	cfi = space_eh_cfi(sp, mod, &bias);
 	if (!cfi) {
 		if (!dwfl_module_dwarf_cfi(mod, &dbias))
 			*look = UW_LOOK_STOP;

@@ -1365,6 +1365,32 @@ static void test_unwind_self(void)
 		CU_ASSERT_NSTRING_EQUAL(fr[1].sym, "uw_outer", 8);
 	pd_machine_free(m);
 
+	/*
+	 * A file without ELF image mapped over the page of the sampled ip
+	 * after a first walk: the module found there before no longer
+	 * holds, and the walk stops at its first frame (no CFI to step
+	 * over it).  What was found in agreement with the old maps must
+	 * not answer for the new ones.
+	 */
+	o.max_stack = PD_SYM_MAX_STACK;
+	m = new_machine(&o, NULL);
+	uw_feed_maps(m);
+	CU_ASSERT_EQUAL(uw_stack(m, &r, fr), n);
+	{
+		char path[] = "/tmp/pd-uwremap.XXXXXX";
+		static const uint8_t zeros[4096];
+		int fd = mkstemp(path);
+
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_FATAL(write(fd, zeros, sizeof(zeros)) == (ssize_t)sizeof(zeros));
+		close(fd);
+		mmap2(m, 77, 77, c.regs[8] & ~4095ULL, 4096, 0, 5, path, PD_CPUMODE_USER);
+		CU_ASSERT_EQUAL(uw_stack(m, &r, fr), 1);
+		CU_ASSERT_EQUAL(fr[0].ip, c.regs[8]);
+		unlink(path);
+	}
+	pd_machine_free(m);
+
 	/* --no-unwind: the (empty) recorded callchain only */
 	o.max_stack = 0;
 	o.no_unwind = true;
