@@ -75,6 +75,12 @@ struct uw_mod {
 	bool fixed;		/* ET_EXEC: at its own addresses, base is theirs */
 	uint64_t low, low_stamp; /* lowest map of the DSO, at address-space version */
 	bool low_ok;
+	/*
+	 * The file has a .eh_frame_hdr section: perf's libunwind glue looks
+	 * FDEs up through it only, and without it find_proc_info fails
+	 * (-EINVAL), which ends perf's stack instead of guessing on.
+	 */
+	bool eh_index;
 };
 
 /*
@@ -504,6 +510,32 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /*
+ * Whether ELF file `e` has a section named `name` (or `alt`): 1 yes, 0
+ * no, -1 unsure (not an ELF file, unreadable section headers).
+ */
+static int has_section(Elf *e, const char *name, const char *alt)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *s;
+
+		if (!gelf_getshdr(scn, &sh))
+			return -1;
+		s = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!s)
+			return -1;
+		if (!strcmp(s, name) || (alt && !strcmp(s, alt)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Whether an ELF file has a .debug_frame section.  libdw asks for a
  * module's DWARF only for its .debug_frame (when .eh_frame has no row for
  * an address) but reads, and decompresses, every DWARF section of the
@@ -513,28 +545,10 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 static bool has_debug_frame(int fd)
 {
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	bool found = false;
+	bool found = has_section(e, ".debug_frame", ".zdebug_frame") != 0;
 
-	if (!e)
-		return true;
-	if (elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) != 0) {
+	if (e)
 		elf_end(e);
-		return true;
-	}
-	while (!found && (scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh)) {
-			found = true;
-			break;
-		}
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		found = !name || !strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame");
-	}
-	elf_end(e);
 	return found;
 }
 
@@ -887,6 +901,7 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	(void)size;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	um->bias = map_bias(elf, &mp, pc);
+	um->eh_index = has_section(elf, ".eh_frame_hdr", NULL) != 0;
 	if (elf)
 		elf_end(elf);
 	dwfl_report_begin_add(sp->dwfl);
@@ -1301,9 +1316,14 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 		*look = UW_LOOK_FAST;
 		return r;
 	}
-	/* perf tries .debug_frame next: left to libdw, which does too */
+	/*
+	 * perf tries .debug_frame next: left to libdw, which does too.  With
+	 * neither, libunwind guesses where the index has no FDE for pc, but
+	 * perf's stack ends where the file has no index (a library built
+	 * without unwind tables, whose .eh_frame is a terminator alone).
+	 */
 	if (!r->found && !dwfl_module_dwarf_cfi(mod, &dbias))
-		*look = UW_LOOK_NONE;
+		*look = um->eh_index ? UW_LOOK_NONE : UW_LOOK_STOP;
 	return NULL;
 }
 

@@ -45,6 +45,10 @@
 #    frame with and without inline frames, and the folded stacks;
 #  - a non-PIE C program running code from a second map of its own file
 #    (as node runs V8's builtins): every frame against perf's;
+#  - the C program's library built without unwind tables (no .eh_frame_hdr):
+#    perf's stack ends at the library's first frame, where a frame of a
+#    file with the index but no FDE for it is guessed from rbp; every
+#    frame, counted with the others;
 #  - functions with several names and no debug information, in a stripped
 #    shared library and in a static-pie program (glibc's free): perf
 #    expands their frames into the name addr2line reads from the symbol
@@ -327,6 +331,28 @@ else
 	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
+fi
+
+# A library built without unwind tables, called and calling back: its
+# .eh_frame is a terminator alone and ld makes no .eh_frame_hdr, so
+# perf's find_proc_info fails for its frames and the stack ends at the
+# first (the sampled leaf, or the caller the callback returns to), where
+# a file with the index but no FDE for the frame is guessed from rbp (the
+# leaf keeps its frame pointer: guessing would go on).  Every frame,
+# counted with the others.
+mkdir -p nocfi
+if ! gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -shared -fPIC -o nocfi/libuwlib.so "$SRC/uwlib.c" > uwnocfi.err 2>&1 ||
+	! gcc $CF -o uwnocfi "$SRC/uwnocfi.c" -Lnocfi -luwlib -Wl,-rpath,"$T/nocfi" >> uwnocfi.err 2>&1; then
+	sk "gcc cannot build a library without unwind tables: $(tail -1 uwnocfi.err)"
+elif ! record uwnocfi ./uwnocfi 8000; then
+	sk "perf record of uwnocfi failed: $(tail -1 uwnocfi.err)"
+else
+	"$PERF" script -i uwnocfi.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwnocfi.perf
+	"$PERFSYM" --no-inline uwnocfi.data 2> /dev/null | frame_lines > uwnocfi.mine
+	compare "uwnocfi (a library without unwind tables)" uwnocfi.perf uwnocfi.mine
+	grep -q " uwlib_work ($T/nocfi/libuwlib.so)" uwnocfi.mine ||
+		echo "unwind.sh: note: uwnocfi: no sample in the library"
 fi
 
 # Code whose link address is not its file offset (modulo the page) in one
