@@ -136,6 +136,8 @@ static size_t kallsyms_addr(const char *p, const char *end, uint64_t *v)
 void pd_kallsyms_info_free(struct pd_kallsyms_info *info)
 {
 	free(info->mods);
+	free(info->tab_idx);
+	pd_symtab_free(&info->tab_syms);
 	memset(info, 0, sizeof(*info));
 }
 
@@ -188,9 +190,25 @@ static bool note_module_text(struct pd_kallsyms_info *info, const char *mod, siz
 	return true;
 }
 
+/* The index of a symbol whose name has a tab, kept in info->tab_idx. */
+static bool note_tab_name(struct pd_kallsyms_info *info, uint32_t z, size_t *cap)
+{
+	if (info->tab_names == *cap) {
+		size_t n = *cap ? *cap * 2 : 64;
+		uint32_t *p = realloc(info->tab_idx, n * sizeof(*p));
+
+		if (!p)
+			return false;
+		info->tab_idx = p;
+		*cap = n;
+	}
+	info->tab_idx[info->tab_names++] = z;
+	return true;
+}
+
 long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
 {
-	size_t len, i = 0, mods_cap = 0;
+	size_t len, i = 0, mods_cap = 0, tab_cap = 0;
 	char *buf = slurp(fd, &len);
 	long nr = 0;
 
@@ -205,6 +223,7 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 		char type;
 		const char *name;
 		uint8_t bind;
+		uint32_t z;
 
 		i = (size_t)(end - buf) + 1;
 		k = kallsyms_addr(line, end, &addr);
@@ -254,7 +273,8 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 			}
 		}
 		/* the name keeps a module's "\t[mod]" suffix, as perf's does */
-		if (!pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, name_len)) {
+		z = pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, name_len);
+		if (!z || (memchr(name, '\t', name_len) && !note_tab_name(info, z, &tab_cap))) {
 			free(buf);
 			pd_kallsyms_info_free(info);
 			errno = ENOMEM;
@@ -343,10 +363,18 @@ static void read_one(struct kallsyms_read *r)
 		return;
 	r->nr = pd_kallsyms_load(fd, &r->syms, &r->info);
 	close(fd);
-	/* what load_kernel() does next to any table read, here off its thread */
+	/*
+	 * What load_kernel() does next to any table read, here off its thread,
+	 * sealing included: the symbols with a tab, which load_kernel() moves
+	 * out to the modules' maps before it seals, are moved out first.
+	 */
 	if (r->nr > 0) {
 		pd_symtab_fixup_end(&r->syms, true);
 		pd_symtab_fixup_duplicate(&r->syms);
+		if (!r->info.tab_names ||
+		    pd_symtab_move_flat(&r->syms, r->info.tab_idx, r->info.tab_names,
+					&r->info.tab_syms))
+			pd_symtab_shrink(&r->syms);
 	}
 }
 

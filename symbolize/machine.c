@@ -1465,9 +1465,8 @@ static struct map *kmaps_by_dso_name(struct pd_machine *m, const char *short_nam
 }
 
 /* kallsyms split: module symbols to their module maps, the rest stays */
-static void split_kallsyms(struct pd_machine *m, struct pd_dso *k, uint64_t delta)
+static void split_kallsyms(struct pd_machine *m, struct pd_symtab *t, uint64_t delta)
 {
-	struct pd_symtab *t = &k->syms;
 	uint32_t x = pd_symtab_first(t), next;
 
 	for (; x; x = next) {
@@ -1612,7 +1611,13 @@ static void load_kernel(struct pd_machine *m, struct pd_dso *k)
 		pd_symtab_fixup_end(&k->syms, true);
 		pd_symtab_fixup_duplicate(&k->syms);
 	}
-	split_kallsyms(m, k, delta);
+	if (info.tab_names && !info.tab_syms.live) {
+		split_kallsyms(m, &k->syms, delta);
+	} else {
+		/* read ahead: sealed, its module symbols taken out (sym_internal.h) */
+		split_kallsyms(m, &info.tab_syms, 0);
+		pd_symtab_shift(&k->syms, delta);
+	}
 	pd_symtab_shrink(&k->syms);
 	for (i = 0; i < m->kmaps.nr; i++)
 		if (m->kmaps.maps[i].dso->kind == PD_DSO_MODULE) {
@@ -1765,7 +1770,7 @@ static inline uint32_t sym_lookup(struct pd_machine *m, const struct pd_dso *d, 
 	m->st.cache_misses++;
 	c->dso = d;
 	c->addr = addr;
-	c->sym = d->syms.root ? pd_symtab_find(&d->syms, addr) : 0;
+	c->sym = d->syms.live ? pd_symtab_find(&d->syms, addr) : 0;
 	return c->sym;
 }
 

@@ -54,6 +54,14 @@ static inline bool pd_grow(void *arrayp, size_t *cap, size_t need, size_t size, 
  * bytes of a name they end): there every lookup has one answer whatever
  * the tree's shape, found by binary search.  A symbol added to a sealed
  * table (a KSYMBOL record) makes it a tree again, with the same indexes.
+ *
+ * Symbols inserted in address order (kallsyms, perf map files) are not
+ * linked as they come: the table stays flat, its nodes in index order,
+ * an erased one marked and remembered in the order of erasing, until
+ * something needs the tree (an insert out of order or after an erase, the
+ * end of loading without a seal, a lookup).  Then the same inserts and
+ * erases are replayed, giving the tree they would have built; a table
+ * sealed first never needs it.
  */
 struct pd_symn {
 	uint64_t start, end;	/* [start, end); start == end covers start only */
@@ -61,6 +69,8 @@ struct pd_symn {
 	uint32_t left, right, parent;
 	uint8_t bind, type;
 	uint8_t red;
+	uint8_t erased;		/* flat table: erased */
+	uint32_t erased_next;	/* flat table: the node erased after this one */
 };
 
 struct pd_symtab {
@@ -69,6 +79,8 @@ struct pd_symtab {
 	uint32_t root;		/* sealed: 1 (it has symbols) */
 	uint32_t last;		/* the rightmost node; NIL: not known */
 	uint32_t live;		/* inserted minus deleted */
+	bool linked;		/* the nodes form the tree; false: flat (above) */
+	uint32_t erased_first, erased_last;	/* flat: erased nodes, in order */
 	char *str;
 	size_t str_len, str_cap;
 	/* sealed (seal != NULL, n NULL): symbol x is [x - 1] of each */
@@ -102,6 +114,16 @@ uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr);
 void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms);
 /* one symbol per address, chosen like perf */
 void pd_symtab_fixup_duplicate(struct pd_symtab *t);
+/*
+ * The symbols at idx[0..n) of a table filled in address order and not
+ * linked yet (ascending indexes; erased ones skipped) inserted into the
+ * empty table out, then erased; false, both tables as they were, when t
+ * is linked or out of memory.
+ */
+bool pd_symtab_move_flat(struct pd_symtab *t, const uint32_t *idx, size_t n,
+			 struct pd_symtab *out);
+/* every symbol moved down by delta (modulo 2^64), sealed or not */
+void pd_symtab_shift(struct pd_symtab *t, uint64_t delta);
 
 static inline const char *pd_symtab_name(const struct pd_symtab *t, uint32_t i)
 {
@@ -336,8 +358,16 @@ struct pd_kallsyms_info {
 	uint64_t text, stext;	/* the first _text and _stext listed */
 	bool have_text, have_stext;
 	bool mods_overflow;	/* a module name too long or too many modules to summarize */
+	size_t tab_names;	/* names with a tab: a module's symbols, "NAME\t[MOD]" */
+	uint32_t *tab_idx;	/* their indexes in the table loaded, ascending */
 	size_t nr_mods;
 	struct pd_kallsyms_mod *mods;
+	/*
+	 * A table read ahead: its symbols with a tab, taken out of it (in
+	 * address order, after its fixups) so that it could be sealed; the
+	 * table then holds none.
+	 */
+	struct pd_symtab tab_syms;
 };
 
 void pd_kallsyms_info_free(struct pd_kallsyms_info *info);
@@ -361,7 +391,8 @@ struct pd_kallsyms_prefetch *pd_kallsyms_prefetch_start(const char *copy, const 
  * once the thread is done, and its count of symbols; -1 where it read no
  * such file or failed: t is then as it was.  A table taken had
  * pd_symtab_fixup_end(t, true) and pd_symtab_fixup_duplicate() applied
- * already.  It stays to be freed.
+ * already, then its symbols with a tab moved to info->tab_syms, then
+ * pd_symtab_shrink().  It stays to be freed.
  */
 long pd_kallsyms_prefetch_take(struct pd_kallsyms_prefetch *p, const char *path,
 			       struct pd_symtab *t, struct pd_kallsyms_info *info);

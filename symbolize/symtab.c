@@ -33,6 +33,7 @@ void pd_symtab_free(struct pd_symtab *t)
 
 static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
 			 uint8_t type, uint32_t name);
+static void link_flat(struct pd_symtab *t);
 
 /*
  * True when no two symbols cover one address (a zero-size symbol covers
@@ -136,6 +137,8 @@ static int unseal(struct pd_symtab *t)
 	t->nr = 1;
 	t->root = t->last = NIL;
 	t->live = 0;
+	t->linked = true;
+	t->erased_first = t->erased_last = NIL;
 	for (i = 0; i < cnt; i++)
 		node_add(t, s->start[i], s->start[i] + s->len[i], s->info[i] >> 4, s->info[i] & 15,
 			 s->name[i]);
@@ -155,6 +158,7 @@ void pd_symtab_shrink(struct pd_symtab *t)
 
 	if (t->seal || (t->live && sealable(t, &names) && seal(t, names)))
 		return;
+	link_flat(t);
 	if (t->nr && t->nr < t->cap) {
 		struct pd_symn *p = realloc(t->n, (size_t)t->nr * sizeof(*p));
 
@@ -298,42 +302,16 @@ uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uin
 	return node_add(t, start, end, bind, type, off);
 }
 
-/* Insert a node whose name is at off in the pool: its index, 0 on ENOMEM. */
-static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
-			 uint8_t type, uint32_t off)
+/* Node z, filled in, linked into the tree as an insert of its start. */
+static void link_node(struct pd_symtab *t, uint32_t z)
 {
-	uint32_t z, x, y;
-	struct pd_symn *n;
+	struct pd_symn *n = t->n;
+	uint64_t start = n[z].start;
+	uint32_t x = t->root, y = NIL;
 
-	if (t->nr + 1 >= t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		struct pd_symn *p;
-
-		if (cap < t->cap)
-			return 0;
-		p = realloc(t->n, (size_t)cap * sizeof(*p));
-		if (!p)
-			return 0;
-		t->n = p;
-		t->cap = cap;
-		if (t->nr == 0) {
-			/* slot 0 is the black sentinel */
-			memset(&t->n[0], 0, sizeof(t->n[0]));
-			t->nr = 1;
-		}
-	}
-	n = t->n;
-	z = t->nr++;
-	n[z].start = start;
-	n[z].end = end;
-	n[z].name = off;
-	n[z].bind = bind;
-	n[z].type = type;
 	n[z].left = n[z].right = NIL;
 	n[z].red = 1;
-
-	y = NIL;
-	x = t->root;
+	n[z].erased = 0;
 	if (t->last == NIL && x != NIL)
 		t->last = pd_symtab_last(t);
 	if (x != NIL && start >= n[t->last].start) {
@@ -361,6 +339,73 @@ static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint
 			t->last = z;
 	}
 	insert_fixup(t, z);
+}
+
+static void tree_erase(struct pd_symtab *t, uint32_t z);
+
+/*
+ * A flat table made the tree its inserts and erases would have built:
+ * every node inserted in index order (each one at the rightmost place),
+ * then the erased ones erased in the order they were.
+ */
+static void link_flat(struct pd_symtab *t)
+{
+	uint32_t i, z;
+
+	if (t->linked)
+		return;
+	t->linked = true;
+	t->root = t->last = NIL;
+	for (i = 1; i < t->nr; i++)
+		link_node(t, i);
+	for (z = t->erased_first; z != NIL; z = t->n[z].erased_next)
+		tree_erase(t, z);
+	t->erased_first = t->erased_last = NIL;
+}
+
+/* Insert a node whose name is at off in the pool: its index, 0 on ENOMEM. */
+static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
+			 uint8_t type, uint32_t off)
+{
+	uint32_t z;
+	struct pd_symn *n;
+
+	/* the tree is needed when the order breaks or after an erase */
+	if (!t->linked && t->nr > 1 &&
+	    (t->erased_first != NIL || start < t->n[t->nr - 1].start))
+		link_flat(t);
+	if (t->nr + 1 >= t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		struct pd_symn *p;
+
+		if (cap < t->cap)
+			return 0;
+		p = realloc(t->n, (size_t)cap * sizeof(*p));
+		if (!p)
+			return 0;
+		t->n = p;
+		t->cap = cap;
+		if (t->nr == 0) {
+			/* slot 0 is the black sentinel */
+			memset(&t->n[0], 0, sizeof(t->n[0]));
+			t->nr = 1;
+		}
+	}
+	n = t->n;
+	z = t->nr++;
+	n[z].start = start;
+	n[z].end = end;
+	n[z].name = off;
+	n[z].bind = bind;
+	n[z].type = type;
+	n[z].left = n[z].right = n[z].parent = NIL;
+	n[z].red = 1;
+	n[z].erased = 0;
+	n[z].erased_next = NIL;
+	if (t->linked)
+		link_node(t, z);
+	else
+		t->last = z;
 	t->live++;
 	return z;
 }
@@ -445,16 +490,11 @@ static void delete_fixup(struct pd_symtab *t, uint32_t x)
 	n[x].red = 0;
 }
 
-void pd_symtab_erase(struct pd_symtab *t, uint32_t z)
+static void tree_erase(struct pd_symtab *t, uint32_t z)
 {
-	struct pd_symn *n;
+	struct pd_symn *n = t->n;
 	uint32_t y = z, x;
-	uint8_t y_red;
-
-	if (t->seal && unseal(t))
-		return;
-	n = t->n;
-	y_red = n[y].red;
+	uint8_t y_red = n[y].red;
 
 	if (n[z].left == NIL) {
 		x = n[z].right;
@@ -486,13 +526,41 @@ void pd_symtab_erase(struct pd_symtab *t, uint32_t z)
 	n[NIL].parent = NIL;
 	n[NIL].red = 0;
 	n[z].left = n[z].right = n[z].parent = NIL;
+}
+
+void pd_symtab_erase(struct pd_symtab *t, uint32_t z)
+{
+	if (t->seal && unseal(t))
+		return;
+	if (t->linked) {
+		tree_erase(t, z);
+	} else {
+		t->n[z].erased = 1;
+		if (t->erased_last != NIL)
+			t->n[t->erased_last].erased_next = z;
+		else
+			t->erased_first = z;
+		t->erased_last = z;
+		if (t->last == z)
+			t->last = NIL;
+	}
 	t->live--;
+}
+
+/* A flat table's first node not erased at or after x, or NIL. */
+static uint32_t flat_from(const struct pd_symtab *t, uint32_t x)
+{
+	while (x < t->nr && t->n[x].erased)
+		x++;
+	return x < t->nr ? x : NIL;
 }
 
 uint32_t pd_symtab_first(const struct pd_symtab *t)
 {
 	if (t->seal)
 		return t->nr > 1 ? 1 : NIL;
+	if (!t->linked)
+		return flat_from(t, 1);
 	return t->root == NIL ? NIL : tree_min(t, t->root);
 }
 
@@ -502,6 +570,12 @@ uint32_t pd_symtab_last(const struct pd_symtab *t)
 
 	if (t->seal)
 		return t->nr - 1;
+	if (!t->linked) {
+		for (x = t->nr; x > 1; x--)
+			if (!t->n[x - 1].erased)
+				return x - 1;
+		return NIL;
+	}
 	if (x == NIL)
 		return NIL;
 	while (t->n[x].right != NIL)
@@ -516,6 +590,8 @@ uint32_t pd_symtab_next(const struct pd_symtab *t, uint32_t x)
 
 	if (t->seal)
 		return x + 1 < t->nr ? x + 1 : NIL;
+	if (!t->linked)
+		return flat_from(t, x + 1);
 	if (n[x].right != NIL)
 		return tree_min(t, n[x].right);
 	y = n[x].parent;
@@ -550,11 +626,19 @@ static uint32_t seal_find(const struct pd_symtab *t, uint64_t addr)
 
 uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr)
 {
-	const struct pd_symn *n = t->n;
-	uint32_t x = t->root;
+	const struct pd_symn *n;
+	uint32_t x;
 
 	if (t->seal)
 		return seal_find(t, addr);
+	/*
+	 * Loaded tables are sealed or linked (pd_symtab_shrink()); one looked
+	 * up while flat gets its links now, which changes none of its symbols.
+	 */
+	if (!t->linked)
+		link_flat((struct pd_symtab *)(uintptr_t)t);
+	n = t->n;
+	x = t->root;
 	while (x != NIL) {
 		/*
 		 * The next node is a cache miss either way: ask for both at
@@ -616,6 +700,50 @@ void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
 	}
 	if (t->n[curr].end == t->n[curr].start)
 		t->n[curr].end = roundup_page(t->n[curr].start) + 4096;
+}
+
+bool pd_symtab_move_flat(struct pd_symtab *t, const uint32_t *idx, size_t n,
+			 struct pd_symtab *out)
+{
+	size_t i;
+
+	if (t->linked || t->seal)
+		return false;
+	for (i = 0; i < n; i++)
+		if (idx[i] == NIL || idx[i] >= t->nr || (i && idx[i] <= idx[i - 1]))
+			return false;
+	for (i = 0; i < n; i++) {
+		const struct pd_symn *c = &t->n[idx[i]];
+		const char *name = t->str + c->name;
+
+		if (!c->erased && !pd_symtab_insert(out, c->start, c->end, c->bind, c->type, name,
+						    strlen(name))) {
+			pd_symtab_free(out);
+			pd_symtab_init(out);
+			return false;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!t->n[idx[i]].erased)
+			pd_symtab_erase(t, idx[i]);
+	return true;
+}
+
+void pd_symtab_shift(struct pd_symtab *t, uint64_t delta)
+{
+	uint32_t x;
+
+	if (!delta)
+		return;
+	if (t->seal) {
+		for (x = 0; x + 1 < t->nr; x++)
+			t->seal->start[x] -= delta;
+		return;
+	}
+	for (x = 1; x < t->nr; x++) {
+		t->n[x].start -= delta;
+		t->n[x].end -= delta;
+	}
 }
 
 static int underscores(const char *s)

@@ -1891,6 +1891,109 @@ static void test_rust_demangle_hostile(void)
 	free(out);
 }
 
+/* Two tables whose nodes are linked the same way, symbol by symbol. */
+static int tree_differences(const struct pd_symtab *a, const struct pd_symtab *b)
+{
+	uint32_t x;
+	int bad = a->root != b->root || a->nr != b->nr || a->live != b->live;
+
+	for (x = 1; !bad && x < a->nr; x++)
+		if (a->n[x].left != b->n[x].left || a->n[x].right != b->n[x].right ||
+		    a->n[x].parent != b->n[x].parent || a->n[x].red != b->n[x].red ||
+		    a->n[x].start != b->n[x].start || a->n[x].end != b->n[x].end)
+			bad++;
+	return bad;
+}
+
+/*
+ * Symbols inserted in address order stay flat until the tree is needed;
+ * then it is the tree the same inserts and erases give when linked as
+ * they come (the one a table linked from its first insert has), which is
+ * what perf's lookups among overlapping symbols depend on.
+ */
+static void test_flat_symbols(void)
+{
+	struct pd_symtab flat, tree;
+	uint32_t i, x, y;
+	char name[32];
+	int bad = 0;
+
+	pd_symtab_init(&flat);
+	pd_symtab_init(&tree);
+	/* overlapping symbols, three to a start: never sealed */
+	for (i = 0; i < 3000; i++) {
+		uint64_t start = (i / 3) * 16ull;
+		int n = snprintf(name, sizeof(name), "s%u", (unsigned int)i);
+
+		CU_ASSERT(pd_symtab_insert(&flat, start, start + 8 + (i % 7) * 8, PD_STB_GLOBAL, 2,
+					   name, (size_t)n) == i + 1);
+		CU_ASSERT(pd_symtab_insert(&tree, start, start + 8 + (i % 7) * 8, PD_STB_GLOBAL, 2,
+					   name, (size_t)n) == i + 1);
+		if (i == 0)
+			pd_symtab_find(&tree, 0);	/* linked from now on */
+	}
+	CU_ASSERT_FALSE(flat.linked);
+	CU_ASSERT_TRUE(tree.linked);
+	for (i = 2; i < 3000; i += 5) {
+		pd_symtab_erase(&flat, i);
+		pd_symtab_erase(&tree, i);
+	}
+	pd_symtab_fixup_duplicate(&flat);
+	pd_symtab_fixup_duplicate(&tree);
+	CU_ASSERT_FALSE(flat.linked);
+	CU_ASSERT_EQUAL(flat.live, tree.live);
+	/* the same symbols in the same order, flat or linked */
+	for (x = pd_symtab_first(&flat), y = pd_symtab_first(&tree); x || y;
+	     x = pd_symtab_next(&flat, x), y = pd_symtab_next(&tree, y))
+		if (x != y)
+			bad++;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(pd_symtab_last(&flat), pd_symtab_last(&tree));
+	/* loading done: not sealable, so linked, as the other one */
+	pd_symtab_shrink(&flat);
+	CU_ASSERT_PTR_NULL(flat.seal);
+	CU_ASSERT_TRUE(flat.linked);
+	CU_ASSERT_EQUAL(tree_differences(&flat, &tree), 0);
+	for (i = 0; i < 1000 * 16 + 64; i++)
+		if (pd_symtab_find(&flat, i) != pd_symtab_find(&tree, i))
+			bad++;
+	CU_ASSERT_EQUAL(bad, 0);
+	pd_symtab_free(&flat);
+	pd_symtab_free(&tree);
+
+	/* an insert after an erase, then one out of order: linked first */
+	pd_symtab_init(&flat);
+	pd_symtab_init(&tree);
+	for (i = 0; i < 100; i++) {
+		pd_symtab_insert(&flat, i * 16ull, i * 16ull + 32, PD_STB_GLOBAL, 2, "a", 1);
+		pd_symtab_insert(&tree, i * 16ull, i * 16ull + 32, PD_STB_GLOBAL, 2, "a", 1);
+		if (i == 0)
+			pd_symtab_find(&tree, 0);
+	}
+	pd_symtab_erase(&flat, 50);
+	pd_symtab_erase(&tree, 50);
+	pd_symtab_erase(&flat, 7);
+	pd_symtab_erase(&tree, 7);
+	CU_ASSERT_FALSE(flat.linked);
+	CU_ASSERT(pd_symtab_insert(&flat, 5000, 5008, PD_STB_GLOBAL, 2, "b", 1) == 101);
+	CU_ASSERT(pd_symtab_insert(&tree, 5000, 5008, PD_STB_GLOBAL, 2, "b", 1) == 101);
+	CU_ASSERT_TRUE(flat.linked);
+	CU_ASSERT(pd_symtab_insert(&flat, 40, 44, PD_STB_GLOBAL, 2, "c", 1) == 102);
+	CU_ASSERT(pd_symtab_insert(&tree, 40, 44, PD_STB_GLOBAL, 2, "c", 1) == 102);
+	CU_ASSERT_EQUAL(tree_differences(&flat, &tree), 0);
+	pd_symtab_free(&flat);
+	pd_symtab_free(&tree);
+
+	/* in order and apart: sealed without ever being linked */
+	pd_symtab_init(&flat);
+	for (i = 0; i < 100; i++)
+		pd_symtab_insert(&flat, i * 16ull, i * 16ull + 8, PD_STB_GLOBAL, 2, "d", 1);
+	pd_symtab_shrink(&flat);
+	CU_ASSERT_PTR_NOT_NULL(flat.seal);
+	CU_ASSERT_EQUAL(pd_symtab_find(&flat, 16 * 42 + 3), 43);
+	pd_symtab_free(&flat);
+}
+
 static void test_sealed_symbols(void)
 {
 	struct pd_symtab t, tree;
@@ -2280,6 +2383,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "symbol table alias and size rules", test_symtab_rules) ||
 	    !CU_add_test(s, "symbol tree with deletions", test_many_symbols) ||
 	    !CU_add_test(s, "sealed symbol tables", test_sealed_symbols) ||
+	    !CU_add_test(s, "flat symbol tables", test_flat_symbols) ||
 	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans) ||
 	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile) ||
 	    !CU_add_test(s, "Rust names against c++filt", test_rust_demangle_filt) ||
