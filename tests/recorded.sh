@@ -176,6 +176,13 @@ if [ -z "$kid" ] || [ "$kn" -eq 0 ] || [ "$kresolved" -eq 0 ] || ! cmp -s kernel
 	sk "kallsyms copy: no kernel build id or no kernel frames resolved as perf does"
 else
 	mkdir -p "bid/[kernel.kallsyms]/$kid" "bidmoved/[kernel.kallsyms]/$kid"
+	# the vdso's image where kernel.mine took it from: else a sample that
+	# happens to have a vdso frame shows [unknown] there
+	defbid=${PERF_BUILDID_DIR:-$HOME/.debug}
+	if [ -d "$defbid/.build-id" ]; then
+		ln -s "$defbid/.build-id" bid/.build-id
+		ln -s "$defbid/.build-id" bidmoved/.build-id
+	fi
 	sed -e '/ _s\{0,1\}text$/b' -e 's/^\([0-9a-f]* . \)/\1copy_/' /proc/kallsyms \
 		> "bid/[kernel.kallsyms]/$kid/kallsyms"
 	# _text (and _stext) moved by 16 MiB: the only difference
