@@ -49,6 +49,26 @@ static long open_paren(const char *s, long close)
 	return -1;
 }
 
+/* the keyword "operator" starts at s[i], as a word of its own */
+static bool is_operator(const char *s, long i)
+{
+	char next;
+
+	if (strncmp(s + i, "operator", 8) || (i > 0 && s[i - 1] != ':' && s[i - 1] != ' '))
+		return false;
+	next = s[i + 8];
+	return !(next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+		 (next >= '0' && next <= '9'));
+}
+
+/* the text before s[i] ends in "decltype" or "decltype " */
+static bool ends_with_decltype(const char *s, long i)
+{
+	if (i > 0 && s[i - 1] == ' ')
+		i--;
+	return i >= 8 && !strncmp(s + i - 8, "decltype", 8);
+}
+
 /* drop "(params) const" and a leading return type, keep the name */
 static void strip_signature(char *s)
 {
@@ -65,8 +85,9 @@ static void strip_signature(char *s)
 
 	/* trailing qualifiers after the parameter list */
 	while (end >= 0 && s[end] != ')') {
-		if (s[end] == '>' || s[end] == ']')
-			return;		/* not a function signature */
+		/* not a function signature: a local static is "f(int)::x" */
+		if (s[end] == '>' || s[end] == ']' || s[end] == ':')
+			return;
 		end--;
 	}
 	if (end < 0)
@@ -75,21 +96,34 @@ static void strip_signature(char *s)
 	if (op <= 0)
 		return;
 	s[op] = '\0';
-	/* a return type is separated by a space outside <> and () */
+	/*
+	 * A return type (of a template function) comes first, separated by
+	 * a space outside <> and ().  Spaces further on belong to the name:
+	 * those of an operator's name ("operator new", a conversion operator
+	 * "operator unsigned long", "operator char const*"), and those after
+	 * the parameter list of the function a local entity is in
+	 * ("A::f() const::{lambda()#1}::operator()", "{unnamed type#1}"),
+	 * so the search ends at the first "operator", '(' or '{' outside <>.
+	 */
 	for (i = 0; i < op; i++) {
-		if (s[i] == '<')
+		if (s[i] == '<') {
 			angle++;
-		else if (s[i] == '>' && angle > 0)
+		} else if (s[i] == '>' && angle > 0) {
 			angle--;
-		else if (s[i] == '(')
-			paren++;
-		else if (s[i] == ')' && paren > 0)
-			paren--;
-		else if (s[i] == ' ' && !angle && !paren)
+		} else if (angle || paren) {
+			if (s[i] == '(')
+				paren++;
+			else if (s[i] == ')' && paren > 0)
+				paren--;
+		} else if (s[i] == '(' && ends_with_decltype(s, i)) {
+			paren++;	/* a return type "decltype (...)" */
+		} else if (s[i] == '(' || s[i] == '{' || is_operator(s, i)) {
+			break;
+		} else if (s[i] == ' ') {
 			last_space = i;
+		}
 	}
-	/* "operator new" and friends: that space is part of the name */
-	if (last_space >= 0 && !(last_space >= 8 && !strncmp(s + last_space - 8, "operator", 8)))
+	if (last_space >= 0)
 		memmove(s, s + last_space + 1, strlen(s + last_space + 1) + 1);
 }
 
@@ -116,9 +150,10 @@ char *pd_demangle(const char *name)
 	/*
 	 * libiberty cuts the parameters of the top-level function only: a
 	 * thunk (_ZTh, _ZTv, _ZTc) prints the function it calls with them,
-	 * "non-virtual thunk to A::f(int)"
+	 * "non-virtual thunk to A::f(int)", and so do the other special
+	 * names ("transaction clone for A::f() const", _ZGTt)
 	 */
-	if (strncmp(name, "_ZT", 3))
+	if (strncmp(name, "_ZT", 3) && strncmp(name, "_ZG", 3))
 		strip_signature(out);
 	return out;
 }

@@ -1810,6 +1810,63 @@ static const char *const rust_names[] = {
 		"_RNvCs1234_7mycrate3foo",
 };
 
+/*
+ * C++ names as perf 6.1 prints them (libiberty without options, as
+ * `c++filt -p` prints them): the name without parameters or return type,
+ * except inside a local entity's name and in special names.
+ */
+static void test_cxx_demangle(void)
+{
+	static const char *const names[][2] = {
+		{ "_ZN2ns4overEl", "ns::over" },
+		{ "_ZN2ns3fooEi.isra.0", "ns::foo" },
+		{ "_ZSt9make_pairIiiESt4pairIT_T0_ES1_S2_", "std::make_pair<int, int>" },
+		{ "_ZStltIcEbRKSt6vectorIT_SaIS1_EES5_", "std::operator< <char>" },
+		{ "_ZN1AnwEm", "A::operator new" },
+		{ "_ZdlPv", "operator delete" },
+		{ "_ZN1AcvbEv", "A::operator bool" },
+		/* conversion operators to types with spaces */
+		{ "_ZNK4llvm8TypeSizecvmEv", "llvm::TypeSize::operator unsigned long" },
+		{ "_ZN1AcvxEv", "A::operator long long" },
+		{ "_ZN1AcvPKcEv", "A::operator char const*" },
+		{ "_ZNK1AcvRKSt6vectorIiSaIiEEEv",
+		  "A::operator std::vector<int, std::allocator<int> > const&" },
+		{ "_ZN5Outer5InnercvPFivEEv", "Outer::Inner::operator int (*)()" },
+		{ "_ZNKSt15__exception_ptr13exception_ptrcvMS0_FvvEEv",
+		  "std::__exception_ptr::exception_ptr::operator void "
+		  "(std::__exception_ptr::exception_ptr::*)()" },
+		/* lambdas and local types: the enclosing function keeps its parameters */
+		{ "_ZZ4mainENKUliE_clEi", "main::{lambda(int)#1}::operator()" },
+		{ "_ZZ3fooIiEvT_ENKUlvE_clEv", "foo<int>(int)::{lambda()#1}::operator()" },
+		{ "_ZZNK1A3barEvENKUlvE_clEv", "A::bar() const::{lambda()#1}::operator()" },
+		{ "_ZZ3fooiENKUt_clEv", "foo(int)::{unnamed type#1}::operator()" },
+		{ "_ZZ3fooiE1x", "foo(int)::x" },
+		/* a decltype return type */
+		{ "_Z1fIiEDTplfp_Li1EET_", "f<int>" },
+		/* special names keep them */
+		{ "_ZThn8_N1A1fEv", "non-virtual thunk to A::f()" },
+		{ "_ZGTtNKSt11logic_error4whatEv",
+		  "transaction clone for std::logic_error::what() const" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *out = pd_demangle(names[i][0]);
+
+		if (!out && i == 0) {
+			fprintf(stderr, "(no __cxa_demangle: C++ names skipped) ");
+			return;
+		}
+		CU_ASSERT_PTR_NOT_NULL(out);
+		if (out && strcmp(out, names[i][1])) {
+			fprintf(stderr, "\n%s:\n  ours      %s\n  expected  %s\n", names[i][0], out,
+				names[i][1]);
+			CU_FAIL("C++ name demangled otherwise than perf prints it");
+		}
+		free(out);
+	}
+}
+
 static void test_rust_demangle_filt(void)
 {
 	char path[] = "/tmp/pd-rust-names-XXXXXX", cmd[256], line[4096];
@@ -2387,7 +2444,8 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "DWARF 5 line-program prefixes", test_line_prefix_spans) ||
 	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile) ||
 	    !CU_add_test(s, "Rust names against c++filt", test_rust_demangle_filt) ||
-	    !CU_add_test(s, "Rust names from a hostile file", test_rust_demangle_hostile))
+	    !CU_add_test(s, "Rust names from a hostile file", test_rust_demangle_hostile) ||
+	    !CU_add_test(s, "C++ names as perf prints them", test_cxx_demangle))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
