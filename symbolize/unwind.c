@@ -133,6 +133,7 @@ struct pd_unwind_space {
 #define UW_MAX_REGS	40
 #define UW_CACHE_BITS	10
 #define UW_FD_CACHE	16
+#define UW_WORD_BITS	8
 #define UW_RULE_BITS	12
 
 struct uw_read {
@@ -185,6 +186,14 @@ struct uw_fd {
 	uint64_t used;
 };
 
+/* a word read from a DSO's file (dso NULL: empty) */
+struct uw_word {
+	const struct pd_dso *dso;
+	uint64_t off;
+	uint64_t val;
+	unsigned int size;
+};
+
 struct pd_unwinder {
 	struct pd_machine *m;
 	enum uw_arch arch;
@@ -216,6 +225,13 @@ struct pd_unwinder {
 	struct uw_rule *rules;		/* 1 << UW_RULE_BITS entries */
 	struct uw_fd fds[UW_FD_CACHE];
 	uint64_t fd_clock;
+	/*
+	 * The words read from files: a few instructions and data words that
+	 * libdw's walks and the result cache's checks read again and again
+	 * (a pread() each: 25,700 on dwarf-py.data).  DSOs live as long as
+	 * the machine, and their files are taken not to change under us.
+	 */
+	struct uw_word words[1u << UW_WORD_BITS];
 
 	uint64_t samples, nframes_total, cache_hits, errors;
 };
@@ -365,6 +381,7 @@ static int dso_fd(struct pd_unwinder *u, struct pd_dso *d, uint64_t *size)
 static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 {
 	struct pd_uw_map mp;
+	struct uw_word *w;
 	uint64_t off, size;
 	uint32_t w32;
 	int fd;
@@ -377,6 +394,11 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 	if (off > UINT64_MAX - mp.pgoff)
 		return false;
 	off += mp.pgoff;
+	w = &u->words[((off >> 2) * 0x9e3779b97f4a7c15ULL) >> (64 - UW_WORD_BITS)];
+	if (w->dso == mp.dso && w->off == off && w->size == u->word) {
+		*val = w->val;
+		return true;
+	}
 	fd = dso_fd(u, mp.dso, &size);
 	if (fd < 0 || off > size || size - off < u->word)
 		return false;
@@ -384,9 +406,14 @@ static bool read_file_word(struct pd_unwinder *u, uint64_t addr, uint64_t *val)
 		if (!pd_sym_pread_all(fd, &w32, sizeof(w32), off))
 			return false;
 		*val = w32;
-		return true;
+	} else if (!pd_sym_pread_all(fd, val, sizeof(*val), off)) {
+		return false;
 	}
-	return pd_sym_pread_all(fd, val, sizeof(*val), off);
+	w->dso = mp.dso;
+	w->off = off;
+	w->size = u->word;
+	w->val = *val;
+	return true;
 }
 
 /* ------------------------------------------------------------ dwfl callbacks */
