@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sym_internal.h"
@@ -206,18 +208,69 @@ static bool note_tab_name(struct pd_kallsyms_info *info, uint32_t z, size_t *cap
 	return true;
 }
 
+/*
+ * A kallsyms file's bytes: a regular file (the build-id cache's copy, a
+ * --kallsyms file) mapped, which neither copies 5 MiB from the page cache
+ * nor faults in a buffer for them; /proc/kallsyms (size 0) read.  *mapped:
+ * munmap() rather than free() them.
+ */
+static const char *kallsyms_bytes(int fd, size_t *len, bool *mapped)
+{
+	struct stat st;
+
+	*mapped = false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= ((uint64_t)1 << 30)) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			       fd, 0);
+
+		if (m != MAP_FAILED) {
+			*len = (size_t)st.st_size;
+			*mapped = true;
+			return m;
+		}
+	}
+	return slurp(fd, len);
+}
+
+static void kallsyms_bytes_free(const char *buf, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap((void *)(uintptr_t)buf, len);
+	else
+		free((void *)(uintptr_t)buf);
+}
+
+/*
+ * Room for the file's symbols and all of it as names, reserved at once:
+ * the kernel's lines are 45 bytes on average (16 hex digits, the type, a
+ * name), so len / 32 is more than its symbols without counting lines (a
+ * file of shorter lines only doubles the node array as before), and the
+ * names are less than the file.  The table is shrunk when sealed.
+ */
+static bool kallsyms_reserve(struct pd_symtab *t, size_t len)
+{
+	return pd_symtab_reserve(t, t->nr + len / 32 + 16, t->str_len + len + 1);
+}
+
 long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
 {
-	size_t len, i = 0, mods_cap = 0, tab_cap = 0;
-	char *buf = slurp(fd, &len);
+	size_t len = 0, i = 0, mods_cap = 0, tab_cap = 0;
+	bool mapped;
+	const char *buf = kallsyms_bytes(fd, &len, &mapped);
 	long nr = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (!buf)
 		return -1;
+	if (!kallsyms_reserve(t, len)) {
+		kallsyms_bytes_free(buf, len, mapped);
+		errno = ENOMEM;
+		return -1;
+	}
 	while (i < len) {
-		char *line = buf + i, *nl = memchr(line, '\n', len - i);
-		char *end = nl ? nl : buf + len;
+		const char *line = buf + i, *nl = memchr(line, '\n', len - i);
+		const char *end = nl ? nl : buf + len;
 		uint64_t addr;
 		size_t k, name_len;
 		char type;
@@ -266,7 +319,7 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 
 			if (tab && tab[1] == '[' &&
 			    !note_module_text(info, tab + 1, (size_t)(end - tab - 1), addr, &mods_cap)) {
-				free(buf);
+				kallsyms_bytes_free(buf, len, mapped);
 				pd_kallsyms_info_free(info);
 				errno = ENOMEM;
 				return -1;
@@ -275,14 +328,14 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 		/* the name keeps a module's "\t[mod]" suffix, as perf's does */
 		z = pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, name_len);
 		if (!z || (memchr(name, '\t', name_len) && !note_tab_name(info, z, &tab_cap))) {
-			free(buf);
+			kallsyms_bytes_free(buf, len, mapped);
 			pd_kallsyms_info_free(info);
 			errno = ENOMEM;
 			return -1;
 		}
 		nr++;
 	}
-	free(buf);
+	kallsyms_bytes_free(buf, len, mapped);
 	return nr;
 }
 

@@ -101,6 +101,12 @@ void pd_symtab_free(struct pd_symtab *t);
  * unused room of its arrays.
  */
 void pd_symtab_shrink(struct pd_symtab *t);
+/*
+ * Room for `nodes` symbols and `names` bytes of names (each with its NUL)
+ * in all, so that a loader that knows about how many are coming does not
+ * copy and fault in the arrays again at each doubling.  false on ENOMEM.
+ */
+bool pd_symtab_reserve(struct pd_symtab *t, size_t nodes, size_t names);
 /* Insert; equal starts go right of existing ones.  Returns index or 0 on ENOMEM. */
 uint32_t pd_symtab_insert(struct pd_symtab *t, uint64_t start, uint64_t end, uint8_t bind,
 			  uint8_t type, const char *name, size_t name_len);

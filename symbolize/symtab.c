@@ -177,6 +177,37 @@ void pd_symtab_shrink(struct pd_symtab *t)
 	}
 }
 
+bool pd_symtab_reserve(struct pd_symtab *t, size_t nodes, size_t names)
+{
+	if (t->seal)
+		return true;
+	/* the sentinel, and node_add() grows at cap - 1 */
+	if (nodes > UINT32_MAX - 2 || names > UINT32_MAX)
+		return false;
+	if (nodes + 2 > t->cap) {
+		struct pd_symn *p = realloc(t->n, (nodes + 2) * sizeof(*p));
+
+		if (!p)
+			return false;
+		t->n = p;
+		t->cap = (uint32_t)(nodes + 2);
+		if (t->nr == 0) {
+			/* slot 0 is the black sentinel */
+			memset(&t->n[0], 0, sizeof(t->n[0]));
+			t->nr = 1;
+		}
+	}
+	if (names > t->str_cap) {
+		char *p = realloc(t->str, names);
+
+		if (!p)
+			return false;
+		t->str = p;
+		t->str_cap = names;
+	}
+	return true;
+}
+
 static uint32_t str_add(struct pd_symtab *t, const char *s, size_t len)
 {
 	size_t need = t->str_len + len + 1;
