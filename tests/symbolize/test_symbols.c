@@ -637,33 +637,30 @@ static void test_kallsyms(void)
  * pd_kallsyms_load() on lines of every shape: the 16-digit fast path and
  * the general one agree, and the file's description is exact.
  */
-static void test_kallsyms_parse(void)
+static const char kallsyms_shapes[] =
+	"ffffffff81000000 T _stext\n"
+	"FFFFFFFF81000000 T _text\n"		/* upper case: the general way */
+	"ffffffff81000000 T _text\n"		/* only the first _text counts */
+	"1000 t short_addr\n"
+	"ffffffff8100002g t bad_digit\n"	/* not an address: skipped */
+	"0ffffffff81000030 t seventeen\n"
+	"ffffffffc0001000 t a_fn\t[mod_a]\n"
+	"ffffffffc0000800 T a_low\t[mod_a]\n"
+	"ffffffffc0003000 d a_data\t[mod_a]\n"	/* data: not the module's text */
+	"ffffffffc0002000 t b_fn\t[mod_b]\n"
+	"ffffffffc0001800 t a_again\t[mod_a]\n"	/* listed apart: the same module */
+	"ffffffffc0004000 t odd]\n"			/* no tab: core */
+	"ffffffff81000040 r rodata_sym\n"
+	"ffffffff81000050 T $x\n"
+	"ffffffff81000060";				/* cut */
+
+/* the table and description of kallsyms_shapes, from fd */
+static void check_kallsyms_shapes(int fd)
 {
 	struct pd_kallsyms_info info;
 	struct pd_symtab t;
-	char path[PATH_MAX];
 	uint32_t x;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/kallsyms-parse", tdir);
-	write_file(path,
-		   "ffffffff81000000 T _stext\n"
-		   "FFFFFFFF81000000 T _text\n"		/* upper case: the general way */
-		   "ffffffff81000000 T _text\n"		/* only the first _text counts */
-		   "1000 t short_addr\n"
-		   "ffffffff8100002g t bad_digit\n"	/* not an address: skipped */
-		   "0ffffffff81000030 t seventeen\n"
-		   "ffffffffc0001000 t a_fn\t[mod_a]\n"
-		   "ffffffffc0000800 T a_low\t[mod_a]\n"
-		   "ffffffffc0003000 d a_data\t[mod_a]\n"	/* data: not the module's text */
-		   "ffffffffc0002000 t b_fn\t[mod_b]\n"
-		   "ffffffffc0001800 t a_again\t[mod_a]\n"	/* listed apart: the same module */
-		   "ffffffffc0004000 t odd]\n"			/* no tab: core */
-		   "ffffffff81000040 r rodata_sym\n"
-		   "ffffffff81000050 T $x\n"
-		   "ffffffff81000060");				/* cut */
-	fd = open(path, O_RDONLY);
-	CU_ASSERT_FATAL(fd >= 0);
 	pd_symtab_init(&t);
 	/*
 	 * kept: _stext, both _text, short_addr, seventeen, a_fn, a_low,
@@ -683,6 +680,9 @@ static void test_kallsyms_parse(void)
 	CU_ASSERT_STRING_EQUAL(info.mods[1].name, "[mod_b]");
 	CU_ASSERT_EQUAL(info.mods[1].lo, 0xffffffffc0002000ULL);
 	CU_ASSERT_EQUAL(info.mods[1].hi, 0xffffffffc0002000ULL);
+	/* room for len / 32 + 16 symbols and the sentinel, reserved at once */
+	CU_ASSERT_EQUAL(t.nr, 12);
+	CU_ASSERT_EQUAL(t.cap, (sizeof(kallsyms_shapes) - 1) / 32 + 16 + 2);
 	x = pd_symtab_first(&t);
 	CU_ASSERT_EQUAL(pd_symtab_start(&t, x), 0x1000);
 	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "short_addr");
@@ -701,6 +701,25 @@ static void test_kallsyms_parse(void)
 	CU_ASSERT_STRING_EQUAL(pd_symtab_name(&t, x), "a_low\t[mod_a]");
 	pd_symtab_free(&t);
 	pd_kallsyms_info_free(&info);
+}
+
+static void test_kallsyms_parse(void)
+{
+	char path[PATH_MAX];
+	int fd, p[2];
+
+	/* a regular file: mapped */
+	snprintf(path, sizeof(path), "%s/kallsyms-parse", tdir);
+	write_file(path, kallsyms_shapes);
+	fd = open(path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	check_kallsyms_shapes(fd);
+	/* a pipe (as /proc/kallsyms, of size 0): read */
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	CU_ASSERT_FATAL(write(p[1], kallsyms_shapes, sizeof(kallsyms_shapes) - 1) ==
+			(ssize_t)sizeof(kallsyms_shapes) - 1);
+	close(p[1]);
+	check_kallsyms_shapes(p[0]);
 }
 
 /*
