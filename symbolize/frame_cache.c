@@ -88,13 +88,14 @@ static inline void unmark(uint64_t *bits, uint32_t i)
 }
 
 /*
- * A table of `size` bytes (a multiple of 2 MiB) on huge pages where the
- * kernel gives them: lookups land anywhere in it, and with 4 KiB pages
- * most of them would miss the TLB as well as the processor cache.
+ * A table of `size` bytes on huge pages where the kernel gives them:
+ * lookups land anywhere in it, and with 4 KiB pages most of them would
+ * miss the TLB as well as the processor cache, and each of its pages is
+ * faulted in on its own.
  */
 #define HUGE_PAGE	((size_t)2 << 20)
 
-static void *table_alloc(size_t size)
+void *pd_sym_table_alloc(size_t size)
 {
 	/*
 	 * Mapped rather than allocated and cleared: the kernel hands out
@@ -118,7 +119,7 @@ static void *table_alloc(size_t size)
 	return p;
 }
 
-static void table_free(void *p, size_t size)
+void pd_sym_table_free(void *p, size_t size)
 {
 	if (p)
 		munmap(p, size);
@@ -162,12 +163,12 @@ int pd_frame_cache_new(struct pd_machine *m, unsigned int flags, struct pd_frame
 	c->m = m;
 	c->gen = 1;
 	c->ent_shift = 64 - ENT_BITS;
-	c->ents = table_alloc(n * sizeof(*c->ents));
-	c->sites = table_alloc(((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+	c->ents = pd_sym_table_alloc(n * sizeof(*c->ents));
+	c->sites = pd_sym_table_alloc(((size_t)1 << SITE_BITS) * sizeof(*c->sites));
 	c->ent_mark = calloc(n / 64, sizeof(*c->ent_mark));
 	c->site_mark = calloc(((size_t)1 << SITE_BITS) / 64, sizeof(*c->site_mark));
 	if (flags & PD_FRAME_CACHE_FRAMES)
-		c->frames = calloc(n, sizeof(*c->frames));
+		c->frames = pd_sym_table_alloc(n * sizeof(*c->frames));
 	if (!c->ents || !c->sites || !c->ent_mark || !c->site_mark ||
 	    (flags & PD_FRAME_CACHE_FRAMES && !c->frames) || grow(c, PD_SYM_MAX_STACK) < 0) {
 		pd_frame_cache_free(c);
@@ -181,9 +182,9 @@ void pd_frame_cache_free(struct pd_frame_cache *c)
 {
 	if (!c)
 		return;
-	table_free(c->ents, ((size_t)1 << (64 - c->ent_shift)) * sizeof(*c->ents));
-	free(c->frames);
-	table_free(c->sites, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
+	pd_sym_table_free(c->ents, ((size_t)1 << (64 - c->ent_shift)) * sizeof(*c->ents));
+	pd_sym_table_free(c->frames, ((size_t)1 << (64 - c->ent_shift)) * sizeof(*c->frames));
+	pd_sym_table_free(c->sites, ((size_t)1 << SITE_BITS) * sizeof(*c->sites));
 	free(c->ent_mark);
 	free(c->site_mark);
 	free(c->key);

@@ -351,6 +351,12 @@ int pd_elf_notes_build_id(const uint8_t *p, size_t len, bool big_endian, uint8_t
  * an error or when the file ends first.
  */
 bool pd_sym_pread_all(int fd, void *buf, size_t len, uint64_t off);
+/*
+ * A table of size bytes, zeroed, on 2 MiB pages where the kernel gives
+ * them (frame_cache.c); NULL when out of memory.
+ */
+void *pd_sym_table_alloc(size_t size);
+void pd_sym_table_free(void *p, size_t size);
 
 /* kallsyms.c */
 /* The text symbols a kallsyms file lists for one module: their lowest and highest address. */
