@@ -1608,12 +1608,13 @@ static struct pd_unwinder *unwinder_get(struct pd_machine *m)
 	if (!pd_machine_arch(m) && uname(&un) == 0)
 		u->arch = arch_of(un.machine);
 	u->frames = calloc(u->max_stack, sizeof(*u->frames));
-	u->cache = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache));
+	/* 2.7 MiB hit anywhere: 1,100 faults of 4 KiB pages on dwarf.data */
+	u->cache = pd_sym_table_alloc((1u << UW_CACHE_BITS) * sizeof(*u->cache));
 	u->cache_keys = calloc(1u << UW_CACHE_BITS, sizeof(*u->cache_keys));
 	u->rules = calloc(1u << UW_RULE_BITS, sizeof(*u->rules));
 	if (!u->frames || !u->cache || !u->cache_keys || !u->rules) {
 		free(u->frames);
-		free(u->cache);
+		pd_sym_table_free(u->cache, (1u << UW_CACHE_BITS) * sizeof(*u->cache));
 		free(u->cache_keys);
 		free(u->rules);
 		free(u);
@@ -1642,7 +1643,7 @@ static void unwinder_free(void *state)
 			elf_end(u->arch_elf[i]);
 	for (i = 0; i < (1u << UW_CACHE_BITS); i++)
 		free(u->cache[i].frames);
-	free(u->cache);
+	pd_sym_table_free(u->cache, (1u << UW_CACHE_BITS) * sizeof(*u->cache));
 	free(u->cache_keys);
 	free(u->rules);
 	free(u->frames);
