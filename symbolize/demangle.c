@@ -61,12 +61,21 @@ static bool is_operator(const char *s, long i)
 		 (next >= '0' && next <= '9'));
 }
 
-/* the text before s[i] ends in "decltype" or "decltype " */
-static bool ends_with_decltype(const char *s, long i)
+/* s starts with a cv or ref qualifier: "const", "volatile", "&", "&&" */
+static bool qualifier_at(const char *s)
 {
-	if (i > 0 && s[i - 1] == ' ')
-		i--;
-	return i >= 8 && !strncmp(s + i - 8, "decltype", 8);
+	size_t n;
+
+	if (*s == '&')
+		return true;
+	if (!strncmp(s, "const", 5))
+		n = 5;
+	else if (!strncmp(s, "volatile", 8))
+		n = 8;
+	else
+		return false;
+	return !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+		 (s[n] >= '0' && s[n] <= '9'));
 }
 
 /* drop "(params) const" and a leading return type, keep the name */
@@ -98,28 +107,29 @@ static void strip_signature(char *s)
 	s[op] = '\0';
 	/*
 	 * A return type (of a template function) comes first, separated by
-	 * a space outside <> and ().  Spaces further on belong to the name:
+	 * the last space outside <>, () and {} ("(anonymous namespace)", a
+	 * "{lambda(int, int)#1}").  Spaces further on belong to the name:
 	 * those of an operator's name ("operator new", a conversion operator
-	 * "operator unsigned long", "operator char const*"), and those after
-	 * the parameter list of the function a local entity is in
-	 * ("A::f() const::{lambda()#1}::operator()", "{unnamed type#1}"),
-	 * so the search ends at the first "operator", '(' or '{' outside <>.
+	 * "operator unsigned long", "operator char const*"), so the search
+	 * ends at "operator", and those before the qualifiers of the function
+	 * a local entity is in ("A::f() const::{lambda()#1}::operator()").
 	 */
 	for (i = 0; i < op; i++) {
-		if (s[i] == '<') {
+		if (s[i] == '(' || s[i] == '{') {
+			paren++;
+		} else if ((s[i] == ')' || s[i] == '}') && paren > 0) {
+			paren--;
+		} else if (paren) {
+			continue;
+		} else if (s[i] == '<') {
 			angle++;
 		} else if (s[i] == '>' && angle > 0) {
 			angle--;
-		} else if (angle || paren) {
-			if (s[i] == '(')
-				paren++;
-			else if (s[i] == ')' && paren > 0)
-				paren--;
-		} else if (s[i] == '(' && ends_with_decltype(s, i)) {
-			paren++;	/* a return type "decltype (...)" */
-		} else if (s[i] == '(' || s[i] == '{' || is_operator(s, i)) {
+		} else if (angle) {
+			continue;
+		} else if (is_operator(s, i)) {
 			break;
-		} else if (s[i] == ' ') {
+		} else if (s[i] == ' ' && !qualifier_at(s + i + 1)) {
 			last_space = i;
 		}
 	}

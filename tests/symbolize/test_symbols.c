@@ -1860,8 +1860,21 @@ static void test_cxx_demangle(void)
 		{ "_ZZNK1A3barEvENKUlvE_clEv", "A::bar() const::{lambda()#1}::operator()" },
 		{ "_ZZ3fooiENKUt_clEv", "foo(int)::{unnamed type#1}::operator()" },
 		{ "_ZZ3fooiE1x", "foo(int)::x" },
-		/* a decltype return type */
+		/* return types with parentheses and spaces of their own */
 		{ "_Z1fIiEDTplfp_Li1EET_", "f<int>" },
+		{ "_ZN4node9inspector8protocol12_GLOBAL__N_110parseTokenIhEENS2_5TokenEPKT_S7_PS7_S8_",
+		  "node::inspector::protocol::(anonymous namespace)::parseToken<unsigned char>" },
+		{ "_ZN6google8protobuf8internal7memswapILi12EEENSt9enable_ifIXaageT_stmltT_Li16EEvE4"
+		  "typeEPcS6_",
+		  "google::protobuf::internal::memswap<12>" },
+		{ "_ZNSt5dequeIZN2v88internal12_GLOBAL__N_19FormatterEPNS1_7IsolateERNS1_16Builtin"
+		  "ArgumentsEiE5StateSaIS7_EE12emplace_backIJS7_EEERS7_DpOT_",
+		  "std::deque<v8::internal::(anonymous namespace)::Formatter(v8::internal::Isolate*, "
+		  "v8::internal::BuiltinArguments&, int)::State, std::allocator<v8::internal::"
+		  "(anonymous namespace)::Formatter(v8::internal::Isolate*, v8::internal::"
+		  "BuiltinArguments&, int)::State> >::emplace_back<v8::internal::(anonymous "
+		  "namespace)::Formatter(v8::internal::Isolate*, v8::internal::BuiltinArguments&, "
+		  "int)::State>" },
 		/* special names keep them */
 		{ "_ZThn8_N1A1fEv", "non-virtual thunk to A::f()" },
 		{ "_ZGTtNKSt11logic_error4whatEv",
