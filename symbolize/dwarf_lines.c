@@ -71,7 +71,6 @@
 #include <malloc.h>
 #endif
 
-#include "perfdata/pd_writer.h"
 #include "sym_internal.h"
 
 /* bounds against hostile or absurd debug info */
@@ -768,76 +767,47 @@ static void hide_unused_sections(Elf *elf, bool lines)
 }
 
 /*
- * Write all of buf at off; false on an error.  The copy is written only
- * by this thread, so a seek and the toolkit's one write loop
- * (pd_write_all(), with its EINTR and short-write handling) do.
+ * Inflate the zlib stream in[0..in_len) into out, which it must fill
+ * exactly; false when the stream is damaged or not of that size.  One
+ * inflate() call with all of the output in view: zlib then keeps no
+ * window of its own and writes each byte once.
+ *
+ * The stream's header is checked here and its deflate data inflated raw,
+ * without the Adler-32 of the output at its end (a sixth of zlib's
+ * instructions here): the checksum only tells accidental damage, and
+ * libdw reads every byte of the sections with bounds checks anyway, as it
+ * must for a file made to harm, whose checksum would be right.
  */
-static bool pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	return lseek(fd, off, SEEK_SET) == off && pd_write_all(fd, buf, len) == 0;
-}
-
-/*
- * Inflate a zlib stream of exactly want bytes into fd at off; false when
- * the stream is damaged or not of that size.
- */
-static bool inflate_to(int fd, off_t off, const uint8_t *in, size_t in_len, uint64_t want,
-		       uint8_t *buf, size_t buf_size)
+static bool inflate_into(uint8_t *out, uint64_t want, const uint8_t *in, size_t in_len)
 {
 	z_stream z;
-	uint64_t done = 0;
-	int r = Z_OK;
+	int r;
 
-	if (in_len > UINT_MAX)
+	/* CMF: deflate with a window of at most 32 KiB; FLG: no dictionary */
+	if (in_len < 2 || in_len - 2 > UINT_MAX || want > UINT_MAX || (in[0] & 0x0f) != Z_DEFLATED ||
+	    in[0] >> 4 > 7 || ((unsigned int)in[0] << 8 | in[1]) % 31 || (in[1] & 0x20))
 		return false;
 	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
+	if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
 		return false;
-	z.next_in = (Bytef *)(uintptr_t)in;
-	z.avail_in = (uInt)in_len;
-	while (r == Z_OK) {
-		size_t n;
-
-		z.next_out = buf;
-		z.avail_out = (uInt)buf_size;
-		r = inflate(&z, Z_NO_FLUSH);
-		if (r != Z_OK && r != Z_STREAM_END)
-			break;
-		n = buf_size - z.avail_out;
-		if (n > want - done || !pwrite_all(fd, buf, n, off + (off_t)done)) {
-			r = Z_DATA_ERROR;
-			break;
-		}
-		done += n;
-		if (r == Z_OK && !n && !z.avail_in)
-			r = Z_DATA_ERROR;	/* truncated */
-	}
+	z.next_in = (Bytef *)(uintptr_t)(in + 2);
+	z.avail_in = (uInt)(in_len - 2);
+	z.next_out = out;
+	z.avail_out = (uInt)want;
+	r = inflate(&z, Z_FINISH);
 	inflateEnd(&z);
-	return r == Z_STREAM_END && done == want;
+	return r == Z_STREAM_END && !z.avail_out;
 }
 
-/* The ELF header's e_shoff, written in the copy. */
-static bool put_shoff(int fd, int cls, uint64_t shoff)
-{
-	if (cls == ELFCLASS64) {
-		Elf64_Off v = shoff;
-
-		return pwrite_all(fd, &v, sizeof(v), offsetof(Elf64_Ehdr, e_shoff));
-	} else {
-		Elf32_Off v = (Elf32_Off)shoff;
-
-		return shoff <= UINT32_MAX &&
-		       pwrite_all(fd, &v, sizeof(v), offsetof(Elf32_Ehdr, e_shoff));
-	}
-}
-
-/* One section header of the copy, in the file's class. */
-static bool put_shdr(int fd, int cls, const GElf_Shdr *sh, off_t off)
+/* One section header of the copy, in the file's class, at out. */
+static bool put_shdr(uint8_t *out, int cls, const GElf_Shdr *sh)
 {
 	Elf32_Shdr s32;
 
-	if (cls == ELFCLASS64)
-		return pwrite_all(fd, sh, sizeof(*sh), off);	/* GElf_Shdr is Elf64_Shdr */
+	if (cls == ELFCLASS64) {
+		memcpy(out, sh, sizeof(*sh));	/* GElf_Shdr is Elf64_Shdr */
+		return true;
+	}
 	if (sh->sh_offset > UINT32_MAX || sh->sh_size > UINT32_MAX)
 		return false;
 	s32.sh_name = sh->sh_name;
@@ -850,93 +820,214 @@ static bool put_shdr(int fd, int cls, const GElf_Shdr *sh, off_t off)
 	s32.sh_info = sh->sh_info;
 	s32.sh_addralign = (Elf32_Word)sh->sh_addralign;
 	s32.sh_entsize = (Elf32_Word)sh->sh_entsize;
-	return pwrite_all(fd, &s32, sizeof(s32), off);
+	memcpy(out, &s32, sizeof(s32));
+	return true;
+}
+
+/* The ELF header's e_shoff, written in the copy. */
+static bool put_shoff(uint8_t *out, int cls, uint64_t shoff)
+{
+	if (cls == ELFCLASS64) {
+		Elf64_Off v = shoff;
+
+		memcpy(out + offsetof(Elf64_Ehdr, e_shoff), &v, sizeof(v));
+	} else {
+		Elf32_Off v = (Elf32_Off)shoff;
+
+		if (shoff > UINT32_MAX)
+			return false;
+		memcpy(out + offsetof(Elf32_Ehdr, e_shoff), &v, sizeof(v));
+	}
+	return true;
+}
+
+/* A section of the copy: its header there, and where its bytes come from. */
+struct copy_sec {
+	GElf_Shdr sh;
+	uint64_t skip_off, skip_len;	/* a compressed section: not copied */
+	uint64_t in_off, in_len;	/* its zlib stream, when inflated */
+};
+
+static int cmp_skip(const void *a, const void *b)
+{
+	const struct copy_sec *x = a, *y = b;
+
+	return x->skip_off < y->skip_off ? -1 : x->skip_off > y->skip_off;
 }
 
 /*
- * A copy of a debug file whose sections are compressed (libc6-dbg's), in
- * an unlinked temporary file: the file as it is, then the sections read
- * here decompressed (zlib), then section headers that point at them (the
- * unused compressed ones made SHT_NOBITS).  Mapped read-only in place of
- * the file, its pages are dropped after every CU as those of a file
- * without compressed sections, so that the decompressed DWARF (libc's:
- * 10 MB) is in the page cache and not in the memory of the process.
- * The file descriptor of the copy, or -1 when it cannot be made (then
- * libelf decompresses the sections into memory, as before).
+ * The file the copy is written in: memory of its own (memfd), which no
+ * file system journals or writes back; else an unlinked temporary file.
  */
-static int decompressed_copy(Elf *elf, const char *map, size_t map_size, bool lines,
-			     size_t *size)
+static int copy_file(void)
 {
-	size_t shstrndx, shnum, i, entsize, buf_size = (size_t)256 << 10;
-	int cls = gelf_getclass(elf), fd = -1;
-	size_t chdr_size = cls == ELFCLASS64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
-	uint64_t end = map_size, shoff;
-	uint8_t *buf = NULL;
 	FILE *f;
+	int fd;
 
-	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || elf_getshdrstrndx(elf, &shstrndx) ||
-	    elf_getshdrnum(elf, &shnum) || !shnum)
-		return -1;
+#ifdef MFD_CLOEXEC
+	fd = memfd_create("debug-copy", MFD_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+#endif
 	f = tmpfile();
 	if (!f)
 		return -1;
 	fd = dup(fileno(f));
 	fclose(f);
-	buf = malloc(buf_size);
-	if (fd < 0 || !buf || !pwrite_all(fd, map, map_size, 0))
-		goto fail;
-	/* the section header table after the file, the data after the table */
-	shoff = (end + 7) & ~(uint64_t)7;
-	entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
-	end = shoff + shnum * entsize;
+	return fd;
+}
+
+/*
+ * The headers of the copy's sections, in sec[0..shnum), and the copy's
+ * size; false when a section cannot be handled here (then libelf
+ * decompresses).  The section header table goes after the file, the
+ * inflated sections after the table.
+ */
+static bool copy_layout(Elf *elf, size_t map_size, bool lines, struct copy_sec *sec,
+			size_t shnum, uint64_t shoff, uint64_t *size)
+{
+	int cls = gelf_getclass(elf);
+	size_t shstrndx, i, chdr_size = cls == ELFCLASS64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+	size_t entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	uint64_t end = shoff + shnum * entsize;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
 	for (i = 0; i < shnum; i++) {
 		Elf_Scn *scn = elf_getscn(elf, i);
-		GElf_Shdr sh;
+		GElf_Shdr *sh = &sec[i].sh;
 		GElf_Chdr ch;
 		const char *n;
+		uint64_t align;
 
-		if (!scn || !gelf_getshdr(scn, &sh))
-			goto fail;
-		n = i ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!scn || !gelf_getshdr(scn, sh))
+			return false;
+		n = i ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
 		if (n && !strncmp(n, ".zdebug_", 8))
-			goto fail;	/* GNU's older form: libelf's */
-		if (n && sh.sh_type != SHT_NOBITS && (sh.sh_flags & SHF_COMPRESSED) &&
-		    !strncmp(n, ".debug_", 7)) {
-			if (!section_used(n, lines)) {
-				sh.sh_type = SHT_NOBITS;
-			} else {
-				uint64_t align;
-
-				if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB ||
-				    sh.sh_offset > map_size || sh.sh_size > map_size - sh.sh_offset ||
-				    sh.sh_size < chdr_size || ch.ch_size > ((uint64_t)1 << 40))
-					goto fail;
-				align = ch.ch_addralign > 8 && ch.ch_addralign <= 4096 &&
-					!(ch.ch_addralign & (ch.ch_addralign - 1)) ? ch.ch_addralign : 8;
-				end = (end + align - 1) & ~(align - 1);
-				if (!inflate_to(fd, (off_t)end, (const uint8_t *)map + sh.sh_offset + chdr_size,
-						(size_t)sh.sh_size - chdr_size, ch.ch_size, buf, buf_size))
-					goto fail;
-				sh.sh_offset = end;
-				sh.sh_size = ch.ch_size;
-				sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
-				sh.sh_addralign = align;
-				end += ch.ch_size;
-			}
+			return false;	/* GNU's older form: libelf's */
+		if (!n || sh->sh_type == SHT_NOBITS || !(sh->sh_flags & SHF_COMPRESSED) ||
+		    strncmp(n, ".debug_", 7))
+			continue;
+		if (sh->sh_offset > map_size || sh->sh_size > map_size - sh->sh_offset)
+			return false;
+		/* no header of the copy points at the compressed bytes */
+		sec[i].skip_off = sh->sh_offset;
+		sec[i].skip_len = sh->sh_size;
+		if (!section_used(n, lines)) {
+			sh->sh_type = SHT_NOBITS;
+			continue;
 		}
-		if (!put_shdr(fd, cls, &sh, (off_t)(shoff + i * entsize)))
-			goto fail;
+		if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB ||
+		    sh->sh_size < chdr_size || ch.ch_size > UINT_MAX)
+			return false;
+		align = ch.ch_addralign > 8 && ch.ch_addralign <= 4096 &&
+			!(ch.ch_addralign & (ch.ch_addralign - 1)) ? ch.ch_addralign : 8;
+		end = (end + align - 1) & ~(align - 1);
+		sec[i].in_off = sh->sh_offset + chdr_size;
+		sec[i].in_len = sh->sh_size - chdr_size;
+		sh->sh_offset = end;
+		sh->sh_size = ch.ch_size;
+		sh->sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+		sh->sh_addralign = align;
+		end += ch.ch_size;
 	}
-	if (!put_shoff(fd, cls, shoff))
+	*size = end;
+	return end <= SIZE_MAX;
+}
+
+/*
+ * Fill the copy at out: the used sections inflated and the section
+ * headers after the file, then the bytes of the file but its compressed
+ * debug sections (never read: the copy's pages of them stay holes).
+ * sec[] is sorted by the compressed sections' offsets on return.
+ */
+static bool copy_fill(uint8_t *out, const uint8_t *map, size_t map_size, int cls,
+		      struct copy_sec *sec, size_t shnum, uint64_t shoff)
+{
+	size_t i, entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	uint64_t pos = 0;
+
+	for (i = 0; i < shnum; i++) {
+		if (sec[i].in_len && !inflate_into(out + sec[i].sh.sh_offset, sec[i].sh.sh_size,
+						   map + sec[i].in_off, (size_t)sec[i].in_len))
+			return false;
+		if (!put_shdr(out + shoff + i * entsize, cls, &sec[i].sh))
+			return false;
+	}
+	qsort(sec, shnum, sizeof(*sec), cmp_skip);
+	for (i = 0; i < shnum; i++) {
+		uint64_t from = sec[i].skip_off, to = from + sec[i].skip_len;
+
+		if (!sec[i].skip_len)
+			continue;
+		if (from > pos)
+			memcpy(out + pos, map + pos, (size_t)(from - pos));
+		if (to > pos)
+			pos = to;
+	}
+	if (map_size > pos)
+		memcpy(out + pos, map + pos, map_size - pos);
+	return put_shoff(out, cls, shoff);
+}
+
+/*
+ * A copy of a debug file whose sections are compressed (libc6-dbg's), in
+ * memory of its own or an unlinked temporary file (copy_file()): the file
+ * as it is but its compressed debug sections, then section headers that
+ * point past it at the sections read here, inflated (zlib) straight into
+ * a shared writable map of the copy (the unused compressed ones made
+ * SHT_NOBITS).  Mapped read-only in place of the file, its pages are
+ * dropped after every CU as those of a file without compressed sections,
+ * so that the decompressed DWARF (libc's: 10 MB) is in the copy and not
+ * in the memory of the process.  The copy's map and descriptor, or NULL
+ * when it cannot be made (then libelf decompresses the sections into
+ * memory, as before).
+ */
+static uint8_t *decompressed_copy(Elf *elf, const uint8_t *map, size_t map_size, bool lines,
+				  size_t *size, int *fd)
+{
+	int cls = gelf_getclass(elf);
+	size_t shnum;
+	uint64_t shoff = ((uint64_t)map_size + 7) & ~(uint64_t)7, end;
+	struct copy_sec *sec;
+	uint8_t *out = MAP_FAILED;
+
+	*fd = -1;
+	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || elf_getshdrnum(elf, &shnum) || !shnum ||
+	    shnum > (size_t)1 << 20)
+		return NULL;
+	sec = calloc(shnum, sizeof(*sec));
+	if (!sec)
+		return NULL;
+	if (!copy_layout(elf, map_size, lines, sec, shnum, shoff, &end) ||
+	    end > (uint64_t)INT64_MAX)
 		goto fail;
-	free(buf);
+	*fd = copy_file();
+	if (*fd < 0 || ftruncate(*fd, (off_t)end) != 0)
+		goto fail;
+	out = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+#ifdef MADV_POPULATE_WRITE
+	/* the pages inflated into, at once rather than a fault for each */
+	if (out != MAP_FAILED) {
+		size_t lo = (size_t)shoff / (size_t)sysconf(_SC_PAGESIZE) * (size_t)sysconf(_SC_PAGESIZE);
+
+		madvise(out + lo, (size_t)end - lo, MADV_POPULATE_WRITE);
+	}
+#endif
+	if (out == MAP_FAILED || !copy_fill(out, map, map_size, cls, sec, shnum, shoff) ||
+	    mprotect(out, (size_t)end, PROT_READ) != 0)
+		goto fail;
+	free(sec);
 	*size = (size_t)end;
-	return fd;
+	return out;
 fail:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-	return -1;
+	if (out != MAP_FAILED)
+		munmap(out, (size_t)end);
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	free(sec);
+	return NULL;
 }
 
 /*
@@ -946,18 +1037,14 @@ fail:
 static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 {
 	size_t size;
-	int fd = decompressed_copy(*elf, dl->map, dl->map_size, dl->env->opts.srcline, &size);
-	char *map;
+	int fd;
+	uint8_t *map = decompressed_copy(*elf, (const uint8_t *)dl->map, dl->map_size,
+					 dl->env->opts.srcline, &size, &fd);
 	Elf *copy;
 
-	if (fd < 0)
+	if (!map)
 		return false;
-	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED) {
-		close(fd);
-		return false;
-	}
-	copy = elf_memory(map, size);
+	copy = elf_memory((char *)map, size);
 	if (!copy || elf_kind(copy) != ELF_K_ELF) {
 		if (copy)
 			elf_end(copy);
@@ -970,7 +1057,7 @@ static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 	close(dl->fd);
 	*elf = copy;
 	dl->fd = fd;
-	dl->map = map;
+	dl->map = (char *)map;
 	dl->map_size = size;
 	dl->keep_hdr = 0;
 	dl->keep_sh_lo = dl->keep_sh_hi = size;
