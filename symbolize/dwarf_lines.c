@@ -59,6 +59,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@
 
 /* bounds against hostile or absurd debug info */
 #define MAX_DIE_DEPTH	128
+/* debug files copied ahead at most (pd_dwarf_copy_ahead()) */
+#define COPIES_AHEAD	4
 #define MAX_CACHE	(1u << 16)	/* cached addresses per DSO, then it starts again */
 #define MAX_STRINGS	(1u << 24)	/* distinct strings per DSO */
 
@@ -1031,6 +1034,139 @@ fail:
 }
 
 /*
+ * A debug file's decompressed copy made on a thread of its own from the
+ * time the header's build-id table names its DSO (pd_dwarf_copy_ahead()),
+ * for map_copy() to take when libdw first opens that file: its inflating
+ * (libc6-dbg's: about 35 ms of CPU) overlaps the reading of the first
+ * samples on the second core.  The copy is the same bytes either way; a
+ * file that turns out to have no copy (or not to be the one opened) is
+ * left to map_copy() as before.
+ */
+struct pd_copy_ahead {
+	struct pd_copy_ahead *next;
+	pthread_t thread;
+	int src;		/* the debug file */
+	bool lines;		/* env->opts.srcline, which the copy depends on */
+	dev_t dev;		/* the file, as map_copy() finds it again */
+	ino_t ino;
+	/* the thread's result: the copy, or map NULL */
+	uint8_t *map;
+	size_t size;
+	int fd;
+};
+
+/* As elf_mapped() and map_copy() would make it, on the thread. */
+static void *copy_ahead_main(void *arg)
+{
+	struct pd_copy_ahead *a = arg;
+	struct stat st;
+	bool compressed = false;
+	const char *ident;
+	void *file;
+	Elf *elf;
+
+	if (fstat(a->src, &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX)
+		return NULL;
+	file = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, a->src, 0);
+	if (file == MAP_FAILED)
+		return NULL;
+	elf = elf_memory(file, (size_t)st.st_size);
+	ident = elf && elf_kind(elf) == ELF_K_ELF ? elf_getident(elf, NULL) : NULL;
+	if (ident && ident[EI_DATA] == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+					ELFDATA2LSB : ELFDATA2MSB)) {
+		debug_sections_size(elf, &compressed);
+		if (compressed)
+			a->map = decompressed_copy(elf, file, (size_t)st.st_size, a->lines, &a->size,
+						   &a->fd);
+	}
+	if (elf)
+		elf_end(elf);
+	munmap(file, (size_t)st.st_size);
+	return NULL;
+}
+
+void pd_dwarf_copy_ahead(struct pd_sym_env *env, int fd)
+{
+	struct pd_copy_ahead *a;
+	struct stat st;
+	size_t n = 0;
+
+	if (fstat(fd, &st) != 0)
+		goto fail;
+	for (a = env->copies_ahead; a; a = a->next, n++)
+		if (a->dev == st.st_dev && a->ino == st.st_ino)
+			goto fail;	/* on its way */
+	if (n >= COPIES_AHEAD)
+		goto fail;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		goto fail;
+	pd_elf_init();
+	a->src = fd;
+	a->fd = -1;
+	a->lines = env->opts.srcline;
+	a->dev = st.st_dev;
+	a->ino = st.st_ino;
+	if (pthread_create(&a->thread, NULL, copy_ahead_main, a) != 0) {
+		free(a);
+		goto fail;
+	}
+	a->next = env->copies_ahead;
+	env->copies_ahead = a;
+	return;
+fail:
+	close(fd);
+}
+
+/* Wait for a's thread, and free a but its copy (*size, *fd: NULL without one). */
+static uint8_t *copy_ahead_end(struct pd_copy_ahead *a, size_t *size, int *fd)
+{
+	uint8_t *map;
+
+	pthread_join(a->thread, NULL);
+	close(a->src);
+	map = a->map;
+	*size = a->size;
+	*fd = a->fd;
+	free(a);
+	return map;
+}
+
+/* The copy made ahead of the file at fd, if any (see above). */
+static uint8_t *copy_ahead_take(struct pd_sym_env *env, int fd, size_t *size, int *copy_fd)
+{
+	struct pd_copy_ahead **p, *a;
+	struct stat st;
+
+	if (!env->copies_ahead || fstat(fd, &st) != 0)
+		return NULL;
+	for (p = &env->copies_ahead; (a = *p) != NULL; p = &a->next)
+		if (a->dev == st.st_dev && a->ino == st.st_ino)
+			break;
+	if (!a)
+		return NULL;
+	*p = a->next;
+	return copy_ahead_end(a, size, copy_fd);
+}
+
+void pd_dwarf_copies_ahead_free(struct pd_sym_env *env)
+{
+	struct pd_copy_ahead *a;
+	uint8_t *map;
+	size_t size;
+	int fd;
+
+	while ((a = env->copies_ahead) != NULL) {
+		env->copies_ahead = a->next;
+		map = copy_ahead_end(a, &size, &fd);
+		if (map) {
+			munmap(map, size);
+			close(fd);
+		}
+	}
+}
+
+/*
  * *elf, of the file mapped read-only, becomes the handle of a decompressed
  * copy mapped in its place (see above); false when there is none.
  */
@@ -1038,10 +1174,12 @@ static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 {
 	size_t size;
 	int fd;
-	uint8_t *map = decompressed_copy(*elf, (const uint8_t *)dl->map, dl->map_size,
-					 dl->env->opts.srcline, &size, &fd);
+	uint8_t *map = copy_ahead_take(dl->env, dl->fd, &size, &fd);
 	Elf *copy;
 
+	if (!map)
+		map = decompressed_copy(*elf, (const uint8_t *)dl->map, dl->map_size,
+					dl->env->opts.srcline, &size, &fd);
 	if (!map)
 		return false;
 	copy = elf_memory((char *)map, size);

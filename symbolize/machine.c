@@ -719,6 +719,7 @@ void pd_machine_free(struct pd_machine *m)
 		dso_free(d);
 	}
 	pd_kallsyms_prefetch_free(m->kallsyms_prefetch);
+	pd_dwarf_copies_ahead_free(&m->env);
 	free(m->kmaps.maps);
 	free(m->th);
 	free(m->dh);
@@ -807,6 +808,39 @@ static void prefetch_kallsyms(struct pd_machine *m)
 	m->kallsyms_prefetch = pd_kallsyms_prefetch_start(fd >= 0 ? copy : NULL, "/proc/kallsyms");
 }
 
+/*
+ * The DWARF of the header's user DSOs will be read when their frames
+ * get inline frames (unwound stacks: an event samples the user registers
+ * and stack) or source lines: the decompressed copy of each one's debug
+ * file that has compressed sections (libc6-dbg's, found by its build-id
+ * link) is made meanwhile on a thread (pd_dwarf_copy_ahead()).
+ */
+static void prefetch_debug_copies(struct pd_machine *m, const struct pd_features *f)
+{
+	const uint64_t unwound = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	char path[PATH_MAX], hex[41];
+	bool needed = m->env.opts.srcline;
+	struct pd_dso *d;
+	uint32_t i;
+	int fd;
+
+	for (i = 0; i < f->event_desc.nr && !needed; i++)
+		needed = (f->event_desc.ev[i].attr.sample_type & unwound) == unwound &&
+			 !m->env.opts.no_unwind && !m->env.opts.no_inline;
+	for (d = m->dsos; d && needed; d = d->next) {
+		if (d->kind != PD_DSO_USER || !d->has_build_id || d->load != PD_LOAD_NONE ||
+		    d->build_id_size < 2)
+			continue;
+		pd_hex(d->build_id, d->build_id_size, hex);
+		if (snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			     hex + 2) >= (int)sizeof(path))
+			continue;
+		fd = pd_sym_open(&m->env, path, true);
+		if (fd >= 0)
+			pd_dwarf_copy_ahead(&m->env, fd);
+	}
+}
+
 int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 {
 	uint32_t i;
@@ -826,6 +860,7 @@ int pd_machine_add_features(struct pd_machine *m, const struct pd_features *f)
 			return PD_STATUS_NOMEM;
 	}
 	prefetch_kallsyms(m);
+	prefetch_debug_copies(m, f);
 	return 0;
 }
 

@@ -249,6 +249,8 @@ struct pd_sym_env {
 	/* compile units with their tables read, most recently used first */
 	struct pd_dwarf_cu *dwarf_cu_newest, *dwarf_cu_oldest;
 	size_t dwarf_cu_bytes;		/* of those tables */
+	/* debug files' decompressed copies on their way (pd_dwarf_copy_ahead()) */
+	struct pd_copy_ahead *copies_ahead;
 };
 
 /*
@@ -434,6 +436,13 @@ int pd_dwarf_srcline(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 size_t pd_dwarf_inline_frames(struct pd_sym_env *env, struct pd_dso *d, uint64_t addr,
 			      const char **names, size_t max);
 void pd_dwarf_free(struct pd_dso *d);
+/*
+ * Start the decompressed copy of the debug file open at fd (which it
+ * takes) on a thread, for the libdw handle that will open that file; the
+ * copies not taken end with pd_dwarf_copies_ahead_free().
+ */
+void pd_dwarf_copy_ahead(struct pd_sym_env *env, int fd);
+void pd_dwarf_copies_ahead_free(struct pd_sym_env *env);
 /*
  * Address spans [lo, hi] of the rows that each sequence of the DWARF 5 line
  * program at `off` of .debug_line (base, size) emits before its first
