@@ -770,10 +770,26 @@ static void hide_unused_sections(Elf *elf, bool lines)
 }
 
 /*
- * Inflate the zlib stream in[0..in_len) into out, which it must fill
- * exactly; false when the stream is damaged or not of that size.  One
- * inflate() call with all of the output in view: zlib then keeps no
- * window of its own and writes each byte once.
+ * Advice on the pages of the copy's map (base, size) around bytes
+ * [off, off + len).  Either advice leaves the copy's contents as they are:
+ * the map is shared, its pages are the file's.
+ */
+static void copy_pages(uint8_t *base, size_t size, uint64_t off, size_t len, int advice)
+{
+	size_t lo, hi;
+
+	page_span((size_t)off, len, size, &lo, &hi);
+	if (hi > lo)
+		madvise(base + lo, hi - lo, advice);
+}
+
+/*
+ * Inflate the zlib stream in[0..in_len) into the copy's map (base, size)
+ * at off, which it must fill with exactly want bytes; false when the
+ * stream is damaged or not of that size.  Written a MiB at a time, each
+ * MiB's pages faulted in at once and dropped after (the process's memory
+ * holds at most that much of the copy); zlib keeps the last 32 KiB of
+ * each step as its window.
  *
  * The stream's header is checked here and its deflate data inflated raw,
  * without the Adler-32 of the output at its end (a sixth of zlib's
@@ -781,8 +797,11 @@ static void hide_unused_sections(Elf *elf, bool lines)
  * libdw reads every byte of the sections with bounds checks anyway, as it
  * must for a file made to harm, whose checksum would be right.
  */
-static bool inflate_into(uint8_t *out, uint64_t want, const uint8_t *in, size_t in_len)
+static bool inflate_into(uint8_t *base, size_t size, uint64_t off, uint64_t want,
+			 const uint8_t *in, size_t in_len)
 {
+	const size_t step = (size_t)1 << 20;
+	uint64_t done = 0;
 	z_stream z;
 	int r;
 
@@ -795,11 +814,20 @@ static bool inflate_into(uint8_t *out, uint64_t want, const uint8_t *in, size_t 
 		return false;
 	z.next_in = (Bytef *)(uintptr_t)(in + 2);
 	z.avail_in = (uInt)(in_len - 2);
-	z.next_out = out;
-	z.avail_out = (uInt)want;
-	r = inflate(&z, Z_FINISH);
+	do {
+		size_t n = want - done < step ? (size_t)(want - done) : step;
+
+#ifdef MADV_POPULATE_WRITE
+		copy_pages(base, size, off + done, n, MADV_POPULATE_WRITE);
+#endif
+		z.next_out = base + off + done;
+		z.avail_out = (uInt)n;
+		r = inflate(&z, done + n == want ? Z_FINISH : Z_NO_FLUSH);
+		copy_pages(base, size, off + done, n, MADV_DONTNEED);
+		done += n - z.avail_out;
+	} while (r == Z_OK && !z.avail_out && done < want);
 	inflateEnd(&z);
-	return r == Z_STREAM_END && !z.avail_out;
+	return r == Z_STREAM_END && done == want;
 }
 
 /* One section header of the copy, in the file's class, at out. */
@@ -944,14 +972,14 @@ static bool copy_layout(Elf *elf, size_t map_size, bool lines, struct copy_sec *
  * debug sections (never read: the copy's pages of them stay holes).
  * sec[] is sorted by the compressed sections' offsets on return.
  */
-static bool copy_fill(uint8_t *out, const uint8_t *map, size_t map_size, int cls,
+static bool copy_fill(uint8_t *out, size_t size, const uint8_t *map, size_t map_size, int cls,
 		      struct copy_sec *sec, size_t shnum, uint64_t shoff)
 {
 	size_t i, entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
 	uint64_t pos = 0;
 
 	for (i = 0; i < shnum; i++) {
-		if (sec[i].in_len && !inflate_into(out + sec[i].sh.sh_offset, sec[i].sh.sh_size,
+		if (sec[i].in_len && !inflate_into(out, size, sec[i].sh.sh_offset, sec[i].sh.sh_size,
 						   map + sec[i].in_off, (size_t)sec[i].in_len))
 			return false;
 		if (!put_shdr(out + shoff + i * entsize, cls, &sec[i].sh))
@@ -1009,17 +1037,11 @@ static uint8_t *decompressed_copy(Elf *elf, const uint8_t *map, size_t map_size,
 	if (*fd < 0 || ftruncate(*fd, (off_t)end) != 0)
 		goto fail;
 	out = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
-#ifdef MADV_POPULATE_WRITE
-	/* the pages inflated into, at once rather than a fault for each */
-	if (out != MAP_FAILED) {
-		size_t lo = (size_t)shoff / (size_t)sysconf(_SC_PAGESIZE) * (size_t)sysconf(_SC_PAGESIZE);
-
-		madvise(out + lo, (size_t)end - lo, MADV_POPULATE_WRITE);
-	}
-#endif
-	if (out == MAP_FAILED || !copy_fill(out, map, map_size, cls, sec, shnum, shoff) ||
+	if (out == MAP_FAILED || !copy_fill(out, (size_t)end, map, map_size, cls, sec, shnum, shoff) ||
 	    mprotect(out, (size_t)end, PROT_READ) != 0)
 		goto fail;
+	/* the pages are the copy's: out of the process until libdw reads them */
+	madvise(out, (size_t)end, MADV_DONTNEED);
 	free(sec);
 	*size = (size_t)end;
 	return out;
