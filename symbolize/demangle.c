@@ -78,6 +78,103 @@ static bool qualifier_at(const char *s)
 		 (s[n] >= '0' && s[n] <= '9'));
 }
 
+/* index of the '[' matching the ']' at `close`, or -1 */
+static long open_bracket(const char *s, long close)
+{
+	int depth = 0;
+	long i;
+
+	for (i = close; i >= 0; i--) {
+		if (s[i] == ']')
+			depth++;
+		else if (s[i] == '[' && --depth == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Where the declarator in s[from, to) names what it points to: past a
+ * leading "*", "&" or "Class::*" (at the top level, before the name's
+ * parameters), or -1 when it starts with none (the "()" of "operator()",
+ * the empty "(*)" group of a conversion operator's type).
+ */
+static long declarator_name(const char *s, long from, long to)
+{
+	int angle = 0, paren = 0;
+	long i;
+
+	if (s[from] == '*' || s[from] == '&') {
+		while (from < to && (s[from] == '*' || s[from] == '&' || s[from] == ' '))
+			from++;
+		return from;
+	}
+	for (i = from; i + 2 < to; i++) {
+		if (s[i] == '<')
+			angle++;
+		else if (s[i] == '>' && angle > 0)
+			angle--;
+		else if (s[i] == '(' && !angle)
+			paren++;
+		else if (s[i] == ')' && !angle && paren > 0)
+			paren--;
+		else if (!angle && !paren && !strncmp(s + i, "::*", 3))
+			return i + 3;
+		if (paren && !angle)
+			return -1;	/* the name's parameters: no member pointer before */
+	}
+	return -1;
+}
+
+/*
+ * A function returning a pointer to a function, an array or a member is
+ * demangled with its name inside the declarator of the return type:
+ * "int (*foo<int>())()", "int (*bar<long>(long)) [3]",
+ * "int (A::*baz<int>(int))(int)".  libiberty, without parameters, prints
+ * the name alone, as it does for any other return type.  Leaves in s
+ * what the declarator holds ("foo<int>()"), the way a function returning
+ * a plain type is written; unwraps nested declarators (a pointer to a
+ * function returning a pointer to a function) one after the other.
+ */
+static void unwrap_declarator(char *s)
+{
+	for (;;) {
+		long end = (long)strlen(s) - 1, close, open, name;
+
+		while (end >= 0 && s[end] == ' ')
+			end--;
+		if (end >= 0 && s[end] == ']') {
+			/* the returned array's bounds: " [3]", "[3][4]" */
+			while (end >= 0 && s[end] == ']') {
+				end = open_bracket(s, end) - 1;
+				while (end >= 0 && s[end] == ' ')
+					end--;
+			}
+		} else {
+			/* the returned function's parameters and qualifiers */
+			while (end >= 0 && s[end] != ')') {
+				if (s[end] == '>' || s[end] == ']' || s[end] == ':' || s[end] == '}')
+					return;
+				end--;
+			}
+			if (end < 0)
+				return;
+			end = open_paren(s, end) - 1;
+		}
+		if (end < 1 || s[end] != ')')
+			return;
+		close = end;
+		open = open_paren(s, close);
+		if (open < 0 || (open > 0 && s[open - 1] != ' '))
+			return;
+		name = declarator_name(s, open + 1, close);
+		if (name < 0 || name >= close)
+			return;
+		memmove(s, s + name, (size_t)(close - name));
+		s[close - name] = '\0';
+	}
+}
+
 /* drop "(params) const" and a leading return type, keep the name */
 static void strip_signature(char *s)
 {
@@ -89,6 +186,7 @@ static void strip_signature(char *s)
 	/* GCC's clone suffixes (.isra.0, .part.0) are not printed either */
 	if (clone)
 		*clone = '\0';
+	unwrap_declarator(s);
 	len = (long)strlen(s);
 	end = len - 1;
 

@@ -1875,6 +1875,15 @@ static void test_cxx_demangle(void)
 		  "BuiltinArguments&, int)::State> >::emplace_back<v8::internal::(anonymous "
 		  "namespace)::Formatter(v8::internal::Isolate*, v8::internal::BuiltinArguments&, "
 		  "int)::State>" },
+		/* a returned pointer to a function, an array or a member holds the name */
+		{ "_Z3fooIiEPFivEv", "foo<int>" },
+		{ "_Z3barIlEPA3_iT_", "bar<long>" },
+		{ "_Z3bazIiEM1AFiiET_", "baz<int>" },
+		{ "_Z3fooIiEPFPFivEvEv", "foo<int>" },
+		{ "_ZN1A1fIiEEPFivEv", "A::f<int>" },
+		{ "_ZZ3fooIiEPFivEvE1x", "foo<int>()::x" },
+		{ "_ZZ3fooIiEPFivEvENKUlvE_clEv", "foo<int>()::{lambda()#1}::operator()" },
+		{ "_ZN1AclEi", "A::operator()" },
 		/* special names keep them */
 		{ "_ZThn8_N1A1fEv", "non-virtual thunk to A::f()" },
 		{ "_ZGTtNKSt11logic_error4whatEv",
