@@ -1344,10 +1344,14 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 		return r;
 	}
 	/*
-	 * perf tries .debug_frame next: left to libdw, which does too.  With
-	 * neither, libunwind guesses where the index has no FDE for pc, but
-	 * perf's stack ends where the file has no index (a library built
-	 * without unwind tables, whose .eh_frame is a terminator alone).
+	 * A file with .debug_frame is left to libdw, which reads it: perf
+	 * 6.1 as Debian builds it never does (its libunwind has no
+	 * dwarf_find_debug_frame) and ends the stack or guesses there, as
+	 * below, where the CFI gives the right frame (Go, C built with
+	 * -fno-asynchronous-unwind-tables; README).  With neither, libunwind
+	 * guesses where the index has no FDE for pc, but perf's stack ends
+	 * where the file has no index (a library built without unwind
+	 * tables, whose .eh_frame is a terminator alone).
 	 */
 	if (!r->found && !dwfl_module_dwarf_cfi(mod, &dbias))
 		*look = um->eh_index ? UW_LOOK_NONE : UW_LOOK_STOP;

@@ -49,6 +49,9 @@
 #    perf's stack ends at the library's first frame, where a frame of a
 #    file with the index but no FDE for it is guessed from rbp; every
 #    frame, counted with the others;
+#  - a Go program (CFI in .debug_frame alone, which perf never reads: its
+#    stack ends at the first frame): perf's stacks must be the start of
+#    ours, and ours reach the goroutine's function (skipped without go);
 #  - functions with several names and no debug information, in a stripped
 #    shared library and in a static-pie program (glibc's free): perf
 #    expands their frames into the name addr2line reads from the symbol
@@ -353,6 +356,47 @@ else
 	compare "uwnocfi (a library without unwind tables)" uwnocfi.perf uwnocfi.mine
 	grep -q " uwlib_work ($T/nocfi/libuwlib.so)" uwnocfi.mine ||
 		echo "unwind.sh: note: uwnocfi: no sample in the library"
+fi
+
+# A Go program: Go's linker writes no .eh_frame, its CFI is in a
+# compressed .debug_frame, which perf 6.1 as Debian builds it never reads
+# (its libunwind has no dwarf_find_debug_frame): with no .eh_frame_hdr
+# its stack ends at the first frame.  We unwind with .debug_frame (the
+# README's dwarf agreement section): every stack of perf's must be the
+# start of ours, and ours must reach fibloop, the goroutine's function,
+# from every sample in fib.  Not counted in the agreement.
+if ! command -v go > /dev/null 2>&1; then
+	sk "uwgo: go not found"
+elif ! GO111MODULE=off go build -o uwgo "$SRC/uwgo.go" > uwgo.err 2>&1; then
+	sk "uwgo: go build failed: $(tail -1 uwgo.err)"
+elif ! record uwgo ./uwgo; then
+	sk "perf record of uwgo failed: $(tail -1 uwgo.err)"
+else
+	"$PERF" script -i uwgo.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > uwgo.script
+	"$PERFSYM" --no-inline uwgo.data 2> uwgo.notes > uwgo.sym ||
+		fail "perfsym failed on uwgo.data: $(cat uwgo.notes)"
+	# "SAMPLES NOT-A-START FIB REACHED"
+	set -- $(awk -v prog=" ($T/uwgo)" '
+		BEGIN { RS = "" }
+		NR == FNR { p[FNR] = $0; next }
+		{	n++
+			if (substr($0, 1, length(p[FNR])) != p[FNR] ||
+			    (length($0) > length(p[FNR]) && substr($0, length(p[FNR]) + 1, 1) != "\n"))
+				bad++
+			if (index($0, " main.fib" prog)) {
+				fib++
+				if (index($0, " main.fibloop" prog))
+					reached++
+			}
+		}
+		END { print n + 0, bad + 0, fib + 0, reached + 0 }' uwgo.script uwgo.sym)
+	echo "unwind.sh: uwgo (Go, .debug_frame only): $1 samples, $2 whose perf stack is not the start of ours;" \
+		"$4 of $3 in fib reach fibloop"
+	[ "$1" -eq "$(awk 'BEGIN { RS = "" } END { print NR }' uwgo.script)" ] ||
+		fail "uwgo: perfsym printed another number of samples than perf script"
+	[ "$2" -eq 0 ] || fail "uwgo: a perf stack is not the start of ours"
+	[ "$3" -gt 0 ] || fail "uwgo: no sample in fib"
+	[ "$4" -eq "$3" ] || fail "uwgo: a stack in fib does not reach fibloop (.debug_frame not read?)"
 fi
 
 # Code whose link address is not its file offset (modulo the page) in one
