@@ -34,31 +34,39 @@ static cxa_demangle_fn cxa(void)
 	return fn;
 }
 
-/* index of the '(' matching the ')' at `close`, or -1 */
-static long open_paren(const char *s, long close)
+/* index of the opening `open` matching the closing `close_ch` at `close`, or -1 */
+static long matching_open(const char *s, long close, char open, char close_ch)
 {
 	int depth = 0;
 	long i;
 
 	for (i = close; i >= 0; i--) {
-		if (s[i] == ')')
+		if (s[i] == close_ch)
 			depth++;
-		else if (s[i] == '(' && --depth == 0)
+		else if (s[i] == open && --depth == 0)
 			return i;
 	}
 	return -1;
 }
 
+static long open_paren(const char *s, long close)
+{
+	return matching_open(s, close, '(', ')');
+}
+
+/* a character that continues an identifier */
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 /* the keyword "operator" starts at s[i], as a word of its own */
 static bool is_operator(const char *s, long i)
 {
-	char next;
-
 	if (strncmp(s + i, "operator", 8) || (i > 0 && s[i - 1] != ':' && s[i - 1] != ' '))
 		return false;
-	next = s[i + 8];
-	return !(next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-		 (next >= '0' && next <= '9'));
+	return !ident_char(s[i + 8]);
 }
 
 /* s starts with a cv or ref qualifier: "const", "volatile", "&", "&&" */
@@ -74,23 +82,12 @@ static bool qualifier_at(const char *s)
 		n = 8;
 	else
 		return false;
-	return !(s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
-		 (s[n] >= '0' && s[n] <= '9'));
+	return !ident_char(s[n]);
 }
 
-/* index of the '[' matching the ']' at `close`, or -1 */
 static long open_bracket(const char *s, long close)
 {
-	int depth = 0;
-	long i;
-
-	for (i = close; i >= 0; i--) {
-		if (s[i] == ']')
-			depth++;
-		else if (s[i] == '[' && --depth == 0)
-			return i;
-	}
-	return -1;
+	return matching_open(s, close, '[', ']');
 }
 
 /*

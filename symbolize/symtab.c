@@ -405,23 +405,10 @@ static uint32_t node_add(struct pd_symtab *t, uint64_t start, uint64_t end, uint
 	if (!t->linked && t->nr > 1 &&
 	    (t->erased_first != NIL || start < t->n[t->nr - 1].start))
 		link_flat(t);
-	if (t->nr + 1 >= t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		struct pd_symn *p;
-
-		if (cap < t->cap)
-			return 0;
-		p = realloc(t->n, (size_t)cap * sizeof(*p));
-		if (!p)
-			return 0;
-		t->n = p;
-		t->cap = cap;
-		if (t->nr == 0) {
-			/* slot 0 is the black sentinel */
-			memset(&t->n[0], 0, sizeof(t->n[0]));
-			t->nr = 1;
-		}
-	}
+	/* doubling: room for cap - 2 nodes besides the sentinel */
+	if (t->nr + 1 >= t->cap &&
+	    !pd_symtab_reserve(t, (t->cap ? (size_t)t->cap * 2 : 256) - 2, 0))
+		return 0;
 	n = t->n;
 	z = t->nr++;
 	n[z].start = start;
