@@ -43,7 +43,7 @@ endif
 # the command that installs it (the README's commands run it first); the
 # Makefile itself never installs anything.  Goals that build nothing do not
 # need the dependencies.
-DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent zlib
+DEPS_PC := libzstd jansson cunit libprotobuf-c libelf libdw libtraceevent zlib libdeflate
 # protoc-c generates the protobuf-c code of schema/ (mk/proto.mk, mk/pprof.mk)
 PROTOC_C ?= protoc-c
 NODEPS_GOALS := clean

@@ -1,11 +1,11 @@
 # symbolize.mk - process model and symbolization (libperfdata-sym.a).
 #
-# A library of its own on top of the core: it needs libelf, libdw and zlib,
+# A library of its own on top of the core: it needs libelf, libdw and libdeflate,
 # which the core must never link.  perfsym prints resolved frames the way
 # `perf script -F comm,tid,ip,sym,dso` does; the tests and bench.sh use it.
 
-SYM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw zlib)
-SYM_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw zlib)
+SYM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw libdeflate)
+SYM_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw libdeflate)
 
 SYM_SRCS := $(filter-out symbolize/perfsym.c,$(wildcard symbolize/*.c))
 SYM_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SYM_SRCS))

@@ -19,7 +19,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev golang-go libc6-dbg linux-perf g++ groff-base"
+zstd sqlite3 zlib1g-dev libdeflate-dev golang-go libc6-dbg linux-perf g++ groff-base"
 
 if [ "$(dpkg --print-architecture 2> /dev/null)" = amd64 ]; then
 	PKGS="$PKGS gcc-multilib gdb"

@@ -58,7 +58,9 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <gelf.h>
+#include <libdeflate.h>
 #include <libelf.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -67,7 +69,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -786,48 +787,32 @@ static void copy_pages(uint8_t *base, size_t size, uint64_t off, size_t len, int
 /*
  * Inflate the zlib stream in[0..in_len) into the copy's map (base, size)
  * at off, which it must fill with exactly want bytes; false when the
- * stream is damaged or not of that size.  Written a MiB at a time, each
- * MiB's pages faulted in at once and dropped after (the process's memory
- * holds at most that much of the copy); zlib keeps the last 32 KiB of
- * each step as its window.
+ * stream is damaged, fails its Adler-32 or is not of that size.
  *
- * The stream's header is checked here and its deflate data inflated raw,
- * without the Adler-32 of the output at its end (a sixth of zlib's
- * instructions here): the checksum only tells accidental damage, and
- * libdw reads every byte of the sections with bounds checks anyway, as it
- * must for a file made to harm, whose checksum would be right.
+ * libdeflate inflates a whole buffer at once, about 2.7 times as fast as
+ * zlib's streaming inflate (libc6-dbg's .debug_info: 13 ms against 35):
+ * the copy's pages are faulted in at once for it and dropped after, so
+ * the process holds the section's pages only while it is inflated.
  */
 static bool inflate_into(uint8_t *base, size_t size, uint64_t off, uint64_t want,
 			 const uint8_t *in, size_t in_len)
 {
-	const size_t step = (size_t)1 << 20;
-	uint64_t done = 0;
-	z_stream z;
-	int r;
+	struct libdeflate_decompressor *d;
+	enum libdeflate_result r;
 
-	/* CMF: deflate with a window of at most 32 KiB; FLG: no dictionary */
-	if (in_len < 2 || in_len - 2 > UINT_MAX || want > UINT_MAX || (in[0] & 0x0f) != Z_DEFLATED ||
-	    in[0] >> 4 > 7 || ((unsigned int)in[0] << 8 | in[1]) % 31 || (in[1] & 0x20))
+	if (off > size || want > size - off)
 		return false;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
+	d = libdeflate_alloc_decompressor();
+	if (!d)
 		return false;
-	z.next_in = (Bytef *)(uintptr_t)(in + 2);
-	z.avail_in = (uInt)(in_len - 2);
-	do {
-		size_t n = want - done < step ? (size_t)(want - done) : step;
-
 #ifdef MADV_POPULATE_WRITE
-		copy_pages(base, size, off + done, n, MADV_POPULATE_WRITE);
+	copy_pages(base, size, off, (size_t)want, MADV_POPULATE_WRITE);
 #endif
-		z.next_out = base + off + done;
-		z.avail_out = (uInt)n;
-		r = inflate(&z, done + n == want ? Z_FINISH : Z_NO_FLUSH);
-		copy_pages(base, size, off + done, n, MADV_DONTNEED);
-		done += n - z.avail_out;
-	} while (r == Z_OK && !z.avail_out && done < want);
-	inflateEnd(&z);
-	return r == Z_STREAM_END && done == want;
+	/* NULL: the output must be exactly want bytes */
+	r = libdeflate_zlib_decompress(d, in, in_len, base + off, (size_t)want, NULL);
+	copy_pages(base, size, off, (size_t)want, MADV_DONTNEED);
+	libdeflate_free_decompressor(d);
+	return r == LIBDEFLATE_SUCCESS;
 }
 
 /* One section header of the copy, in the file's class, at out. */

@@ -25,7 +25,13 @@
 #     DWARF line covers an address, addr2line (so perf) names the file of the
 #     ELF symbol around it, line 0 ("nogprog.c:0"; ":0" for an unnamed
 #     STT_FILE symbol): perfsym --srcline against perf script and addr2line,
-#     the lines and functions tables against perf report and addr2line.
+#     the lines and functions tables against perf report and addr2line;
+#  7. the library's .debug file with zlib-compressed sections (objcopy
+#     --compress-debug-sections) under another symfs root: the same frames
+#     and lines as the uncompressed one and as perf script there; then with
+#     the Adler-32 of its .debug_info damaged: the file's debug info is
+#     refused (no line, no inline frame in the library, a PD809 note naming
+#     the file), every other frame is unchanged and perfsym exits 0.
 # libc checks are skipped (and counted) when libc6-dbg is not installed;
 # the whole test is skipped where perf, gcc or binutils are missing or perf
 # may not record.
@@ -75,6 +81,12 @@ CF="-O2 -g -fno-omit-frame-pointer"
 	cp srcprog "root$T/"
 	cp lib/libsrcdbg.so "root$T/lib/"
 	cp lib/libsrcdbg.so.debug "root/usr/lib/debug$T/lib/"
+	# and under zroot with its debug sections compressed (part 7)
+	mkdir -p "zroot$T/lib" "zroot/usr/lib/debug$T/lib"
+	cp srcprog "zroot$T/"
+	cp lib/libsrcdbg.so "zroot$T/lib/"
+	objcopy --compress-debug-sections=zlib lib/libsrcdbg.so.debug \
+		"zroot/usr/lib/debug$T/lib/libsrcdbg.so.debug"
 ) || { echo "srcline.sh: building the test programs failed" >&2; exit 1; }
 cd "$T"
 
@@ -361,6 +373,54 @@ if "$PERF" record -N -q -g -F 2999 -o nog.data ./nogprog 20 > /dev/null 2> nog.e
 	fi
 else
 	ko "perf record of tests/symbolize/srcline/nogprog.c failed: $(tail -1 nog.err)"
+fi
+
+# ------------------------------------------------------------ 7. compressed
+ZDEBUG=$T/zroot/usr/lib/debug$T/lib/libsrcdbg.so.debug
+if readelf -SW "$ZDEBUG" | awk '$2 == ".debug_info" && $0 ~ / C / { f = 1 } END { exit !f }'; then
+	"$PERF" script -i rec.data --symfs "$T/zroot" -F ip,sym,srcline > perf.zsymfs 2> /dev/null
+	"$PERFSYM" --srcline --symfs "$T/zroot" rec.data > perfsym.zsymfs 2> /dev/null
+	if cmp -s perfsym.symfs perfsym.zsymfs; then
+		ok
+	else
+		ko "compressed .debug: perfsym --srcline differs from the uncompressed file's"
+		diff perfsym.symfs perfsym.zsymfs | head -6
+	fi
+	if compare_perf zsymfs perf.zsymfs perfsym.zsymfs "$LIB"; then ok; else ko "compressed .debug: perfsym --srcline differs from perf script"; fi
+	# the zlib stream of .debug_info ends with the Adler-32 of its output
+	read -r zoff zsize <<-EOF
+	$(readelf -SW "$ZDEBUG" | awk '$2 == ".debug_info" { print $5, $6 }')
+	EOF
+	mkdir -p "zbad$T/lib" "zbad/usr/lib/debug$T/lib"
+	cp srcprog "zbad$T/"
+	cp lib/libsrcdbg.so "zbad$T/lib/"
+	cp "$ZDEBUG" "zbad/usr/lib/debug$T/lib/"
+	printf '\377\377\377\377' | dd of="zbad/usr/lib/debug$T/lib/libsrcdbg.so.debug" bs=1 \
+		seek=$((0x$zoff + 0x$zsize - 4)) conv=notrunc 2> /dev/null
+	"$PERFSYM" -v --srcline --symfs "$T/zbad" rec.data > perfsym.zbad 2> zbad.err
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ko "damaged .debug_info checksum: perfsym exit $rc: $(head -1 zbad.err)"
+	else
+		norm_ours perfsym.zbad > zbad.keys
+		norm_ours perfsym.symfs > zgood.keys
+		# same frames; the library's have no line; all others unchanged
+		if [ "$(wc -l < zbad.keys)" -eq "$(wc -l < zgood.keys)" ] &&
+		   paste -d' ' zgood.keys zbad.keys | awk -v d="($LIB)" '
+			$1 != $4 || $3 != $6 { bad++; next }
+			$3 == d { lib++; if ($5 != "-") bad++; next }
+			$2 != $5 { bad++ }
+			END { exit !(lib > 0 && !bad) }' &&
+		   ! awk -v d="$LIB" '/^\t\t/ && index($0, d)' perfsym.zbad | grep -q .; then
+			ok
+		else
+			ko "damaged .debug_info checksum: the library's lines were not refused, or other frames changed"
+		fi
+		grep -q "note PD809: .* file=/usr/lib/debug$T/lib/libsrcdbg.so.debug\$" zbad.err && ok ||
+			ko "damaged .debug_info checksum: no PD809 note for the library's .debug file"
+	fi
+else
+	sk "objcopy --compress-debug-sections=zlib did not compress .debug_info"
 fi
 
 test_summary
