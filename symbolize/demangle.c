@@ -9,6 +9,8 @@
  * so the demangler of libstdc++ (__cxa_demangle, looked up at run time so
  * that nothing is linked when no C++ runtime is installed) produces the
  * full signature and the parameters and return type are cut off here.
+ * OCaml names, which perf tries when C++ demangling fails, are decoded
+ * here too.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -232,12 +234,58 @@ static void strip_signature(char *s)
 		memmove(s, s + last_space + 1, strlen(s + last_space + 1) + 1);
 }
 
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * An OCaml native-code name, "caml" and a capital letter (camlStdlib__List__map_123),
+ * as perf 6.1 prints it when C++ demangling fails: the prefix dropped,
+ * each "__" a ".", each "$" and two hex digits the byte they spell
+ * (Stdlib.List.map_123); NULL for any other name.
+ */
+static char *demangle_ocaml(const char *name)
+{
+	size_t len = strlen(name), i, j = 0;
+	char *out;
+
+	if (strncmp(name, "caml", 4) || name[4] < 'A' || name[4] > 'Z')
+		return NULL;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (i = 4; i < len; i++) {
+		if (name[i] == '_' && name[i + 1] == '_') {
+			out[j++] = '.';
+			i++;
+		} else if (name[i] == '$' && hex_value(name[i + 1]) >= 0 &&
+			   hex_value(name[i + 2]) >= 0) {
+			out[j++] = (char)(hex_value(name[i + 1]) << 4 | hex_value(name[i + 2]));
+			i += 2;
+		} else {
+			out[j++] = name[i];
+		}
+	}
+	out[j] = '\0';
+	return out;
+}
+
 char *pd_demangle(const char *name)
 {
 	cxa_demangle_fn fn;
 	char *out;
 	int status = 0;
 
+	/* perf tries OCaml when C++ fails: no "caml" name is a C++ one */
+	if (name[0] == 'c')
+		return demangle_ocaml(name);
 	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
 	/* libiberty tries Rust first: a legacy Rust name is C++ too */

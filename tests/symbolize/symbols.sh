@@ -3,7 +3,7 @@
 #
 # Builds the programs in tests/symbolize/symbols/ (PIE with -g, non-PIE
 # without -g, a shared library, a stripped copy with a .gnu_debuglink, a tiny
-# JIT, a loop in the vdso), records them with the machine's perf (also once
+# JIT, a loop in the vdso, functions with OCaml-mangled names), records them with the machine's perf (also once
 # system-wide (also from inside a new pid namespace), once without
 # callchains, once without build ids, compared
 # also under an empty --symfs), and compares, for every frame of
@@ -22,12 +22,14 @@
 #  - a binary changed or deleted between recording and this comparison
 #    (system-wide run): perf and perfsym both refuse a file whose build id
 #    differs, but perf may still find the old copy in its build-id cache;
-#  - names perf demangles with rules perfsym lacks: OCaml and Java names
-#    (C++ is handled like perf 6.1: no parameters; Rust as its libiberty);
+#  - names perf demangles with rules perfsym lacks: Java signatures
+#    (C++ is handled like perf 6.1: no parameters; Rust as its libiberty;
+#    OCaml names as perf decodes them, which the caml run checks);
 #  - JIT map files (/tmp/perf-PID.map) written or removed by other
 #    processes between the two reads;
 #  - frames unwound by DWARF (--call-graph dwarf): these recordings use
-#    frame pointers; tests/symbolize/unwind.sh compares the unwound stacks.
+#    frame pointers but the caml run (so that the leaf's caller is not
+#    lost); tests/symbolize/unwind.sh compares unwound stacks at length.
 set -u
 O=${O:-bin}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -61,6 +63,8 @@ CF="-O1 -fno-omit-frame-pointer -fno-inline-functions-called-once"
 	gcc $CF -fno-pie -no-pie -pthread -o symprog-nopie "$SRC/symprog.c" -L. -lsymtest -Wl,-rpath,"$T"
 	gcc -O1 -o jitprog "$SRC/jitprog.c"
 	gcc -O1 -o vdsoprog "$SRC/vdsoprog.c"
+	gcc -O2 -fno-inline -fno-optimize-sibling-calls \
+		-o camlprog "$SRC/camlprog.c"
 	cp symprog-pie symprog-pie-exec
 	cp symprog-nopie symprog-nopie-exec
 ) || { echo "symbols.sh: building the test programs failed" >&2; exit 1; }
@@ -96,6 +100,8 @@ record pie -g ./symprog-pie || { echo "symbols.sh: perf record failed" >&2; exit
 record nopie -g ./symprog-nopie || exit 1
 record nopie-ip ./symprog-nopie || exit 1
 record jit -g ./jitprog || exit 1
+record caml --call-graph dwarf ./camlprog || exit 1
+RUNS="$RUNS caml"
 JITPIDS=$(cat jit.out)
 # the whole machine while the program runs: kernel, other processes, idle
 if record sys -a -g ./symprog-nopie; then
@@ -187,6 +193,16 @@ fi
 grep -q '__vdso_clock_gettime (\[vdso\])' vdso.mine && ok ||
 	ko "no resolved [vdso] frame in the -B recording"
 grep -q ' (\[vdso\])' vdso-symfs.mine && ok || ko "no [vdso] frame in the --symfs comparison"
+# OCaml names: decoded by perf and alike by perfsym, frame for frame
+for f in Demo.work_12 Demo.op+_3 'Stdlib.List._map_$zz$4_9' A._A.._b camllower_case; do
+	if ! awk -v f=" $f (" 'index($0, f) { n++ } END { exit !n }' caml.perf; then
+		ko "caml: perf script printed no frame named $f"
+	elif cmp -s caml.perf caml.mine; then
+		ok
+	else
+		ko "caml: perfsym's frames differ from perf script's ($f)"
+	fi
+done
 # the renamed and the exec'd process must show up under their new names
 for c in symprog-renamed symprog-pie-exe; do
 	grep -q "^$c " pie.mine && ok || ko "no samples named $c"

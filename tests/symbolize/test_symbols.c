@@ -1908,6 +1908,43 @@ static void test_cxx_demangle(void)
 	}
 }
 
+/*
+ * OCaml names: the rule perf 6.1 applies when C++ demangling fails
+ * (symbols.sh compares whole recordings with perf); here the edges, none
+ * of which may read past the name.
+ */
+static void test_ocaml_demangle(void)
+{
+	static const char *const names[][2] = {
+		{ "camlStdlib__List__map_123", "Stdlib.List.map_123" },
+		{ "camlDemo__op$2b_3", "Demo.op+_3" },
+		{ "camlA___$41$2e___b", "A._A.._b" },
+		{ "camlM$zz$4", "M$zz$4" },	/* not two hex digits: kept */
+		{ "camlM$4", "M$4" },
+		{ "camlM$", "M$" },
+		{ "camlM_", "M_" },
+		{ "camlM__", "M." },
+		{ "camlM$4A$4a", "MJJ" },
+		{ "camlX", "X" },
+	};
+	static const char *const not_ocaml[] = {
+		"caml", "camlx", "caml_alloc", "caml1", "Caml_X", "cam", "c", "",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *out = pd_demangle(names[i][0]);
+
+		CU_ASSERT_PTR_NOT_NULL(out);
+		if (out && strcmp(out, names[i][1]))
+			fprintf(stderr, "\n%s: ours %s, perf %s\n", names[i][0], out, names[i][1]);
+		CU_ASSERT(out && !strcmp(out, names[i][1]));
+		free(out);
+	}
+	for (i = 0; i < sizeof(not_ocaml) / sizeof(not_ocaml[0]); i++)
+		CU_ASSERT_PTR_NULL(pd_demangle(not_ocaml[i]));
+}
+
 static void test_rust_demangle_filt(void)
 {
 	char path[] = "/tmp/pd-rust-names-XXXXXX", cmd[256], line[4096];
@@ -2486,7 +2523,8 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "source files of ELF symbols without DWARF", test_symbol_srcfile) ||
 	    !CU_add_test(s, "Rust names against c++filt", test_rust_demangle_filt) ||
 	    !CU_add_test(s, "Rust names from a hostile file", test_rust_demangle_hostile) ||
-	    !CU_add_test(s, "C++ names as perf prints them", test_cxx_demangle))
+	    !CU_add_test(s, "C++ names as perf prints them", test_cxx_demangle) ||
+	    !CU_add_test(s, "OCaml names as perf prints them", test_ocaml_demangle))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }
