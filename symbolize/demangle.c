@@ -246,6 +246,21 @@ static int hex_value(char c)
 }
 
 /*
+ * perf classifies bytes with the kernel's ctype table, which is Latin-1:
+ * besides A-Z, 0xc0-0xde but 0xd7 are capitals and 0xdf-0xff but 0xf7
+ * small letters, so that a UTF-8 lead byte counts as a letter.
+ */
+static bool latin1_upper(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7);
+}
+
+static bool latin1_alpha(unsigned char c)
+{
+	return latin1_upper(c) || (c >= 'a' && c <= 'z') || (c >= 0xdf && c != 0xf7);
+}
+
+/*
  * An OCaml native-code name, "caml" and a capital letter (camlStdlib__List__map_123),
  * as perf 6.1 prints it when C++ demangling fails: the prefix dropped,
  * each "__" a ".", each "$" and two hex digits the byte they spell
@@ -253,11 +268,12 @@ static int hex_value(char c)
  */
 static char *demangle_ocaml(const char *name)
 {
-	size_t len = strlen(name), i, j = 0;
+	size_t len, i, j = 0;
 	char *out;
 
-	if (strncmp(name, "caml", 4) || name[4] < 'A' || name[4] > 'Z')
+	if (strncmp(name, "caml", 4) || !latin1_upper((unsigned char)name[4]))
 		return NULL;
+	len = strlen(name);
 	out = malloc(len + 1);
 	if (!out)
 		return NULL;
@@ -277,15 +293,128 @@ static char *demangle_ocaml(const char *name)
 	return out;
 }
 
-char *pd_demangle(const char *name)
+/* a Java signature's state while it is read (java_signature()) */
+enum java_part {
+	JAVA_PREFIX,	/* before the class: copied until its 'L' */
+	JAVA_CLASS,	/* the class, '/' between packages */
+	JAVA_METHOD,	/* after the class's ';', up to '(' */
+	JAVA_ARG,	/* the parameter types */
+	JAVA_ARG_CLASS,	/* a class among them */
+};
+
+/* the name of a one-letter Java type, or NULL */
+static const char *java_base_type(char c)
+{
+	switch (c) {
+	case 'B': return "byte";
+	case 'C': return "char";
+	case 'D': return "double";
+	case 'F': return "float";
+	case 'I': return "int";
+	case 'J': return "long";
+	case 'S': return "short";
+	case 'Z': return "boolean";
+	}
+	return NULL;
+}
+
+/* appends to a buffer of cap bytes that perf's fixed-size one cuts */
+struct java_out {
+	char *buf;
+	size_t len, cap;	/* len < cap: room for the final NUL */
+};
+
+static void java_put(struct java_out *o, const char *s)
+{
+	while (*s && o->len < o->cap - 1)
+		o->buf[o->len++] = *s++;
+}
+
+/*
+ * A Java method signature as the name of an ELF symbol
+ * (Ljava/lang/String;indexOf(I)I), as perf 6.1 prints it when C++ and
+ * OCaml demangling fail: java.lang.String.indexOf(int), without the
+ * return type.  perf's rules are kept as they are: its output is cut at
+ * three times the name's length; a class parameter takes no brackets
+ * and the brackets of an array of classes go to the next base type
+ * ([[Ljava/lang/String;S is "java.lang.String, short[][]"); a '.' joins
+ * class and method only where the method starts with a letter
+ * (Lp/C;<init>()V is p.C<init>()).  NULL when the name breaks the form.
+ */
+static char *demangle_java(const char *name)
+{
+	const char *close = strrchr(name, ')'), *q;
+	enum java_part part = JAVA_PREFIX;
+	struct java_out o;
+	int array = 0, nargs = 0;
+
+	if (!close)
+		return NULL;
+	o.cap = strlen(name) * 3 + 1;
+	o.len = 0;
+	o.buf = malloc(o.cap);
+	if (!o.buf)
+		return NULL;
+	for (q = name; q <= close && o.len < o.cap - 1; q++) {
+		const char *base = java_base_type(*q);
+		char c[2] = { *q, '\0' };
+
+		if (*q == 'L' && (part == JAVA_PREFIX || part == JAVA_ARG)) {
+			if (part == JAVA_ARG && nargs++)
+				java_put(&o, ", ");
+			part = part == JAVA_PREFIX ? JAVA_CLASS : JAVA_ARG_CLASS;
+		} else if ((base || *q == 'V') && part == JAVA_ARG) {
+			if (base && nargs++)
+				java_put(&o, ", ");
+			java_put(&o, base ? base : "void");
+			for (; array > 0; array--)
+				java_put(&o, "[]");
+			array = 0;
+		} else if (*q == '[') {
+			if (part != JAVA_ARG)
+				goto fail;
+			array++;
+		} else if (*q == '(') {
+			if (part != JAVA_METHOD)
+				goto fail;
+			java_put(&o, c);
+			part = JAVA_ARG;
+		} else if (*q == ')') {
+			if (part != JAVA_ARG)
+				goto fail;
+			java_put(&o, c);
+			nargs = 0;
+		} else if (*q == ';') {
+			if (part != JAVA_CLASS && part != JAVA_ARG_CLASS)
+				goto fail;
+			if (part == JAVA_CLASS && latin1_alpha((unsigned char)q[1]))
+				java_put(&o, ".");
+			part = part == JAVA_CLASS ? JAVA_METHOD : JAVA_ARG;
+		} else if (*q == '/') {
+			if (part != JAVA_CLASS && part != JAVA_ARG_CLASS)
+				goto fail;
+			java_put(&o, ".");
+		} else {
+			java_put(&o, c);
+		}
+	}
+	o.buf[o.len] = '\0';
+	return o.buf;
+fail:
+	free(o.buf);
+	return NULL;
+}
+
+/*
+ * A C++ or Rust name as perf prints it, or NULL when the name is neither
+ * (or no demangler of C++ can be loaded).
+ */
+static char *demangle_cxx(const char *name)
 {
 	cxa_demangle_fn fn;
 	char *out;
 	int status = 0;
 
-	/* perf tries OCaml when C++ fails: no "caml" name is a C++ one */
-	if (name[0] == 'c')
-		return demangle_ocaml(name);
 	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
 	/* libiberty tries Rust first: a legacy Rust name is C++ too */
@@ -314,4 +443,16 @@ char *pd_demangle(const char *name)
 char *pd_sym_demangle(const char *name)
 {
 	return name ? pd_demangle(name) : NULL;
+}
+
+char *pd_demangle(const char *name)
+{
+	char *out = demangle_cxx(name);
+
+	/* perf's order: C++ (and Rust), then OCaml, then Java */
+	if (!out)
+		out = demangle_ocaml(name);
+	if (!out)
+		out = demangle_java(name);
+	return out;
 }

@@ -3,7 +3,8 @@
 #
 # Builds the programs in tests/symbolize/symbols/ (PIE with -g, non-PIE
 # without -g, a shared library, a stripped copy with a .gnu_debuglink, a tiny
-# JIT, a loop in the vdso, functions with OCaml-mangled names), records them with the machine's perf (also once
+# JIT, a loop in the vdso, functions with OCaml-mangled names and, renamed
+# by objcopy, Java signatures), records them with the machine's perf (also once
 # system-wide (also from inside a new pid namespace), once without
 # callchains, once without build ids, compared
 # also under an empty --symfs), and compares, for every frame of
@@ -22,9 +23,9 @@
 #  - a binary changed or deleted between recording and this comparison
 #    (system-wide run): perf and perfsym both refuse a file whose build id
 #    differs, but perf may still find the old copy in its build-id cache;
-#  - names perf demangles with rules perfsym lacks: Java signatures
-#    (C++ is handled like perf 6.1: no parameters; Rust as its libiberty;
-#    OCaml names as perf decodes them, which the caml run checks);
+#  - names demangled otherwise than perf does (C++ is handled like perf
+#    6.1: no parameters; Rust as its libiberty; OCaml names and Java
+#    signatures as perf decodes them, which the caml run checks);
 #  - JIT map files (/tmp/perf-PID.map) written or removed by other
 #    processes between the two reads;
 #  - frames unwound by DWARF (--call-graph dwarf): these recordings use
@@ -65,6 +66,14 @@ CF="-O1 -fno-omit-frame-pointer -fno-inline-functions-called-once"
 	gcc -O1 -o vdsoprog "$SRC/vdsoprog.c"
 	gcc -O2 -fno-inline -fno-optimize-sibling-calls \
 		-o camlprog "$SRC/camlprog.c"
+	# names no compiler here writes: Java signatures, a UTF-8 OCaml name
+	if command -v objcopy > /dev/null 2>&1; then
+		objcopy --redefine-sym 'java_method=Ljava/lang/Foo;bar(I[JLjava/lang/String;)V' \
+			--redefine-sym "java_arrays=Lcom/x/Y;$(printf '\303\211')tat(Z[Z[[Ljava/lang/String;SBCDFJ)V" \
+			--redefine-sym 'java_init=Lcom/x/Y$Z;<init>()Z' \
+			--redefine-sym 'java_broken=weird(name)' \
+			--redefine-sym "caml_upper=caml$(printf '\303\211')t__x" camlprog
+	fi
 	cp symprog-pie symprog-pie-exec
 	cp symprog-nopie symprog-nopie-exec
 ) || { echo "symbols.sh: building the test programs failed" >&2; exit 1; }
@@ -193,8 +202,16 @@ fi
 grep -q '__vdso_clock_gettime (\[vdso\])' vdso.mine && ok ||
 	ko "no resolved [vdso] frame in the -B recording"
 grep -q ' (\[vdso\])' vdso-symfs.mine && ok || ko "no [vdso] frame in the --symfs comparison"
-# OCaml names: decoded by perf and alike by perfsym, frame for frame
-for f in Demo.work_12 Demo.op+_3 'Stdlib.List._map_$zz$4_9' A._A.._b camllower_case; do
+# OCaml and Java names: decoded by perf and alike by perfsym, frame for frame
+set -- Demo.work_12 Demo.op+_3 'Stdlib.List._map_$zz$4_9' A._A.._b camllower_case
+if command -v objcopy > /dev/null 2>&1; then
+	set -- "$@" 'java.lang.Foo.bar(int, long[], java.lang.String)' \
+		"com.x.Y.$(printf '\303\211')tat(boolean, boolean[], java.lang.String, short[][], byte, char, double, float, long)" \
+		'com.x.Y$Z<init>()' 'weird(name)' "$(printf '\303\211')t.x"
+else
+	sk "no objcopy: Java names not compared"
+fi
+for f in "$@"; do
 	if ! awk -v f=" $f (" 'index($0, f) { n++ } END { exit !n }' caml.perf; then
 		ko "caml: perf script printed no frame named $f"
 	elif cmp -s caml.perf caml.mine; then

@@ -1909,11 +1909,11 @@ static void test_cxx_demangle(void)
 }
 
 /*
- * OCaml names: the rule perf 6.1 applies when C++ demangling fails
- * (symbols.sh compares whole recordings with perf); here the edges, none
- * of which may read past the name.
+ * OCaml names and Java signatures: the rules perf 6.1 applies when C++
+ * demangling fails (symbols.sh compares whole recordings with perf);
+ * here the edges, none of which may read past the name.
  */
-static void test_ocaml_demangle(void)
+static void test_fallback_demangle(void)
 {
 	static const char *const names[][2] = {
 		{ "camlStdlib__List__map_123", "Stdlib.List.map_123" },
@@ -1926,9 +1926,24 @@ static void test_ocaml_demangle(void)
 		{ "camlM__", "M." },
 		{ "camlM$4A$4a", "MJJ" },
 		{ "camlX", "X" },
+		{ "caml\303\211t__x", "\303\211t.x" },	/* a Latin-1 capital to perf */
+		/* Java signatures (perf 6.1 printed each of these) */
+		{ "Ljava/lang/Foo;bar(I[JLjava/lang/String;)V",
+		  "java.lang.Foo.bar(int, long[], java.lang.String)" },
+		{ "Lcom/x/Y;\303\211tat(Z[Z[[Ljava/lang/String;SBCDFJ)V",
+		  "com.x.Y.\303\211tat(boolean, boolean[], java.lang.String, short[][], byte, char, "
+		  "double, float, long)" },
+		{ "Lcom/x/Y$Z;<init>()Z", "com.x.Y$Z<init>()" },
+		{ "Lq;g([[Lr/S;[I)V", "q.g(r.S, int[][][])" },
+		{ "Lfoo;(V)", "foo(void)" },
+		/* cut at three times the name's length */
+		{ "Lp;f(ZZZZZZZZZZZZ)V", "p.f(boolean, boolean, boolean, boolean, boolean, boolean," },
 	};
 	static const char *const not_ocaml[] = {
 		"caml", "camlx", "caml_alloc", "caml1", "Caml_X", "cam", "c", "",
+		"caml\327x",	/* 0xd7 is no letter */
+		/* not Java signatures either */
+		"weird(name)", "Lfoo)", "Lfoo[;f()V", "Lf;g(I", "Lf;g)(", "f;g()V", "Lf/g(I)V",
 	};
 	size_t i;
 
@@ -2524,7 +2539,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "Rust names against c++filt", test_rust_demangle_filt) ||
 	    !CU_add_test(s, "Rust names from a hostile file", test_rust_demangle_hostile) ||
 	    !CU_add_test(s, "C++ names as perf prints them", test_cxx_demangle) ||
-	    !CU_add_test(s, "OCaml names as perf prints them", test_ocaml_demangle))
+	    !CU_add_test(s, "OCaml and Java names as perf prints them", test_fallback_demangle))
 		return CU_get_error();
 	return CUE_SUCCESS;
 }

@@ -4,7 +4,10 @@
  * ("caml", a capital letter, "__" between module and function, "$xx" for
  * other bytes), so that tests/symbolize/symbols.sh checks that their
  * names are decoded as perf decodes them, without an OCaml compiler.
- * camllower_case is not such a name.  About 300 ms of samples.
+ * camllower_case is not such a name.  symbols.sh renames the java_*
+ * functions (objcopy --redefine-sym) to Java method signatures and
+ * caml_upper to an OCaml name whose capital is a UTF-8 lead byte, which
+ * perf demangles too.  About 300 ms of samples.
  */
 #include <time.h>
 
@@ -37,9 +40,34 @@ __attribute__((noinline)) unsigned long camlA___$41$2e___b(unsigned long n)
 	return camlStdlib__List___map_$zz$4_9(n) + sink;
 }
 
-__attribute__((noinline)) unsigned long camllower_case(unsigned long n)
+__attribute__((noinline)) unsigned long java_method(unsigned long n)
 {
 	return camlA___$41$2e___b(n) + sink;
+}
+
+__attribute__((noinline)) unsigned long java_arrays(unsigned long n)
+{
+	return java_method(n) + sink;
+}
+
+__attribute__((noinline)) unsigned long java_init(unsigned long n)
+{
+	return java_arrays(n) + sink;
+}
+
+__attribute__((noinline)) unsigned long java_broken(unsigned long n)
+{
+	return java_init(n) + sink;
+}
+
+__attribute__((noinline)) unsigned long caml_upper(unsigned long n)
+{
+	return java_broken(n) + sink;
+}
+
+__attribute__((noinline)) unsigned long camllower_case(unsigned long n)
+{
+	return caml_upper(n) + sink;
 }
 
 int main(void)
