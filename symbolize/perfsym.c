@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "perfdata/pd_diag.h"
@@ -141,7 +142,7 @@ struct perfsym_opts {
 
 static const struct tool_flag perfsym_flags[] = {
 	TOOL_FLAG("bench", 0, struct perfsym_opts, bench, true,
-		  "print only frame counts, frames/s and table figures"),
+		  "print only frame counts, frames/s, table figures, peak RSS"),
 	TOOL_FLAG("file-order", 0, struct perfsym_opts, file_order, true,
 		  "process records in file order"),
 	/* -v without --verbose, as it always was */
@@ -316,6 +317,7 @@ int main(int argc, char **argv)
 	}
 	if (bench) {
 		struct pd_sym_stats st;
+		struct rusage ru;
 		double total = now() - t0;
 
 		pd_machine_stats(m, &st);
@@ -335,6 +337,9 @@ int main(int argc, char **argv)
 		printf("cache_hit_rate %.3f\n",
 		       st.cache_hits + st.cache_misses ?
 		       (double)st.cache_hits / (double)(st.cache_hits + st.cache_misses) : 0);
+		/* so that a test can check that memory does not grow with the samples */
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			printf("peak_rss_kib %ld\n", ru.ru_maxrss);
 	}
 	if (ret >= 0 && cli_select_check(&args.cs, r, true))
 		ret = TOOL_EXIT_USAGE;

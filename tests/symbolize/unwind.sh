@@ -31,6 +31,8 @@
 #    (counted with them), and exactly to-csv's folded table; -raw shows
 #    locations of several lines;
 #  - --no-unwind: no unwound user frame is left;
+#  - perfsym's peak RSS does not grow with the samples: uwprog recorded
+#    again with half of them (-F 2000);
 #  - a C program exec'd by a shell script (libc and ld.so mapped by both
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
@@ -538,6 +540,22 @@ else
 	deepest=$(awk '/ \(inlined\)$/ { n++; if (n > m) m = n; next } { n = 0 } END { print m + 0 }' uwrust.isym)
 	[ "$deepest" -gt 16 ] ||
 		echo "unwind.sh: note: uwrust: no frame with more than 16 inline frames ($deepest)"
+fi
+
+# memory does not grow with the samples: uwprog recorded again at half the
+# frequency (half the samples, the same stacks, half the file); perfsym's
+# peak RSS (--bench) on the whole must stay within a quarter and 8 MiB of
+# that on the half, and under 128 MiB (the bounds bench.sh checks on its
+# 100 MB recordings)
+if record uwhalf -F 2000 ./uwprog; then
+	full_kib=$("$PERFSYM" --bench uwprog.data | awk '$1 == "peak_rss_kib" { print $2 }')
+	half_kib=$("$PERFSYM" --bench uwhalf.data | awk '$1 == "peak_rss_kib" { print $2 }')
+	echo "unwind.sh: perfsym peak RSS $full_kib KiB on uwprog.data ($(wc -c < uwprog.data) bytes), $half_kib KiB on uwhalf.data ($(wc -c < uwhalf.data) bytes)"
+	[ -n "$full_kib" ] && [ -n "$half_kib" ] || fail "perfsym --bench printed no peak_rss_kib"
+	[ "$full_kib" -le $((half_kib * 5 / 4 + 8192)) ] && [ "$full_kib" -lt 131072 ] ||
+		fail "perfsym's peak RSS grows with the samples: $full_kib KiB against $half_kib KiB on half of them"
+else
+	fail "perf record of uwprog at -F 2000 failed: $(tail -1 uwhalf.err)"
 fi
 
 # the deep recursion ends where perf ends it (127 frames), the signal
