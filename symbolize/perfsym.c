@@ -67,6 +67,18 @@ static void put_num(struct out_buf *o, uint64_t v, bool negative, bool hex, unsi
 	/* fmt_u64() and fmt_hex() may need 20 bytes whatever the count */
 	char *p = out_buf_room(o, pad + n + 20);
 
+	if (hex && !negative && width == 16) {
+		/*
+		 * An address, 155,000 of them in a dwarf recording's output:
+		 * 16 spaces, then the digits written 16 bytes at once over
+		 * the last n of them (fmt_hex_wide() writes 16 bytes, the
+		 * ones past the digits are overwritten after)
+		 */
+		memset(p, ' ', 16);
+		fmt_hex_wide(p + pad, v);
+		o->len += pad + n;
+		return;
+	}
 	memset(p, ' ', pad);
 	p += pad;
 	if (negative)
