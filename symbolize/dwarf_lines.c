@@ -990,7 +990,7 @@ static bool copy_fill(uint8_t *out, size_t size, const uint8_t *map, size_t map_
  * A copy of a debug file whose sections are compressed (libc6-dbg's), in
  * memory of its own or an unlinked temporary file (copy_file()): the file
  * as it is but its compressed debug sections, then section headers that
- * point past it at the sections read here, inflated (zlib) straight into
+ * point past it at the sections read here, inflated (libdeflate) straight into
  * a shared writable map of the copy (the unused compressed ones made
  * SHT_NOBITS).  Mapped read-only in place of the file, its pages are
  * dropped after every CU as those of a file without compressed sections,
@@ -1044,7 +1044,7 @@ fail:
  * A debug file's decompressed copy made on a thread of its own from the
  * time the header's build-id table names its DSO (pd_dwarf_copy_ahead()),
  * for map_copy() to take when libdw first opens that file: its inflating
- * (libc6-dbg's: about 35 ms of CPU) overlaps the reading of the first
+ * (libc6-dbg's: about 15 ms of CPU) overlaps the reading of the first
  * samples on the second core.  The copy is the same bytes either way; a
  * file that turns out to have no copy (or not to be the one opened) is
  * left to map_copy() as before.

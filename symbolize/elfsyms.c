@@ -593,7 +593,7 @@ static size_t candidates(struct pd_sym_env *env, struct pd_dso *d, struct cand *
 	n = add_cand(c, n, true, "/usr/lib/debug%s", ln);
 	/* 6. build-id link of the debug package */
 	if (d->has_build_id)
-		n = add_cand(c, n, true, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		n = add_cand(c, n, true, PD_DEBUG_BUILD_ID_LINK, hex, hex + 2);
 	/* 7. the file itself */
 	n = add_cand(c, n, true, "%s", ln);
 	/* 8. OpenEmbedded layout */

@@ -832,8 +832,8 @@ static void prefetch_debug_copies(struct pd_machine *m, const struct pd_features
 		    d->build_id_size < 2)
 			continue;
 		pd_hex(d->build_id, d->build_id_size, hex);
-		if (snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
-			     hex + 2) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), PD_DEBUG_BUILD_ID_LINK, hex, hex + 2) >=
+		    (int)sizeof(path))
 			continue;
 		fd = pd_sym_open(&m->env, path, true);
 		if (fd >= 0)

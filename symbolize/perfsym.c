@@ -5,7 +5,7 @@
  * Usage: perfsym [options] FILE
  *   (default)        print frames like `perf script -F comm,tid,ip,sym,dso`
  *   --srcline        add "file:line" (and inline frames) after each frame
- *   --bench          print only frame counts, frames/s and table figures
+ *   --bench          print only frame counts, frames/s, table figures and peak RSS
  *   --symfs DIR      resolve every file under DIR
  *   --kallsyms FILE  kernel symbols from FILE
  *   --buildid-dir D  perf's build-id cache (default $HOME/.debug)

@@ -358,6 +358,8 @@ bool pd_sym_pread_all(int fd, void *buf, size_t len, uint64_t off);
  * them (frame_cache.c); NULL when out of memory.
  */
 void *pd_sym_table_alloc(size_t size);
+/* The build-id link of a distribution's debug package: the first 2 hex digits, the rest. */
+#define PD_DEBUG_BUILD_ID_LINK	"/usr/lib/debug/.build-id/%.2s/%s.debug"
 void pd_sym_table_free(void *p, size_t size);
 
 /* kallsyms.c */

@@ -147,7 +147,6 @@ struct uw_cache_ent {
 	uint32_t nregs, nreads, nframes;
 	uint64_t regs[UW_MAX_REGS];
 	struct uw_read reads[UW_MAX_READS];
-	uint64_t *frames;	/* max_stack entries */
 };
 
 /* how the fast path finds a register of the caller (uw_rule.how) */
@@ -1696,13 +1695,17 @@ static bool cache_match(struct pd_unwinder *u, const struct uw_cache_ent *c, uin
 	return true;
 }
 
+/* the max_stack frames of cache entry c, beside the entries */
+static uint64_t *cache_ent_frames(const struct pd_unwinder *u, const struct uw_cache_ent *c)
+{
+	return u->cache_frames + (size_t)(c - u->cache) * u->max_stack;
+}
+
 static bool cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t stamp,
 			const struct pd_regs *rg)
 {
 	if (u->log_overflow || rg->nr > UW_MAX_REGS)
 		return false;
-	if (!c->frames)
-		c->frames = u->cache_frames + (size_t)(c - u->cache) * u->max_stack;
 	c->stamp = stamp;
 	c->abi = rg->abi;
 	c->mask = rg->mask;
@@ -1711,7 +1714,7 @@ static bool cache_store(struct pd_unwinder *u, struct uw_cache_ent *c, uint64_t 
 	c->nreads = u->nreads;
 	memcpy(c->reads, u->reads, u->nreads * sizeof(u->reads[0]));
 	c->nframes = (uint32_t)u->nframes;
-	memcpy(c->frames, u->frames, u->nframes * sizeof(*c->frames));
+	memcpy(cache_ent_frames(u, c), u->frames, u->nframes * sizeof(*u->frames));
 	return true;
 }
 
@@ -1804,7 +1807,7 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 	/* the key array is small enough to stay in cache: most misses end there */
 	if (u->cache_keys[UW_CACHE_SLOT(h)] == h && c->stamp && cache_match(u, c, stamp, rg)) {
 		u->cache_hits++;
-		memcpy(u->frames, c->frames, c->nframes * sizeof(*c->frames));
+		memcpy(u->frames, cache_ent_frames(u, c), c->nframes * sizeof(*u->frames));
 		u->nframes = c->nframes;
 		return true;
 	}

@@ -377,7 +377,11 @@ fi
 
 # ------------------------------------------------------------ 7. compressed
 ZDEBUG=$T/zroot/usr/lib/debug$T/lib/libsrcdbg.so.debug
-if readelf -SW "$ZDEBUG" | awk '$2 == ".debug_info" && $0 ~ / C / { f = 1 } END { exit !f }'; then
+# "OFFSET SIZE FLAGS" of .debug_info, found by its name: readelf -SW
+# prints "[ 5]" as two fields and "[12]" as one
+info_sh=$(readelf -SW "$ZDEBUG" | awk '{ for (i = 1; i <= NF; i++) if ($i == ".debug_info") { print $(i + 3), $(i + 4), $(i + 6); exit } }')
+case ${info_sh##* } in *C*) zcompressed=1 ;; *) zcompressed=0 ;; esac
+if [ "$zcompressed" = 1 ]; then
 	"$PERF" script -i rec.data --symfs "$T/zroot" -F ip,sym,srcline > perf.zsymfs 2> /dev/null
 	"$PERFSYM" --srcline --symfs "$T/zroot" rec.data > perfsym.zsymfs 2> /dev/null
 	if cmp -s perfsym.symfs perfsym.zsymfs; then
@@ -388,8 +392,8 @@ if readelf -SW "$ZDEBUG" | awk '$2 == ".debug_info" && $0 ~ / C / { f = 1 } END 
 	fi
 	if compare_perf zsymfs perf.zsymfs perfsym.zsymfs "$LIB"; then ok; else ko "compressed .debug: perfsym --srcline differs from perf script"; fi
 	# the zlib stream of .debug_info ends with the Adler-32 of its output
-	read -r zoff zsize <<-EOF
-	$(readelf -SW "$ZDEBUG" | awk '$2 == ".debug_info" { print $5, $6 }')
+	read -r zoff zsize _ <<-EOF
+	$info_sh
 	EOF
 	mkdir -p "zbad$T/lib" "zbad/usr/lib/debug$T/lib"
 	cp srcprog "zbad$T/"

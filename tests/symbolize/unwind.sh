@@ -32,7 +32,7 @@
 #    locations of several lines;
 #  - --no-unwind: no unwound user frame is left;
 #  - perfsym's peak RSS does not grow with the samples: uwprog recorded
-#    again with half of them (-F 2000);
+#    with 32 KiB stack copies, and again with half the samples (-F 2000);
 #  - a C program exec'd by a shell script (libc and ld.so mapped by both
 #    images: perf looks their CFI up at the lowest map) calling through a
 #    lazy PLT (samples in the stub): every frame against perf script,
@@ -180,6 +180,21 @@ compare_inline() {
 	[ "$d" -eq 0 ] || diff "$2" "$3" | head -6 | sed 's/^/    /'
 }
 
+# every frame of NAME.data, perf script's (NAME.perf) against perfsym's
+# (NAME.mine), without inline frames: name label
+compare_file() {
+	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > "$1.perf"
+	"$PERFSYM" --no-inline "$1.data" 2> /dev/null | frame_lines > "$1.mine"
+	compare "$2" "$1.perf" "$1.mine"
+}
+
+# the same with inline frames (NAME.iperf, NAME.imine), counted on their own: name
+compare_file_inline() {
+	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$1.iperf"
+	"$PERFSYM" "$1.data" 2> /dev/null | frame_lines > "$1.imine"
+	compare_inline "$1" "$1.iperf" "$1.imine"
+}
+
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	frame_lines < "$r.script" > "$r.perf"
@@ -189,9 +204,7 @@ for r in $RUNS; do
 	compare "$r" "$r.perf" "$r.mine"
 
 	# with inline frames: counted on their own
-	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$r.iperf"
-	"$PERFSYM" "$r.data" 2> /dev/null | frame_lines > "$r.imine"
-	compare_inline "$r" "$r.iperf" "$r.imine"
+	compare_file_inline "$r"
 
 	# the user frames must be there: a stack of the program's own functions
 	grep -q " main ($T/$r)" "$r.mine" || fail "$r: no unwound frame reaches main"
@@ -285,9 +298,7 @@ done
 # the copy ends, with the frame perf makes of the return address it could
 # not read (ffffffffffffffff)
 if record short --call-graph dwarf,512 ./uwprog; then
-	"$PERF" script -i short.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > short.perf
-	"$PERFSYM" --no-inline short.data 2> /dev/null | frame_lines > short.mine
-	compare "short stack copies" short.perf short.mine
+	compare_file short "short stack copies"
 	grep -q ' ffffffffffffffff ' short.perf ||
 		echo "unwind.sh: note: no stack ran past its 512-byte copy"
 	# the signal handler interrupting the PLT stub of uwlib_tiny: past the
@@ -306,12 +317,8 @@ fi
 # callers (the stub's CFA is an expression on rip).  Every frame, with
 # and without inline frames, counted with the others.
 if record uwexec ./uwexec.sh 100000000; then
-	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwexec.perf
-	"$PERFSYM" --no-inline uwexec.data 2> /dev/null | frame_lines > uwexec.mine
-	compare "uwexec (exec'd by a shell script)" uwexec.perf uwexec.mine
-	"$PERF" script -i uwexec.data -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > uwexec.iperf
-	"$PERFSYM" uwexec.data 2> /dev/null | frame_lines > uwexec.imine
-	compare_inline uwexec uwexec.iperf uwexec.imine
+	compare_file uwexec "uwexec (exec'd by a shell script)"
+	compare_file_inline uwexec
 	# perf 6.1 names the stubs of .plt after the symbol before them (_init)
 	grep -q -E '^uwexec [0-9 ]*\| [0-9a-f]+ (_init|uwlib_tiny@plt) \(' uwexec.mine ||
 		echo "unwind.sh: note: no sample in uwexec's PLT stub"
@@ -331,9 +338,7 @@ if ! gcc -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimi
 elif ! record uwremap ./uwremap 2000; then
 	sk "perf record of uwremap failed: $(tail -1 uwremap.err)"
 else
-	"$PERF" script -i uwremap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwremap.perf
-	"$PERFSYM" --no-inline uwremap.data 2> /dev/null | frame_lines > uwremap.mine
-	compare "uwremap (code in a second map of its file)" uwremap.perf uwremap.mine
+	compare_file uwremap "uwremap (code in a second map of its file)"
 	grep -q " remapped (.*) *$" uwremap.mine && grep -A1 " remapped (" uwremap.mine | grep -q " run (\| main (" ||
 		echo "unwind.sh: note: uwremap: no sample in the remapped copy with its caller"
 fi
@@ -353,9 +358,7 @@ if ! gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-asynchron
 elif ! record uwnocfi ./uwnocfi 8000; then
 	sk "perf record of uwnocfi failed: $(tail -1 uwnocfi.err)"
 else
-	"$PERF" script -i uwnocfi.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwnocfi.perf
-	"$PERFSYM" --no-inline uwnocfi.data 2> /dev/null | frame_lines > uwnocfi.mine
-	compare "uwnocfi (a library without unwind tables)" uwnocfi.perf uwnocfi.mine
+	compare_file uwnocfi "uwnocfi (a library without unwind tables)"
 	grep -q " uwlib_work ($T/nocfi/libuwlib.so)" uwnocfi.mine ||
 		echo "unwind.sh: note: uwnocfi: no sample in the library"
 fi
@@ -416,12 +419,8 @@ if ! gcc $CF -shared -fPIC -Wl,--section-start=.text=0x40000 -o libuwgap.so "$SR
 elif ! record uwgap ./uwgap; then
 	sk "perf record of uwgap failed: $(tail -1 uwgap.err)"
 else
-	"$PERF" script -i uwgap.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwgap.perf
-	"$PERFSYM" --no-inline uwgap.data 2> /dev/null | frame_lines > uwgap.mine
-	compare "uwgap (segments at other distances from their file offsets)" uwgap.perf uwgap.mine
-	"$PERF" script -i uwgap.data -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > uwgap.iperf
-	"$PERFSYM" uwgap.data 2> /dev/null | frame_lines > uwgap.imine
-	compare_inline uwgap uwgap.iperf uwgap.imine
+	compare_file uwgap "uwgap (segments at other distances from their file offsets)"
+	compare_file_inline uwgap
 	grep -q " main ($T/uwgap)" uwgap.mine || fail "uwgap: no unwound frame reaches main"
 fi
 
@@ -435,9 +434,7 @@ elif ! record uwgone -N ./uwgone; then
 	sk "perf record -N of uwgone failed: $(tail -1 uwgone.err)"
 else
 	rm -f uwgone
-	"$PERF" script -i uwgone.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwgone.perf
-	"$PERFSYM" --no-inline uwgone.data 2> /dev/null | frame_lines > uwgone.mine
-	compare "uwgone (no readable file but the vdso)" uwgone.perf uwgone.mine
+	compare_file uwgone "uwgone (no readable file but the vdso)"
 	grep -q "^uwgone [0-9 ]*| [0-9a-f]* \[unknown\] ($T/uwgone)" uwgone.mine ||
 		fail "uwgone: no frame of the deleted program"
 fi
@@ -452,9 +449,7 @@ if ! objcopy --remove-section=.debug_aranges uwcpp uwnoar > uwnoar.err 2>&1; the
 elif ! record uwnoar ./uwnoar; then
 	sk "perf record of uwnoar failed: $(tail -1 uwnoar.err)"
 else
-	"$PERF" script -i uwnoar.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > uwnoar.perf
-	"$PERFSYM" --no-inline uwnoar.data 2> /dev/null | frame_lines > uwnoar.mine
-	compare "uwnoar (no .debug_aranges)" uwnoar.perf uwnoar.mine
+	compare_file uwnoar "uwnoar (no .debug_aranges)"
 	"$PERF" script -i uwnoar.data -F comm,tid,ip,sym,dso 2> /dev/null > uwnoar.iscript
 	frame_lines < uwnoar.iscript > uwnoar.iperf
 	"$PERFSYM" uwnoar.data 2> /dev/null | frame_lines > uwnoar.imine
@@ -477,13 +472,9 @@ fi
 # without inline frames, counted with the others; with inline frames
 # they must all agree.
 alias_compare() {	# name
-	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null | frame_lines > "$1.perf"
-	"$PERFSYM" --no-inline "$1.data" 2> /dev/null | frame_lines > "$1.mine"
+	compare_file "$1" "$1"
 	[ -s "$1.perf" ] || fail "$1: perf script shows no frame"
-	compare "$1" "$1.perf" "$1.mine"
-	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$1.iperf"
-	"$PERFSYM" "$1.data" 2> /dev/null | frame_lines > "$1.imine"
-	compare_inline "$1" "$1.iperf" "$1.imine"
+	compare_file_inline "$1"
 	diff "$1.iperf" "$1.imine" > /dev/null ||
 		fail "$1: frames named from the symbol table differ from perf's"
 	grep -q " (inlined)$" "$1.iperf" ||
@@ -542,20 +533,24 @@ else
 		echo "unwind.sh: note: uwrust: no frame with more than 16 inline frames ($deepest)"
 fi
 
-# memory does not grow with the samples: uwprog recorded again at half the
-# frequency (half the samples, the same stacks, half the file); perfsym's
-# peak RSS (--bench) on the whole must stay within a quarter and 8 MiB of
-# that on the half, and under 128 MiB (the bounds bench.sh checks on its
-# 100 MB recordings)
-if record uwhalf -F 2000 ./uwprog; then
-	full_kib=$("$PERFSYM" --bench uwprog.data | awk '$1 == "peak_rss_kib" { print $2 }')
+# memory does not grow with the samples: uwprog recorded with 32 KiB stack
+# copies (165 MB here), and again at half the frequency (half the samples,
+# the same stacks, half the file).  Both files are larger than what the
+# reader keeps of a file mapped behind it (16 MiB) and queued: below that,
+# the file's mapped pages, which the peak counts, grow with the file.
+# perfsym's peak RSS (--bench) on the whole must stay within a quarter and
+# 8 MiB of that on the half, and under 128 MiB (the bounds bench.sh checks
+# on its 100 MB recordings)
+if record uwbig --call-graph dwarf,32768 ./uwprog && record uwhalf --call-graph dwarf,32768 -F 2000 ./uwprog; then
+	full_kib=$("$PERFSYM" --bench uwbig.data | awk '$1 == "peak_rss_kib" { print $2 }')
 	half_kib=$("$PERFSYM" --bench uwhalf.data | awk '$1 == "peak_rss_kib" { print $2 }')
-	echo "unwind.sh: perfsym peak RSS $full_kib KiB on uwprog.data ($(wc -c < uwprog.data) bytes), $half_kib KiB on uwhalf.data ($(wc -c < uwhalf.data) bytes)"
+	echo "unwind.sh: perfsym peak RSS $full_kib KiB on uwbig.data ($(wc -c < uwbig.data) bytes), $half_kib KiB on uwhalf.data ($(wc -c < uwhalf.data) bytes)"
 	[ -n "$full_kib" ] && [ -n "$half_kib" ] || fail "perfsym --bench printed no peak_rss_kib"
 	[ "$full_kib" -le $((half_kib * 5 / 4 + 8192)) ] && [ "$full_kib" -lt 131072 ] ||
 		fail "perfsym's peak RSS grows with the samples: $full_kib KiB against $half_kib KiB on half of them"
+	rm -f uwbig.data uwhalf.data
 else
-	fail "perf record of uwprog at -F 2000 failed: $(tail -1 uwhalf.err)"
+	fail "perf record of uwprog with 32 KiB stack copies failed: $(cat uwbig.err uwhalf.err 2> /dev/null | tail -1)"
 fi
 
 # the deep recursion ends where perf ends it (127 frames), the signal
