@@ -253,33 +253,32 @@ static bool kallsyms_reserve(struct pd_symtab *t, size_t len)
 	return pd_symtab_reserve(t, t->nr + len / 32 + 16, t->str_len + len + 1);
 }
 
-long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
-{
-	size_t len = 0, i = 0, mods_cap = 0, tab_cap = 0;
-	bool mapped;
-	const char *buf = kallsyms_bytes(fd, &len, &mapped);
-	long nr = 0;
+/* A line of a kallsyms file that names a symbol. */
+struct kallsyms_line {
+	uint64_t addr;
+	const char *name;
+	size_t name_len;
+	uint8_t bind;
+};
 
-	memset(info, 0, sizeof(*info));
-	if (!buf)
-		return -1;
-	if (!kallsyms_reserve(t, len)) {
-		kallsyms_bytes_free(buf, len, mapped);
-		errno = ENOMEM;
-		return -1;
-	}
-	while (i < len) {
-		const char *line = buf + i, *nl = memchr(line, '\n', len - i);
+/*
+ * The next line of buf[*pos..len) that names a symbol, into *l (*pos goes
+ * past it); what the file says of its layout (_text, _stext, the modules'
+ * text) goes to info on the way.  1: a symbol, 0: the end, -1: out of
+ * memory.
+ */
+static int kallsyms_next(const char *buf, size_t len, size_t *pos, struct kallsyms_line *l,
+			 struct pd_kallsyms_info *info, size_t *mods_cap)
+{
+	while (*pos < len) {
+		const char *line = buf + *pos, *nl = memchr(line, '\n', len - *pos);
 		const char *end = nl ? nl : buf + len;
-		uint64_t addr;
 		size_t k, name_len;
 		char type;
 		const char *name;
-		uint8_t bind;
-		uint32_t z;
 
-		i = (size_t)(end - buf) + 1;
-		k = kallsyms_addr(line, end, &addr);
+		*pos = (size_t)(end - buf) + 1;
+		k = kallsyms_addr(line, end, &l->addr);
 		if (k == 0 || line + k + 3 > end || line[k] != ' ' || line[k + 2] != ' ')
 			continue;
 		type = line[k + 1];
@@ -288,25 +287,25 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 			continue;
 		name_len = (size_t)(end - name);
 		if (name_len == 5 && !info->have_text && !memcmp(name, "_text", 5)) {
-			info->text = addr;
+			info->text = l->addr;
 			info->have_text = true;
 		} else if (name_len == 6 && !info->have_stext && !memcmp(name, "_stext", 6)) {
-			info->stext = addr;
+			info->stext = l->addr;
 			info->have_stext = true;
 		}
 		/* the C locale's classes of the type letter, without a lookup per line */
 		switch (type) {
 		case 'T': case 'D': case 'B':
-			bind = PD_STB_GLOBAL;
+			l->bind = PD_STB_GLOBAL;
 			break;
 		case 't': case 'd': case 'b':
-			bind = PD_STB_LOCAL;
+			l->bind = PD_STB_LOCAL;
 			break;
 		case 'W':
-			bind = PD_STB_WEAK;
+			l->bind = PD_STB_WEAK;
 			break;
 		case 'w':
-			bind = PD_STB_LOCAL;
+			l->bind = PD_STB_LOCAL;
 			break;
 		default:
 			continue;
@@ -318,27 +317,223 @@ long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info
 			const char *tab = memrchr(name, '\t', name_len);
 
 			if (tab && tab[1] == '[' &&
-			    !note_module_text(info, tab + 1, (size_t)(end - tab - 1), addr, &mods_cap)) {
-				kallsyms_bytes_free(buf, len, mapped);
-				pd_kallsyms_info_free(info);
-				errno = ENOMEM;
+			    !note_module_text(info, tab + 1, (size_t)(end - tab - 1), l->addr,
+					      mods_cap))
 				return -1;
-			}
 		}
+		l->name = name;
+		l->name_len = name_len;
+		return 1;
+	}
+	return 0;
+}
+
+/* The symbols of a kallsyms file's bytes into t, unfixed (pd_kallsyms_load()). */
+static long load_bytes(const char *buf, size_t len, struct pd_symtab *t,
+		       struct pd_kallsyms_info *info)
+{
+	size_t pos = 0, mods_cap = 0, tab_cap = 0;
+	struct kallsyms_line l;
+	long nr = 0;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	if (!kallsyms_reserve(t, len)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	while ((ret = kallsyms_next(buf, len, &pos, &l, info, &mods_cap)) > 0) {
 		/* the name keeps a module's "\t[mod]" suffix, as perf's does */
-		z = pd_symtab_insert(t, addr, addr, bind, PD_STT_FUNC, name, name_len);
-		if (!z || (memchr(name, '\t', name_len) && !note_tab_name(info, z, &tab_cap))) {
-			kallsyms_bytes_free(buf, len, mapped);
-			pd_kallsyms_info_free(info);
-			errno = ENOMEM;
-			return -1;
-		}
+		uint32_t z = pd_symtab_insert(t, l.addr, l.addr, l.bind, PD_STT_FUNC, l.name,
+					      l.name_len);
+
+		if (!z || (memchr(l.name, '\t', l.name_len) && !note_tab_name(info, z, &tab_cap)))
+			break;
 		nr++;
 	}
+	if (ret != 0) {
+		pd_kallsyms_info_free(info);
+		errno = ENOMEM;
+		return -1;
+	}
+	return nr;
+}
+
+long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
+{
+	size_t len = 0;
+	bool mapped;
+	const char *buf = kallsyms_bytes(fd, &len, &mapped);
+	long nr;
+
+	memset(info, 0, sizeof(*info));
+	if (!buf)
+		return -1;
+	nr = load_bytes(buf, len, t, info);
 	kallsyms_bytes_free(buf, len, mapped);
 	return nr;
 }
 
+/*
+ * A kallsyms file's symbols in address order, as read for a sealed table
+ * (load_sealed()): 24 bytes a symbol where the table's nodes and names
+ * take about 90, the names left in the file's bytes.
+ */
+struct kallsyms_ent {
+	uint64_t start;
+	uint32_t name, name_len;	/* in the file's bytes */
+	uint8_t bind;
+	bool bracket;		/* a '[' in the name: a module's (pd_kallsyms_end()) */
+	bool tab;		/* "NAME\t[MOD]": goes to info->tab_syms */
+	bool gone;		/* a duplicate erased, or moved to info->tab_syms */
+};
+
+#define KALLSYMS_NOT_SEALED (-2)
+
+/* ent[i]'s end after perf's fixup of ends (pd_symtab_fixup_end(t, true)) */
+static uint64_t ent_end(const struct kallsyms_ent *ent, size_t nr, size_t i)
+{
+	if (i + 1 == nr)
+		return pd_kallsyms_last_end(ent[i].start);
+	return pd_kallsyms_end(ent[i].start, ent[i].bracket, ent[i + 1].start, ent[i + 1].bracket);
+}
+
+static size_t ent_next(const struct kallsyms_ent *ent, size_t nr, size_t i)
+{
+	while (++i < nr && ent[i].gone)
+		;
+	return i;
+}
+
+/*
+ * perf's removal of duplicates (pd_symtab_fixup_duplicate()) over the
+ * symbols in address order: of two of one start, the one
+ * pd_sym_keep_first() does not keep goes, and the one kept meets the next.
+ */
+static void ent_dedup(const char *buf, struct kallsyms_ent *ent, size_t nr)
+{
+	size_t curr = 0, next;
+
+	while (curr < nr) {
+		const struct kallsyms_ent *a = &ent[curr], *b;
+
+		next = ent_next(ent, nr, curr);
+		if (next == nr)
+			break;
+		b = &ent[next];
+		if (a->start != b->start) {
+			curr = next;
+			continue;
+		}
+		if (pd_sym_keep_first(ent_end(ent, nr, curr) - a->start, a->bind, buf + a->name,
+				      a->name_len, ent_end(ent, nr, next) - b->start, b->bind,
+				      buf + b->name, b->name_len)) {
+			ent[next].gone = true;
+		} else {
+			ent[curr].gone = true;
+			curr = next;
+		}
+	}
+}
+
+/*
+ * What pd_kallsyms_load(), pd_symtab_fixup_end(t, true),
+ * pd_symtab_fixup_duplicate(), pd_symtab_move_flat() of the symbols with
+ * a tab and pd_symtab_shrink() make of a file, made at once for the files
+ * those leave sealed: listed in address order, names without a NUL, no
+ * two symbols left covering one address.  The table is sealed from an
+ * array of the symbols (kallsyms_ent) instead of being built node by node
+ * and copied: the kernel's 122,000 symbols took 15 to 30 ms that way,
+ * most of it faulting in 13 MiB of nodes and names.  KALLSYMS_NOT_SEALED
+ * for any other file (t and info are then empty): the general way.
+ */
+static long load_sealed(const char *buf, size_t len, struct pd_symtab *t,
+			struct pd_kallsyms_info *info)
+{
+	size_t pos = 0, mods_cap = 0, tab_cap = 0, cap = len / 32 + 16, nr = 0, i, live = 0;
+	size_t names = 0;
+	struct kallsyms_ent *ent = malloc(cap * sizeof(*ent));
+	struct kallsyms_line l;
+	struct pd_symseal_build b;
+	uint64_t prev_start = 0, prev_end = 0;
+	bool first = true;
+	long ret = KALLSYMS_NOT_SEALED;
+	int got;
+
+	memset(info, 0, sizeof(*info));
+	if (!ent || t->nr || len > UINT32_MAX)
+		goto out;
+	while ((got = kallsyms_next(buf, len, &pos, &l, info, &mods_cap)) > 0) {
+		struct kallsyms_ent *e;
+
+		if (memchr(l.name, '\0', l.name_len) || (nr && l.addr < ent[nr - 1].start))
+			goto out;
+		if (nr == cap) {
+			struct kallsyms_ent *n = realloc(ent, cap * 2 * sizeof(*ent));
+
+			if (!n)
+				goto out;
+			ent = n;
+			cap *= 2;
+		}
+		e = &ent[nr++];
+		e->start = l.addr;
+		e->name = (uint32_t)(l.name - buf);
+		e->name_len = (uint32_t)l.name_len;
+		e->bind = l.bind;
+		e->bracket = memchr(l.name, '[', l.name_len) != NULL;
+		e->tab = memchr(l.name, '\t', l.name_len) != NULL;
+		e->gone = false;
+		/* the index pd_kallsyms_load() gives it, after the sentinel */
+		if (e->tab && !note_tab_name(info, (uint32_t)nr, &tab_cap))
+			goto out;
+	}
+	if (got < 0 || !nr || nr > UINT32_MAX - 2)
+		goto out;
+	ent_dedup(buf, ent, nr);
+	/* the symbols pd_symtab_shrink() would find sealable, and their names' bytes */
+	for (i = 0; i < nr; i++) {
+		uint64_t end;
+
+		if (ent[i].gone || ent[i].tab)
+			continue;
+		end = ent_end(ent, nr, i);
+		if (end < ent[i].start || end - ent[i].start > UINT32_MAX ||
+		    (!first && (ent[i].start <= prev_start || ent[i].start < prev_end)))
+			goto out;
+		first = false;
+		prev_start = ent[i].start;
+		prev_end = end;
+		names += ent[i].name_len + 1;
+		live++;
+	}
+	if (!live || names > UINT32_MAX)
+		goto out;
+	/* the module symbols, in address order as pd_symtab_move_flat() inserts them */
+	for (i = 0; i < nr; i++) {
+		if (ent[i].gone || !ent[i].tab)
+			continue;
+		if (!pd_symtab_insert(&info->tab_syms, ent[i].start, ent_end(ent, nr, i),
+				      ent[i].bind, PD_STT_FUNC, buf + ent[i].name, ent[i].name_len))
+			goto out;
+	}
+	if (!pd_symseal_begin(&b, (uint32_t)live, names))
+		goto out;
+	for (i = 0; i < nr; i++) {
+		if (ent[i].gone || ent[i].tab)
+			continue;
+		pd_symseal_add(&b, ent[i].start, (uint32_t)(ent_end(ent, nr, i) - ent[i].start),
+			       (uint8_t)(ent[i].bind << 4 | PD_STT_FUNC), buf + ent[i].name,
+			       ent[i].name_len);
+	}
+	pd_symseal_finish(&b, t);
+	ret = (long)nr;
+out:
+	free(ent);
+	if (ret == KALLSYMS_NOT_SEALED)
+		pd_kallsyms_info_free(info);
+	return ret;
+}
 /* perf's hex2u64 is strtoull(16): leading blanks and "0x" are accepted */
 static size_t hex_strtoull(const char *p, uint64_t *v)
 {
@@ -407,6 +602,48 @@ struct pd_kallsyms_prefetch {
 	struct kallsyms_read copy, proc;
 };
 
+static long load_fixed(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info,
+		       bool sealed_at_once)
+{
+	size_t len = 0;
+	bool mapped;
+	const char *buf = kallsyms_bytes(fd, &len, &mapped);
+	long nr = KALLSYMS_NOT_SEALED;
+
+	memset(info, 0, sizeof(*info));
+	if (!buf)
+		return -1;
+	if (sealed_at_once)
+		nr = load_sealed(buf, len, t, info);
+	if (nr == KALLSYMS_NOT_SEALED) {
+		nr = load_bytes(buf, len, t, info);
+		if (nr > 0) {
+			pd_symtab_fixup_end(t, true);
+			pd_symtab_fixup_duplicate(t);
+			if (!info->tab_names ||
+			    pd_symtab_move_flat(t, info->tab_idx, info->tab_names, &info->tab_syms))
+				pd_symtab_shrink(t);
+		}
+	}
+	kallsyms_bytes_free(buf, len, mapped);
+	return nr;
+}
+
+long pd_kallsyms_load_fixed(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
+{
+	return load_fixed(fd, t, info, true);
+}
+
+long pd_kallsyms_load_fixed_ref(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info)
+{
+	return load_fixed(fd, t, info, false);
+}
+
+/*
+ * What load_kernel() does next to any table read, here off its thread,
+ * sealing included: the symbols with a tab, which load_kernel() moves out
+ * to the modules' maps before it seals, are moved out first.
+ */
 static void read_one(struct kallsyms_read *r)
 {
 	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
@@ -414,21 +651,8 @@ static void read_one(struct kallsyms_read *r)
 	r->nr = -1;
 	if (fd < 0)
 		return;
-	r->nr = pd_kallsyms_load(fd, &r->syms, &r->info);
+	r->nr = pd_kallsyms_load_fixed(fd, &r->syms, &r->info);
 	close(fd);
-	/*
-	 * What load_kernel() does next to any table read, here off its thread,
-	 * sealing included: the symbols with a tab, which load_kernel() moves
-	 * out to the modules' maps before it seals, are moved out first.
-	 */
-	if (r->nr > 0) {
-		pd_symtab_fixup_end(&r->syms, true);
-		pd_symtab_fixup_duplicate(&r->syms);
-		if (!r->info.tab_names ||
-		    pd_symtab_move_flat(&r->syms, r->info.tab_idx, r->info.tab_names,
-					&r->info.tab_syms))
-			pd_symtab_shrink(&r->syms);
-	}
 }
 
 /*

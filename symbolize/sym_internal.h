@@ -94,6 +94,51 @@ struct pd_symseal {
 	uint8_t *info;		/* bind << 4 | type */
 };
 
+/*
+ * A sealed table built from symbols given in address order, none
+ * overlapping the next (pd_symtab_shrink() seals a loaded table this way;
+ * a loader that has its symbols sorted and fixed up seals them at once):
+ * begin with their count and the bytes of their names (each with a NUL),
+ * add each, finish into a table, whose arrays and names it replaces.
+ */
+struct pd_symseal_build {
+	struct pd_symseal *s;
+	char *str;
+	size_t len, prev_len;
+	uint32_t cnt, i, prev_off;
+};
+
+bool pd_symseal_begin(struct pd_symseal_build *b, uint32_t cnt, size_t names);
+void pd_symseal_add(struct pd_symseal_build *b, uint64_t start, uint32_t len, uint8_t info,
+		    const char *name, size_t n);
+void pd_symseal_finish(struct pd_symseal_build *b, struct pd_symtab *t);
+
+/*
+ * perf's choice between two symbols of one start (symbols__fixup_duplicate):
+ * true when a (size la, binding, name na of sa bytes) stays and b goes.
+ */
+bool pd_sym_keep_first(uint64_t la, uint8_t bind_a, const char *na, size_t sa,
+		       uint64_t lb, uint8_t bind_b, const char *nb, size_t sb);
+
+/*
+ * perf's end of a kallsyms symbol (symbols__fixup_end): the next one's
+ * start, but a kernel symbol never stretches over the gap to the modules
+ * (a name with '[' is a module's): a page past its own then.  The last
+ * one ends a page past the page of its start.
+ */
+static inline uint64_t pd_kallsyms_end(uint64_t start, bool bracket, uint64_t next_start,
+				       bool next_bracket)
+{
+	if (bracket != next_bracket)
+		return (start + 4096 + 4095) & ~(uint64_t)4095;
+	return next_start;
+}
+
+static inline uint64_t pd_kallsyms_last_end(uint64_t start)
+{
+	return ((start + 4095) & ~(uint64_t)4095) + 4096;
+}
+
 void pd_symtab_init(struct pd_symtab *t);
 void pd_symtab_free(struct pd_symtab *t);
 /*
@@ -393,6 +438,16 @@ void pd_kallsyms_info_free(struct pd_kallsyms_info *info);
  * symbols or -1.
  */
 long pd_kallsyms_load(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info);
+/*
+ * pd_kallsyms_load(), then what load_kernel() does to any table read:
+ * pd_symtab_fixup_end(t, true), pd_symtab_fixup_duplicate(), the symbols
+ * with a tab moved to info->tab_syms (pd_symtab_move_flat()) and
+ * pd_symtab_shrink().  A file in address order whose table ends sealed
+ * is read into the sealed table at once; _ref always goes the way just
+ * said (the reference the unit tests hold the other to).
+ */
+long pd_kallsyms_load_fixed(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info);
+long pd_kallsyms_load_fixed_ref(int fd, struct pd_symtab *t, struct pd_kallsyms_info *info);
 /*
  * pd_kallsyms_load() on a thread of its own (NULL: none started): of the
  * file at copy when given, then of the file at path unless the copy's

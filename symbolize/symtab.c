@@ -59,61 +59,88 @@ static bool sealable(const struct pd_symtab *t, size_t *names)
 	return *names <= UINT32_MAX;
 }
 
-/*
- * The tree as sorted arrays, its names copied in address order into a new
- * pool without those of deleted symbols; a name that ends the one before
- * it (kernels put "__pfx_NAME" before every NAME) shares its bytes.
- * false when out of memory: the tree stays.
- */
-static bool seal(struct pd_symtab *t, size_t names)
+bool pd_symseal_begin(struct pd_symseal_build *b, uint32_t cnt, size_t names)
 {
-	uint32_t cnt = t->live, i = 0, x, prev_off = 0;
-	struct pd_symseal *s;
-	size_t len = 0, prev_len = 0;
-	char *str;
-
-	s = malloc(sizeof(*s) + (size_t)cnt * (8 + 4 + 4 + 1));
-	if (!s)
+	memset(b, 0, sizeof(*b));
+	b->s = malloc(sizeof(*b->s) + (size_t)cnt * (8 + 4 + 4 + 1));
+	if (!b->s)
 		return false;
-	str = malloc(names ? names : 1);
-	if (!str) {
-		free(s);
+	b->str = malloc(names ? names : 1);
+	if (!b->str) {
+		free(b->s);
+		b->s = NULL;
 		return false;
 	}
-	s->start = (uint64_t *)(s + 1);
-	s->len = (uint32_t *)(s->start + cnt);
-	s->name = s->len + cnt;
-	s->info = (uint8_t *)(s->name + cnt);
-	for (x = pd_symtab_first(t); x != NIL && i < cnt; x = pd_symtab_next(t, x), i++) {
-		const struct pd_symn *c = &t->n[x];
-		const char *name = t->str + c->name;
-		size_t n = strlen(name);
+	b->cnt = cnt;
+	b->s->start = (uint64_t *)(b->s + 1);
+	b->s->len = (uint32_t *)(b->s->start + cnt);
+	b->s->name = b->s->len + cnt;
+	b->s->info = (uint8_t *)(b->s->name + cnt);
+	return true;
+}
 
-		s->start[i] = c->start;
-		s->len[i] = (uint32_t)(c->end - c->start);
-		s->info[i] = (uint8_t)(c->bind << 4 | c->type);
-		if (i && prev_len >= n && !memcmp(str + prev_off + prev_len - n, name, n)) {
-			prev_off += (uint32_t)(prev_len - n);
-		} else {
-			memcpy(str + len, name, n + 1);
-			prev_off = (uint32_t)len;
-			len += n + 1;
-		}
-		prev_len = n;
-		s->name[i] = prev_off;
+/*
+ * The next symbol, in address order; a name that ends the one before it
+ * (kernels put "__pfx_NAME" before every NAME) shares its bytes.
+ */
+void pd_symseal_add(struct pd_symseal_build *b, uint64_t start, uint32_t len, uint8_t info,
+		    const char *name, size_t n)
+{
+	struct pd_symseal *s = b->s;
+	uint32_t i = b->i++;
+
+	s->start[i] = start;
+	s->len[i] = len;
+	s->info[i] = info;
+	if (i && b->prev_len >= n && !memcmp(b->str + b->prev_off + b->prev_len - n, name, n)) {
+		b->prev_off += (uint32_t)(b->prev_len - n);
+	} else {
+		memcpy(b->str + b->len, name, n);
+		b->str[b->len + n] = '\0';
+		b->prev_off = (uint32_t)b->len;
+		b->len += n + 1;
 	}
+	b->prev_len = n;
+	s->name[i] = b->prev_off;
+}
+
+void pd_symseal_finish(struct pd_symseal_build *b, struct pd_symtab *t)
+{
 	free(t->n);
 	free(t->str);
 	t->n = NULL;
 	t->cap = 0;
-	t->nr = cnt + 1;
+	t->nr = b->cnt + 1;
 	t->root = 1;
-	t->last = cnt;
-	t->str = realloc(str, len ? len : 1);
+	t->last = b->cnt;
+	t->live = b->cnt;
+	t->str = realloc(b->str, b->len ? b->len : 1);
 	if (!t->str)
-		t->str = str;
-	t->str_len = t->str_cap = len;
-	t->seal = s;
+		t->str = b->str;
+	t->str_len = t->str_cap = b->len;
+	t->seal = b->s;
+}
+
+/*
+ * The tree as sorted arrays, its names copied in address order into a new
+ * pool without those of deleted symbols.  false when out of memory: the
+ * tree stays.
+ */
+static bool seal(struct pd_symtab *t, size_t names)
+{
+	struct pd_symseal_build b;
+	uint32_t cnt = t->live, i = 0, x;
+
+	if (!pd_symseal_begin(&b, cnt, names))
+		return false;
+	for (x = pd_symtab_first(t); x != NIL && i < cnt; x = pd_symtab_next(t, x), i++) {
+		const struct pd_symn *c = &t->n[x];
+		const char *name = t->str + c->name;
+
+		pd_symseal_add(&b, c->start, (uint32_t)(c->end - c->start),
+			       (uint8_t)(c->bind << 4 | c->type), name, strlen(name));
+	}
+	pd_symseal_finish(&b, t);
 	return true;
 }
 
@@ -675,11 +702,6 @@ uint32_t pd_symtab_find(const struct pd_symtab *t, uint64_t addr)
 	return NIL;
 }
 
-static uint64_t roundup_page(uint64_t v)
-{
-	return (v + 4095) & ~(uint64_t)4095;
-}
-
 void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
 {
 	uint32_t prev, curr, nd, bracket_of = NIL;
@@ -711,13 +733,10 @@ void pd_symtab_fixup_end(struct pd_symtab *t, bool kallsyms)
 		c_bracket = strchr(t->str + c->name, '[') != NULL;
 		bracket_of = curr;
 		bracket = c_bracket;
-		if (p_bracket != c_bracket)
-			p->end = roundup_page(p->end + 4096);
-		else
-			p->end = c->start;
+		p->end = pd_kallsyms_end(p->start, p_bracket, c->start, c_bracket);
 	}
 	if (t->n[curr].end == t->n[curr].start)
-		t->n[curr].end = roundup_page(t->n[curr].start) + 4096;
+		t->n[curr].end = pd_kallsyms_last_end(t->n[curr].start);
 }
 
 bool pd_symtab_move_flat(struct pd_symtab *t, const uint32_t *idx, size_t n,
@@ -764,13 +783,46 @@ void pd_symtab_shift(struct pd_symtab *t, uint64_t delta)
 	}
 }
 
-static int underscores(const char *s)
+static size_t underscores(const char *s, size_t n)
 {
-	int k = 0;
+	size_t k = 0;
 
-	while (s[k] == '_')
+	while (k < n && s[k] == '_')
 		k++;
 	return k;
+}
+
+bool pd_sym_keep_first(uint64_t la, uint8_t bind_a, const char *na, size_t sa,
+		       uint64_t lb, uint8_t bind_b, const char *nb, size_t sb)
+{
+	size_t ua, ub;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	if ((bind_b == PD_STB_WEAK) && bind_a != PD_STB_WEAK)
+		return true;
+	if ((bind_a == PD_STB_WEAK) && bind_b != PD_STB_WEAK)
+		return false;
+	if (bind_a == PD_STB_GLOBAL && bind_b != PD_STB_GLOBAL)
+		return true;
+	if (bind_b == PD_STB_GLOBAL && bind_a != PD_STB_GLOBAL)
+		return false;
+	ua = underscores(na, sa);
+	ub = underscores(nb, sb);
+	if (ub > ua)
+		return true;
+	if (ua > ub)
+		return false;
+	if (sa > sb)
+		return true;
+	if (sa < sb)
+		return false;
+	/* syscall wrapper aliases lose */
+	if ((sa >= 3 && !memcmp(na, "SyS", 3)) || (sa >= 10 && !memcmp(na, "compat_SyS", 10)))
+		return false;
+	return true;
 }
 
 /* true when a should stay and b go */
@@ -778,38 +830,9 @@ static bool choose_a(const struct pd_symtab *t, uint32_t ia, uint32_t ib)
 {
 	const struct pd_symn *a = &t->n[ia], *b = &t->n[ib];
 	const char *na = t->str + a->name, *nb = t->str + b->name;
-	uint64_t la = a->end - a->start, lb = b->end - b->start;
-	int ua, ub;
-	size_t sa, sb;
 
-	if (lb == 0 && la > 0)
-		return true;
-	if (la == 0 && lb > 0)
-		return false;
-	if ((b->bind == PD_STB_WEAK) && a->bind != PD_STB_WEAK)
-		return true;
-	if ((a->bind == PD_STB_WEAK) && b->bind != PD_STB_WEAK)
-		return false;
-	if (a->bind == PD_STB_GLOBAL && b->bind != PD_STB_GLOBAL)
-		return true;
-	if (b->bind == PD_STB_GLOBAL && a->bind != PD_STB_GLOBAL)
-		return false;
-	ua = underscores(na);
-	ub = underscores(nb);
-	if (ub > ua)
-		return true;
-	if (ua > ub)
-		return false;
-	sa = strlen(na);
-	sb = strlen(nb);
-	if (sa > sb)
-		return true;
-	if (sa < sb)
-		return false;
-	/* syscall wrapper aliases lose */
-	if (!strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10))
-		return false;
-	return true;
+	return pd_sym_keep_first(a->end - a->start, a->bind, na, strlen(na),
+				 b->end - b->start, b->bind, nb, strlen(nb));
 }
 
 void pd_symtab_fixup_duplicate(struct pd_symtab *t)

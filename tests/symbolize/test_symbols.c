@@ -722,6 +722,154 @@ static void test_kallsyms_parse(void)
 	check_kallsyms_shapes(p[0]);
 }
 
+/* a symbol's binding and type, sealed or not */
+static uint8_t sym_info(const struct pd_symtab *t, uint32_t x)
+{
+	return t->seal ? t->seal->info[x - 1] : (uint8_t)(t->n[x].bind << 4 | t->n[x].type);
+}
+
+/* two tables with the same symbols in the same order */
+static void assert_same_table(const struct pd_symtab *a, const struct pd_symtab *b)
+{
+	uint32_t x = pd_symtab_first(a), y = pd_symtab_first(b);
+
+	CU_ASSERT_EQUAL(a->live, b->live);
+	CU_ASSERT_EQUAL(a->seal != NULL, b->seal != NULL);
+	while (x && y) {
+		CU_ASSERT_EQUAL(pd_symtab_start(a, x), pd_symtab_start(b, y));
+		CU_ASSERT_EQUAL(pd_symtab_end(a, x), pd_symtab_end(b, y));
+		CU_ASSERT_STRING_EQUAL(pd_symtab_name(a, x), pd_symtab_name(b, y));
+		CU_ASSERT_EQUAL(sym_info(a, x), sym_info(b, y));
+		x = pd_symtab_next(a, x);
+		y = pd_symtab_next(b, y);
+	}
+	CU_ASSERT(!x && !y);
+}
+
+/*
+ * The file at path read both ways pd_kallsyms_load_fixed() can: the
+ * table, the module symbols taken out and the description agree; sealed:
+ * whether the table ends sealed.  Returns the number of symbols left.
+ */
+static uint32_t check_fixed_same(const char *path, int sealed)
+{
+	struct pd_kallsyms_info ia, ib;
+	struct pd_symtab a, b;
+	long na, nb;
+	uint32_t live;
+	size_t i;
+	int fd;
+
+	pd_symtab_init(&a);
+	pd_symtab_init(&b);
+	fd = open(path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	na = pd_kallsyms_load_fixed(fd, &a, &ia);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	nb = pd_kallsyms_load_fixed_ref(fd, &b, &ib);
+	close(fd);
+	CU_ASSERT_EQUAL(na, nb);
+	if (sealed >= 0)
+		CU_ASSERT_EQUAL(a.seal != NULL, sealed);
+	assert_same_table(&a, &b);
+	assert_same_table(&ia.tab_syms, &ib.tab_syms);
+	CU_ASSERT_EQUAL(ia.text, ib.text);
+	CU_ASSERT_EQUAL(ia.stext, ib.stext);
+	CU_ASSERT_EQUAL(ia.have_text, ib.have_text);
+	CU_ASSERT_EQUAL(ia.have_stext, ib.have_stext);
+	CU_ASSERT_EQUAL(ia.mods_overflow, ib.mods_overflow);
+	CU_ASSERT_EQUAL_FATAL(ia.nr_mods, ib.nr_mods);
+	for (i = 0; i < ia.nr_mods; i++) {
+		CU_ASSERT_STRING_EQUAL(ia.mods[i].name, ib.mods[i].name);
+		CU_ASSERT_EQUAL(ia.mods[i].lo, ib.mods[i].lo);
+		CU_ASSERT_EQUAL(ia.mods[i].hi, ib.mods[i].hi);
+	}
+	CU_ASSERT_EQUAL_FATAL(ia.tab_names, ib.tab_names);
+	for (i = 0; i < ia.tab_names; i++)
+		CU_ASSERT_EQUAL(ia.tab_idx[i], ib.tab_idx[i]);
+	live = a.live;
+	pd_symtab_free(&a);
+	pd_symtab_free(&b);
+	pd_kallsyms_info_free(&ia);
+	pd_kallsyms_info_free(&ib);
+	return live;
+}
+
+/*
+ * A kallsyms file in address order is sealed at once, without the table's
+ * nodes: the same symbols, ends, choices between aliases, module symbols
+ * and description as the general way, which files out of order, with a
+ * NUL in a name or that do not end sealed still take.
+ */
+static void test_kallsyms_sealed_at_once(void)
+{
+	/* aliases of every rank perf gives them, a module's symbols after a gap */
+	static const char aliases[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81001000 t local_first\n"	/* a global alias wins */
+		"ffffffff81001000 T global_second\n"
+		"ffffffff81002000 W weak_first\n"	/* a weak one loses */
+		"ffffffff81002000 t local_second\n"
+		"ffffffff81003000 T __two_under\n"	/* fewer underscores win */
+		"ffffffff81003000 T _one_under\n"
+		"ffffffff81004000 T short\n"		/* the longer name wins */
+		"ffffffff81004000 T longer\n"
+		"ffffffff81005000 T SyS_read\n"	/* a syscall wrapper alias loses */
+		"ffffffff81005000 T ksys_rd\n"
+		"ffffffff81006000 T __pfx_fn\n"	/* a name that ends the last one's */
+		"ffffffff81006010 T fn\n"
+		"ffffffff81006020 T fn\n"		/* three of one start */
+		"ffffffff81006020 t fn_b\n"
+		"ffffffff81006020 W fn_c\n"
+		"ffffffff81007000 D some_data\n"
+		"ffffffff81008000 r ro_data\n"		/* not a symbol perf keeps */
+		"ffffffff81009000 T _etext\n"
+		"ffffffffc0000000 t m_fn\t[mod_m]\n"
+		"ffffffffc0000000 t m_alias\t[mod_m]\n"
+		"ffffffffc0000100 T m_two\t[mod_m]\n"
+		"ffffffffc0004000 t n_fn\t[mod_n]\n";
+	/* a '[' without a tab stays with the kernel, and overlaps: a tree */
+	static const char overlap[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000010 t [odd]\n"
+		"ffffffff81000020 T after\n";
+	/* out of order: the general way */
+	static const char unsorted[] =
+		"ffffffff81001000 T b\n"
+		"ffffffff81000000 T a\n"
+		"ffffffff81002000 T c\n";
+	static const char nul_name[] = "ffffffff81000000 T a\n" "ffffffff81001000 T b\0c\n";
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms-aliases", tdir);
+	write_file(path, aliases);
+	/* 23 symbols (not ro_data), 9 aliases gone, 3 of the modules' taken out */
+	CU_ASSERT_EQUAL(check_fixed_same(path, 1), 23 - 9 - 3);
+	snprintf(path, sizeof(path), "%s/kallsyms-overlap", tdir);
+	write_file(path, overlap);
+	check_fixed_same(path, 0);
+	snprintf(path, sizeof(path), "%s/kallsyms-unsorted", tdir);
+	write_file(path, unsorted);
+	check_fixed_same(path, 1);
+	snprintf(path, sizeof(path), "%s/kallsyms-nul", tdir);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(fwrite(nul_name, 1, sizeof(nul_name) - 1, f) == sizeof(nul_name) - 1);
+	fclose(f);
+	check_fixed_same(path, -1);
+	snprintf(path, sizeof(path), "%s/kallsyms-parse", tdir);
+	write_file(path, kallsyms_shapes);
+	check_fixed_same(path, -1);
+	/* the unit tests run from the top of the tree */
+	check_fixed_same("tests/kallsyms.small", 1);
+	/* the running kernel's (zero addresses without the right to see them: all aliases) */
+	check_fixed_same("/proc/kallsyms", -1);
+}
+
 /*
  * The running kernel's kallsyms copy in a build-id directory (test_kallsyms_copy):
  * "copy_" names, _text at text, mod_fn at mod_fn_addr in [my_mod] unless 0.
@@ -2520,6 +2668,7 @@ int pd_test_register_symbols(void)
 	    !CU_add_test(s, "resolution versions", test_versions) ||
 	    !CU_add_test(s, "kallsyms file and callchain markers", test_kallsyms) ||
 	    !CU_add_test(s, "kallsyms parsing and its description", test_kallsyms_parse) ||
+	    !CU_add_test(s, "kallsyms sealed at once, as the general way", test_kallsyms_sealed_at_once) ||
 	    !CU_add_test(s, "the kernel's kallsyms copy, when it fits", test_kallsyms_copy) ||
 	    !CU_add_test(s, "sample stack walk", test_sample_stack) ||
 	    !CU_add_test(s, "perf map file", test_perf_map) ||
