@@ -47,9 +47,11 @@
  * (the least recently used ended first; another is made over the same Elf
  * handle in a fraction of a millisecond).  The Elf handle holds the debug
  * sections, mapped from the file, or from a copy with them decompressed
- * in an unlinked temporary file when the file has them compressed
- * (libc6-dbg's files); the pages of the map are dropped again after every
- * CU read (they come back from the page cache when needed).  The Elf
+ * when the file has them compressed (libc6-dbg's files): in anonymous
+ * memory within KEPT_COPIES_BUDGET, else in an unlinked temporary file.
+ * The pages of a map of a file are dropped again after every CU read
+ * (they come back from the page cache when needed); those of a copy in
+ * anonymous memory stay while its handle is open.  The Elf
  * handles of all DSOs together are kept within DWARF_OPEN_BUDGET: the
  * least recently used are closed and opened again when another of their
  * CUs is needed.
@@ -62,6 +64,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +89,12 @@
 #define CU_TABLES_BUDGET	((size_t)8 << 20)
 /* estimated memory of the open Elf handles of a machine, all DSOs */
 #define DWARF_OPEN_BUDGET	((size_t)24 << 20)
+/*
+ * memory of the decompressed copies in anonymous memory, whose pages stay
+ * (see decompressed_copy()), of a machine, open or on their way; past it
+ * a copy is made in a file.  libc6-dbg's: 11 MB, 13 MB with .debug_line.
+ */
+#define KEPT_COPIES_BUDGET	((size_t)24 << 20)
 /* what stays of a handle whose mapped pages are dropped: libelf's section list */
 #define MAPPED_HANDLE_BYTES	((size_t)256 << 10)
 /* estimated memory of the Dwarf handles of a machine, all DSOs */
@@ -241,6 +250,7 @@ struct pd_dwarf_lines {
 	bool nodwarf;		/* the file has none to use: kept for inline frames */
 	bool decompressed;	/* its debug sections are compressed in the file */
 	bool copy;		/* mapped from a decompressed copy of the file */
+	bool copy_kept;		/* the copy is in anonymous memory: its pages stay */
 	/* what stays */
 	struct pd_dwarf_cu *cus;
 	size_t ncus;
@@ -501,6 +511,35 @@ static int64_t file_id(struct str_pool *sp, struct file_ids *fi, Dwarf_Files *fi
 
 /* ------------------------------------------------------------ libdw handles */
 
+/* A copy in anonymous memory of `size` fits in KEPT_COPIES_BUDGET: reserved. */
+static bool kept_reserve(_Atomic size_t *kept_bytes, size_t size)
+{
+	size_t cur = atomic_load(kept_bytes);
+
+	do {
+		if (size > KEPT_COPIES_BUDGET || cur > KEPT_COPIES_BUDGET - size)
+			return false;
+	} while (!atomic_compare_exchange_weak(kept_bytes, &cur, cur + size));
+	return true;
+}
+
+static void kept_release(_Atomic size_t *kept_bytes, size_t size)
+{
+	atomic_fetch_sub(kept_bytes, size);
+}
+
+/* dl's map goes (a copy in anonymous memory: its reservation too). */
+static void unmap_file(struct pd_dwarf_lines *dl)
+{
+	if (!dl->map)
+		return;
+	munmap(dl->map, dl->map_size);
+	if (dl->copy_kept)
+		kept_release(&dl->env->dwarf_kept_bytes, dl->map_size);
+	dl->map = NULL;
+	dl->copy_kept = false;
+}
+
 static void handle_unlink(struct pd_dwarf_lines *dl)
 {
 	struct pd_sym_env *env = dl->env;
@@ -522,8 +561,7 @@ static void handle_close(struct pd_dwarf_lines *dl)
 		dwarf_end(dl->dw);
 	if (dl->elf)
 		elf_end(dl->elf);
-	if (dl->map)
-		munmap(dl->map, dl->map_size);
+	unmap_file(dl);
 	if (dl->fd >= 0)
 		close(dl->fd);
 	dl->dw = NULL;
@@ -772,8 +810,9 @@ static void hide_unused_sections(Elf *elf, bool lines)
 
 /*
  * Advice on the pages of the copy's map (base, size) around bytes
- * [off, off + len).  Either advice leaves the copy's contents as they are:
- * the map is shared, its pages are the file's.
+ * [off, off + len).  Either advice leaves the contents of a copy in a
+ * file as they are: the map is shared, its pages are the file's (never
+ * MADV_DONTNEED on a kept copy: its anonymous pages would read as zeros).
  */
 static void copy_pages(uint8_t *base, size_t size, uint64_t off, size_t len, int advice)
 {
@@ -791,11 +830,12 @@ static void copy_pages(uint8_t *base, size_t size, uint64_t off, size_t len, int
  *
  * libdeflate inflates a whole buffer at once, about 2.7 times as fast as
  * zlib's streaming inflate (libc6-dbg's .debug_info: 13 ms against 35):
- * the copy's pages are faulted in at once for it and dropped after, so
- * the process holds the section's pages only while it is inflated.
+ * the copy's pages are faulted in at once for it and, in a file (not
+ * kept), dropped after, so that the process holds the section's pages
+ * only while it is inflated.
  */
 static bool inflate_into(uint8_t *base, size_t size, uint64_t off, uint64_t want,
-			 const uint8_t *in, size_t in_len)
+			 const uint8_t *in, size_t in_len, bool kept)
 {
 	struct libdeflate_decompressor *d;
 	enum libdeflate_result r;
@@ -810,7 +850,8 @@ static bool inflate_into(uint8_t *base, size_t size, uint64_t off, uint64_t want
 #endif
 	/* NULL: the output must be exactly want bytes */
 	r = libdeflate_zlib_decompress(d, in, in_len, base + off, (size_t)want, NULL);
-	copy_pages(base, size, off, (size_t)want, MADV_DONTNEED);
+	if (!kept)
+		copy_pages(base, size, off, (size_t)want, MADV_DONTNEED);
 	libdeflate_free_decompressor(d);
 	return r == LIBDEFLATE_SUCCESS;
 }
@@ -958,14 +999,14 @@ static bool copy_layout(Elf *elf, size_t map_size, bool lines, struct copy_sec *
  * sec[] is sorted by the compressed sections' offsets on return.
  */
 static bool copy_fill(uint8_t *out, size_t size, const uint8_t *map, size_t map_size, int cls,
-		      struct copy_sec *sec, size_t shnum, uint64_t shoff)
+		      struct copy_sec *sec, size_t shnum, uint64_t shoff, bool kept)
 {
 	size_t i, entsize = cls == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
 	uint64_t pos = 0;
 
 	for (i = 0; i < shnum; i++) {
 		if (sec[i].in_len && !inflate_into(out, size, sec[i].sh.sh_offset, sec[i].sh.sh_size,
-						   map + sec[i].in_off, (size_t)sec[i].in_len))
+						   map + sec[i].in_off, (size_t)sec[i].in_len, kept))
 			return false;
 		if (!put_shdr(out + shoff + i * entsize, cls, &sec[i].sh))
 			return false;
@@ -987,26 +1028,39 @@ static bool copy_fill(uint8_t *out, size_t size, const uint8_t *map, size_t map_
 }
 
 /*
- * A copy of a debug file whose sections are compressed (libc6-dbg's), in
- * memory of its own or an unlinked temporary file (copy_file()): the file
- * as it is but its compressed debug sections, then section headers that
- * point past it at the sections read here, inflated (libdeflate) straight into
- * a shared writable map of the copy (the unused compressed ones made
- * SHT_NOBITS).  Mapped read-only in place of the file, its pages are
- * dropped after every CU as those of a file without compressed sections,
- * so that the decompressed DWARF (libc's: 10 MB) is in the copy and not
- * in the memory of the process.  The copy's map and descriptor, or NULL
- * when it cannot be made (then libelf decompresses the sections into
- * memory, as before).
+ * A copy of a debug file whose sections are compressed (libc6-dbg's): the
+ * file as it is but its compressed debug sections, then section headers
+ * that point past it at the sections read here, inflated (libdeflate)
+ * straight into a writable map of the copy (the unused compressed ones
+ * made SHT_NOBITS), then mapped read-only in place of the file.
+ *
+ * A copy that fits what remains of KEPT_COPIES_BUDGET (*kept_bytes, all
+ * threads') is anonymous memory, inflated (on the copy-ahead thread) into
+ * pages that stay for as long as the handle is open (*fd is -1): libdw
+ * then reads it without a page fault, and no page is dropped after each
+ * CU (libc's copy in a file was dropped and faulted in again for every
+ * CU read, each drop a TLB shootdown on the other threads' CPUs).  The
+ * handle counts in DWARF_OPEN_BUDGET as one of a mapped file, as a copy
+ * in a file does: two large copies never close each other's handle, which
+ * would inflate them again and again.
+ *
+ * Else the copy is written in memory of its own or an unlinked temporary
+ * file (copy_file()) through a shared map; its pages are dropped after
+ * every CU as those of a file without compressed sections, so that the
+ * decompressed DWARF is in the copy and not in the memory of the process.
+ *
+ * The copy's map and descriptor, or NULL when it cannot be made (then
+ * libelf decompresses the sections into memory, as before).
  */
 static uint8_t *decompressed_copy(Elf *elf, const uint8_t *map, size_t map_size, bool lines,
-				  size_t *size, int *fd)
+				  _Atomic size_t *kept_bytes, size_t *size, int *fd)
 {
 	int cls = gelf_getclass(elf);
 	size_t shnum;
 	uint64_t shoff = ((uint64_t)map_size + 7) & ~(uint64_t)7, end;
 	struct copy_sec *sec;
 	uint8_t *out = MAP_FAILED;
+	bool kept = false;
 
 	*fd = -1;
 	if ((cls != ELFCLASS64 && cls != ELFCLASS32) || elf_getshdrnum(elf, &shnum) || !shnum ||
@@ -1018,21 +1072,31 @@ static uint8_t *decompressed_copy(Elf *elf, const uint8_t *map, size_t map_size,
 	if (!copy_layout(elf, map_size, lines, sec, shnum, shoff, &end) ||
 	    end > (uint64_t)INT64_MAX)
 		goto fail;
-	*fd = copy_file();
-	if (*fd < 0 || ftruncate(*fd, (off_t)end) != 0)
-		goto fail;
-	out = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
-	if (out == MAP_FAILED || !copy_fill(out, (size_t)end, map, map_size, cls, sec, shnum, shoff) ||
+	kept = kept_reserve(kept_bytes, (size_t)end);
+	if (kept) {
+		out = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+	} else {
+		*fd = copy_file();
+		if (*fd < 0 || ftruncate(*fd, (off_t)end) != 0)
+			goto fail;
+		out = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	}
+	if (out == MAP_FAILED ||
+	    !copy_fill(out, (size_t)end, map, map_size, cls, sec, shnum, shoff, kept) ||
 	    mprotect(out, (size_t)end, PROT_READ) != 0)
 		goto fail;
 	/* the pages are the copy's: out of the process until libdw reads them */
-	madvise(out, (size_t)end, MADV_DONTNEED);
+	if (!kept)
+		madvise(out, (size_t)end, MADV_DONTNEED);
 	free(sec);
 	*size = (size_t)end;
 	return out;
 fail:
 	if (out != MAP_FAILED)
 		munmap(out, (size_t)end);
+	if (kept)
+		kept_release(kept_bytes, (size_t)end);
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
@@ -1054,6 +1118,7 @@ struct pd_copy_ahead {
 	pthread_t thread;
 	int src;		/* the debug file */
 	bool lines;		/* env->opts.srcline, which the copy depends on */
+	_Atomic size_t *kept_bytes;	/* env->dwarf_kept_bytes */
 	dev_t dev;		/* the file, as map_copy() finds it again */
 	ino_t ino;
 	/* the thread's result: the copy, or map NULL */
@@ -1083,8 +1148,8 @@ static void *copy_ahead_main(void *arg)
 					ELFDATA2LSB : ELFDATA2MSB)) {
 		debug_sections_size(elf, &compressed);
 		if (compressed)
-			a->map = decompressed_copy(elf, file, (size_t)st.st_size, a->lines, &a->size,
-						   &a->fd);
+			a->map = decompressed_copy(elf, file, (size_t)st.st_size, a->lines,
+						   a->kept_bytes, &a->size, &a->fd);
 	}
 	if (elf)
 		elf_end(elf);
@@ -1112,6 +1177,7 @@ void pd_dwarf_copy_ahead(struct pd_sym_env *env, int fd)
 	a->src = fd;
 	a->fd = -1;
 	a->lines = env->opts.srcline;
+	a->kept_bytes = &env->dwarf_kept_bytes;
 	a->dev = st.st_dev;
 	a->ino = st.st_ino;
 	if (pthread_create(&a->thread, NULL, copy_ahead_main, a) != 0) {
@@ -1168,7 +1234,10 @@ void pd_dwarf_copies_ahead_free(struct pd_sym_env *env)
 		map = copy_ahead_end(a, &size, &fd);
 		if (map) {
 			munmap(map, size);
-			close(fd);
+			if (fd >= 0)
+				close(fd);
+			else
+				kept_release(&env->dwarf_kept_bytes, size);
 		}
 	}
 }
@@ -1186,7 +1255,7 @@ static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 
 	if (!map)
 		map = decompressed_copy(*elf, (const uint8_t *)dl->map, dl->map_size,
-					dl->env->opts.srcline, &size, &fd);
+					dl->env->opts.srcline, &dl->env->dwarf_kept_bytes, &size, &fd);
 	if (!map)
 		return false;
 	copy = elf_memory((char *)map, size);
@@ -1194,17 +1263,22 @@ static bool map_copy(struct pd_dwarf_lines *dl, Elf **elf)
 		if (copy)
 			elf_end(copy);
 		munmap(map, size);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		else
+			kept_release(&dl->env->dwarf_kept_bytes, size);
 		return false;
 	}
 	elf_end(*elf);
-	munmap(dl->map, dl->map_size);
+	munmap(dl->map, dl->map_size);	/* the file's: not a copy */
 	close(dl->fd);
 	*elf = copy;
 	dl->fd = fd;
 	dl->map = (char *)map;
 	dl->map_size = size;
-	dl->keep_hdr = 0;
+	/* a kept copy: no page is dropped (see drop_pages()) */
+	dl->copy_kept = fd < 0;
+	dl->keep_hdr = dl->copy_kept ? size : 0;
 	dl->keep_sh_lo = dl->keep_sh_hi = size;
 	dl->copy = true;
 	return true;
@@ -1293,9 +1367,8 @@ again:
 	if (!dl->dw && dl->map) {
 		/* as libelf would have opened it */
 		elf_end(dl->elf);
-		munmap(dl->map, dl->map_size);
+		unmap_file(dl);
 		dl->elf = NULL;
-		dl->map = NULL;
 		goto again;
 	}
 	if (!dl->dw)
@@ -1310,12 +1383,12 @@ again:
 fail:
 	if (dl->elf)
 		elf_end(dl->elf);
-	if (dl->map)
-		munmap(dl->map, dl->map_size);
-	close(dl->fd);
+	unmap_file(dl);
+	if (dl->fd >= 0)
+		close(dl->fd);
 	dl->elf = NULL;
-	dl->map = NULL;
 	dl->fd = -1;
+	dl->copy = false;
 	return false;
 }
 

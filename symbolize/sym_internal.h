@@ -296,6 +296,11 @@ struct pd_sym_env {
 	size_t dwarf_cu_bytes;		/* of those tables */
 	/* debug files' decompressed copies on their way (pd_dwarf_copy_ahead()) */
 	struct pd_copy_ahead *copies_ahead;
+	/*
+	 * memory of the copies in anonymous memory, on their way or open
+	 * (dwarf_lines.c): reserved by the threads that make them
+	 */
+	_Atomic size_t dwarf_kept_bytes;
 };
 
 /*
