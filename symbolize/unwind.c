@@ -155,6 +155,7 @@ enum uw_how {
 	UW_SAME,		/* unchanged */
 	UW_AT,			/* saved at CFA + off */
 	UW_VAL,			/* the value CFA + off */
+	UW_REG,			/* in DWARF register off: the sample's (sample_dwarf_reg()) */
 };
 
 /* the registers the fast path tracks, in uw_rule.how/off order */
@@ -163,7 +164,8 @@ static const int uw_tracked_dwarf[UW_NR_TRACKED] = { 6, 7, 16, 3 };
 
 /*
  * The CFI row of one address of a DSO in the form the fast path can
- * apply: CFA = rbp or rsp + offset, and how rbp, rsp and the return
+ * apply: CFA = a register + offset (rbp, rsp or rbx on any frame, another
+ * register on the sample's own frame only), and how rbp, rsp and the return
  * address of the caller are found.  fast is false for every other row
  * (signal frames, expressions, no FDE): such frames are left to libdw.
  */
@@ -172,7 +174,7 @@ struct uw_rule {
 	uint64_t pc;			/* address in the module (minus its bias) */
 	bool fast;
 	bool found;			/* some FDE covers pc */
-	uint8_t cfa_reg;		/* DWARF register: 3, 6 or 7; UW_CFA_PLT */
+	uint8_t cfa_reg;		/* DWARF register 0 to 15; UW_CFA_PLT */
 	uint8_t how[UW_NR_TRACKED];
 	int64_t cfa_off;
 	int64_t off[UW_NR_TRACKED];
@@ -297,6 +299,21 @@ static bool perf_reg(const struct pd_regs *rg, int r, uint64_t *val)
 		return false;
 	*val = rg->regs[idx];
 	return true;
+}
+
+/*
+ * An x86_64 sample's value of DWARF register n (16: the return address,
+ * its ip).  libunwind reads a register that a CFI row names (the CFA's
+ * base, DW_CFA_register) through perf's access_reg, which answers with
+ * the sample's registers whatever the frame.
+ */
+static bool sample_dwarf_reg(const struct pd_regs *rg, unsigned int n, uint64_t *val)
+{
+	if (n == 16)
+		return perf_reg(rg, 8, val);
+	if (n > 16)
+		return false;
+	return perf_reg(rg, x86_64_dwarf_to_perf[n], val);
 }
 
 /* The architecture of a sample's registers: the recording's, by ABI. */
@@ -1203,8 +1220,13 @@ static bool rule_decode(Dwarf_Frame *fr, struct uw_rule *r)
 	} else {
 		return false;
 	}
-	/* rbx: ld.so's _dl_runtime_resolve keeps its CFA there */
-	if (reg != 3 && reg != 6 && reg != 7)
+	/*
+	 * rbx: ld.so's _dl_runtime_resolve keeps its CFA there; rdi:
+	 * __longjmp's, once it restores the registers of setjmp's caller
+	 * (fast_unwind() takes registers other than rsp, rbp and rbx from
+	 * the sample, so only on its first frame)
+	 */
+	if (reg > 15)
 		return false;
 	r->cfa_reg = (uint8_t)reg;
 regs:
@@ -1221,6 +1243,12 @@ regs:
 				r->how[i] = UW_SAME;
 			else
 				return false;
+			continue;
+		}
+		if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number <= 16) {
+			/* DW_CFA_register: __longjmp's rsp in r8, rbp in r9, return address in rdx */
+			r->how[i] = UW_REG;
+			r->off[i] = (int64_t)ops[0].number;
 			continue;
 		}
 		if (ops[0].atom != DW_OP_call_frame_cfa)
@@ -1513,10 +1541,19 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		}
 
 		/* libdw's handle_cfi for the tracked registers */
-		i = r->cfa_reg == 6 ? UW_RBP : r->cfa_reg == 3 ? UW_RBX : UW_RSP;
-		cfa_ok = set[i];
-		if (cfa_ok)
-			cfa = val[i] + (uint64_t)r->cfa_off;
+		if (r->cfa_reg == 6 || r->cfa_reg == 3 || r->cfa_reg == 7 ||
+		    r->cfa_reg == UW_CFA_PLT) {
+			i = r->cfa_reg == 6 ? UW_RBP : r->cfa_reg == 3 ? UW_RBX : UW_RSP;
+			cfa_ok = set[i];
+			if (cfa_ok)
+				cfa = val[i] + (uint64_t)r->cfa_off;
+		} else if (initial) {
+			/* any register of the sample's own frame is the sample's */
+			cfa_ok = sample_dwarf_reg(rg, r->cfa_reg, &cfa);
+			cfa += (uint64_t)r->cfa_off;
+		} else {
+			return UW_FAST_LIBDW;
+		}
 		if (cfa_ok && r->cfa_reg == UW_CFA_PLT && (pc & 15) >= 11)
 			cfa += 8;
 		for (i = 0; i < UW_NR_TRACKED; i++) {
@@ -1536,8 +1573,19 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 				nset[i] = cfa_ok;
 				nval[i] = cfa + (uint64_t)r->off[i];
 				break;
+			case UW_REG:
+				nset[i] = sample_dwarf_reg(rg, (unsigned int)r->off[i], &nval[i]);
+				break;
 			}
 		}
+		/*
+		 * libunwind's caller's rsp is the CFA whatever the row says
+		 * of rsp (x86_64 unw_get_reg): after __longjmp, whose row has
+		 * rsp in r8, perf unwinds setjmp's caller from the jmp_buf
+		 * (rdi) and reads a garbage return address there.
+		 */
+		nset[UW_RSP] = cfa_ok;
+		nval[UW_RSP] = cfa;
 		/* a return address undefined, unknown, unreadable or 0 ends it */
 		if (!nset[UW_RA] || nval[UW_RA] == 0)
 			return 0;

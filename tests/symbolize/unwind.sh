@@ -51,6 +51,9 @@
 #    perf's stack ends at the library's first frame, where a frame of a
 #    file with the index but no FDE for it is guessed from rbp; every
 #    frame, counted with the others;
+#  - setjmp and longjmp in a loop: in __longjmp the row puts rsp in r8,
+#    and libunwind takes the CFA instead; every frame, with and without
+#    inline frames, counted with the others;
 #  - a Go program (CFI in .debug_frame alone, which perf never reads: its
 #    stack ends at the first frame): perf's stacks must be the start of
 #    ours, and ours reach the goroutine's function (skipped without go);
@@ -361,6 +364,24 @@ else
 	compare_file uwnocfi "uwnocfi (a library without unwind tables)"
 	grep -q " uwlib_work ($T/nocfi/libuwlib.so)" uwnocfi.mine ||
 		echo "unwind.sh: note: uwnocfi: no sample in the library"
+fi
+
+# setjmp and longjmp in a loop: in __longjmp, once it has restored the
+# registers of setjmp's caller, the row's CFA is the jmp_buf (rdi), and
+# rsp, rbp and the return address are in r8, r9 and rdx.  libunwind takes
+# the caller's rsp from the CFA whatever the row says, so perf unwinds
+# setjmp's caller from the jmp_buf and ends at a garbage return address
+# read there; so must we.  Every frame, with and without inline frames,
+# counted with the others.
+if ! gcc $CF -o uwjmp "$SRC/uwjmp.c" > uwjmp.err 2>&1; then
+	sk "gcc cannot build uwjmp.c: $(tail -1 uwjmp.err)"
+elif ! record uwjmp ./uwjmp; then
+	sk "perf record of uwjmp failed: $(tail -1 uwjmp.err)"
+else
+	compare_file uwjmp "uwjmp (longjmp's restored registers)"
+	compare_file_inline uwjmp
+	grep -q " __longjmp (" uwjmp.mine ||
+		echo "unwind.sh: note: uwjmp: no sample in __longjmp"
 fi
 
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
