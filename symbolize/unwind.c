@@ -1084,6 +1084,31 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 }
 
 static bool is_plt_cfa(const Dwarf_Op *ops, size_t nops);
+static int libunwind_guess(struct pd_unwinder *u, uint64_t pc, bool *set, uint64_t *val);
+
+/*
+ * The last frame of libdw's walk has no FDE in a file that has an
+ * .eh_frame_hdr: perf's libunwind guesses there (libunwind_guess()),
+ * reading the frame-pointer chain as perf's accessor answers (0 for a
+ * word of a map no file gives).  Whether that guess is a return address
+ * of 0: the frame libdw's own guess could not read (a handler on an
+ * alternate stack interrupting code without CFI, its rbp on the main
+ * stack outside the copy).
+ */
+static bool last_guess_reads_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
+{
+	uint64_t val[UW_NR_TRACKED] = { 0 };
+	bool set[UW_NR_TRACKED] = { false };
+	struct uw_mod *um;
+
+	if (!space_addrmodule(sp, u->last_pc, &um) || !um || !um->eh_index)
+		return false;
+	set[UW_RSP] = u->last_sp_ok;
+	val[UW_RSP] = u->last_sp;
+	set[UW_RBP] = u->last_bp_ok;
+	val[UW_RBP] = u->last_bp;
+	return libunwind_guess(u, u->last_rip, set, val) == 1 && set[UW_RA] && val[UW_RA] == 0;
+}
 
 /*
  * libdw ends a stack when a return address reads as 0 or cannot be read
@@ -1093,9 +1118,9 @@ static bool is_plt_cfa(const Dwarf_Op *ops, size_t nops);
  * of a stack that ended normally, find the return address its CFI gives
  * (the usual rules: CFA = register + offset, or a lazy PLT's expression
  * on rsp and rip; return address saved at CFA + offset) and whether it
- * is that 0.
+ * is that 0; without CFI for it, whether perf's guess reads that 0.
  */
-static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
+static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_space *sp, int ret)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, u->last_pc);
 	Dwarf_Addr bias = 0;
@@ -1112,9 +1137,10 @@ static bool last_ra_unreadable_or_zero(struct pd_unwinder *u, struct pd_unwind_s
 	if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &frame) != 0) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
 		if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &frame) != 0)
-			return false;
+			return last_guess_reads_zero(u, sp);
 	}
-	if (dwarf_frame_cfa(frame, &ops, &nops) != 0)
+	/* libdw failed on a frame it has CFI for: as before */
+	if (ret != 0 || dwarf_frame_cfa(frame, &ops, &nops) != 0)
 		goto out;
 	if (is_plt_cfa(ops, nops)) {
 		/* a stub the signal frame leads to, its caller's return address past the copy */
@@ -1877,10 +1903,15 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		if (ret == UW_FAST_LIBDW)
 			ret = dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
 		if (!u->conflict) {
-			/* perf's frame for a return address of 0 (x86_64 only) */
-			if (ret == 0 && !u->looped && !u->stopped && u->first_seen &&
+			/*
+			 * perf's frame for a return address of 0 (x86_64 only);
+			 * libdw fails (-1) on a frame without CFI it cannot
+			 * guess past, where perf may guess a 0
+			 */
+			if (!u->looped && !u->stopped && u->first_seen &&
 			    a == UW_ARCH_X86_64 && u->nframes < u->max_stack &&
-			    (fast ? fast_last_ra_zero(u, sp) : last_ra_unreadable_or_zero(u, sp)))
+			    (fast ? ret == 0 && fast_last_ra_zero(u, sp) :
+			     (ret == 0 || ret == -1) && last_ra_unreadable_or_zero(u, sp, ret)))
 				u->frames[u->nframes++] = UINT64_MAX;
 			break;
 		}

@@ -54,6 +54,9 @@
 #  - setjmp and longjmp in a loop: in __longjmp the row puts rsp in r8,
 #    and libunwind takes the CFA instead; every frame, with and without
 #    inline frames, counted with the others;
+#  - a handler on an alternate stack interrupting code without CFI: perf
+#    guesses from an rbp outside the copy and reads 0; every frame, with
+#    and without inline frames, counted with the others;
 #  - a Go program (CFI in .debug_frame alone, which perf never reads: its
 #    stack ends at the first frame): perf's stacks must be the start of
 #    ours, and ours reach the goroutine's function (skipped without go);
@@ -380,8 +383,33 @@ elif ! record uwjmp ./uwjmp; then
 else
 	compare_file uwjmp "uwjmp (longjmp's restored registers)"
 	compare_file_inline uwjmp
+	# the garbage return address read from the jmp_buf: as many as perf's
+	p0=$(grep -c " \[unknown\] (\[unknown\])$" uwjmp.perf)
+	m0=$(grep -c " \[unknown\] (\[unknown\])$" uwjmp.mine)
+	[ "$p0" -eq "$m0" ] || fail "uwjmp: $m0 frames outside any map where perf has $p0"
 	grep -q " __longjmp (" uwjmp.mine ||
 		echo "unwind.sh: note: uwjmp: no sample in __longjmp"
+fi
+
+# A signal handler on an alternate stack (sigaltstack) interrupting a
+# loop that keeps a frame pointer but has no CFI, in a file with an
+# .eh_frame_hdr: the walk goes through the signal frame into the loop,
+# where perf's libunwind finds no FDE and guesses from rbp, which points
+# into the main stack, outside the copy of the handler's stack: perf's
+# accessor reads 0 there, and the stack ends with ffffffffffffffff.
+# Every frame, with and without inline frames, counted with the others.
+if ! gcc $CF -o uwalt "$SRC/uwalt.c" > uwalt.err 2>&1; then
+	sk "gcc cannot build uwalt.c: $(tail -1 uwalt.err)"
+elif ! record uwalt ./uwalt; then
+	sk "perf record of uwalt failed: $(tail -1 uwalt.err)"
+else
+	compare_file uwalt "uwalt (a handler on an alternate stack)"
+	compare_file_inline uwalt
+	# the guessed 0: as many ffffffffffffffff frames as perf's
+	p0=$(grep -c " ffffffffffffffff \[unknown\]" uwalt.perf)
+	m0=$(grep -c " ffffffffffffffff \[unknown\]" uwalt.mine)
+	[ "$p0" -eq "$m0" ] || fail "uwalt: $m0 frames ffffffffffffffff where perf has $p0"
+	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwalt: no sample in the handler over the loop"
 fi
 
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
