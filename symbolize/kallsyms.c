@@ -534,6 +534,7 @@ out:
 		pd_kallsyms_info_free(info);
 	return ret;
 }
+
 /* perf's hex2u64 is strtoull(16): leading blanks and "0x" are accepted */
 static size_t hex_strtoull(const char *p, uint64_t *v)
 {

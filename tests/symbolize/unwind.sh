@@ -201,6 +201,31 @@ compare_file_inline() {
 	compare_inline "$1" "$1.iperf" "$1.imine"
 }
 
+# NAME.c of the programs' directory built with $CF and recorded, every
+# frame compared with perf's with and without inline frames, counted with
+# the others: name label.  False after a counted SKIP when it cannot be
+# built or recorded.
+c_program() {
+	if ! gcc $CF -o "$1" "$SRC/$1.c" > "$1.err" 2>&1; then
+		sk "gcc cannot build $1.c: $(tail -1 "$1.err")"
+		return 1
+	fi
+	if ! record "$1" "./$1"; then
+		sk "perf record of $1 failed: $(tail -1 "$1.err")"
+		return 1
+	fi
+	compare_file "$1" "$2"
+	compare_file_inline "$1"
+}
+
+# As many lines matching PATTERN in NAME.mine as in NAME.perf (left in
+# p0, m0): name pattern what
+same_count() {
+	p0=$(grep -c "$2" "$1.perf")
+	m0=$(grep -c "$2" "$1.mine")
+	[ "$p0" -eq "$m0" ] || fail "$1: $m0 $3 where perf has $p0"
+}
+
 for r in $RUNS; do
 	"$PERF" script -i "$r.data" -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > "$r.script"
 	frame_lines < "$r.script" > "$r.perf"
@@ -376,17 +401,9 @@ fi
 # setjmp's caller from the jmp_buf and ends at a garbage return address
 # read there; so must we.  Every frame, with and without inline frames,
 # counted with the others.
-if ! gcc $CF -o uwjmp "$SRC/uwjmp.c" > uwjmp.err 2>&1; then
-	sk "gcc cannot build uwjmp.c: $(tail -1 uwjmp.err)"
-elif ! record uwjmp ./uwjmp; then
-	sk "perf record of uwjmp failed: $(tail -1 uwjmp.err)"
-else
-	compare_file uwjmp "uwjmp (longjmp's restored registers)"
-	compare_file_inline uwjmp
+if c_program uwjmp "uwjmp (longjmp's restored registers)"; then
 	# the garbage return address read from the jmp_buf: as many as perf's
-	p0=$(grep -c " \[unknown\] (\[unknown\])$" uwjmp.perf)
-	m0=$(grep -c " \[unknown\] (\[unknown\])$" uwjmp.mine)
-	[ "$p0" -eq "$m0" ] || fail "uwjmp: $m0 frames outside any map where perf has $p0"
+	same_count uwjmp " \[unknown\] (\[unknown\])$" "frames outside any map"
 	grep -q " __longjmp (" uwjmp.mine ||
 		echo "unwind.sh: note: uwjmp: no sample in __longjmp"
 fi
@@ -398,17 +415,9 @@ fi
 # into the main stack, outside the copy of the handler's stack: perf's
 # accessor reads 0 there, and the stack ends with ffffffffffffffff.
 # Every frame, with and without inline frames, counted with the others.
-if ! gcc $CF -o uwalt "$SRC/uwalt.c" > uwalt.err 2>&1; then
-	sk "gcc cannot build uwalt.c: $(tail -1 uwalt.err)"
-elif ! record uwalt ./uwalt; then
-	sk "perf record of uwalt failed: $(tail -1 uwalt.err)"
-else
-	compare_file uwalt "uwalt (a handler on an alternate stack)"
-	compare_file_inline uwalt
+if c_program uwalt "uwalt (a handler on an alternate stack)"; then
 	# the guessed 0: as many ffffffffffffffff frames as perf's
-	p0=$(grep -c " ffffffffffffffff \[unknown\]" uwalt.perf)
-	m0=$(grep -c " ffffffffffffffff \[unknown\]" uwalt.mine)
-	[ "$p0" -eq "$m0" ] || fail "uwalt: $m0 frames ffffffffffffffff where perf has $p0"
+	same_count uwalt " ffffffffffffffff \[unknown\]" "frames ffffffffffffffff"
 	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwalt: no sample in the handler over the loop"
 fi
 
