@@ -195,8 +195,19 @@ static int tj_setup(struct drv_opts *d, struct tool_args *a, void *w)
 		tj->second_reader = d->writer_feeds_machine = o->full && !o->ordered;
 	}
 
-	/* perf's "captured-on" is the input's modification time */
+	/*
+	 * perf's "captured-on" is the input's modification time; in
+	 * directory mode its header file's (DIR/data), not the directory's,
+	 * which its later files (data.N) make newer
+	 */
 	if (strcmp(input, "-") ? stat(input, &st) == 0 : fstat(STDIN_FILENO, &st) == 0) {
+		char header[PATH_MAX];
+		struct stat hst;
+
+		if (S_ISDIR(st.st_mode) &&
+		    (size_t)snprintf(header, sizeof(header), "%s/data", input) < sizeof(header) &&
+		    stat(header, &hst) == 0)
+			st.st_mtime = hst.st_mtime;
 		tj->c.have_mtime = true;
 		tj->c.mtime = st.st_mtime;
 	}

@@ -65,6 +65,31 @@ running_kernel() {
 	perf_same_kernel "$1" || [ $? -eq 2 ]
 }
 
+# A directory whose header file (data) is older than the directory (its
+# data.N written later): perf's captured-on is the header file's time
+dir=$(ls -d "$ROOT"/corpus/*.dir 2> /dev/null | head -1)
+if [ -z "$dir" ]; then
+	sk "no directory-mode input in corpus/"
+else
+	rm -rf "$TMP/aged.dir"
+	cp -r "$dir" "$TMP/aged.dir"
+	touch -d '2020-01-01 00:00:01' "$TMP/aged.dir/data"
+	touch -d '2022-03-03 00:00:03' "$TMP/aged.dir"
+	if ! timeout "$TIMEOUT" "$PERF" data convert -f --to-json "$TMP/aged.json" \
+		-i "$TMP/aged.dir" > /dev/null 2>&1; then
+		sk "aged.dir: perf data convert cannot convert it"
+	else
+		"$PERFCONV" to-json --no-progress "$TMP/aged.dir" 2> /dev/null > "$TMP/aged.mine"
+		want=$(grep '"captured-on"' "$TMP/aged.json")
+		got=$(grep '"captured-on"' "$TMP/aged.mine")
+		if [ -n "$want" ] && [ "$want" = "$got" ]; then
+			ok
+		else
+			ko "aged.dir: captured-on $got where perf has $want"
+		fi
+	fi
+fi
+
 files=0 kernel_by_addr=0
 : > "$TMP/stats"
 for f in "$ROOT"/corpus/*.data "$ROOT"/corpus/*.dir; do
