@@ -1262,10 +1262,21 @@ regs:
 		if (dwarf_frame_register(fr, uw_tracked_dwarf[i], ops_mem, &ops, &nops) != 0)
 			return false;
 		if (nops == 0) {
-			/* libdw: ops_mem means undefined, NULL the same value */
-			if (ops == ops_mem)
+			/*
+			 * libdw: ops_mem means undefined, NULL the same value.
+			 * A register the CFI says nothing of is unchanged for
+			 * libunwind; libdw takes the x86_64 ABI's rules instead,
+			 * and elfutils' (0.188) has rbx undefined (its same-value
+			 * rule names DWARF register 0, rax).  No compiler writes
+			 * DW_CFA_undefined for rbx: an undefined rbx is a rule
+			 * the CFI does not have, unchanged as perf takes it.  It
+			 * matters where a CFA is kept in rbx (ld.so's lazy
+			 * binding trampolines) above a frame that has not saved
+			 * it yet (_dl_fixup's first instructions).
+			 */
+			if (ops == ops_mem && i != UW_RBX)
 				r->how[i] = UW_UNDEF;
-			else if (!ops)
+			else if (!ops || ops == ops_mem)
 				r->how[i] = UW_SAME;
 			else
 				return false;

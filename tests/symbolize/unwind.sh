@@ -421,6 +421,17 @@ if c_program uwalt "uwalt (a handler on an alternate stack)"; then
 	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwalt: no sample in the handler over the loop"
 fi
 
+# A frame that keeps its CFA in rbx (ld.so's lazy binding trampolines
+# do) calling a loop whose CFI says nothing of rbx (_dl_fixup before it
+# saves rbx): the caller's rbx is the sampled one, which libunwind takes
+# as unchanged, where libdw's x86_64 rules have rbx undefined.  Every
+# frame, with and without inline frames, counted with the others.
+if c_program uwrbx "uwrbx (a CFA in rbx over a frame that keeps rbx)"; then
+	# the frames past the trampoline-like frame: as many as perf's
+	same_count uwrbx " rounds_of (" "frames in rounds_of"
+	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwrbx: no sample in spin_leaf"
+fi
+
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
 # compressed .debug_frame, which perf 6.1 as Debian builds it never reads
 # (its libunwind has no dwarf_find_debug_frame): with no .eh_frame_hdr
