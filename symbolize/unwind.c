@@ -216,8 +216,9 @@ struct pd_unwinder {
 	 * the last frame handed to us: pc for its CFI, its pc itself (what a
 	 * PLT's CFA expression reads as rip), its rsp and rbp
 	 */
-	uint64_t last_pc, last_rip, last_sp, last_bp;
-	bool last_sp_ok, last_bp_ok, stopped;
+	uint64_t last_pc, last_rip, last_sp, last_bp, last_bx;
+	bool last_sp_ok, last_bp_ok, last_bx_ok, stopped;
+	bool last_initial;		/* the last frame is the sampled one (fast path) */
 	struct uw_read reads[UW_MAX_READS];
 	uint32_t nreads;
 
@@ -1360,17 +1361,41 @@ enum uw_look {
  * maps its embedded builtins from /usr/bin/node a second time, far from
  * the rest).  perf finds the map's DSO and searches its .eh_frame_hdr at
  * the DSO's bias (from its lowest map), which cannot hold an address that
- * far: no FDE, and libunwind guesses.
+ * far: no FDE, and libunwind guesses.  Only in a file perf reads that
+ * index from: a file it cannot open or that is no ELF with one (a JIT's
+ * deleted memfd mapped twice, writable and executable, as Erlang's is;
+ * SBCL's core) fails the lookup with an error, which ends the stack.
  */
-static bool remapped_file(struct pd_unwinder *u, uint64_t pc)
+static bool remapped_file(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
 {
 	struct pd_uw_map mp, first;
+	struct uw_mod *um;
 	uint64_t low;
 
-	return pd_machine_uw_map(u->m, u->spc.as, pc, &mp) && mp.dso->kind == PD_DSO_USER &&
-	       pd_machine_uw_dso_low(u->spc.as, mp.dso, &low) && low < mp.start &&
-	       pd_machine_uw_map(u->m, u->spc.as, low, &first) && first.dso == mp.dso &&
-	       first.start - first.pgoff != mp.start - mp.pgoff;
+	if (!pd_machine_uw_map(u->m, u->spc.as, pc, &mp) || mp.dso->kind != PD_DSO_USER ||
+	    !pd_machine_uw_dso_low(u->spc.as, mp.dso, &low) || low >= mp.start ||
+	    !pd_machine_uw_map(u->m, u->spc.as, low, &first) || first.dso != mp.dso ||
+	    first.start - first.pgoff == mp.start - mp.pgoff)
+		return false;
+	for (um = sp->mods; um; um = um->next)
+		if (um->dso == mp.dso && um->eh_index)
+			return true;
+	return false;
+}
+
+/* Has the module's .debug_frame an FDE for pc (a module address)? */
+static bool debug_frame_covers(Dwfl_Module *mod, uint64_t pc)
+{
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	bool found;
+
+	if (!cfi)
+		return false;
+	found = dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0;
+	free(fr);
+	return found;
 }
 
 /* The row perf's lookup finds for the frame at `pc`, if the fast path can apply it. */
@@ -1380,7 +1405,7 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	struct uw_mod *um;
 	Dwfl_Module *mod = space_addrmodule(sp, pc, &um);
 	const struct uw_rule *r;
-	Dwarf_Addr bias = 0, dbias;
+	Dwarf_Addr bias = 0;
 	Dwarf_CFI *cfi;
 
 	/*
@@ -1390,7 +1415,7 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	 */
 	*look = UW_LOOK_STOP;
 	if (!mod) {
-		if (remapped_file(u, pc))
+		if (remapped_file(u, sp, pc))
 			*look = UW_LOOK_NONE;
 		return NULL;
 	}
@@ -1399,7 +1424,7 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	*look = UW_LOOK_LIBDW;
 	cfi = space_eh_cfi(sp, mod, &bias);
 	if (!cfi) {
-		if (!dwfl_module_dwarf_cfi(mod, &dbias))
+		if (!debug_frame_covers(mod, pc))
 			*look = UW_LOOK_STOP;
 		return NULL;
 	}
@@ -1409,16 +1434,18 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 		return r;
 	}
 	/*
-	 * A file with .debug_frame is left to libdw, which reads it: perf
-	 * 6.1 as Debian builds it never does (its libunwind has no
+	 * A frame .debug_frame has an FDE for is left to libdw, which reads
+	 * it: perf 6.1 as Debian builds it never does (its libunwind has no
 	 * dwarf_find_debug_frame) and ends the stack or guesses there, as
 	 * below, where the CFI gives the right frame (Go, C built with
-	 * -fno-asynchronous-unwind-tables; README).  With neither, libunwind
-	 * guesses where the index has no FDE for pc, but perf's stack ends
-	 * where the file has no index (a library built without unwind
-	 * tables, whose .eh_frame is a terminator alone).
+	 * -fno-asynchronous-unwind-tables; README).  With an FDE in neither
+	 * (libdw would guess from rbp), libunwind guesses where the index
+	 * has no FDE for pc, but perf's stack ends where the file has no
+	 * index (a library built without unwind tables, whose .eh_frame is a
+	 * terminator alone; a static binary, Free Pascal's with its
+	 * .debug_frame too).
 	 */
-	if (!r->found && !dwfl_module_dwarf_cfi(mod, &dbias))
+	if (!r->found && !debug_frame_covers(mod, pc))
 		*look = um->eh_index ? UW_LOOK_NONE : UW_LOOK_STOP;
 	return NULL;
 }
@@ -1561,6 +1588,9 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		u->last_sp = val[UW_RSP];
 		u->last_bp_ok = set[UW_RBP];
 		u->last_bp = val[UW_RBP];
+		u->last_bx_ok = set[UW_RBX];
+		u->last_bx = val[UW_RBX];
+		u->last_initial = initial;
 		if (u->nframes >= u->max_stack) {
 			u->stopped = true;
 			return 1;
@@ -1647,7 +1677,11 @@ static bool fast_last_ra_zero(struct pd_unwinder *u, struct pd_unwind_space *sp)
 		base = u->last_sp;
 	else if (r->cfa_reg == 6 && u->last_bp_ok)
 		base = u->last_bp;
-	else
+	else if (r->cfa_reg == 3 && u->last_bx_ok)
+		base = u->last_bx;
+	else if (!u->last_initial || r->cfa_reg == UW_CFA_PLT ||
+		 !sample_dwarf_reg(&u->s->regs_user, r->cfa_reg, &base))
+		/* another register: the sampled frame's (a stack-clash probe loop's r11) */
 		return false;
 	if (r->cfa_reg == UW_CFA_PLT && (u->last_rip & 15) >= 11)
 		base += 8;
@@ -1813,7 +1847,7 @@ static void unwind_start(struct pd_unwinder *u)
 	u->conflict = false;
 	u->looped = false;
 	u->stopped = false;
-	u->last_sp_ok = u->last_bp_ok = false;
+	u->last_sp_ok = u->last_bp_ok = u->last_bx_ok = false;
 }
 
 /* Unwind into u->frames; returns false when the sample cannot be unwound at all. */

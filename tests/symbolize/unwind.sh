@@ -201,12 +201,12 @@ compare_file_inline() {
 	compare_inline "$1" "$1.iperf" "$1.imine"
 }
 
-# NAME.c of the programs' directory built with $CF and recorded, every
-# frame compared with perf's with and without inline frames, counted with
-# the others: name label.  False after a counted SKIP when it cannot be
-# built or recorded.
+# NAME.c of the programs' directory built with $CF (and FLAGS) and
+# recorded, every frame compared with perf's with and without inline
+# frames, counted with the others: name label [flags].  False after a
+# counted SKIP when it cannot be built or recorded.
 c_program() {
-	if ! gcc $CF -o "$1" "$SRC/$1.c" > "$1.err" 2>&1; then
+	if ! gcc $CF ${3:-} -o "$1" "$SRC/$1.c" > "$1.err" 2>&1; then
 		sk "gcc cannot build $1.c: $(tail -1 "$1.err")"
 		return 1
 	fi
@@ -430,6 +430,71 @@ if c_program uwrbx "uwrbx (a CFA in rbx over a frame that keeps rbx)"; then
 	# the frames past the trampoline-like frame: as many as perf's
 	same_count uwrbx " rounds_of (" "frames in rounds_of"
 	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwrbx: no sample in spin_leaf"
+fi
+
+# Code in a deleted memfd mapped twice, writable below and executable
+# above, as a JIT maps its code (Erlang's): the executable map is a
+# second map of a file, but one perf cannot read an .eh_frame_hdr from,
+# so its lookup fails with an error and the stack ends at the JIT frame
+# (a second map of an ELF file with the index is guessed past: node).
+# Every frame, with and without inline frames, counted with the others.
+if c_program uwjit "uwjit (code in a memfd mapped twice)"; then
+	same_count uwjit " (/memfd:uwjit (deleted))$" "frames in the memfd"
+	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwjit: no sample in the memfd's code"
+fi
+
+# A 300 KB frame built with -fstack-clash-protection: in its probe loop
+# the CFA is r11 plus the frame's size, and the return address lies far
+# past the 8 KiB copy, in [stack]: perf's accessor reads 0 there, and
+# the stack ends with ffffffffffffffff, as where the CFA is on rsp.
+# Every frame, with and without inline frames, counted with the others.
+if c_program uwclash "uwclash (a stack-clash probe loop)" -fstack-clash-protection; then
+	same_count uwclash " ffffffffffffffff \[unknown\]" "frames ffffffffffffffff"
+	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwclash: no sample past the copy"
+fi
+
+# A program whose C has its CFI in .debug_frame only, linked without an
+# .eh_frame_hdr, calling a loop that no FDE covers, in .eh_frame or
+# .debug_frame, with a frame pointer: perf's lookup fails at the loop
+# and the stack ends there, where libdw would guess from rbp (Free
+# Pascal's programs, musl's static ones).  Every sample in the loop must
+# be perf's; in the program's C, which only .debug_frame describes, our
+# stacks go on where perf's end (the .debug_frame case of the README), so
+# every other stack of perf's must be the start of ours.  Not counted in
+# the agreement.
+if ! gcc $CF -fno-asynchronous-unwind-tables -Wl,--no-eh-frame-hdr -o uwdbgf \
+	"$SRC/uwdbgf.c" > uwdbgf.err 2>&1; then
+	sk "gcc cannot build uwdbgf.c: $(tail -1 uwdbgf.err)"
+elif ! record uwdbgf ./uwdbgf; then
+	sk "perf record of uwdbgf failed: $(tail -1 uwdbgf.err)"
+else
+	"$PERF" script -i uwdbgf.data -F comm,tid,ip,sym,dso --no-inline 2> /dev/null > uwdbgf.script
+	"$PERFSYM" --no-inline uwdbgf.data 2> uwdbgf.notes > uwdbgf.sym ||
+		fail "perfsym failed on uwdbgf.data: $(cat uwdbgf.notes)"
+	# "SAMPLES IN-THE-LOOP DIFFERENT-THERE NOT-A-START"
+	set -- $(awk '
+		BEGIN { RS = "" }
+		NR == FNR { p[FNR] = $0; next }
+		{	n++
+			split($0, line, "\n")
+			if (index(line[2], " spin_nocfi (")) {
+				loop++
+				if ($0 != p[FNR])
+					differ++
+			} else if (substr($0, 1, length(p[FNR])) != p[FNR] ||
+				   (length($0) > length(p[FNR]) &&
+				    substr($0, length(p[FNR]) + 1, 1) != "\n")) {
+				bad++
+			}
+		}
+		END { print n + 0, loop + 0, differ + 0, bad + 0 }' uwdbgf.script uwdbgf.sym)
+	echo "unwind.sh: uwdbgf (no FDE for a frame, .debug_frame, no .eh_frame_hdr): $1 samples," \
+		"$3 of $2 in the loop differ, $4 other stacks of perf's not the start of ours"
+	[ "$1" -eq "$(awk 'BEGIN { RS = "" } END { print NR }' uwdbgf.script)" ] ||
+		fail "uwdbgf: perfsym printed another number of samples than perf script"
+	[ "$2" -gt 0 ] || fail "uwdbgf: no sample in the loop"
+	[ "$3" -eq 0 ] || fail "uwdbgf: $3 samples in the loop differ from perf's"
+	[ "$4" -eq 0 ] || fail "uwdbgf: a perf stack is not the start of ours"
 fi
 
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
