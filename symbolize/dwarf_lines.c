@@ -2775,9 +2775,19 @@ static size_t top_ranges(const struct pd_dwarf_cu *c, size_t first, size_t end,
 						top ? top + k : NULL, depth + 1);
 			continue;
 		}
-		if (top)
-			memcpy(&top[k], &c->ranges[n->range], n->nrange * sizeof(*top));
-		k += n->nrange;
+		if (inlines || depth == 0 || n->func) {
+			if (top)
+				memcpy(&top[k], &c->ranges[n->range], n->nrange * sizeof(*top));
+			k += n->nrange;
+		}
+		/*
+		 * Functions nested in others (GNU C's nested functions, Ada's
+		 * and Fortran's inner subprograms) have code outside their
+		 * parent's ranges: addr2line finds every function of a unit by
+		 * its own ranges, and so do inline frames (find_frames())
+		 */
+		if (!inlines && depth < MAX_DIE_DEPTH)
+			k += top_ranges(c, i + 1, n->next, false, top ? top + k : NULL, depth + 1);
 	}
 	return k;
 }

@@ -497,6 +497,19 @@ else
 	[ "$4" -eq 0 ] || fail "uwdbgf: a perf stack is not the start of ours"
 fi
 
+# A GNU C nested function, its code apart from its parent's, with a
+# function inlined into it: addr2line finds every function of a unit by
+# its own ranges, so perf's inline frames name it and what it inlines
+# (Ada's and Fortran's inner subprograms are nested so too).  Every frame,
+# with and without inline frames, counted with the others.
+if c_program uwnest "uwnest (a nested function)"; then
+	p0=$(grep -c " inner (inlined)$" uwnest.iperf)
+	m0=$(grep -c " inner (inlined)$" uwnest.imine)
+	[ "$p0" -eq "$m0" ] ||
+		fail "uwnest: $m0 inline frames of the nested function where perf has $p0"
+	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwnest: no sample in the nested function"
+fi
+
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
 # compressed .debug_frame, which perf 6.1 as Debian builds it never reads
 # (its libunwind has no dwarf_find_debug_frame): with no .eh_frame_hdr
