@@ -52,6 +52,7 @@ struct p2f {
 	 */
 	int src_fd;
 	bool own_src;
+	uint64_t src_size;	/* its bytes when opened */
 	uint64_t span_off;
 	uint64_t span_len;
 	bool span_open;		/* the next record at span_off + span_len extends it */
@@ -178,11 +179,14 @@ copy_verbatim(struct p2f *p, struct pd_writer *w, const struct pd_record *rec)
 }
 
 /* A regular file whose offset is at its start: copied from, or written, by offset. */
-static bool regular_at_start(int fd)
+static bool regular_at_start(int fd, uint64_t *size)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || lseek(fd, 0, SEEK_CUR) != 0)
+		return false;
+	*size = (uint64_t)st.st_size;
+	return true;
 }
 
 /* A regular input read from its start can be copied by offset. */
@@ -192,7 +196,7 @@ static void open_source(struct p2f *p, const char *in)
 
 	p->src_fd = -1;
 	if (!strcmp(in, "-")) {
-		if (regular_at_start(STDIN_FILENO))
+		if (regular_at_start(STDIN_FILENO, &p->src_size))
 			p->src_fd = STDIN_FILENO;
 		return;
 	}
@@ -204,6 +208,7 @@ static void open_source(struct p2f *p, const char *in)
 		p->src_fd = -1;
 		return;
 	}
+	p->src_size = (uint64_t)st.st_size;
 	p->own_src = true;
 }
 
@@ -286,6 +291,14 @@ static inline __attribute__((always_inline)) int convert_record(struct p2f *p, s
 	case PD_REC_AUXTRACE: {
 		uint64_t off;
 
+		/*
+		 * A payload the input ends inside of (the reader said so,
+		 * PD303): the stream ends before the record, as a killed
+		 * recorder's does, not with a copy past the input's end
+		 */
+		if (p->src_fd >= 0 && !rec->swapped &&
+		    (rec->extra_len > p->src_size || rec->extra_offset > p->src_size - rec->extra_len))
+			return 0;
 		ret = copy_verbatim_at(p, w, rec, &off);
 		if (ret < 0)
 			return ret;
@@ -492,6 +505,7 @@ static const struct tool_cmd pipe_to_file_cmd = {
 static int p2f_setup(struct drv_opts *o, struct tool_args *a, void *w)
 {
 	struct p2f *p = w;
+	uint64_t out_size;
 	struct stat st;
 
 	p->out.out.path = a->output;
@@ -500,7 +514,7 @@ static int p2f_setup(struct drv_opts *o, struct tool_args *a, void *w)
 			  "needs a seekable output (its header is written last)", a->output);
 		return CLI_EXIT_USAGE;
 	}
-	if (!a->output && !regular_at_start(STDOUT_FILENO)) {
+	if (!a->output && !regular_at_start(STDOUT_FILENO, &out_size)) {
 		cli_error("pipe-to-file: standard output is not seekable: a perf.data file "
 			  "has its header written last; use -o FILE or redirect to a file");
 		return CLI_EXIT_USAGE;
