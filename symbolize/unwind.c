@@ -950,7 +950,14 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	if (elf)
 		elf_end(elf);
 	dwfl_report_begin_add(sp->dwfl);
-	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, um->bias, false);
+	/*
+	 * um->bias is the load bias: with add_p_vaddr, libdwfl puts the
+	 * module at it plus its first PT_LOAD's address.  Without, it would
+	 * take it for that address, one that is not 0 in a library linked
+	 * at a base of its own (-Ttext-segment, lld's --image-base) and put
+	 * the module that far too low, where no pc finds it.
+	 */
+	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, um->bias, true);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	space_forget(sp);
 	sp->overlap = modules_overlap(sp);

@@ -510,6 +510,24 @@ if c_program uwnest "uwnest (a nested function)"; then
 	[ "$p0" -gt 0 ] || echo "unwind.sh: note: uwnest: no sample in the nested function"
 fi
 
+# The test's library linked at a base of its own (its first PT_LOAD at
+# 0x7000000, as -Ttext-segment or lld's --image-base make it) and the C
+# program calling it: the module must be where the maps put the file,
+# its load bias added to that address.  Every frame, with and without
+# inline frames, counted with the others.
+mkdir -p based
+if ! gcc $CF -shared -fPIC -Wl,-Ttext-segment=0x7000000 -o based/libuwlib.so \
+	"$SRC/uwlib.c" > uwbase.err 2>&1 ||
+   ! gcc $CF -o uwbase "$SRC/uwprog.c" -Lbased -luwlib -Wl,-rpath,"$T/based" >> uwbase.err 2>&1; then
+	sk "gcc cannot link a library at a base of its own: $(tail -1 uwbase.err)"
+elif ! record uwbase ./uwbase; then
+	sk "perf record of uwbase failed: $(tail -1 uwbase.err)"
+else
+	compare_file uwbase "uwbase (a library linked at 0x7000000)"
+	compare_file_inline uwbase
+	grep -q " main ($T/uwbase)" uwbase.mine || fail "uwbase: no unwound frame reaches main"
+fi
+
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
 # compressed .debug_frame, which perf 6.1 as Debian builds it never reads
 # (its libunwind has no dwarf_find_debug_frame): with no .eh_frame_hdr
