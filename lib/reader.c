@@ -111,6 +111,10 @@ struct pd_stream {
 	bool mapped_window;
 	uint64_t mapped_dropped, mapped_counted;
 	size_t mapped_check;
+
+	/* time order */
+	int64_t cur_run;	/* the queue's run its records are appended to, -1: none */
+	uint64_t merge_time;	/* directory: newest record time read from it */
 };
 
 /*
@@ -191,6 +195,7 @@ struct qrun {
 	struct qchunk *first, *last;	/* oldest chunk first */
 	uint64_t nr;			/* records in the run */
 	uint64_t last_time;
+	uint32_t stream;		/* the stream whose records it holds */
 	bool in_heap;
 	/* delivered from the map and not dropped yet: [map_from, map_end) */
 	bool mapped;
@@ -244,6 +249,16 @@ struct pd_reader {
 	uint32_t nr_streams;
 	uint32_t cur_stream;
 	char *dir_path;
+	/*
+	 * Time order of a directory: its streams read merged, the next
+	 * record always from the stream read least far in time (a heap of
+	 * stream indices by merge_time), so that a record is queued only
+	 * until every stream has been read past it.
+	 */
+	bool merge;
+	bool merge_ready;
+	uint32_t *sheap;
+	uint32_t sheap_n;
 
 	struct pd_decoder dec;
 	struct pd_record rec;
@@ -265,7 +280,6 @@ struct pd_reader {
 	uint32_t rheap_n, rheap_cap;
 	uint32_t *free_runs;		/* stack of empty run indices */
 	uint32_t nr_free_runs;
-	int64_t cur_run;		/* run being appended to, -1 if none */
 	size_t q_nr;			/* records in the queue */
 	uint64_t q_bytes;		/* memory of the queue's chunks */
 	uint64_t q_live_bytes;		/* bytes of the records in the queue */
@@ -523,6 +537,7 @@ static int stream_init(struct pd_reader *r, struct pd_stream *s, int fd, bool ow
 		       const char *name, uint64_t pos, uint64_t limit)
 {
 	memset(s, 0, sizeof(*s));
+	s->cur_run = -1;
 	s->fd = fd;
 	s->own_fd = own_fd;
 	s->pos = pos;
@@ -1921,7 +1936,6 @@ static struct pd_reader *reader_alloc(const struct pd_reader_opts *opts)
 		return NULL;
 	init_opts(r, opts);
 	r->last_idx = -1;
-	r->cur_run = -1;
 	r->q_map_unit = qmap_unit();
 	r->defer_kernel = r->opts.time_order;
 	pd_features_init(&r->feat);
@@ -2055,6 +2069,7 @@ void pd_reader_close(struct pd_reader *r)
 	for (i = 0; i < r->nr_streams; i++)
 		stream_fini(&r->streams[i]);
 	free(r->streams);
+	free(r->sheap);
 	for (i = 0; i < r->nr_events; i++) {
 		free(r->event_ids[i]);
 		free(r->event_names[i]);
@@ -2860,6 +2875,98 @@ static int next_file_order(struct pd_reader *r)
 	return FRAME_END;
 }
 
+/*
+ * Directory mode in time order.  perf record --threads writes each ring
+ * buffer's records to a data.N file of their own, in time order, and no
+ * FINISHED_ROUND: perf reads the files in turn and sorts all it has read
+ * before delivering any.  Read stream by stream, the queue would have to
+ * hold all of data.0 before data.1's first record could go out; merged,
+ * a record waits only until every stream has been read past its time.
+ */
+static inline bool sheap_less(const struct pd_reader *r, uint32_t a, uint32_t b)
+{
+	uint64_t ta = r->streams[a].merge_time, tb = r->streams[b].merge_time;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void sheap_down(struct pd_reader *r, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i, t;
+
+		if (l < r->sheap_n && sheap_less(r, r->sheap[l], r->sheap[m]))
+			m = l;
+		if (l + 1 < r->sheap_n && sheap_less(r, r->sheap[l + 1], r->sheap[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		t = r->sheap[i];
+		r->sheap[i] = r->sheap[m];
+		r->sheap[m] = t;
+		i = m;
+	}
+}
+
+static int merge_start(struct pd_reader *r)
+{
+	uint32_t i;
+
+	r->merge_ready = true;
+	r->merge = r->hdr.mode == PD_MODE_DIR && r->nr_streams > 1;
+	if (!r->merge)
+		return 0;
+	r->sheap = malloc(r->nr_streams * sizeof(*r->sheap));
+	if (!r->sheap)
+		return PD_STATUS_NOMEM;
+	/* all times 0: index order, a valid heap */
+	for (i = 0; i < r->nr_streams; i++)
+		r->sheap[i] = i;
+	r->sheap_n = r->nr_streams;
+	return 0;
+}
+
+/* The time every stream has been read up to: nothing older can come. */
+static inline uint64_t merge_watermark(const struct pd_reader *r)
+{
+	return r->streams[r->sheap[0]].merge_time;
+}
+
+/* Next record of the stream read least far (the heap's top). */
+static int next_merged(struct pd_reader *r)
+{
+	while (r->sheap_n) {
+		struct pd_stream *s;
+		int ret;
+
+		r->cur_stream = r->sheap[0];
+		s = &r->streams[r->cur_stream];
+		set_stream_name(r, s);
+		ret = next_from_stream(r, s);
+		if (ret == FRAME_AGAIN)
+			continue;
+		if (ret == FRAME_END) {
+			r->sheap[0] = r->sheap[--r->sheap_n];
+			if (r->sheap_n)
+				sheap_down(r, 0);
+			continue;
+		}
+		return ret;
+	}
+	return FRAME_END;
+}
+
+/* A record of time t was read from the heap's top stream. */
+static inline void merge_advance(struct pd_reader *r, uint64_t t)
+{
+	struct pd_stream *s = &r->streams[r->cur_stream];
+
+	if (t > s->merge_time) {
+		s->merge_time = t;
+		sheap_down(r, 0);
+	}
+}
+
 static inline const struct qhdr *run_head(const struct pd_reader *r, uint32_t run)
 {
 	const struct qchunk *c = r->runs[run].first;
@@ -2915,10 +3022,11 @@ static inline uint64_t q_min_time(const struct pd_reader *r)
 /* A run to append to: the current one if the time keeps it sorted. */
 static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 {
+	struct pd_stream *s = &r->streams[r->cur_stream];
 	uint32_t idx;
 
-	if (r->cur_run >= 0 && time >= r->runs[r->cur_run].last_time) {
-		*out = (uint32_t)r->cur_run;
+	if (s->cur_run >= 0 && time >= r->runs[s->cur_run].last_time) {
+		*out = (uint32_t)s->cur_run;
 		return 0;
 	}
 	if (r->nr_free_runs) {
@@ -2948,9 +3056,10 @@ static int q_run_for(struct pd_reader *r, uint64_t time, uint32_t *out)
 		memset(&r->runs[idx], 0, sizeof(r->runs[idx]));
 	}
 	r->runs[idx].nr = 0;
+	r->runs[idx].stream = r->cur_stream;
 	r->runs[idx].in_heap = false;
 	r->runs[idx].mapped = false;
-	r->cur_run = idx;
+	s->cur_run = idx;
 	*out = idx;
 	return 0;
 }
@@ -3255,8 +3364,8 @@ static int q_pop(struct pd_reader *r)
 		if (r->rheap_n)
 			rheap_down(r, 0);
 		r->free_runs[r->nr_free_runs++] = run;
-		if (r->cur_run == (int64_t)run)
-			r->cur_run = -1;
+		if (r->streams[q->stream].cur_run == (int64_t)run)
+			r->streams[q->stream].cur_run = -1;
 	} else {
 		const struct qhdr *next = run_head(r, run);
 
@@ -3364,6 +3473,12 @@ static int deliver_now(struct pd_reader *r)
  */
 static __attribute__((noinline)) int next_time_order(struct pd_reader *r)
 {
+	if (!r->merge_ready) {
+		int ret = merge_start(r);
+
+		if (ret < 0)
+			return ret;
+	}
 	for (;;) {
 		uint64_t t;
 		int ret;
@@ -3390,14 +3505,21 @@ static __attribute__((noinline)) int next_time_order(struct pd_reader *r)
 				return q_pop(r);
 			return FRAME_END;
 		}
-		ret = next_file_order(r);
+		if (r->merge) {
+			if (r->q_nr && r->sheap_n && q_min_time(r) <= merge_watermark(r))
+				return q_pop(r);
+			ret = next_merged(r);
+		} else {
+			ret = next_file_order(r);
+		}
 		if (ret == FRAME_END) {
 			r->ended = true;
 			continue;
 		}
 		if (ret < 0)
 			return ret;
-		if (r->rec.type == PD_REC_FINISHED_ROUND && !r->rec.from_compressed) {
+		/* a directory's rounds: the merge orders its streams */
+		if (r->rec.type == PD_REC_FINISHED_ROUND && !r->rec.from_compressed && !r->merge) {
 			/* Flush what cannot be overtaken any more (docs/perf-data-format.md §8.4). */
 			r->flush_limit = r->round_limit;
 			r->round_limit = r->max_time;
@@ -3426,6 +3548,8 @@ static __attribute__((noinline)) int next_time_order(struct pd_reader *r)
 		}
 		if (t > r->max_time)
 			r->max_time = t;
+		if (r->merge)
+			merge_advance(r, t);
 		ret = q_push(r, t);
 		if (ret < 0)
 			return ret;

@@ -980,33 +980,52 @@ static void test_record_crosses_data_end(void)
 	free(b);
 }
 
+/* DIR/NAME written with b's bytes. */
+static void put_dir_file(const char *dir, const char *name, const struct bb *b)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
+	close(fd);
+}
+
+/* A directory's data and its data.0 .. data.(nr - 1) removed, then itself. */
+static void rm_dir_files(const char *dir, int nr)
+{
+	char path[256];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/data", dir);
+	unlink(path);
+	for (i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/data.%d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void test_directory_mode(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
-	char dir[] = "/tmp/pd-dir-XXXXXX", path[256];
+	char dir[] = "/tmp/pd-dir-XXXXXX";
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	const struct pd_record *rec;
 	struct diag_recorder seen = { 0 };
 	struct pd_reader *r;
-	int fd, n = 0, in_streams = 0;
+	int n = 0, in_streams = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	build_file(b, false);
-	snprintf(path, sizeof(path), "%s/data", dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
-	close(fd);
+	put_dir_file(dir, "data", b);
 	b->len = 0;
 	bb_sample(b, 11, 0xc, 8, 150);
 	bb_sample(b, 22, 0xd, 8, 250);
-	snprintf(path, sizeof(path), "%s/data.0", dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
-	close(fd);
-	snprintf(path, sizeof(path), "%s/data.1", dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	CU_ASSERT_FATAL(write(fd, b->buf, b->len) == (ssize_t)b->len);
-	close(fd);
+	put_dir_file(dir, "data.0", b);
+	put_dir_file(dir, "data.1", b);
 
 	o.diag_fn = diag_recorder_fn;
 	o.diag_arg = &seen;
@@ -1025,13 +1044,61 @@ static void test_directory_mode(void)
 	CU_ASSERT_EQUAL(in_streams, 4);
 	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
 	pd_reader_close(r);
-	snprintf(path, sizeof(path), "%s/data", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/data.0", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/data.1", dir);
-	unlink(path);
-	rmdir(dir);
+	rm_dir_files(dir, 2);
+	free(b);
+}
+
+/*
+ * Time order of a directory: each data.N in time order, their times
+ * interleaved, more records than the queue may hold.  Merged by time,
+ * every record comes out in order, none reported out of order, and the
+ * queue never holds more than a record per stream.
+ */
+static void test_directory_time_order(void)
+{
+	struct bb *b = calloc(1, sizeof(*b));
+	char dir[] = "/tmp/pd-dir-XXXXXX", name[16];
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	const struct pd_record *rec;
+	struct diag_recorder seen = { 0 };
+	struct pd_reader *r;
+	uint64_t last = 0, t;
+	int n = 0, s, i, in_order = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	build_file(b, false);
+	put_dir_file(dir, "data", b);
+	for (s = 0; s < 2; s++) {
+		b->len = 0;
+		/* data.0: 1000, 1020, ...; data.1: 1010, 1030, ... */
+		for (i = 0; i < 200; i++)
+			bb_sample(b, 11, 0xc, 8, 1000 + 20 * (uint64_t)i + 10 * (uint64_t)s);
+		snprintf(name, sizeof(name), "data.%d", s);
+		put_dir_file(dir, name, b);
+	}
+
+	o.diag_fn = diag_recorder_fn;
+	o.diag_arg = &seen;
+	o.time_order = true;
+	o.order_queue_max = 256;	/* a few records: read stream by stream, 195 were out of order */
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open(dir, &o, &r), 0);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec->type != PD_REC_SAMPLE)
+			continue;
+		t = rec->u.sample.time;
+		if (t < last)
+			in_order = 0;
+		last = t;
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 2 + 400);	/* data's two (times 100, 200), then the streams' */
+	CU_ASSERT_TRUE(in_order);
+	CU_ASSERT_EQUAL(last, 1000 + 20 * 199 + 10);
+	CU_ASSERT_EQUAL(diag_recorder_find(&seen, PD_OUT_OF_ORDER), -1);
+	CU_ASSERT_EQUAL(diag_recorder_find(&seen, PD_ORDER_QUEUE_FULL), -1);
+	CU_ASSERT_EQUAL(pd_reader_diag_count(r, PD_SEV_ERROR), 0);
+	pd_reader_close(r);
+	rm_dir_files(dir, 2);
 	free(b);
 }
 
@@ -1263,6 +1330,7 @@ int pd_test_register_reader(void)
 			 test_killed_recording_simpleperf_size) ||
 	    !CU_add_test(s, "record crossing the data end", test_record_crosses_data_end) ||
 	    !CU_add_test(s, "directory mode", test_directory_mode) ||
+	    !CU_add_test(s, "directory mode in time order", test_directory_time_order) ||
 	    !CU_add_test(s, "sample_fixed_only, both byte orders", test_fixed_only) ||
 	    !CU_add_test(s, "diagnostic table", test_diag_table))
 		return CU_get_error();
