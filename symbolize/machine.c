@@ -2106,6 +2106,24 @@ bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low)
 	return false;
 }
 
+bool pd_machine_uw_dso_base(void *as, const struct pd_dso *d, uint64_t *base)
+{
+	struct aspace *a = as;
+	bool found = false;
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct map *mp = &a->maps[i];
+
+		if (mp->dso != d || mp->identity || mp->start < mp->pgoff)
+			continue;
+		if (!found || mp->start - mp->pgoff < *base)
+			*base = mp->start - mp->pgoff;
+		found = true;
+	}
+	return found;
+}
+
 bool pd_machine_uw_any_image(struct pd_machine *m, void *as)
 {
 	struct aspace *a = as;

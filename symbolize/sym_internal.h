@@ -559,10 +559,15 @@ bool pd_machine_uw_map(struct pd_machine *m, void *as, uint64_t addr, struct pd_
 bool pd_machine_uw_mapped(void *as, uint64_t addr);
 /*
  * The lowest start of the maps of DSO d in the address space, maps left
- * from before an exec included (perf keeps them too): perf's libunwind
- * glue takes it, minus the first PT_LOAD's page, for the DSO's load bias.
+ * from before an exec included (perf keeps them too).
  */
 bool pd_machine_uw_dso_low(void *as, const struct pd_dso *d, uint64_t *low);
+/*
+ * The lowest start less file offset of the maps of DSO d, those left from
+ * before an exec included: perf's libunwind glue takes it, minus the first
+ * PT_LOAD's page, for the DSO's load bias.
+ */
+bool pd_machine_uw_dso_base(void *as, const struct pd_dso *d, uint64_t *base);
 /*
  * some map of the address space has a readable ELF image, the 64-bit vdso
  * included (loads DSOs until one has)

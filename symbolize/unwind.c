@@ -122,6 +122,14 @@ struct pd_unwind_space {
 	uint64_t image_stamp;	/* version at which `image` was found */
 	bool image;		/* some map has a readable ELF image */
 	bool overlap;		/* two modules' ranges overlap: last_mod unused */
+	/*
+	 * A pc whose file's module came to hold modules reported before it
+	 * (files mapped over part of its range, reported first because a
+	 * walk met them first): reported first on a fresh Dwfl, so that those
+	 * files are found as maps over it (u->overlay), never as modules.
+	 */
+	uint64_t first_pc;
+	bool first_set;
 	/* a stack goes back and forth between a few modules and maps */
 	struct uw_last_mod last_mod[UW_LAST];
 	struct uw_last_ok last_ok[UW_LAST];
@@ -211,6 +219,13 @@ struct pd_unwinder {
 	uint64_t *frames;		/* max_stack entries */
 	size_t nframes;
 	bool first_seen, conflict, looped, log_overflow;
+	/*
+	 * A walk on a fresh Dwfl, where a module of another file than the
+	 * map at a pc is no stale module but one of this sample's maps
+	 * (overlay); overlay_look is how perf looks such a pc up.
+	 */
+	bool fresh, overlay;
+	int overlay_look;
 	uint64_t prev_pc, prev_sp;
 	/*
 	 * the last frame handed to us: pc for its CFI, its pc itself (what a
@@ -866,10 +881,14 @@ static uint64_t map_bias(Elf *e, const struct pd_uw_map *mp, uint64_t pc)
 	return naive;
 }
 
+static int overlay_look(struct pd_unwinder *u, const struct pd_uw_map *mp);
+
 /*
  * Make sure the DSO mapped at `pc` is a module of the space's Dwfl at the
  * right place.  A module left from maps that have changed since makes the
- * unwind start over on a fresh Dwfl (u->conflict).
+ * unwind start over on a fresh Dwfl (u->conflict).  On the fresh Dwfl, a
+ * module of another file at pc is one of the sample's own maps, a file
+ * mapped over part of another's range (u->overlay).
  */
 static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64_t pc)
 {
@@ -904,7 +923,10 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 		Dwarf_Addr dwfl_bias;
 
 		/* a map like the one it was reported for needs no look at the segments */
-		if (!um || um->dso != mp.dso ||
+		if (u->fresh && um && um->dso != mp.dso && mp.dso->kind == PD_DSO_USER) {
+			u->overlay = true;
+			u->overlay_look = overlay_look(u, &mp);
+		} else if (!um || um->dso != mp.dso ||
 		    (um->base != base &&
 		     um->bias != map_bias(dwfl_module_getelf(mod, &dwfl_bias), &mp, pc))) {
 			u->conflict = true;
@@ -960,7 +982,16 @@ static void report_module(struct pd_unwinder *u, struct pd_unwind_space *sp, uin
 	mod = dwfl_report_elf(sp->dwfl, mp.dso->short_name, path, fd, um->bias, true);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	space_forget(sp);
-	sp->overlap = modules_overlap(sp);
+	{
+		bool had = sp->overlap;
+
+		sp->overlap = modules_overlap(sp);
+		if (mod && sp->overlap && !had && !(sp->first_set && sp->first_pc == pc)) {
+			sp->first_pc = pc;
+			sp->first_set = true;
+			u->conflict = true;
+		}
+	}
 	if (!mod) {
 		close(fd);
 		return;
@@ -1334,8 +1365,10 @@ static const struct uw_rule *rule_get(struct pd_unwinder *u, const struct pd_dso
 
 /*
  * The load bias perf's libunwind glue gives a DSO's .eh_frame_hdr
- * (read_unwind_spec_eh_frame): the lowest start of any map of the DSO in
- * the address space minus its first PT_LOAD's page.  Maps left from the
+ * (read_unwind_spec_eh_frame): the lowest start less file offset of the
+ * DSO's maps in the address space, minus its first PT_LOAD's page (the
+ * offset counts where a file's code is not on a page: perf inject --jit's
+ * files map their code from offset 0x80).  Maps left from the
  * image before an exec count too (perf keeps them), so in a process that
  * exec'd again (a shell script running its program, a wrapper) a library
  * both images use is looked up where the older image had it: the search
@@ -1347,7 +1380,7 @@ static uint64_t perf_bias(struct pd_unwinder *u, struct uw_mod *um, uint64_t bia
 	if (um->elf_base == UINT64_MAX)
 		return bias;
 	if (um->low_stamp != u->spc.stamp || !um->low_stamp) {
-		um->low_ok = pd_machine_uw_dso_low(u->spc.as, um->dso, &um->low);
+		um->low_ok = pd_machine_uw_dso_base(u->spc.as, um->dso, &um->low);
 		um->low_stamp = u->spc.stamp;
 	}
 	if (!um->low_ok)
@@ -1431,8 +1464,13 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	*look = UW_LOOK_LIBDW;
 	cfi = space_eh_cfi(sp, mod, &bias);
 	if (!cfi) {
+		/*
+		 * No .eh_frame, or an empty one: an index with no FDE in it
+		 * (the files perf inject --jit writes for a jitdump's code)
+		 * is searched and fails as one without pc's.
+		 */
 		if (!debug_frame_covers(mod, pc))
-			*look = UW_LOOK_STOP;
+			*look = um->eh_index ? UW_LOOK_NONE : UW_LOOK_STOP;
 		return NULL;
 	}
 	r = rule_get(u, um->dso, cfi, pc - perf_bias(u, um, bias));
@@ -1455,6 +1493,36 @@ static const struct uw_rule *fast_rule(struct pd_unwinder *u, struct pd_unwind_s
 	if (!r->found && !debug_frame_covers(mod, pc))
 		*look = um->eh_index ? UW_LOOK_NONE : UW_LOOK_STOP;
 	return NULL;
+}
+
+/*
+ * How perf looks up a pc whose map is of another file than the module
+ * under it: perf finds the map's file and searches its own .eh_frame_hdr.
+ * The files perf inject --jit writes for a JIT's code mapped over the
+ * program's text (node's embedded builtins, logged by --perf-prof) have
+ * an index but no FDE in an empty .eh_frame: libunwind guesses on.  A
+ * file without an index ends the stack.
+ */
+static int overlay_look(struct pd_unwinder *u, const struct pd_uw_map *mp)
+{
+	const char *path = mp->dso->runtime_path ? mp->dso->runtime_path : mp->dso->syms_path;
+	bool index = false;
+	Elf *elf;
+	int fd;
+
+	if (!path)
+		return UW_LOOK_STOP;
+	fd = pd_sym_open(pd_machine_env(u->m), path,
+			 mp->dso->runtime_path ? true : mp->dso->syms_under_root);
+	if (fd < 0)
+		return UW_LOOK_STOP;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		index = has_section(elf, ".eh_frame_hdr", NULL) != 0;
+		elf_end(elf);
+	}
+	close(fd);
+	return index ? UW_LOOK_NONE : UW_LOOK_STOP;
 }
 
 enum uw_fast { UW_FAST_LIBDW = -2 };
@@ -1568,9 +1636,16 @@ static int fast_unwind(struct pd_unwinder *u, struct pd_unwind_space *sp, uint64
 		if (u->conflict)
 			return UW_FAST_LIBDW;
 		look = initial ? pc : pc - 1;
-		r = fast_rule(u, sp, look, &how);
-		if (how == UW_LOOK_LIBDW)
-			return UW_FAST_LIBDW;
+		if (u->overlay) {
+			/* its own file's index, not the module's CFI under it */
+			u->overlay = false;
+			r = NULL;
+			how = (enum uw_look)u->overlay_look;
+		} else {
+			r = fast_rule(u, sp, look, &how);
+			if (how == UW_LOOK_LIBDW)
+				return UW_FAST_LIBDW;
+		}
 		if (initial) {
 			u->first_seen = true;
 			u->prev_pc = pc;
@@ -1852,6 +1927,7 @@ static void unwind_start(struct pd_unwinder *u)
 	u->log_overflow = false;
 	u->first_seen = false;
 	u->conflict = false;
+	u->overlay = false;
 	u->looped = false;
 	u->stopped = false;
 	u->last_sp_ok = u->last_bp_ok = u->last_bx_ok = false;
@@ -1937,13 +2013,22 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		u->nframes = c->nframes;
 		return true;
 	}
-	for (attempt = 0; attempt < 2; attempt++) {
+	/*
+	 * A conflict starts over on a fresh Dwfl; a module found to hold
+	 * others reported before it, once more, with it reported first.
+	 */
+	for (attempt = 0; attempt < 3; attempt++) {
 		bool fast = false;
 
 		unwind_start(u);
+		u->fresh = attempt > 0;
 		sp = space_get(u, a);
 		if (!sp)
 			return true;
+		if (u->fresh && sp->first_set) {
+			report_module(u, sp, sp->first_pc);
+			u->conflict = false;
+		}
 		ret = UW_FAST_LIBDW;
 		if (a == UW_ARCH_X86_64) {
 			ret = fast_unwind(u, sp, pc);

@@ -60,6 +60,8 @@
 #  - perf record --threads (a directory, a data.N file per CPU, merged by
 #    time): every frame, with and without inline frames, counted with the
 #    others;
+#  - node's JIT through a jitdump and perf inject --jit: every frame,
+#    with and without inline frames, counted with the others;
 #  - a Go program (CFI in .debug_frame alone, which perf never reads: its
 #    stack ends at the first frame): perf's stacks must be the start of
 #    ours, and ours reach the goroutine's function (skipped without go);
@@ -563,6 +565,32 @@ else
 	compare_file uwthreads "uwthreads (perf record --threads: $(ls uwthreads.data | grep -c '^data\.') data.N files)"
 	compare_file_inline uwthreads
 	grep -q " main ($T/uwcpp)" uwthreads.mine || fail "uwthreads: no unwound frame of uwcpp reaches main"
+fi
+
+# node --perf-prof writes a jitdump, and perf inject --jit an ELF file
+# per compiled function, each mapped where its code was (-k 1: the
+# jitdump's clock).  Optimised code comes with an .eh_frame, the rest
+# with an empty one and an index: perf looks up a DSO's index at the
+# lowest of its maps' starts less their offsets (these files' code is at
+# offset 0x80, not on a page), guesses from rbp where the index has no
+# FDE, and takes the files over node's own text (its embedded builtins)
+# for what they are mapped as.  Every frame, with and without inline
+# frames, counted with the others (before: 817 of 4,207 samples of such
+# a recording differed).
+if ! command -v node > /dev/null 2>&1; then
+	sk "uwnode: node not found"
+elif ! "$PERF" record -q -k 1 --call-graph dwarf -F 2000 -o uwnode-raw.data -- \
+	node --perf-prof --interpreted-frames-native-stack "$SRC/uwnode.js" 1000 \
+	> uwnode.out 2> uwnode.err; then
+	sk "perf record of node --perf-prof failed: $(tail -1 uwnode.err)"
+elif ! "$PERF" inject --jit -i uwnode-raw.data -o uwnode.data > uwnode.out 2> uwnode.err ||
+     ! ls jitted-*.so > /dev/null 2>&1; then
+	sk "perf inject --jit made no jitted files: $(tail -1 uwnode.err)"
+else
+	compare_file uwnode "uwnode (node's JIT through perf inject --jit)"
+	compare_file_inline uwnode
+	grep -q " JS:[^ ]*fib .*(.*/jitted-[0-9]*-[0-9]*\.so)$" uwnode.mine ||
+		fail "uwnode: no frame of fib in a jitted file"
 fi
 
 # A Go program: Go's linker writes no .eh_frame, its CFI is in a
