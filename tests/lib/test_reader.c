@@ -1057,7 +1057,7 @@ static void test_directory_mode(void)
 static void test_directory_time_order(void)
 {
 	struct bb *b = calloc(1, sizeof(*b));
-	char dir[] = "/tmp/pd-dir-XXXXXX", name[16];
+	char dir[] = "/tmp/pd-dir-XXXXXX", name[32];
 	struct pd_reader_opts o = PD_READER_OPTS_INIT;
 	const struct pd_record *rec;
 	struct diag_recorder seen = { 0 };
