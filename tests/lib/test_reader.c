@@ -1080,7 +1080,7 @@ static void test_directory_time_order(void)
 	o.diag_fn = diag_recorder_fn;
 	o.diag_arg = &seen;
 	o.time_order = true;
-	o.order_queue_max = 256;	/* a few records: read stream by stream, 195 were out of order */
+	o.order_queue_max = 256;	/* a few records: read stream by stream, 196 came out of order */
 	CU_ASSERT_EQUAL_FATAL(pd_reader_open(dir, &o, &r), 0);
 	while (pd_reader_next(r, &rec) > 0) {
 		if (rec->type != PD_REC_SAMPLE)
