@@ -405,6 +405,47 @@ fail:
 	return NULL;
 }
 
+/* at most this many shorter forms of a name libstdc++ refuses are tried */
+#define PREFIX_TRIES 8
+
+/*
+ * A name libstdc++'s demangler refuses that libiberty, asked for no
+ * parameters, prints: that mode reads the top-level name and ignores what
+ * follows it, where libstdc++ (always with parameters) must read
+ * everything.  Two kinds occur in real binaries: parameter types whose
+ * substitutions only resolve in the name's own scope (a few of V8's
+ * templates), and the sequence number and '_' ending a reference
+ * temporary (_ZGRN1A1xE_, "reference temporary #0 for A::x").  The
+ * longest prefix ending after an 'E' or before a '_' that libstdc++
+ * accepts is that name; NULL when none of the last PREFIX_TRIES does.
+ */
+static char *demangle_prefix(cxa_demangle_fn fn, const char *name)
+{
+	size_t len = strlen(name), i;
+	int tries = 0;
+	char *prefix, *out = NULL;
+
+	prefix = malloc(len + 1);
+	if (!prefix)
+		return NULL;
+	for (i = len - 1; i > 2 && tries < PREFIX_TRIES && !out; i--) {
+		int status = 0;
+
+		if (name[i - 1] != 'E' && name[i] != '_')
+			continue;
+		tries++;
+		memcpy(prefix, name, i);
+		prefix[i] = '\0';
+		out = fn(prefix, NULL, NULL, &status);
+		if (status != 0) {
+			free(out);
+			out = NULL;
+		}
+	}
+	free(prefix);
+	return out;
+}
+
 /*
  * A C++ or Rust name as perf prints it, or NULL when the name is neither
  * (or no demangler of C++ can be loaded).
@@ -427,16 +468,26 @@ static char *demangle_cxx(const char *name)
 	out = fn(name, NULL, NULL, &status);
 	if (status != 0 || !out) {
 		free(out);
-		return NULL;
+		out = demangle_prefix(fn, name);
+		if (!out)
+			return NULL;
 	}
 	/*
 	 * libiberty cuts the parameters of the top-level function only: a
 	 * thunk (_ZTh, _ZTv, _ZTc) prints the function it calls with them,
 	 * "non-virtual thunk to A::f(int)", and so do the other special
-	 * names ("transaction clone for A::f() const", _ZGTt)
+	 * names ("transaction clone for A::f() const", _ZGTt).  Without
+	 * parameters it reads no clone suffix either, so a thunk's ".cold"
+	 * is not printed.
 	 */
-	if (strncmp(name, "_ZT", 3) && strncmp(name, "_ZG", 3))
+	if (strncmp(name, "_ZT", 3) && strncmp(name, "_ZG", 3)) {
 		strip_signature(out);
+	} else {
+		char *clone = strstr(out, " [clone ");
+
+		if (clone)
+			*clone = '\0';
+	}
 	return out;
 }
 

@@ -2040,7 +2040,32 @@ static void test_cxx_demangle(void)
 		{ "_ZThn8_N1A1fEv", "non-virtual thunk to A::f()" },
 		{ "_ZGTtNKSt11logic_error4whatEv",
 		  "transaction clone for std::logic_error::what() const" },
+		/* but not a clone suffix, which libiberty reads with parameters only */
+		{ "_ZThn56_N4node6crypto7TLSWrap8ReadStopEv.cold",
+		  "non-virtual thunk to node::crypto::TLSWrap::ReadStop()" },
+		/*
+		 * refused by libstdc++, which reads the parameters (whose
+		 * substitutions V8's name does not resolve) and no '_' after a
+		 * reference temporary's number: libiberty prints the name
+		 */
+		{ "_ZN2v88internal11StringShape33DispatchToSpecificTypeWithoutCastIZNS1_22Dispa"
+		  "tchToSpecificTypeIZNKS0_6String7GetImplEiNS0_16PtrComprCageBaseERKNS0_31Share"
+		  "dStringAccessGuardIfNeededEE19StringGetDispatchertJRiRS5_S8_EEET0_S4_DpOT1_E1"
+		  "7CastingDispatchertJRS4_SA_SB_S8_EEESC_SF_.isra.0",
+		  "v8::internal::StringShape::DispatchToSpecificTypeWithoutCast<v8::internal::"
+		  "StringShape::DispatchToSpecificType<v8::internal::String::GetImpl(int, "
+		  "v8::internal::PtrComprCageBase, v8::internal::SharedStringAccessGuardIfNeeded "
+		  "const&) const::StringGetDispatcher, unsigned short, int&, v8::internal::"
+		  "PtrComprCageBase&, v8::internal::SharedStringAccessGuardIfNeeded const&>"
+		  "(v8::internal::String, int&, v8::internal::PtrComprCageBase&, v8::internal::"
+		  "SharedStringAccessGuardIfNeeded const&)::CastingDispatcher, unsigned short, "
+		  "v8::internal::String&, int&, v8::internal::PtrComprCageBase&, v8::internal::"
+		  "SharedStringAccessGuardIfNeeded const&>" },
+		{ "_ZGRN4grpc6Status2OKE_", "reference temporary #0 for grpc::Status::OK" },
+		{ "_ZGR1x12_", "reference temporary #12 for x" },
 	};
+	/* refused by both: printed as they are */
+	static const char *const refused[] = { "_ZN1A", "_ZN1A1fIiE", "_ZE_E_E_" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -2056,6 +2081,14 @@ static void test_cxx_demangle(void)
 				names[i][1]);
 			CU_FAIL("C++ name demangled otherwise than perf prints it");
 		}
+		free(out);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *out = pd_demangle(refused[i]);
+
+		if (out)
+			fprintf(stderr, "\n%s: demangled as %s\n", refused[i], out);
+		CU_ASSERT_PTR_NULL(out);
 		free(out);
 	}
 }
