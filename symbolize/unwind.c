@@ -2032,12 +2032,17 @@ static bool unwind(struct pd_unwinder *u, const struct pd_record *rec)
 		ret = UW_FAST_LIBDW;
 		if (a == UW_ARCH_X86_64) {
 			ret = fast_unwind(u, sp, pc);
-			if (ret == UW_FAST_LIBDW)
-				unwind_start(u);
-			else
+			if (ret != UW_FAST_LIBDW)
 				fast = true;
+			else if (!u->conflict)
+				unwind_start(u);
 		}
-		if (ret == UW_FAST_LIBDW)
+		/*
+		 * A conflict the fast path found holds for libdw's walk too:
+		 * on this Dwfl it would find pcs among the modules that made
+		 * it, and leave them there for the samples after
+		 */
+		if (ret == UW_FAST_LIBDW && !u->conflict)
 			ret = dwfl_getthread_frames(sp->dwfl, dwfl_pid(sp->dwfl), cb_frame, sp);
 		if (!u->conflict) {
 			/*
