@@ -9,7 +9,8 @@
 # reported as skipped.  g++ builds the C++ programs that the unwinding and
 # source-line tests record; libc6-dbg gives them separate debug info to find.
 # rustc builds the Rust program tests/symbolize/unwind.sh records (its
-# mangled names and frames are compared with perf's).
+# mangled names and frames are compared with perf's); nodejs runs the
+# JavaScript it records under node --perf-prof and perf inject --jit.
 # On amd64, gcc-multilib builds the 32-bit program tests/symbolize/unwind.sh
 # records, and gdb unwinds its samples for the comparison (perf cannot).
 # groff-base renders the man pages for run-cli-tests.sh's check that every
@@ -21,7 +22,7 @@ set -eu
 
 PKGS="gcc make pkg-config libc6-dev libzstd-dev libjansson-dev libcunit1-dev \
 libprotobuf-c-dev protobuf-c-compiler protobuf-compiler libmd-dev libelf-dev libdw-dev libtraceevent-dev \
-zstd sqlite3 zlib1g-dev libdeflate-dev golang-go rustc libc6-dbg linux-perf g++ groff-base"
+zstd sqlite3 zlib1g-dev libdeflate-dev golang-go rustc nodejs libc6-dbg linux-perf g++ groff-base"
 
 if [ "$(dpkg --print-architecture 2> /dev/null)" = amd64 ]; then
 	PKGS="$PKGS gcc-multilib gdb"
