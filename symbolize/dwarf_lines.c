@@ -3095,22 +3095,21 @@ static struct pd_dwarf_lines *dwarf_open(struct pd_sym_env *env, struct pd_dso *
 	return dl;
 }
 
-/* File offset of the runtime image to a debug-file address. */
+/*
+ * File offset of the runtime image to the debug-file address perf asks
+ * addr2line about: perf 6.1 adds to every offset the distance of .text
+ * from its own file offset (map__rip_2objdump(), dso->text_offset), which
+ * is the address itself wherever every code segment is as far from its
+ * offset as .text.  Where one is not (BOLT's: librustc_driver's original
+ * code a page from its offset, its new .text at it), the address is off
+ * by the difference, and so are the answers: the lines and inline chain,
+ * or without DWARF the ELF symbol, of another function.
+ */
 static uint64_t debug_addr(const struct pd_dso *d, uint64_t addr)
 {
-	unsigned int i;
-
 	if (d->kind == PD_DSO_KERNEL || !d->nsegs)
 		return addr;
-	for (i = 0; i < d->nsegs; i++) {
-		const struct pd_load_seg *s = &d->segs[i];
-
-		if (addr >= s->off && addr - s->off < s->size) {
-			addr = addr - s->off + s->vaddr;
-			break;
-		}
-	}
-	return addr - (uint64_t)d->debug_bias;
+	return addr + d->text_offset - (uint64_t)d->debug_bias;
 }
 
 static struct cache_ent *cache_slot(struct answers *ans, uint64_t addr)
@@ -3523,7 +3522,7 @@ size_t pd_dwarf_inline_frames(struct pd_sym_env *env, struct pd_dso *d, uint64_t
 
 	if (!image_vaddr(d, addr, &a) || !(dl = dwarf_get(env, d)))
 		return 0;
-	a -= (uint64_t)d->debug_bias;
+	a = debug_addr(d, addr);
 	/* functions take memory that source lines alone do not need */
 	dl->want_funcs = true;
 	if (!dl->acur_read) {

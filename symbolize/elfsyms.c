@@ -424,6 +424,7 @@ static void record_layout(struct pd_dso *d, struct symsrc *syms, struct symsrc *
 
 	d->nsegs = 0;
 	d->debug_bias = 0;
+	d->text_offset = 0;
 	if (elf_getphdrnum(rt->elf, &nph) == 0) {
 		for (i = 0; i < nph && d->nsegs < PD_MAX_LOAD_SEGS; i++) {
 			GElf_Phdr ph;
@@ -437,8 +438,10 @@ static void record_layout(struct pd_dso *d, struct symsrc *syms, struct symsrc *
 			d->nsegs++;
 		}
 	}
-	if (syms->elf != rt->elf && section_by_name(rt->elf, ".text", &rt_text, NULL) &&
-	    section_by_name(syms->elf, ".text", &sym_text, NULL))
+	if (!section_by_name(rt->elf, ".text", &rt_text, NULL))
+		return;
+	d->text_offset = rt_text.sh_addr - rt_text.sh_offset;
+	if (syms->elf != rt->elf && section_by_name(syms->elf, ".text", &sym_text, NULL))
 		d->debug_bias = (int64_t)(rt_text.sh_addr - sym_text.sh_addr);
 }
 

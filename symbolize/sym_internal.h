@@ -229,6 +229,7 @@ struct pd_dso {
 	struct pd_load_seg segs[PD_MAX_LOAD_SEGS];	/* the runtime image's PT_LOADs */
 	unsigned int nsegs;
 	int64_t debug_bias;	/* runtime .text address minus the symbol file's */
+	uint64_t text_offset;	/* runtime .text address minus its file offset (perf's) */
 	void *dwarf;		/* struct pd_dwarf_lines *, lazily */
 	bool dwarf_tried;
 	bool dwarf_told;	/* its lack of line information was reported */
