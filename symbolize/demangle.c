@@ -174,17 +174,26 @@ static void unwrap_declarator(char *s)
 	}
 }
 
+/*
+ * libiberty without parameters reads no clone suffix (.isra.0, .part.0,
+ * .cold), which libstdc++ prints as " [clone .isra.0]": cut it
+ */
+static void cut_clone_suffix(char *s)
+{
+	char *clone = strstr(s, " [clone ");
+
+	if (clone)
+		*clone = '\0';
+}
+
 /* drop "(params) const" and a leading return type, keep the name */
 static void strip_signature(char *s)
 {
-	char *clone = strstr(s, " [clone ");
 	long len, end, op, i;
 	int angle = 0, paren = 0;
 	long last_space = -1;
 
-	/* GCC's clone suffixes (.isra.0, .part.0) are not printed either */
-	if (clone)
-		*clone = '\0';
+	cut_clone_suffix(s);
 	unwrap_declarator(s);
 	len = (long)strlen(s);
 	end = len - 1;
@@ -476,18 +485,13 @@ static char *demangle_cxx(const char *name)
 	 * libiberty cuts the parameters of the top-level function only: a
 	 * thunk (_ZTh, _ZTv, _ZTc) prints the function it calls with them,
 	 * "non-virtual thunk to A::f(int)", and so do the other special
-	 * names ("transaction clone for A::f() const", _ZGTt).  Without
-	 * parameters it reads no clone suffix either, so a thunk's ".cold"
-	 * is not printed.
+	 * names ("transaction clone for A::f() const", _ZGTt), but not
+	 * their clone suffix (a thunk's ".cold").
 	 */
-	if (strncmp(name, "_ZT", 3) && strncmp(name, "_ZG", 3)) {
+	if (strncmp(name, "_ZT", 3) && strncmp(name, "_ZG", 3))
 		strip_signature(out);
-	} else {
-		char *clone = strstr(out, " [clone ");
-
-		if (clone)
-			*clone = '\0';
-	}
+	else
+		cut_clone_suffix(out);
 	return out;
 }
 

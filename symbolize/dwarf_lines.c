@@ -3492,19 +3492,14 @@ static uint32_t addr2line_name(struct pd_dwarf_lines *dl, struct pd_dso *d,
 	return id;
 }
 
-/* Link-time address of a runtime-image file offset: false outside its PT_LOADs. */
-static bool image_vaddr(const struct pd_dso *d, uint64_t off, uint64_t *vaddr)
+/* Is a file offset inside one of the runtime image's PT_LOADs? */
+static bool in_image(const struct pd_dso *d, uint64_t off)
 {
 	unsigned int i;
 
-	for (i = 0; i < d->nsegs; i++) {
-		const struct pd_load_seg *s = &d->segs[i];
-
-		if (off >= s->off && off - s->off < s->size) {
-			*vaddr = off - s->off + s->vaddr;
+	for (i = 0; i < d->nsegs; i++)
+		if (off >= d->segs[i].off && off - d->segs[i].off < d->segs[i].size)
 			return true;
-		}
-	}
 	return false;
 }
 
@@ -3520,7 +3515,7 @@ size_t pd_dwarf_inline_frames(struct pd_sym_env *env, struct pd_dso *d, uint64_t
 	bool read = false;
 	uint64_t a;
 
-	if (!image_vaddr(d, addr, &a) || !(dl = dwarf_get(env, d)))
+	if (!in_image(d, addr) || !(dl = dwarf_get(env, d)))
 		return 0;
 	a = debug_addr(d, addr);
 	/* functions take memory that source lines alone do not need */
