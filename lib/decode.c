@@ -30,8 +30,22 @@ bool pd_decoder_begin(struct pd_decoder *d, size_t raw_len)
 	need = raw_len * PD_SCRATCH_FACTOR + PD_SCRATCH_SLACK;
 	if (need <= d->cap)
 		return true;
-	/* Grow to the need of the largest record seen; never shrink. */
-	np = realloc(d->scratch, need);
+	/*
+	 * Grow to a power of two at least the need of the largest record
+	 * seen; never shrink.  Records of a recording differ in size by a few
+	 * bytes: grown to each new largest one, the arena was moved and its
+	 * pages faulted in anew dozens of times.  Nothing in it outlives a
+	 * record, so it is not copied either.
+	 */
+	while (need & (need - 1)) {
+		if (need > SIZE_MAX / 2 + 1)
+			break;
+		need = (need | (need - 1)) + 1;
+	}
+	free(d->scratch);
+	d->scratch = NULL;
+	d->cap = 0;
+	np = malloc(need);
 	if (!np)
 		return false;
 	d->scratch = np;

@@ -95,6 +95,16 @@ static inline void unmark(uint64_t *bits, uint32_t i)
  */
 #define HUGE_PAGE	((size_t)2 << 20)
 
+/*
+ * Whole huge pages: the kernel backs only a fully covered, aligned 2 MiB
+ * range with one, so a table's tail past its last boundary (or a table
+ * smaller than one) would be faulted in 4 KiB at a time.
+ */
+static size_t table_span(size_t size)
+{
+	return (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
 void *pd_sym_table_alloc(size_t size)
 {
 	/*
@@ -103,9 +113,14 @@ void *pd_sym_table_alloc(size_t size)
 	 * neither clears nor keeps the whole table.  Mapped with room for
 	 * aligning it on a huge page, the excess unmapped.
 	 */
-	size_t span = size + HUGE_PAGE, head;
-	uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t span, head;
+	uint8_t *p;
 
+	if (size > SIZE_MAX - 2 * HUGE_PAGE)
+		return NULL;
+	size = table_span(size);
+	span = size + HUGE_PAGE;
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
@@ -122,7 +137,7 @@ void *pd_sym_table_alloc(size_t size)
 void pd_sym_table_free(void *p, size_t size)
 {
 	if (p)
-		munmap(p, size);
+		munmap(p, table_span(size));
 }
 
 static int grow(struct pd_frame_cache *c, size_t n)

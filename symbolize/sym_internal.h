@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "perfdata/pd_symbols.h"
 
@@ -412,6 +413,27 @@ void *pd_sym_table_alloc(size_t size);
 /* The build-id link of a distribution's debug package: the first 2 hex digits, the rest. */
 #define PD_DEBUG_BUILD_ID_LINK	"/usr/lib/debug/.build-id/%.2s/%s.debug"
 void pd_sym_table_free(void *p, size_t size);
+/*
+ * Map the whole pages of [p, p + size), memory about to be written from
+ * end to end, in one call rather than a fault a page: a fault costs as
+ * much as mapping a dozen pages at once, and many times that in a virtual
+ * machine whose page tables the hypervisor shadows.  A kernel before 5.14
+ * (no MADV_POPULATE_WRITE) leaves them to fault as before.  Blocks under
+ * 64 KiB are left alone: most of their pages are mapped already.
+ */
+static inline void pd_sym_prefault(void *p, size_t size)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+
+	if (p && size >= ((size_t)64 << 10) && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)size;
+#endif
+}
 
 /* kallsyms.c */
 /* The text symbols a kallsyms file lists for one module: their lowest and highest address. */

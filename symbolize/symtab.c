@@ -71,6 +71,9 @@ bool pd_symseal_begin(struct pd_symseal_build *b, uint32_t cnt, size_t names)
 		b->s = NULL;
 		return false;
 	}
+	/* both written whole, in order (kallsyms: 2 and 3 MiB) */
+	pd_sym_prefault(b->s, sizeof(*b->s) + (size_t)cnt * (8 + 4 + 4 + 1));
+	pd_sym_prefault(b->str, names);
 	b->cnt = cnt;
 	b->s->start = (uint64_t *)(b->s + 1);
 	b->s->len = (uint32_t *)(b->s->start + cnt);
