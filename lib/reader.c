@@ -358,7 +358,7 @@ static void set_stream_name(struct pd_reader *r, const struct pd_stream *s)
 #define MAPPED_AHEAD	(2u << 20)
 
 static bool stream_map(struct pd_stream *s);
-static void map_ahead(struct pd_stream *s);
+static void map_ahead(const struct pd_reader *r, struct pd_stream *s);
 
 /*
  * A regular file read in time order, whose data end is known: framed
@@ -383,7 +383,7 @@ static void stream_map_window(struct pd_reader *r, struct pd_stream *s)
 	s->mapped_counted = s->pos;
 	s->mapped_check = (size_t)(s->mapped_dropped + MAPPED_DROP);
 	s->mapped_ahead = 0;
-	map_ahead(s);
+	map_ahead(r, s);
 }
 
 /*
@@ -393,11 +393,12 @@ static void stream_map_window(struct pd_reader *r, struct pd_stream *s)
  * page tables the hypervisor shadows.  Advice only: a kernel without
  * MADV_POPULATE_READ (before 5.14) faults them in as before.
  */
-static void map_ahead(struct pd_stream *s)
+static void map_ahead(const struct pd_reader *r, struct pd_stream *s)
 {
 #ifdef MADV_POPULATE_READ
 	uint64_t to = s->start + MAPPED_AHEAD < s->end ? s->start + MAPPED_AHEAD : s->end;
-	uint64_t from = (s->mapped_ahead > s->start ? s->mapped_ahead : s->start) & ~(uint64_t)4095;
+	uint64_t from = (s->mapped_ahead > s->start ? s->mapped_ahead : s->start) &
+			~(r->q_map_unit - 1);
 
 	if (s->mapped_ahead == UINT64_MAX || to <= from)
 		return;
@@ -408,6 +409,7 @@ static void map_ahead(struct pd_stream *s)
 	}
 	s->mapped_ahead = to;
 #else
+	(void)r;
 	(void)s;
 #endif
 }
@@ -429,7 +431,7 @@ static ssize_t stream_fill_mapped(struct pd_reader *r, struct pd_stream *s)
 		s->mapped_dropped = to;
 	}
 	s->mapped_check = SIZE_MAX - s->start > MAPPED_DROP ? s->start + MAPPED_DROP : SIZE_MAX;
-	map_ahead(s);
+	map_ahead(r, s);
 	return (ssize_t)(s->end - s->start);
 }
 

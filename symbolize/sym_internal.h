@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "perfdata/pd_symbols.h"
 
@@ -424,8 +425,9 @@ void pd_sym_table_free(void *p, size_t size);
 static inline void pd_sym_prefault(void *p, size_t size)
 {
 #ifdef MADV_POPULATE_WRITE
-	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)4095;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + size) & ~(page - 1);
 
 	if (p && size >= ((size_t)64 << 10) && hi > lo)
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
