@@ -72,6 +72,13 @@ int pd_sample_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 		     struct pd_diag_sink *sink);
 
 /*
+ * pd_sample_fits_attr() with the decoding arena d, kept by the caller
+ * across calls: a validator tries many layouts for each damaged sample.
+ */
+bool pd_sample_fits_attr_in(struct pd_decoder *d, const struct pd_record *rec,
+			    const struct pd_attr *attr);
+
+/*
  * Decode read_format values (READ records and PERF_SAMPLE_READ) from the
  * cursor.  Returns false and leaves *code set when they do not fit.
  */

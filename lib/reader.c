@@ -263,6 +263,8 @@ struct pd_reader {
 
 	struct pd_decoder dec;
 	struct pd_record rec;
+	/* pd_reader_sample_fits_attr()'s arena: apart from dec, whose arrays rec holds */
+	struct pd_decoder fit_dec;
 
 	uint8_t *tracing;		/* pipe-mode tracing data blob */
 	uint64_t tracing_len;
@@ -2139,12 +2141,19 @@ void pd_reader_close(struct pd_reader *r)
 	pd_sel_state_free(r->sel);
 	pd_features_free(&r->feat);
 	pd_decoder_fini(&r->dec);
+	pd_decoder_fini(&r->fit_dec);
 	free(r);
 }
 
 const struct pd_header *pd_reader_header(const struct pd_reader *r)
 {
 	return &r->hdr;
+}
+
+bool pd_reader_sample_fits_attr(struct pd_reader *r, const struct pd_record *rec,
+				const struct pd_attr *attr)
+{
+	return pd_sample_fits_attr_in(&r->fit_dec, rec, attr);
 }
 
 size_t pd_reader_nr_events(const struct pd_reader *r)

@@ -713,13 +713,12 @@ int pd_sample_decode(struct pd_decoder *d, struct pd_record *rec, const struct p
 	return sample_body(d, rec, ev, sink);
 }
 
-bool pd_sample_fits_attr(const struct pd_record *rec, const struct pd_attr *attr)
+bool pd_sample_fits_attr_in(struct pd_decoder *d, const struct pd_record *rec,
+			    const struct pd_attr *attr)
 {
 	struct pd_diag_sink sink;
-	struct pd_decoder d;
 	struct pd_event ev;
 	struct pd_record copy;
-	bool fits;
 
 	if (rec->type != PD_REC_SAMPLE || !rec->raw)
 		return false;
@@ -727,9 +726,18 @@ bool pd_sample_fits_attr(const struct pd_record *rec, const struct pd_attr *attr
 	memset(&ev, 0, sizeof(ev));
 	ev.attr = *attr;
 	copy = *rec;
-	pd_decoder_init(&d, rec->swapped);
-	fits = pd_sample_decode(&d, &copy, &ev, &sink) == 0 && !sink.counts[PD_SEV_ERROR] &&
+	d->swap = rec->swapped;
+	return pd_sample_decode(d, &copy, &ev, &sink) == 0 && !sink.counts[PD_SEV_ERROR] &&
 	       !sink.counts[PD_SEV_WARNING];
+}
+
+bool pd_sample_fits_attr(const struct pd_record *rec, const struct pd_attr *attr)
+{
+	struct pd_decoder d;
+	bool fits;
+
+	pd_decoder_init(&d, rec->swapped);
+	fits = pd_sample_fits_attr_in(&d, rec, attr);
 	pd_decoder_fini(&d);
 	return fits;
 }

@@ -897,7 +897,7 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 
 				v = field == 24 ? ed->sample_type : ed->read_format;
 				alt = with_field(own, field, v);
-				if (v != mine && pd_sample_fits_attr(rec, &alt))
+				if (v != mine && pd_reader_sample_fits_attr(c->r, rec, &alt))
 					add_fit(a, v);
 			}
 			for (i = 0; phase == 1 && i < pd_reader_nr_events(c->r) && !a->nr_fits; i++) {
@@ -905,14 +905,14 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 
 				v = field == 24 ? o->attr.sample_type : o->attr.read_format;
 				alt = with_field(own, field, v);
-				if (v != mine && pd_sample_fits_attr(rec, &alt))
+				if (v != mine && pd_reader_sample_fits_attr(c->r, rec, &alt))
 					add_fit(a, v);
 			}
 			/* every bit that fits, not only the first */
 			for (b = 0; phase == 2 && b < (field == 24 ? 25u : 5u); b++) {
 				v = mine ^ (1ULL << b);
 				alt = with_field(own, field, v);
-				if (pd_sample_fits_attr(rec, &alt))
+				if (pd_reader_sample_fits_attr(c->r, rec, &alt))
 					add_fit(a, v);
 			}
 			if (a->nr_fits) {
@@ -924,7 +924,7 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 	for (b = 0; !a->fit_field && (own->sample_type & PD_SAMPLE_REGS_USER) && b < 64; b++) {
 		alt = *own;
 		alt.sample_regs_user ^= 1ULL << b;
-		if (pd_sample_fits_attr(rec, &alt)) {
+		if (pd_reader_sample_fits_attr(c->r, rec, &alt)) {
 			a->fit_field = "sample_regs_user";
 			a->fit_field_off = 80;
 			add_fit(a, (uint64_t)__builtin_popcountll(alt.sample_regs_user));
@@ -933,7 +933,7 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 	for (b = 0; !a->fit_field && (own->sample_type & PD_SAMPLE_REGS_INTR) && b < 64; b++) {
 		alt = *own;
 		alt.sample_regs_intr ^= 1ULL << b;
-		if (pd_sample_fits_attr(rec, &alt)) {
+		if (pd_reader_sample_fits_attr(c->r, rec, &alt)) {
 			a->fit_field = "sample_regs_intr";
 			a->fit_field_off = 96;
 			add_fit(a, (uint64_t)__builtin_popcountll(alt.sample_regs_intr));
@@ -942,7 +942,7 @@ static void find_fit(struct pc_check *c, struct attr_fit *a, const struct pd_rec
 }
 
 /* Count, per candidate value, the failing samples that fit it. */
-static void count_fits(struct attr_fit *a, const struct pd_record *rec)
+static void count_fits(struct pc_check *c, struct attr_fit *a, const struct pd_record *rec)
 {
 	unsigned int i;
 
@@ -961,7 +961,7 @@ static void count_fits(struct attr_fit *a, const struct pd_record *rec)
 			continue;
 		}
 		alt = with_field(&rec->event->attr, a->fit_field_off, a->fit_value[i]);
-		if (pd_sample_fits_attr(rec, &alt))
+		if (pd_reader_sample_fits_attr(c->r, rec, &alt))
 			a->fit_count[i]++;
 	}
 }
@@ -1013,7 +1013,7 @@ static void sample_fit_after(struct pc_check *c, const struct pd_record *rec)
 	} else if (c->pending[0].code != a->first_code) {
 		a->mixed = true;
 	}
-	count_fits(a, rec);
+	count_fits(c, a, rec);
 	for (i = 0; i < c->nr_pending; i++) {
 		if (!a->held)
 			a->held = calloc(HOLD_PER_ATTR, sizeof(*a->held));

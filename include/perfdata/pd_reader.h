@@ -132,6 +132,14 @@ int pd_reader_next(struct pd_reader *r, const struct pd_record **rec);
 
 void pd_reader_close(struct pd_reader *r);
 
+/*
+ * pd_sample_fits_attr() on a record of this reader, in a decoding arena the
+ * reader keeps for it (allocated once, freed by pd_reader_close()): the
+ * record's own decoded fields are left as they are.
+ */
+bool pd_reader_sample_fits_attr(struct pd_reader *r, const struct pd_record *rec,
+				const struct pd_attr *attr);
+
 const struct pd_header *pd_reader_header(const struct pd_reader *r);
 size_t pd_reader_nr_events(const struct pd_reader *r);
 const struct pd_event *pd_reader_event(const struct pd_reader *r, size_t i);

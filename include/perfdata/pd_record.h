@@ -530,7 +530,9 @@ struct pd_record_header pd_record_header_decode(const void *bytes, bool swapped)
  * last byte and without a complaint, under attr instead of the record's
  * own event?  For a validator looking for the sample_type or read_format
  * that a damaged file's samples were really written with.  Allocates
- * (and frees) a decoding arena of about the record's size.
+ * (and frees) a decoding arena of at least 320 KiB on every call: one
+ * that tries many layouts wants pd_reader_sample_fits_attr(), which keeps
+ * one arena in the reader.
  */
 bool pd_sample_fits_attr(const struct pd_record *rec, const struct pd_attr *attr);
 

@@ -1225,6 +1225,67 @@ static void test_fixed_only(void)
 	check_fixed_only(true);
 }
 
+/*
+ * pd_reader_sample_fits_attr(): true under the sample's own layout, false
+ * under one a field longer or shorter, and the sample's decoded arrays left
+ * as they were (the reader's own arena is not the one it decodes in).
+ */
+static void check_sample_fits(bool be)
+{
+	struct pd_reader_opts o = PD_READER_OPTS_INIT;
+	struct bb *b = calloc(1, sizeof(*b));
+	const struct pd_record *rec;
+	const uint64_t *chain;
+	struct pd_attr alt;
+	struct pd_reader *r;
+	size_t r1, n = 0;
+	int fd;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	b->be = be;
+	bb_pipe_header(b);
+	r1 = bb_rec(b, PD_REC_HEADER_ATTR, 0);
+	bb_attr(b, ST_FIXED, PD_ATTR_SAMPLE_ID_ALL);
+	bb_u64(b, 31);
+	bb_end_rec(b, r1);
+	bb_fixed_sample(b, 31, 2, 2);
+	bb_fixed_sample(b, 31, 3, 3);
+
+	fd = write_tmp(b);
+	CU_ASSERT_EQUAL_FATAL(pd_reader_open_fd(fd, "test", &o, &r), 0);
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec->type != PD_REC_SAMPLE)
+			continue;
+		CU_ASSERT_TRUE_FATAL(rec->decoded);
+		chain = rec->u.sample.callchain;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(chain);
+		CU_ASSERT_TRUE(pd_reader_sample_fits_attr(r, rec, &rec->event->attr));
+		CU_ASSERT_TRUE(pd_sample_fits_attr(rec, &rec->event->attr));
+		alt = rec->event->attr;
+		alt.sample_type &= ~PD_SAMPLE_ADDR;
+		CU_ASSERT_FALSE(pd_reader_sample_fits_attr(r, rec, &alt));
+		CU_ASSERT_FALSE(pd_sample_fits_attr(rec, &alt));
+		alt.sample_type = rec->event->attr.sample_type | PD_SAMPLE_WEIGHT;
+		CU_ASSERT_FALSE(pd_reader_sample_fits_attr(r, rec, &alt));
+		CU_ASSERT_PTR_EQUAL(rec->u.sample.callchain, chain);
+		CU_ASSERT_EQUAL(rec->u.sample.callchain_nr, n + 2);
+		CU_ASSERT_EQUAL(chain[0], 0x402000);
+		CU_ASSERT_EQUAL(chain[n + 1], 0x402000 + n + 1);
+		CU_ASSERT_EQUAL(rec->u.sample.period, 1234);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 2);
+	pd_reader_close(r);
+	close(fd);
+	free(b);
+}
+
+static void test_sample_fits(void)
+{
+	check_sample_fits(false);
+	check_sample_fits(true);
+}
+
 static void test_diag_table(void)
 {
 	unsigned int i;
@@ -1332,6 +1393,7 @@ int pd_test_register_reader(void)
 	    !CU_add_test(s, "directory mode", test_directory_mode) ||
 	    !CU_add_test(s, "directory mode in time order", test_directory_time_order) ||
 	    !CU_add_test(s, "sample_fixed_only, both byte orders", test_fixed_only) ||
+	    !CU_add_test(s, "sample layout fits, in the reader's own arena", test_sample_fits) ||
 	    !CU_add_test(s, "diagnostic table", test_diag_table))
 		return CU_get_error();
 	return CUE_SUCCESS;
