@@ -166,6 +166,7 @@ ftotal=0
 fbad=0
 itotal=0
 ibad=0
+igarbled=0
 
 # "TOTAL DIFFERENT": samples of folded file $1 (perf) not folded the same in $2
 fold_agree() {
@@ -203,10 +204,60 @@ compare_file() {
 	compare "$2" "$1.perf" "$1.mine"
 }
 
+# perf script's stacks with inline frames ($2) and perfsym's ($3) as frame
+# lines in NAME.iperf and NAME.imine, less the samples whose inline frames
+# perf garbled: name perf-script-file perfsym-file.
+#
+# perf 6.1 reads inline frames from an addr2line it talks to through a
+# pipe; now and then (seen on a jitted file of perf inject --jit, once in
+# several runs of the same test) it reads them out of step and prints
+# "??:0 (inlined)" or a name of stray bytes where the next run prints
+# none.  Such a sample says nothing about ours: it is left out of both
+# sides, counted in igarbled and noted, where the two outputs hold the
+# same number of samples (otherwise nothing is left out).
+inline_frames() {
+	LC_ALL=C awk -v po="$1.iperf.kept" -v mo="$1.imine.kept" -v no="$1.igarbled" '
+	BEGIN { RS = ""; ORS = "\n\n" }
+	FNR == 1 { f++ }
+	f == 1 { p[FNR] = $0; np = FNR; next }
+	{ m[FNR] = $0; nm = FNR }
+	END {
+		for (i = 1; i <= np; i++) {
+			bad = 0
+			n = split(p[i], l, "\n")
+			for (j = 2; j <= n && np == nm; j++)
+				if (l[j] ~ / \(inlined\)$/ &&
+				    (l[j] ~ /[ \t]\?\?:0 \(inlined\)$/ ||
+				     l[j] ~ /[\001-\010\016-\037\177-\377]/))
+					bad = 1
+			if (bad) {
+				dropped++
+				continue
+			}
+			print p[i] > po
+			if (i <= nm)
+				print m[i] > mo
+		}
+		for (i = np + 1; i <= nm; i++)
+			print m[i] > mo
+		printf "%d\n", dropped > no
+	}' "$2" "$3"
+	: >> "$1.iperf.kept"
+	: >> "$1.imine.kept"
+	frame_lines < "$1.iperf.kept" > "$1.iperf"
+	frame_lines < "$1.imine.kept" > "$1.imine"
+	g=$(cat "$1.igarbled")
+	if [ "$g" -gt 0 ]; then
+		igarbled=$((igarbled + g))
+		echo "unwind.sh: note: $1: $g sample(s) left out of the comparison with inline frames: perf printed garbled inline frames in them"
+	fi
+}
+
 # the same with inline frames (NAME.iperf, NAME.imine), counted on their own: name
 compare_file_inline() {
-	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso 2> /dev/null | frame_lines > "$1.iperf"
-	"$PERFSYM" "$1.data" 2> /dev/null | frame_lines > "$1.imine"
+	"$PERF" script -i "$1.data" -F comm,tid,ip,sym,dso 2> /dev/null > "$1.iscript"
+	"$PERFSYM" "$1.data" 2> /dev/null > "$1.isym"
+	inline_frames "$1" "$1.iscript" "$1.isym"
 	compare_inline "$1" "$1.iperf" "$1.imine"
 }
 
@@ -714,10 +765,7 @@ elif ! record uwnoar ./uwnoar; then
 	sk "perf record of uwnoar failed: $(tail -1 uwnoar.err)"
 else
 	compare_file uwnoar "uwnoar (no .debug_aranges)"
-	"$PERF" script -i uwnoar.data -F comm,tid,ip,sym,dso 2> /dev/null > uwnoar.iscript
-	frame_lines < uwnoar.iscript > uwnoar.iperf
-	"$PERFSYM" uwnoar.data 2> /dev/null | frame_lines > uwnoar.imine
-	compare_inline uwnoar uwnoar.iperf uwnoar.imine
+	compare_file_inline uwnoar
 	fold_script < uwnoar.iscript | sort > uwnoar.ipfold
 	"$PERFCONV" to-csv --table folded uwnoar.data 2> /dev/null | sort > uwnoar.icfold
 	set -- $(fold_agree uwnoar.ipfold uwnoar.icfold)
@@ -779,11 +827,7 @@ else
 	frame_lines < uwrust.script > uwrust.perf
 	frame_lines < uwrust.sym > uwrust.mine
 	compare "uwrust (Rust)" uwrust.perf uwrust.mine
-	"$PERF" script -i uwrust.data -F comm,tid,ip,sym,dso 2> /dev/null > uwrust.iscript
-	frame_lines < uwrust.iscript > uwrust.iperf
-	"$PERFSYM" uwrust.data 2> /dev/null > uwrust.isym
-	frame_lines < uwrust.isym > uwrust.imine
-	compare_inline uwrust uwrust.iperf uwrust.imine
+	compare_file_inline uwrust
 	fold_script < uwrust.script | sort > uwrust.pfold
 	"$PERFCONV" to-csv --no-inline --table folded uwrust.data 2> /dev/null | sort > uwrust.cfold
 	set -- $(fold_agree uwrust.pfold uwrust.cfold)
@@ -996,7 +1040,7 @@ rate=$(awk -v t="$total" -v b="$bad" 'BEGIN { printf "%.3f", 100 * (t - b) / t }
 frate=$(awk -v t="$ftotal" -v b="$fbad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
 irate=$(awk -v t="$itotal" -v b="$ibad" 'BEGIN { printf "%.3f", t ? 100 * (t - b) / t : 100 }')
 echo "unwind.sh: agreement $rate% of $total frames, folded $frate% of $ftotal samples"
-echo "unwind.sh: with inline frames $irate% of $itotal frames, samples and functions"
+echo "unwind.sh: with inline frames $irate% of $itotal frames, samples and functions ($igarbled samples left out: perf garbled their inline frames)"
 awk -v r="$rate" -v f="$frate" -v m="$MIN_RATE" 'BEGIN { exit !(r >= m && f >= m) }' ||
 	fail "agreement below $MIN_RATE%"
 awk -v r="$irate" -v m="$INLINE_MIN_RATE" 'BEGIN { exit !(r >= m) }' ||
