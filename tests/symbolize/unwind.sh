@@ -212,7 +212,9 @@ compare_file() {
 # pipe; now and then (seen on a jitted file of perf inject --jit, once in
 # several runs of the same test) it reads them out of step and prints
 # "??:0 (inlined)" or a name of stray bytes where the next run prints
-# none.  Such a sample says nothing about ours: it is left out of both
+# none.  A jitted file has no debug information, so any inline frame perf
+# prints at a jitted frame's address is such a one too.  A sample with
+# any of them says nothing about ours: it is left out of both
 # sides, counted in igarbled and noted, where the two outputs hold the
 # same number of samples (otherwise nothing is left out).
 inline_frames() {
@@ -225,11 +227,20 @@ inline_frames() {
 		for (i = 1; i <= np; i++) {
 			bad = 0
 			n = split(p[i], l, "\n")
-			for (j = 2; j <= n && np == nm; j++)
-				if (l[j] ~ / \(inlined\)$/ &&
-				    (l[j] ~ /[ \t]\?\?:0 \(inlined\)$/ ||
-				     l[j] ~ /[\001-\010\016-\037\177-\377]/))
+			split("", jit)
+			for (j = 2; j <= n; j++)
+				if (l[j] !~ / \(inlined\)$/ && l[j] ~ /\/jitted-[0-9]+-[0-9]+\.so\)$/) {
+					split(l[j], w, " ")
+					jit[w[1]] = 1
+				}
+			for (j = 2; j <= n && np == nm; j++) {
+				if (l[j] !~ / \(inlined\)$/)
+					continue
+				split(l[j], w, " ")
+				if (l[j] ~ /[ \t]\?\?:0 \(inlined\)$/ ||
+				    l[j] ~ /[\001-\010\016-\037\177-\377]/ || (w[1] in jit))
 					bad = 1
+			}
 			if (bad) {
 				dropped++
 				continue
